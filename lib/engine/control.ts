@@ -1,0 +1,112 @@
+/**
+ * ExplorationControl: how a person steers a running search. Commands are checked at once against the live tree
+ * (a bad one throws SteeringError, which the API turns into a clear CONFLICT) and applied by the executor at
+ * the next step boundary, where each becomes a steer.* event naming its actor.
+ * Not responsible for applying commands (the executor) or for who may send them (the server).
+ */
+import type { ThoughtTree } from './types';
+
+export type SteeringCommand =
+  | { type: 'prune'; nodeId: string; actor: string }
+  | { type: 'expand'; nodeId: string; actor: string }
+  | { type: 'pause'; actor: string }
+  | { type: 'resume'; actor: string }
+  | { type: 'step'; actor: string }
+  | { type: 'abort'; actor: string };
+
+export class SteeringError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SteeringError';
+  }
+}
+
+/** Why a command cannot apply to this tree, or null when it can. Shared by the control and the server. */
+export function checkCommand(tree: ThoughtTree, command: SteeringCommand): string | null {
+  if (tree.status === 'finished') return 'the run has finished';
+  switch (command.type) {
+    case 'prune': {
+      const node = tree.nodes[command.nodeId];
+      if (!node) return `no node ${command.nodeId} in this run`;
+      if (node.parentId === null) return 'the root cannot be pruned; abort the run instead';
+      if (node.status === 'pruned') return `node ${command.nodeId} is already pruned`;
+      return null;
+    }
+    case 'expand':
+      return tree.nodes[command.nodeId] ? null : `no node ${command.nodeId} in this run`;
+    case 'pause':
+      return tree.status === 'paused' ? 'the run is already paused' : null;
+    case 'resume':
+      return tree.status === 'paused' ? null : 'the run is not paused';
+    case 'step':
+    case 'abort':
+      return null;
+  }
+}
+
+export class ExplorationControl {
+  private queue: SteeringCommand[] = [];
+  private waiters: (() => void)[] = [];
+  private tree: (() => ThoughtTree) | null = null;
+  private abortListener: (() => void) | null = null;
+
+  /** The executor listens here so an abort cancels the step in flight instead of waiting for it. */
+  onAbort(listener: (() => void) | null): void {
+    this.abortListener = listener;
+  }
+
+  /** Called by the executor so commands can be checked against the live tree. */
+  attach(getTree: () => ThoughtTree): void {
+    this.tree = getTree;
+  }
+
+  send(command: SteeringCommand): void {
+    const tree = this.tree?.();
+    const problem = tree ? checkCommand(tree, command) : null;
+    if (problem) throw new SteeringError(problem);
+    this.queue.push(command);
+    for (const wake of this.waiters.splice(0)) wake();
+    if (command.type === 'abort') this.abortListener?.();
+  }
+
+  prune(nodeId: string, actor = 'person') {
+    this.send({ type: 'prune', nodeId, actor });
+  }
+  expand(nodeId: string, actor = 'person') {
+    this.send({ type: 'expand', nodeId, actor });
+  }
+  pause(actor = 'person') {
+    this.send({ type: 'pause', actor });
+  }
+  resume(actor = 'person') {
+    this.send({ type: 'resume', actor });
+  }
+  step(actor = 'person') {
+    this.send({ type: 'step', actor });
+  }
+  abort(actor = 'person') {
+    this.send({ type: 'abort', actor });
+  }
+
+  /** Commands waiting to be applied, oldest first; the queue is emptied. */
+  take(): SteeringCommand[] {
+    return this.queue.splice(0);
+  }
+
+  hasPending(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /** Resolves when a command arrives or the signal aborts. */
+  waitForCommand(signal?: AbortSignal): Promise<void> {
+    if (this.queue.length > 0 || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.waiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}

@@ -1,0 +1,511 @@
+/**
+ * ThoughtTreeExecutor: the Tree-of-Thought search of the executor docs (shared/seeds/003_*), rule by rule.
+ * Every change is emitted as an event and applied to the executor's own tree through reduce(), so the tree a
+ * caller folds from the events is, by construction, the tree the executor searched.
+ *
+ * A step is one frontier entry: run a node (execute) or grow it (expand). node.started is emitted when a step
+ * begins; everything else of the step (its model calls included) is emitted together, synchronously, when it
+ * ends. A log cut off mid-step therefore holds only node.started, which run.resumed rolls back: resume() then
+ * redoes that step exactly as the uninterrupted run did.
+ * Not responsible for storage, transport or who steers (lib/server), nor for prompts (tasks).
+ */
+import { randomUUID } from 'node:crypto';
+import { BranchEvaluator } from './branch-evaluator';
+import { BranchGenerator } from './branch-generator';
+import { resolveConfig } from './config';
+import { ExplorationControl, checkCommand } from './control';
+import type { EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
+import { findBacktrackTarget, selectNext } from './frontier';
+import { callModel, type ModelCallRecord } from './model-call';
+import type { PriceTable } from './pricing';
+import { FINAL_MARKER, openGoalTask } from './prompts';
+import { renderScratchpad } from './scratchpad';
+import { findBestNode, fold, nextNodeId, pathTo, reduce, createEmptyTree } from './tree';
+import type {
+  Agent,
+  BranchScore,
+  FinishReason,
+  FrontierEntry,
+  NodeResult,
+  ThoughtBranch,
+  ThoughtNode,
+  ThoughtTask,
+  ThoughtTree,
+  ToTConfig,
+  ToTResult,
+  ToTStats,
+} from './types';
+
+export interface ToTCallbacks {
+  onBranchGenerated?: (node: ThoughtNode, branches: ThoughtBranch[]) => void;
+  onBranchEvaluated?: (branch: ThoughtBranch, score: BranchScore) => void;
+  onNodeExplored?: (node: ThoughtNode) => void;
+  onBacktrack?: (from: ThoughtNode, to: ThoughtNode | null) => void;
+}
+
+export interface ExploreOptions {
+  /** Overrides config.timeout for this call (ms). */
+  timeout?: number | null;
+  abortSignal?: AbortSignal;
+  onProgress?: (stats: ToTStats) => void;
+  /** Every event, in seq order, as it is applied. */
+  onEvent?: (event: ExplorationEvent) => void;
+  /** What is searched; the open goal by default. */
+  task?: ThoughtTask;
+  /** Steering: prune, expand, pause, resume, step, abort. */
+  control?: ExplorationControl;
+  runId?: string;
+  prices?: PriceTable;
+  /** Start paused, waiting for step or resume (explore only). */
+  startPaused?: boolean;
+  /** Clock for event timestamps (tests). */
+  now?: () => number;
+}
+
+/** After this many model failures in a row the backend is considered down and the run ends. */
+export const MAX_CONSECUTIVE_MODEL_FAILURES = 5;
+
+export class ThoughtTreeExecutor {
+  readonly config: ToTConfig;
+  private readonly callbacks: ToTCallbacks;
+
+  constructor(config: Partial<ToTConfig> & ToTCallbacks = {}) {
+    const { onBranchGenerated, onBranchEvaluated, onNodeExplored, onBacktrack, ...rest } = config;
+    this.callbacks = { onBranchGenerated, onBranchEvaluated, onNodeExplored, onBacktrack };
+    this.config = resolveConfig(rest);
+  }
+
+  /** Searches for `goal`; refuses an invalid goal before any model call. */
+  async explore(agent: Agent, goal: string, options: ExploreOptions = {}): Promise<ToTResult> {
+    const task = options.task ?? openGoalTask;
+    const problem = task.validateGoal ? task.validateGoal(goal) : goal.trim() ? null : 'the goal is empty';
+    if (problem) throw new Error(`Cannot explore: ${problem}`);
+    const session = new Session(agent, this.config, this.callbacks, options, createEmptyTree(options.runId ?? randomUUID()));
+    session.start(goal, task.id);
+    return session.run();
+  }
+
+  /**
+   * Continues a run from its event log (after a restart): the log is folded, a step cut short is rolled back,
+   * and the search goes on. With a deterministic model the rest equals the uninterrupted run.
+   * The run's own config (from run.started) is used; this executor's config is not.
+   */
+  async resume(agent: Agent, events: readonly ExplorationEvent[], options: ExploreOptions = {}): Promise<ToTResult> {
+    const tree = fold(events);
+    if (!tree.rootId) throw new Error('Cannot resume: the event log has no run.started and root');
+    const session = new Session(agent, tree.config, this.callbacks, options, tree);
+    if (tree.status === 'finished') return session.result();
+    session.emit('run.resumed', { rolledBackNodeId: tree.inFlight?.entry.nodeId ?? null });
+    return session.run();
+  }
+}
+
+class AbortedStep extends Error {}
+
+/** One exploration: owns the tree, emits events, runs steps. */
+class Session {
+  private readonly task: ThoughtTask;
+  private readonly generator: BranchGenerator;
+  private readonly evaluator: BranchEvaluator;
+  private readonly control: ExplorationControl;
+  private readonly abort = new AbortController();
+  private readonly now: () => number;
+  private stepping = false;
+  private terminated = false;
+  private consecutiveFailures = 0;
+  private lastModelError: string | null = null;
+
+  constructor(
+    private readonly agent: Agent,
+    private readonly config: ToTConfig,
+    private readonly callbacks: ToTCallbacks,
+    private readonly options: ExploreOptions,
+    readonly tree: ThoughtTree,
+  ) {
+    this.task = options.task ?? openGoalTask;
+    this.generator = new BranchGenerator(agent.model, this.task, options.prices);
+    this.evaluator = new BranchEvaluator({
+      model: agent.model,
+      task: this.task,
+      confidenceWeight: config.confidenceWeight,
+      progressWeight: config.progressWeight,
+      noveltyWeight: config.noveltyWeight,
+      prices: options.prices,
+    });
+    this.control = options.control ?? new ExplorationControl();
+    this.control.attach(() => this.tree);
+    this.now = options.now ?? Date.now;
+  }
+
+  emit<K extends ExplorationEventType>(type: K, payload: EventPayloads[K]): void {
+    const event = { runId: this.tree.runId, seq: this.tree.lastSeq + 1, ts: this.now(), type, payload } as ExplorationEvent;
+    reduce(this.tree, event);
+    this.options.onEvent?.(event);
+  }
+
+  start(goal: string, taskId: string): void {
+    this.emit('run.started', {
+      goal,
+      taskId,
+      agentName: this.agent.name,
+      modelId: this.agent.model.id,
+      config: { ...this.config },
+    });
+    const rootId = nextNodeId(this.tree);
+    this.emit('node.created', { nodeId: rootId, parentId: null, branch: null, score: null });
+    this.emit('node.queued', { nodeId: rootId, mode: 'expand', urgent: false });
+    if (this.options.startPaused) this.emit('steer.pause', { actor: 'system' });
+  }
+
+  async run(): Promise<ToTResult> {
+    const timeout = this.options.timeout !== undefined ? this.options.timeout : this.config.timeout;
+    const timer = timeout ? setTimeout(() => this.abort.abort(new TimeoutReason()), timeout) : null;
+    const outer = this.options.abortSignal;
+    const onOuterAbort = () => this.abort.abort(outer?.reason);
+    if (outer?.aborted) onOuterAbort();
+    else outer?.addEventListener('abort', onOuterAbort, { once: true });
+    // An abort command cancels the model call in flight at once; the loop then records who aborted.
+    const onCommandAbort = () => this.abort.abort(new Error('aborted by command'));
+    this.control.onAbort(onCommandAbort);
+    try {
+      await this.loop();
+    } finally {
+      if (timer) clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+      this.control.onAbort(null);
+    }
+    return this.result();
+  }
+
+  private async loop(): Promise<void> {
+    for (;;) {
+      const abortedBy = this.applyCommands();
+      if (this.tree.status === 'finished') return;
+      if (abortedBy !== null) return this.finish('aborted', `aborted by ${abortedBy}`);
+      if (this.abort.signal.aborted) return this.finishAborted();
+      if (this.tree.status === 'paused') {
+        await this.control.waitForCommand(this.abort.signal);
+        continue;
+      }
+      if (this.terminated) return this.finish('terminated', null);
+      if (this.consecutiveFailures >= MAX_CONSECUTIVE_MODEL_FAILURES) {
+        return this.finish('error', `the model failed ${this.consecutiveFailures} times in a row: ${this.lastModelError}`);
+      }
+      if (this.tree.stats.exploredNodes >= this.config.maxTotalNodes) {
+        return this.finish('node-limit', `${this.config.maxTotalNodes} nodes executed`);
+      }
+      const entry = selectNext(this.tree);
+      if (!entry) return this.finish('frontier-empty', null);
+      try {
+        if (entry.mode === 'execute') await this.execute(entry);
+        else await this.expand(entry);
+      } catch (error) {
+        // A step cut short by an abort leaves only node.started; run.finished rolls it back.
+        if (this.abort.signal.aborted || error instanceof AbortedStep) continue;
+        throw error;
+      }
+      this.options.onProgress?.({ ...this.tree.stats, tokenUsage: { ...this.tree.stats.tokenUsage } });
+      if (this.stepping && !this.terminated) {
+        this.stepping = false;
+        this.emit('run.paused', { reason: 'step' });
+      }
+    }
+  }
+
+  /** Applies a person's commands at a step boundary; returns the actor of an abort, if one came. */
+  private applyCommands(): string | null {
+    for (const command of this.control.take()) {
+      if (checkCommand(this.tree, command)) continue; // the run moved on since it was checked
+      switch (command.type) {
+        case 'prune':
+          this.emit('steer.prune', { nodeId: command.nodeId, actor: command.actor });
+          break;
+        case 'expand':
+          this.emit('steer.expand', { nodeId: command.nodeId, actor: command.actor });
+          this.emit('node.queued', { nodeId: command.nodeId, mode: 'expand', urgent: true });
+          break;
+        case 'pause':
+          this.stepping = false;
+          this.emit('steer.pause', { actor: command.actor });
+          break;
+        case 'resume':
+          this.stepping = false;
+          this.emit('steer.resume', { actor: command.actor });
+          break;
+        case 'step':
+          this.stepping = true;
+          this.emit('steer.step', { actor: command.actor });
+          break;
+        case 'abort':
+          this.emit('steer.abort', { actor: command.actor });
+          return command.actor;
+      }
+    }
+    return null;
+  }
+
+  private emitCalls(nodeId: string | null, calls: ModelCallRecord[]): void {
+    for (const call of calls) this.emit('model.called', { nodeId, ...call });
+  }
+
+  private noteCall(call: ModelCallRecord): void {
+    if (call.error) {
+      this.consecutiveFailures += 1;
+      this.lastModelError = call.error;
+    } else {
+      this.consecutiveFailures = 0;
+    }
+  }
+
+  /** Runs a node: a direct response is taken as is; a sub-goal or tool call runs the model for a few turns. */
+  private async execute(entry: FrontierEntry): Promise<void> {
+    const nodeId = entry.nodeId;
+    this.emit('node.started', { nodeId, mode: 'execute' });
+    const node = this.tree.nodes[nodeId] as ThoughtNode;
+    const path = pathTo(this.tree, nodeId);
+    const action = node.branch?.proposedAction ?? { type: 'response', content: '' };
+    const calls: ModelCallRecord[] = [];
+    let response: string | null = null;
+    let iterations = 0;
+    let error: string | null = null;
+
+    if (action.type === 'response') {
+      response = action.content;
+    } else {
+      const messages = this.task.buildExecutionPrompt({
+        goal: this.tree.goal,
+        instructions: this.agent.instructions,
+        node,
+        path,
+        scratchpad: renderScratchpad(this.tree, nodeId),
+      });
+      while (iterations < this.config.maxIterationsPerBranch) {
+        const outcome = await callModel(this.agent.model, {
+          purpose: 'execute',
+          messages,
+          signal: this.abort.signal,
+          prices: this.options.prices,
+        });
+        iterations += 1;
+        calls.push(outcome.record);
+        this.noteCall(outcome.record);
+        if (outcome.text === null) {
+          error = `model error: ${outcome.record.error}`;
+          break;
+        }
+        response = outcome.text;
+        if (this.task.isExecutionDone(outcome.text)) break;
+        messages.push({ role: 'assistant', content: outcome.text }, { role: 'user', content: 'Continue.' });
+      }
+      if (response !== null && response.includes(FINAL_MARKER)) {
+        response = response.slice(response.lastIndexOf(FINAL_MARKER) + FINAL_MARKER.length).trim();
+      }
+    }
+
+    this.emitCalls(nodeId, calls);
+    if (error !== null || response === null) {
+      this.emit('node.failed', { nodeId, reason: error ?? 'no result' });
+      this.afterExplored(nodeId);
+      this.backtrack(nodeId, error ?? 'no result');
+      return;
+    }
+    const isAnswer = this.task.isAnswer ? this.task.isAnswer(node, path, this.tree.goal) : true;
+    const result: NodeResult = { response, iterations, isAnswer };
+    this.emit('node.completed', { nodeId, result });
+    const completed = this.tree.nodes[nodeId] as ThoughtNode;
+    const verification = this.task.verify?.(completed, pathTo(this.tree, nodeId), this.tree.goal) ?? null;
+    if (verification) this.emit('node.verified', { nodeId, passed: verification.passed, trace: verification.trace });
+    if (verification && !verification.passed) {
+      this.emit('node.failed', { nodeId, reason: `verification failed: ${verification.trace}` });
+      this.afterExplored(nodeId);
+      this.backtrack(nodeId, 'verification failed');
+      return;
+    }
+    if ((completed.score?.confidence ?? 0) >= this.config.terminationConfidence) {
+      this.terminated = true;
+    } else if (
+      completed.depth < this.config.maxDepth &&
+      !this.task.isTerminal?.(completed, pathTo(this.tree, nodeId), this.tree.goal)
+    ) {
+      this.emit('node.queued', { nodeId, mode: 'expand', urgent: false });
+    }
+    this.afterExplored(nodeId);
+  }
+
+  private afterExplored(nodeId: string): void {
+    const node = this.tree.nodes[nodeId];
+    if (node) this.callbacks.onNodeExplored?.(node);
+  }
+
+  /** Grows a node: generate candidates, score them, drop the weak, create the rest, queue the best. */
+  private async expand(entry: FrontierEntry): Promise<void> {
+    const nodeId = entry.nodeId;
+    this.emit('node.started', { nodeId, mode: 'expand' });
+    const node = this.tree.nodes[nodeId] as ThoughtNode;
+    const path = pathTo(this.tree, nodeId);
+    const generated = await this.generator.generate(
+      {
+        goal: this.tree.goal,
+        instructions: this.agent.instructions,
+        node,
+        path,
+        count: this.config.branchFactor,
+        exploredThoughts: [...this.tree.exploredThoughts],
+        scratchpad: renderScratchpad(this.tree, nodeId),
+      },
+      this.abort.signal,
+    );
+    this.noteCall(generated.call);
+    if (generated.error !== null) {
+      this.emitCalls(nodeId, [generated.call]);
+      this.emit('node.failed', { nodeId, reason: `model error while generating: ${generated.error}` });
+      this.backtrack(nodeId, 'generation failed');
+      return;
+    }
+    const branches = generated.branches;
+    const evaluations = await this.evaluator.evaluateBatch(
+      branches.map((branch) => ({
+        goal: this.tree.goal,
+        instructions: this.agent.instructions,
+        path,
+        branch,
+        siblings: branches,
+      })),
+      this.abort.signal,
+    );
+    if (this.abort.signal.aborted) throw new AbortedStep();
+    for (const e of evaluations) this.noteCall(e.call);
+
+    // The step's outcome, emitted as one synchronous group.
+    this.emitCalls(nodeId, [generated.call]);
+    this.emit('branches.generated', { nodeId, branches, fallback: generated.fallback, raw: generated.raw });
+    this.callbacks.onBranchGenerated?.(node, branches);
+    this.emitCalls(
+      nodeId,
+      evaluations.map((e) => e.call),
+    );
+    const threshold = this.config.confidenceThreshold;
+    const survivors: { index: number; score: BranchScore; branch: ThoughtBranch }[] = [];
+    branches.forEach((branch, index) => {
+      const { score, raw } = evaluations[index] as (typeof evaluations)[number];
+      this.emit('branch.scored', { nodeId, index, branch, score, raw });
+      this.callbacks.onBranchEvaluated?.(branch, score);
+      if (score.composite < threshold) {
+        this.emit('candidate.dropped', {
+          nodeId,
+          index,
+          branch,
+          score,
+          reason: `composite ${score.composite.toFixed(2)} is below the threshold ${threshold.toFixed(2)}`,
+        });
+      } else {
+        survivors.push({ index, score, branch });
+      }
+    });
+
+    if (survivors.length === 0) {
+      const reason =
+        branches.length === 0
+          ? 'no candidates were generated'
+          : `all ${branches.length} candidates scored below the threshold ${threshold.toFixed(2)}`;
+      this.emit('node.failed', { nodeId, reason });
+      this.backtrack(nodeId, reason);
+      return;
+    }
+
+    const childIds = survivors.map((s) => {
+      const childId = nextNodeId(this.tree);
+      this.emit('node.created', { nodeId: childId, parentId: nodeId, branch: s.branch, score: s.score });
+      return childId;
+    });
+    // Best first; ties keep generation order. The beamWidth best are queued, the rest wait as alternatives.
+    const ranked = childIds
+      .map((id, i) => ({ id, score: (survivors[i] as (typeof survivors)[number]).score.composite, i }))
+      .sort((a, b) => b.score - a.score || a.i - b.i)
+      .slice(0, this.config.beamWidth);
+    // dfs pops the last one queued: queue the best last so it is on top.
+    if (this.config.explorationStrategy === 'dfs') ranked.reverse();
+    for (const child of ranked) this.emit('node.queued', { nodeId: child.id, mode: 'execute', urgent: false });
+    this.emit('node.expanded', { nodeId, childIds });
+  }
+
+  /** After a dead end: queue the best deferred alternative next (or report that none is left). */
+  private backtrack(fromId: string, reason: string): void {
+    const target = findBacktrackTarget(this.tree, fromId);
+    this.emit('backtrack', { fromId, toId: target?.id ?? null, reason });
+    if (target) this.emit('node.queued', { nodeId: target.id, mode: 'execute', urgent: true });
+    const from = this.tree.nodes[fromId];
+    if (from) this.callbacks.onBacktrack?.(from, target ? (this.tree.nodes[target.id] ?? null) : null);
+  }
+
+  private finishAborted(): Promise<void> {
+    const reason = this.abort.signal.reason;
+    if (reason instanceof TimeoutReason) return this.finish('timeout', 'the time limit passed');
+    return this.finish('aborted', 'the abort signal fired');
+  }
+
+  /**
+   * Picks the winner (the completed node with the highest cumulative score) and ends the run. Its answer is the
+   * output; without one, a synthesis call writes it, except after a timeout, abort or backend failure, where the
+   * best node so far is returned as it is.
+   */
+  private async finish(reason: FinishReason, detail: string | null): Promise<void> {
+    if (this.tree.status === 'finished') return;
+    const best = findBestNode(this.tree);
+    const path = best ? pathTo(this.tree, best.id) : [];
+    let output = best?.result?.isAnswer ? best.result.response : null;
+    let finalDetail = detail;
+    const calls: ModelCallRecord[] = [];
+    if (output === null && best && reason !== 'aborted' && reason !== 'timeout' && reason !== 'error') {
+      const outcome = await callModel(this.agent.model, {
+        purpose: 'synthesize',
+        messages: this.task.buildSynthesisPrompt({ goal: this.tree.goal, instructions: this.agent.instructions, path }),
+        prices: this.options.prices,
+      });
+      calls.push(outcome.record);
+      output = outcome.text;
+      if (outcome.text === null) finalDetail = `synthesis failed: ${outcome.record.error}`;
+    }
+    const answerVerified = best?.result?.isAnswer && best.verification ? best.verification.passed : false;
+    this.emitCalls(null, calls);
+    this.emit('run.finished', {
+      reason,
+      detail: finalDetail,
+      bestNodeId: best?.id ?? null,
+      output: output ?? best?.result?.response ?? '',
+      success: best?.status === 'completed',
+      verified: this.task.verify ? answerVerified : null,
+    });
+  }
+
+  result(): ToTResult {
+    const tree = this.tree;
+    const best = tree.bestNodeId ? (tree.nodes[tree.bestNodeId] ?? null) : null;
+    const bestPath = best ? pathTo(tree, best.id) : [];
+    return {
+      success: tree.success ?? false,
+      output: tree.output ?? '',
+      tree,
+      bestPath,
+      stats: { ...tree.stats, tokenUsage: { ...tree.stats.tokenUsage } },
+      runId: tree.runId,
+      agentId: tree.agentName,
+      finishReason: tree.finishReason ?? 'error',
+      verified: tree.verified,
+      usage: {
+        inputTokens: tree.usage.inputTokens,
+        outputTokens: tree.usage.outputTokens,
+        totalTokens: tree.usage.inputTokens + tree.usage.outputTokens,
+        cost: tree.usage.cost,
+        duration: (tree.finishedAt ?? this.now()) - (tree.startedAt ?? this.now()),
+      },
+    };
+  }
+}
+
+class TimeoutReason extends Error {
+  constructor() {
+    super('timeout');
+    this.name = 'TimeoutReason';
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * One model call, measured and priced, as the record a model.called event carries. Errors are captured,
+ * not thrown, so a model that fails or returns garbage never kills a run; an abort is rethrown.
+ * Not responsible for retries or timeouts of a backend (lib/models does those).
+ */
+import type { EventPayloads } from './events';
+import { type PriceTable, priceCall } from './pricing';
+import type { ChatMessage, LanguageModel, ModelPurpose } from './types';
+
+export type ModelCallRecord = Omit<EventPayloads['model.called'], 'nodeId'>;
+
+export interface ModelCallOutcome {
+  record: ModelCallRecord;
+  /** The model's text, or null when the call failed (record.error says why). */
+  text: string | null;
+}
+
+export interface CallOptions {
+  purpose: ModelPurpose;
+  messages: ChatMessage[];
+  signal?: AbortSignal;
+  prices?: PriceTable;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export async function callModel(model: LanguageModel, options: CallOptions): Promise<ModelCallOutcome> {
+  const started = performance.now();
+  const messages = options.messages.map((m) => ({ ...m }));
+  try {
+    const response = await model.complete({
+      purpose: options.purpose,
+      messages,
+      signal: options.signal,
+      temperature: options.temperature,
+      maxTokens: options.maxTokens,
+    });
+    return {
+      text: response.text,
+      record: {
+        purpose: options.purpose,
+        modelId: model.id,
+        messages,
+        response: response.text,
+        error: null,
+        usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
+        cost: priceCall(model.id, response.usage, options.prices),
+        latencyMs: Math.round(performance.now() - started),
+      },
+    };
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason ?? error;
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    return {
+      text: null,
+      record: {
+        purpose: options.purpose,
+        modelId: model.id,
+        messages,
+        response: null,
+        error: error instanceof Error ? error.message : String(error),
+        usage,
+        cost: priceCall(model.id, usage, options.prices),
+        latencyMs: Math.round(performance.now() - started),
+      },
+    };
+  }
+}

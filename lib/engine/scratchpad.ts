@@ -1,0 +1,92 @@
+/**
+ * The compacted scratchpad given to the model: the steps on the current path in full (with their verification
+ * traces), every failed or pruned branch folded to a one-line summary, so the model does not repeat a failed
+ * experiment and the prompt stays small. All text is XML-escaped: it comes from models and people.
+ * Not responsible for deciding what failed (reduce does) or how a task words its prompt.
+ */
+import type { ProposedAction, ThoughtNode, ThoughtTree } from './types';
+import { pathTo } from './tree';
+
+/** How many folded dead ends the scratchpad keeps (the most recent ones). */
+export const MAX_SUMMARIES = 20;
+const SUMMARY_CHARS = 120;
+
+export function escapeXml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+export function describeAction(action: ProposedAction): string {
+  switch (action.type) {
+    case 'response':
+      return `respond: ${action.content}`;
+    case 'sub_goal':
+      return `sub-goal: ${action.goal}`;
+    case 'tool_call':
+      return `call ${action.toolName}(${JSON.stringify(action.arguments)})`;
+  }
+}
+
+function oneLine(text: string, max = SUMMARY_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The scratchpad as seen from `focusId` (the node being expanded or run). */
+export function renderScratchpad(tree: ThoughtTree, focusId: string): string {
+  const lines = ['<thinking_scratchpad>'];
+  for (const node of pathTo(tree, focusId)) {
+    if (!node.branch) continue;
+    lines.push(...renderStep(node));
+  }
+  const deadEnds = collectDeadEnds(tree).slice(-MAX_SUMMARIES);
+  for (const node of deadEnds) {
+    const why =
+      node.status === 'pruned'
+        ? `pruned by ${node.prunedBy ?? 'a person'}`
+        : oneLine(node.verification && !node.verification.passed ? node.verification.trace : (node.failureReason ?? 'failed'));
+    lines.push(
+      `  <pruned_branch id="${escapeXml(node.id)}" depth="${node.depth}">${escapeXml(
+        oneLine(`${node.branch?.thought ?? ''} (${why})`, SUMMARY_CHARS * 2),
+      )}</pruned_branch>`,
+    );
+  }
+  lines.push('</thinking_scratchpad>');
+  return lines.join('\n');
+}
+
+function renderStep(node: ThoughtNode): string[] {
+  const branch = node.branch;
+  if (!branch) return [];
+  const status = node.verification?.passed ? 'VERIFIED' : node.status.toUpperCase();
+  const out = [
+    `  <step id="${escapeXml(node.id)}" depth="${node.depth}" parent="${escapeXml(node.parentId ?? 'none')}" status="${status}">`,
+    `    <hypothesis>${escapeXml(branch.thought)}</hypothesis>`,
+    `    <action_proposal>${escapeXml(describeAction(branch.proposedAction))}</action_proposal>`,
+  ];
+  if (node.result) out.push(`    <result>${escapeXml(node.result.response)}</result>`);
+  if (node.verification) {
+    out.push(
+      `    <verification_trace status="${node.verification.passed ? 'PASS' : 'FAIL'}">${escapeXml(node.verification.trace)}</verification_trace>`,
+    );
+  }
+  out.push('  </step>');
+  return out;
+}
+
+/** The topmost failed or pruned node of each dead branch, in the order they died. */
+function collectDeadEnds(tree: ThoughtTree): ThoughtNode[] {
+  const dead: ThoughtNode[] = [];
+  for (const id of tree.nodeOrder) {
+    const node = tree.nodes[id];
+    if (!node || !node.branch || (node.status !== 'failed' && node.status !== 'pruned')) continue;
+    const parent = node.parentId ? tree.nodes[node.parentId] : undefined;
+    if (parent && (parent.status === 'failed' || parent.status === 'pruned')) continue;
+    dead.push(node);
+  }
+  return dead.sort((a, b) => (a.finishedSeq ?? a.createdSeq) - (b.finishedSeq ?? b.createdSeq));
+}

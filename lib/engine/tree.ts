@@ -1,0 +1,365 @@
+/**
+ * reduce(tree, event) -> tree: the one function that turns events into a search tree, used by the engine,
+ * the server, the browser and the tests. fold(events) starts from nothing.
+ *
+ * Deterministic and free of I/O and clocks (times come from the events). For speed on runs of many thousand
+ * events it updates the tree's containers in place and returns the same tree; node objects are replaced,
+ * never mutated, so a React selector reading one node sees a new object exactly when that node changed.
+ * Callers that need an older tree keep a copy (cloneTree).
+ * Not responsible for deciding anything: the executor decides, the events record, reduce folds.
+ */
+import { DEFAULT_TOT_CONFIG } from './config';
+import type { EventOf, ExplorationEvent } from './events';
+import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree, ToTStats } from './types';
+
+export function emptyUsage(): CostedUsage {
+  return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
+}
+
+export function emptyStats(): ToTStats {
+  return {
+    totalNodes: 0,
+    exploredNodes: 0,
+    prunedNodes: 0,
+    steeredPrunes: 0,
+    maxDepthReached: 0,
+    backtrackCount: 0,
+    llmCalls: 0,
+    modelCalls: 0,
+    tokenUsage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    cost: 0,
+    unpricedCalls: 0,
+  };
+}
+
+export function createEmptyTree(runId = ''): ThoughtTree {
+  return {
+    runId,
+    goal: '',
+    taskId: '',
+    agentName: '',
+    modelId: '',
+    config: { ...DEFAULT_TOT_CONFIG },
+    status: 'running',
+    rootId: null,
+    nodes: {},
+    nodeOrder: [],
+    frontier: [],
+    nextFrontierOrder: 0,
+    inFlight: null,
+    stats: emptyStats(),
+    usage: emptyUsage(),
+    exploredThoughts: [],
+    bestNodeId: null,
+    output: null,
+    success: null,
+    verified: null,
+    finishReason: null,
+    finishDetail: null,
+    startedAt: null,
+    finishedAt: null,
+    lastSeq: 0,
+  };
+}
+
+/** The id the next created node gets; deterministic so a resumed run names nodes as the original would. */
+export function nextNodeId(tree: ThoughtTree): string {
+  return `n${tree.nodeOrder.length}`;
+}
+
+export function cloneTree(tree: ThoughtTree): ThoughtTree {
+  return structuredClone(tree);
+}
+
+export function fold(events: Iterable<ExplorationEvent>, from?: ThoughtTree): ThoughtTree {
+  let tree = from ?? createEmptyTree();
+  for (const event of events) tree = reduce(tree, event);
+  return tree;
+}
+
+export class EventOrderError extends Error {
+  constructor(expected: number, got: number) {
+    super(`event seq ${got} cannot follow seq ${expected - 1} (expected ${expected})`);
+    this.name = 'EventOrderError';
+  }
+}
+
+/** Applies one event. Events must arrive in seq order without gaps; an older seq is ignored (idempotent). */
+export function reduce(tree: ThoughtTree, event: ExplorationEvent): ThoughtTree {
+  if (event.seq <= tree.lastSeq) return tree;
+  if (event.seq !== tree.lastSeq + 1) throw new EventOrderError(tree.lastSeq + 1, event.seq);
+  tree.lastSeq = event.seq;
+  if (!tree.runId) tree.runId = event.runId;
+  APPLY[event.type](tree, event as never);
+  return tree;
+}
+
+type Appliers = { [K in ExplorationEvent['type']]: (tree: ThoughtTree, event: EventOf<K>) => void };
+
+const APPLY: Appliers = {
+  'run.started'(tree, { payload, ts }) {
+    tree.goal = payload.goal;
+    tree.taskId = payload.taskId;
+    tree.agentName = payload.agentName;
+    tree.modelId = payload.modelId;
+    tree.config = { ...payload.config };
+    tree.status = 'running';
+    tree.startedAt = ts;
+  },
+
+  'node.created'(tree, { payload, seq }) {
+    const parent = payload.parentId ? tree.nodes[payload.parentId] : undefined;
+    const depth = parent ? parent.depth + 1 : 0;
+    const node: ThoughtNode = {
+      id: payload.nodeId,
+      parentId: payload.parentId,
+      depth,
+      childIds: [],
+      branch: payload.branch,
+      score: payload.score,
+      cumulativeScore: (parent?.cumulativeScore ?? 0) + (payload.score?.composite ?? 0),
+      // The root is the goal itself: nothing to run, ready to be expanded.
+      status: parent ? 'pending' : 'completed',
+      prunedBy: null,
+      result: null,
+      verification: null,
+      failureReason: null,
+      expansions: 0,
+      dropped: [],
+      usage: emptyUsage(),
+      modelCallSeqs: [],
+      createdSeq: seq,
+      startedSeq: null,
+      finishedSeq: null,
+    };
+    tree.nodes[node.id] = node;
+    tree.nodeOrder.push(node.id);
+    if (parent) {
+      replaceNode(tree, parent.id, { childIds: [...parent.childIds, node.id] });
+      tree.stats.totalNodes += 1;
+      tree.stats.maxDepthReached = Math.max(tree.stats.maxDepthReached, depth);
+    } else {
+      tree.rootId = node.id;
+    }
+  },
+
+  'branches.generated'() {
+    // Recorded for the inspector and the event log; the tree changes when candidates are scored and created.
+  },
+
+  'branch.scored'() {
+    // As above: the score reaches the tree with node.created or candidate.dropped.
+  },
+
+  'candidate.dropped'(tree, { payload, seq }) {
+    const parent = tree.nodes[payload.nodeId];
+    if (parent) {
+      replaceNode(tree, parent.id, {
+        dropped: [
+          ...parent.dropped,
+          { branch: payload.branch, score: payload.score, reason: payload.reason, seq },
+        ],
+      });
+    }
+    tree.stats.prunedNodes += 1;
+  },
+
+  'node.queued'(tree, { payload }) {
+    // A node sits in the frontier at most once: a new request replaces an older one.
+    tree.frontier = tree.frontier.filter((e) => e.nodeId !== payload.nodeId);
+    tree.frontier.push({
+      nodeId: payload.nodeId,
+      mode: payload.mode,
+      urgent: payload.urgent,
+      order: tree.nextFrontierOrder++,
+    });
+  },
+
+  'node.started'(tree, { payload, seq }) {
+    const node = tree.nodes[payload.nodeId];
+    const index = tree.frontier.findIndex((e) => e.nodeId === payload.nodeId);
+    const entry: FrontierEntry =
+      index >= 0
+        ? (tree.frontier.splice(index, 1)[0] as FrontierEntry)
+        : { nodeId: payload.nodeId, mode: payload.mode, urgent: true, order: tree.nextFrontierOrder++ };
+    if (!node) return;
+    tree.inFlight = { entry, previousStatus: node.status };
+    replaceNode(tree, node.id, {
+      status: 'running',
+      startedSeq: payload.mode === 'execute' ? seq : node.startedSeq,
+    });
+  },
+
+  'model.called'(tree, { payload, seq }) {
+    const tokens = payload.usage;
+    tree.stats.modelCalls += 1;
+    if (payload.purpose !== 'execute') tree.stats.llmCalls += 1;
+    tree.stats.tokenUsage.inputTokens += tokens.inputTokens;
+    tree.stats.tokenUsage.outputTokens += tokens.outputTokens;
+    tree.stats.tokenUsage.totalTokens += tokens.inputTokens + tokens.outputTokens;
+    addUsage(tree.usage, payload.usage, payload.cost);
+    tree.stats.cost = tree.usage.cost;
+    tree.stats.unpricedCalls = tree.usage.unpricedCalls;
+    const node = payload.nodeId ? tree.nodes[payload.nodeId] : undefined;
+    if (node) {
+      const usage = { ...node.usage };
+      addUsage(usage, payload.usage, payload.cost);
+      replaceNode(tree, node.id, { usage, modelCallSeqs: [...node.modelCallSeqs, seq] });
+    }
+  },
+
+  'node.completed'(tree, { payload, seq }) {
+    const node = tree.nodes[payload.nodeId];
+    tree.inFlight = null;
+    if (!node) return;
+    tree.stats.exploredNodes += 1;
+    if (node.branch) tree.exploredThoughts.push(node.branch.thought);
+    replaceNode(tree, node.id, { status: 'completed', result: payload.result, finishedSeq: seq });
+  },
+
+  'node.verified'(tree, { payload }) {
+    const node = tree.nodes[payload.nodeId];
+    if (node) replaceNode(tree, node.id, { verification: { passed: payload.passed, trace: payload.trace } });
+  },
+
+  'node.expanded'(tree, { payload }) {
+    const node = tree.nodes[payload.nodeId];
+    const previous = tree.inFlight?.entry.nodeId === payload.nodeId ? tree.inFlight.previousStatus : null;
+    tree.inFlight = null;
+    if (!node) return;
+    replaceNode(tree, node.id, {
+      expansions: node.expansions + 1,
+      status: previous ?? (node.status === 'running' ? 'completed' : node.status),
+    });
+  },
+
+  'node.failed'(tree, { payload, seq }) {
+    const node = tree.nodes[payload.nodeId];
+    const wasExecution = tree.inFlight?.entry.nodeId === payload.nodeId && tree.inFlight.entry.mode === 'execute';
+    tree.inFlight = null;
+    if (!node) return;
+    if (wasExecution) {
+      tree.stats.exploredNodes += 1;
+      if (node.branch) tree.exploredThoughts.push(node.branch.thought);
+    }
+    replaceNode(tree, node.id, { status: 'failed', failureReason: payload.reason, finishedSeq: seq });
+  },
+
+  'backtrack'(tree) {
+    tree.stats.backtrackCount += 1;
+  },
+
+  'steer.prune'(tree, { payload }) {
+    for (const id of subtreeIds(tree, payload.nodeId)) {
+      const node = tree.nodes[id];
+      if (!node || node.status === 'failed' || node.status === 'pruned') continue;
+      replaceNode(tree, id, { status: 'pruned', prunedBy: payload.actor });
+      tree.stats.steeredPrunes += 1;
+    }
+    const removed = new Set(subtreeIds(tree, payload.nodeId));
+    tree.frontier = tree.frontier.filter((e) => !removed.has(e.nodeId));
+  },
+
+  'steer.expand'() {
+    // The expansion itself arrives as node.queued (urgent); this event records who asked.
+  },
+
+  'steer.pause'(tree) {
+    if (tree.status === 'running') tree.status = 'paused';
+  },
+
+  'steer.resume'(tree) {
+    if (tree.status === 'paused') tree.status = 'running';
+  },
+
+  'steer.step'(tree) {
+    if (tree.status === 'paused') tree.status = 'running';
+  },
+
+  'steer.abort'() {
+    // run.finished follows with reason "aborted".
+  },
+
+  'run.paused'(tree) {
+    if (tree.status === 'running') tree.status = 'paused';
+  },
+
+  'run.resumed'(tree) {
+    rollBackInFlight(tree);
+  },
+
+  'run.finished'(tree, { payload, ts }) {
+    rollBackInFlight(tree);
+    tree.status = 'finished';
+    tree.finishReason = payload.reason;
+    tree.finishDetail = payload.detail;
+    tree.bestNodeId = payload.bestNodeId;
+    tree.output = payload.output;
+    tree.success = payload.success;
+    tree.verified = payload.verified;
+    tree.finishedAt = ts;
+  },
+};
+
+/** A step cut short (abort, crash) leaves no trace: its node returns to its status and its frontier slot. */
+function rollBackInFlight(tree: ThoughtTree): void {
+  const inFlight = tree.inFlight;
+  if (!inFlight) return;
+  tree.inFlight = null;
+  const node = tree.nodes[inFlight.entry.nodeId];
+  if (node) replaceNode(tree, node.id, { status: inFlight.previousStatus });
+  tree.frontier.push(inFlight.entry);
+  tree.frontier.sort((a, b) => a.order - b.order);
+}
+
+function addUsage(target: CostedUsage, tokens: { inputTokens: number; outputTokens: number }, cost: number | null) {
+  target.inputTokens += tokens.inputTokens;
+  target.outputTokens += tokens.outputTokens;
+  if (cost === null) target.unpricedCalls += 1;
+  else target.cost += cost;
+}
+
+function replaceNode(tree: ThoughtTree, id: string, patch: Partial<ThoughtNode>): void {
+  const node = tree.nodes[id];
+  if (node) tree.nodes[id] = { ...node, ...patch };
+}
+
+/** The node and all its descendants, parents before children. */
+export function subtreeIds(tree: ThoughtTree, rootId: string): string[] {
+  const out: string[] = [];
+  const stack = [rootId];
+  while (stack.length) {
+    const id = stack.pop() as string;
+    const node = tree.nodes[id];
+    if (!node) continue;
+    out.push(id);
+    for (let i = node.childIds.length - 1; i >= 0; i--) stack.push(node.childIds[i] as string);
+  }
+  return out;
+}
+
+/** Root first, the node last. */
+export function pathTo(tree: ThoughtTree, nodeId: string): ThoughtNode[] {
+  const path: ThoughtNode[] = [];
+  let node = tree.nodes[nodeId];
+  while (node) {
+    path.push(node);
+    node = node.parentId ? tree.nodes[node.parentId] : undefined;
+  }
+  return path.reverse();
+}
+
+/** The completed node with the highest cumulative score (ties: the earlier one); else the best of the rest. */
+export function findBestNode(tree: ThoughtTree): ThoughtNode | null {
+  let best: ThoughtNode | null = null;
+  let bestCompleted: ThoughtNode | null = null;
+  for (const id of tree.nodeOrder) {
+    const node = tree.nodes[id];
+    if (!node || node.parentId === null) continue;
+    if (node.status === 'completed' && (!bestCompleted || node.cumulativeScore > bestCompleted.cumulativeScore)) {
+      bestCompleted = node;
+    }
+    if (!best || node.cumulativeScore > best.cumulativeScore) best = node;
+  }
+  return bestCompleted ?? best;
+}

@@ -1,0 +1,320 @@
+/**
+ * The engine's vocabulary: configuration, tree nodes, branches, scores, stats, results, and the two
+ * small interfaces the engine depends on (a language model and a task's prompts).
+ * Names follow the Tree-of-Thought executor docs (shared/seeds/003_*) so readers of those docs are at home.
+ * Not responsible for behaviour: see executor.ts, tree.ts (reduce) and frontier.ts.
+ */
+
+export type ExplorationStrategy = 'beam' | 'best-first' | 'dfs';
+
+export interface ToTConfig {
+  /** How deep the tree can grow; the root is depth 0. */
+  maxDepth: number;
+  /** Candidates generated per expansion. */
+  branchFactor: number;
+  /** Best candidates queued per expansion; the other survivors wait as alternatives. */
+  beamWidth: number;
+  explorationStrategy: ExplorationStrategy;
+  /** Minimum composite score to keep a candidate. */
+  confidenceThreshold: number;
+  /** Branch confidence of an executed node that stops the search. */
+  terminationConfidence: number;
+  /** Hard cap on executed nodes. */
+  maxTotalNodes: number;
+  /** Model turns allowed when running a tool-call or sub-goal branch. */
+  maxIterationsPerBranch: number;
+  /** Default time limit (ms) of every explore(); null means none. */
+  timeout: number | null;
+  /** Weights of the composite score. */
+  confidenceWeight: number;
+  progressWeight: number;
+  noveltyWeight: number;
+}
+
+/** What a branch proposes to do. */
+export type ProposedAction =
+  | { type: 'response'; content: string }
+  | { type: 'sub_goal'; goal: string }
+  | { type: 'tool_call'; toolName: string; arguments: Record<string, unknown> };
+
+/** A candidate produced by generation, before it becomes a node. */
+export interface ThoughtBranch {
+  thought: string;
+  proposedAction: ProposedAction;
+}
+
+export interface BranchScore {
+  confidence: number;
+  progress: number;
+  novelty: number;
+  composite: number;
+  reasoning: string;
+  /** True when the evaluator's answer could not be parsed and a neutral score was used. */
+  fallback: boolean;
+}
+
+/**
+ * pending: created, not run; running: a step is working on it; completed: ran (and passed verification if any);
+ * failed: run failed, verification failed, or every candidate of its expansion fell below the threshold;
+ * pruned: removed by a person (with its subtree).
+ */
+export type NodeStatus = 'pending' | 'running' | 'completed' | 'failed' | 'pruned';
+
+export interface Verification {
+  passed: boolean;
+  trace: string;
+}
+
+export interface NodeResult {
+  response: string;
+  /** Model turns used to produce it (0 for a direct response). */
+  iterations: number;
+  /** True when the task says this result is a final answer to the goal. */
+  isAnswer: boolean;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface CostedUsage extends TokenUsage {
+  /** Dollars for the calls whose model has a price. */
+  cost: number;
+  /** Calls made on a model with no known price (their cost is not in `cost`). */
+  unpricedCalls: number;
+}
+
+/** A candidate dropped below confidenceThreshold; kept on its parent so it can be shown, never a node. */
+export interface DroppedCandidate {
+  branch: ThoughtBranch;
+  score: BranchScore;
+  reason: string;
+  seq: number;
+}
+
+export interface ThoughtNode {
+  id: string;
+  parentId: string | null;
+  depth: number;
+  childIds: string[];
+  /** Null for the root, which is the goal itself. */
+  branch: ThoughtBranch | null;
+  score: BranchScore | null;
+  /** Sum of composite scores from the root to this node. */
+  cumulativeScore: number;
+  status: NodeStatus;
+  /** Who pruned it, when status is pruned. */
+  prunedBy: string | null;
+  result: NodeResult | null;
+  verification: Verification | null;
+  failureReason: string | null;
+  /** How many times it has been expanded. */
+  expansions: number;
+  dropped: DroppedCandidate[];
+  usage: CostedUsage;
+  /** Seq numbers of the model.called events made for this node, in order. */
+  modelCallSeqs: number[];
+  createdSeq: number;
+  startedSeq: number | null;
+  finishedSeq: number | null;
+}
+
+export type FrontierMode = 'execute' | 'expand';
+
+export interface FrontierEntry {
+  nodeId: string;
+  mode: FrontierMode;
+  /** Insertion counter: later entries have larger values. */
+  order: number;
+  /** Backtrack targets and a person's expand requests run before anything else. */
+  urgent: boolean;
+}
+
+export interface ToTStats {
+  /** Every child node created, pending alternatives included (the root is not counted). */
+  totalNodes: number;
+  /** Nodes executed. */
+  exploredNodes: number;
+  /** Candidates dropped below confidenceThreshold. */
+  prunedNodes: number;
+  /** Nodes pruned by a person (subtrees included). */
+  steeredPrunes: number;
+  maxDepthReached: number;
+  backtrackCount: number;
+  /** The executor's own generation, evaluation and synthesis calls (not branch runs). */
+  llmCalls: number;
+  /** Every model call, branch runs included. */
+  modelCalls: number;
+  tokenUsage: TokenUsage & { totalTokens: number };
+  cost: number;
+  unpricedCalls: number;
+}
+
+export type RunStatus = 'running' | 'paused' | 'finished';
+
+export type FinishReason =
+  | 'terminated' // an executed node reached terminationConfidence
+  | 'frontier-empty'
+  | 'node-limit'
+  | 'timeout'
+  | 'aborted'
+  | 'error';
+
+/** The state of a whole exploration: what reduce() folds events into. Plain JSON, no Maps. */
+export interface ThoughtTree {
+  runId: string;
+  goal: string;
+  taskId: string;
+  agentName: string;
+  modelId: string;
+  config: ToTConfig;
+  status: RunStatus;
+  rootId: string | null;
+  nodes: Record<string, ThoughtNode>;
+  /** Creation order of nodes; ids are also deterministic (`n0`, `n1`, ...). */
+  nodeOrder: string[];
+  frontier: FrontierEntry[];
+  nextFrontierOrder: number;
+  /** The step under way: between node.started and the end of its step, reverted by run.resumed. */
+  inFlight: { entry: FrontierEntry; previousStatus: NodeStatus } | null;
+  stats: ToTStats;
+  /** The usage of every call, branch runs included. */
+  usage: CostedUsage;
+  /** Every thought already explored (executed), in order: passed to generation for novelty. */
+  exploredThoughts: string[];
+  bestNodeId: string | null;
+  output: string | null;
+  success: boolean | null;
+  /** Whether the task verified the winning answer; null when the task does not verify or the run goes on. */
+  verified: boolean | null;
+  finishReason: FinishReason | null;
+  finishDetail: string | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  lastSeq: number;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export type ModelPurpose = 'generate' | 'evaluate' | 'execute' | 'synthesize';
+
+export interface CompletionRequest {
+  purpose: ModelPurpose;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface CompletionResponse {
+  text: string;
+  usage: TokenUsage;
+}
+
+/** Anything that completes chat messages. */
+export interface LanguageModel {
+  /** The model's name, used for pricing and shown in the UI (e.g. "gpt-4o", "simulated"). */
+  readonly id: string;
+  complete(request: CompletionRequest): Promise<CompletionResponse>;
+}
+
+export interface Agent {
+  name: string;
+  instructions?: string;
+  model: LanguageModel;
+}
+
+export interface ToTResult {
+  success: boolean;
+  output: string;
+  tree: ThoughtTree;
+  bestPath: ThoughtNode[];
+  stats: ToTStats;
+  runId: string;
+  agentId: string;
+  finishReason: FinishReason;
+  /** True/false when the task verified the winning answer, null when the task does not verify. */
+  verified: boolean | null;
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    totalTokens: number;
+    cost: number;
+    duration: number;
+  };
+}
+
+/** What a task's prompts see when a node is expanded. */
+export interface GenerationContext {
+  goal: string;
+  instructions?: string;
+  /** The node being expanded and the path from the root to it (root first). */
+  node: ThoughtNode;
+  path: ThoughtNode[];
+  count: number;
+  exploredThoughts: string[];
+  /** The compacted scratchpad of the tree as XML (see scratchpad.ts). */
+  scratchpad: string;
+}
+
+export interface EvaluationContext {
+  goal: string;
+  instructions?: string;
+  /** The parent's path (root first); the branch would become its child. */
+  path: ThoughtNode[];
+  branch: ThoughtBranch;
+  siblings: ThoughtBranch[];
+}
+
+export interface ExecutionContext {
+  goal: string;
+  instructions?: string;
+  node: ThoughtNode;
+  path: ThoughtNode[];
+  scratchpad: string;
+}
+
+export interface SynthesisContext {
+  goal: string;
+  instructions?: string;
+  path: ThoughtNode[];
+}
+
+/** The score parts an evaluation answer gives; missing ones are defaulted by the evaluator. */
+export interface ScoreParts {
+  confidence?: number;
+  progress?: number;
+  novelty?: number;
+  reasoning?: string;
+}
+
+/**
+ * What is being searched: a task owns its prompts, their parsers and its verifier.
+ * The engine ships one (the open goal, the docs' JSON prompts); lib/tasks adds more.
+ */
+export interface ThoughtTask {
+  id: string;
+  buildGenerationPrompt(ctx: GenerationContext): ChatMessage[];
+  /** Null when the text cannot be parsed; the generator then uses fallback branches. */
+  parseBranches(text: string, ctx: GenerationContext): ThoughtBranch[] | null;
+  fallbackBranches(ctx: GenerationContext): ThoughtBranch[];
+  buildEvaluationPrompt(ctx: EvaluationContext): ChatMessage[];
+  /** Null when the text cannot be parsed; the evaluator then uses a neutral score. */
+  parseScore(text: string, ctx: EvaluationContext): ScoreParts | null;
+  buildExecutionPrompt(ctx: ExecutionContext): ChatMessage[];
+  /** True when a branch run's answer is final (no further turn needed). */
+  isExecutionDone(text: string): boolean;
+  buildSynthesisPrompt(ctx: SynthesisContext): ChatMessage[];
+  /** Optional check of an executed node: a failed verification fails the node and backtracks. */
+  verify?(node: ThoughtNode, path: ThoughtNode[], goal: string): Verification | null;
+  /** True when a node's result is a final answer to the goal. Default: every result is. */
+  isAnswer?(node: ThoughtNode, path: ThoughtNode[], goal: string): boolean;
+  /** True when a node must never be expanded (nothing left to do from it). */
+  isTerminal?(node: ThoughtNode, path: ThoughtNode[], goal: string): boolean;
+  /** Refuses a goal the task cannot work on, before any model call; returns the error message. */
+  validateGoal?(goal: string): string | null;
+}

@@ -1,0 +1,13 @@
+// Unit tests live beside the code (*.test.ts); Playwright's e2e/ is kept out.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { alias: { '@': fileURLToPath(new URL('./', import.meta.url)) } },
+  test: {
+    include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts'],
+    exclude: ['node_modules', 'e2e'],
+    environment: 'node',
+    testTimeout: 20_000,
+  },
+});
