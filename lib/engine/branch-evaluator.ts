@@ -72,11 +72,19 @@ export class BranchEvaluator {
       prices: this.prices,
     });
     if (text === null) {
-      return { score: this.combine({ reasoning: `evaluation failed: ${record.error}` }, true), raw: record.error, call: record };
+      return {
+        score: this.combine({ reasoning: `evaluation failed: ${record.error}` }, true),
+        raw: record.error,
+        call: record,
+      };
     }
     const parts = this.task.parseScore(text, ctx);
     if (!parts) {
-      return { score: this.combine({ reasoning: 'the evaluation could not be parsed' }, true), raw: text, call: record };
+      return {
+        score: this.combine({ reasoning: 'the evaluation could not be parsed' }, true),
+        raw: text,
+        call: record,
+      };
     }
     return { score: this.combine(parts), raw: null, call: record };
   }

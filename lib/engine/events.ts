@@ -71,7 +71,7 @@ export interface EventPayloads {
   /** An expansion step ended with children (or none to queue). */
   'node.expanded': { nodeId: string; childIds: string[] };
   'node.failed': { nodeId: string; reason: string };
-  'backtrack': { fromId: string; toId: string | null; reason: string };
+  backtrack: { fromId: string; toId: string | null; reason: string };
   'steer.prune': { nodeId: string; actor: string };
   'steer.expand': { nodeId: string; actor: string };
   'steer.pause': { actor: string };

@@ -50,6 +50,11 @@ export interface ExploreOptions {
   onProgress?: (stats: ToTStats) => void;
   /** Every event, in seq order, as it is applied. */
   onEvent?: (event: ExplorationEvent) => void;
+  /**
+   * The same events in atomic groups: the tree is resumable after each group, not inside one. Storage should
+   * write a group whole (one transaction), so that a crash never leaves half a step in the log.
+   */
+  onCommit?: (events: ExplorationEvent[]) => void;
   /** What is searched; the open goal by default. */
   task?: ThoughtTask;
   /** Steering: prune, expand, pause, resume, step, abort. */
@@ -80,8 +85,15 @@ export class ThoughtTreeExecutor {
     const task = options.task ?? openGoalTask;
     const problem = task.validateGoal ? task.validateGoal(goal) : goal.trim() ? null : 'the goal is empty';
     if (problem) throw new Error(`Cannot explore: ${problem}`);
-    const session = new Session(agent, this.config, this.callbacks, options, createEmptyTree(options.runId ?? randomUUID()));
+    const session = new Session(
+      agent,
+      this.config,
+      this.callbacks,
+      options,
+      createEmptyTree(options.runId ?? randomUUID()),
+    );
     session.start(goal, task.id);
+    session.commit();
     return session.run();
   }
 
@@ -96,6 +108,7 @@ export class ThoughtTreeExecutor {
     const session = new Session(agent, tree.config, this.callbacks, options, tree);
     if (tree.status === 'finished') return session.result();
     session.emit('run.resumed', { rolledBackNodeId: tree.inFlight?.entry.nodeId ?? null });
+    session.commit();
     return session.run();
   }
 }
@@ -110,10 +123,6 @@ class Session {
   private readonly control: ExplorationControl;
   private readonly abort = new AbortController();
   private readonly now: () => number;
-  private stepping = false;
-  private terminated = false;
-  private consecutiveFailures = 0;
-  private lastModelError: string | null = null;
 
   constructor(
     private readonly agent: Agent,
@@ -137,10 +146,27 @@ class Session {
     this.now = options.now ?? Date.now;
   }
 
+  private group: ExplorationEvent[] = [];
+
   emit<K extends ExplorationEventType>(type: K, payload: EventPayloads[K]): void {
-    const event = { runId: this.tree.runId, seq: this.tree.lastSeq + 1, ts: this.now(), type, payload } as ExplorationEvent;
+    const event = {
+      runId: this.tree.runId,
+      seq: this.tree.lastSeq + 1,
+      ts: this.now(),
+      type,
+      payload,
+    } as ExplorationEvent;
     reduce(this.tree, event);
+    this.group.push(event);
     this.options.onEvent?.(event);
+  }
+
+  /** Ends an atomic group: called before every wait, so a group never spans an await. */
+  commit(): void {
+    if (this.group.length === 0) return;
+    const group = this.group;
+    this.group = [];
+    this.options.onCommit?.(group);
   }
 
   start(goal: string, taskId: string): void {
@@ -170,6 +196,7 @@ class Session {
     try {
       await this.loop();
     } finally {
+      this.commit();
       if (timer) clearTimeout(timer);
       outer?.removeEventListener('abort', onOuterAbort);
       this.control.onAbort(null);
@@ -184,18 +211,22 @@ class Session {
       if (abortedBy !== null) return this.finish('aborted', `aborted by ${abortedBy}`);
       if (this.abort.signal.aborted) return this.finishAborted();
       if (this.tree.status === 'paused') {
+        this.commit();
         await this.control.waitForCommand(this.abort.signal);
         continue;
       }
-      if (this.terminated) return this.finish('terminated', null);
-      if (this.consecutiveFailures >= MAX_CONSECUTIVE_MODEL_FAILURES) {
-        return this.finish('error', `the model failed ${this.consecutiveFailures} times in a row: ${this.lastModelError}`);
+      // Everything the loop decides on lives in the tree, so a resumed run decides the same.
+      if (this.tree.terminatedBy) return this.finish('terminated', null);
+      if (this.tree.modelFailureStreak >= MAX_CONSECUTIVE_MODEL_FAILURES) {
+        const streak = this.tree.modelFailureStreak;
+        return this.finish('error', `the model failed ${streak} times in a row: ${this.tree.lastModelError}`);
       }
       if (this.tree.stats.exploredNodes >= this.config.maxTotalNodes) {
         return this.finish('node-limit', `${this.config.maxTotalNodes} nodes executed`);
       }
       const entry = selectNext(this.tree);
       if (!entry) return this.finish('frontier-empty', null);
+      this.commit();
       try {
         if (entry.mode === 'execute') await this.execute(entry);
         else await this.expand(entry);
@@ -205,10 +236,7 @@ class Session {
         throw error;
       }
       this.options.onProgress?.({ ...this.tree.stats, tokenUsage: { ...this.tree.stats.tokenUsage } });
-      if (this.stepping && !this.terminated) {
-        this.stepping = false;
-        this.emit('run.paused', { reason: 'step' });
-      }
+      if (this.tree.stepping && !this.tree.terminatedBy) this.emit('run.paused', { reason: 'step' });
     }
   }
 
@@ -225,15 +253,12 @@ class Session {
           this.emit('node.queued', { nodeId: command.nodeId, mode: 'expand', urgent: true });
           break;
         case 'pause':
-          this.stepping = false;
           this.emit('steer.pause', { actor: command.actor });
           break;
         case 'resume':
-          this.stepping = false;
           this.emit('steer.resume', { actor: command.actor });
           break;
         case 'step':
-          this.stepping = true;
           this.emit('steer.step', { actor: command.actor });
           break;
         case 'abort':
@@ -248,19 +273,11 @@ class Session {
     for (const call of calls) this.emit('model.called', { nodeId, ...call });
   }
 
-  private noteCall(call: ModelCallRecord): void {
-    if (call.error) {
-      this.consecutiveFailures += 1;
-      this.lastModelError = call.error;
-    } else {
-      this.consecutiveFailures = 0;
-    }
-  }
-
   /** Runs a node: a direct response is taken as is; a sub-goal or tool call runs the model for a few turns. */
   private async execute(entry: FrontierEntry): Promise<void> {
     const nodeId = entry.nodeId;
     this.emit('node.started', { nodeId, mode: 'execute' });
+    this.commit();
     const node = this.tree.nodes[nodeId] as ThoughtNode;
     const path = pathTo(this.tree, nodeId);
     const action = node.branch?.proposedAction ?? { type: 'response', content: '' };
@@ -288,7 +305,6 @@ class Session {
         });
         iterations += 1;
         calls.push(outcome.record);
-        this.noteCall(outcome.record);
         if (outcome.text === null) {
           error = `model error: ${outcome.record.error}`;
           break;
@@ -321,8 +337,8 @@ class Session {
       this.backtrack(nodeId, 'verification failed');
       return;
     }
-    if ((completed.score?.confidence ?? 0) >= this.config.terminationConfidence) {
-      this.terminated = true;
+    if (this.tree.terminatedBy === nodeId) {
+      // the search stops at the top of the loop
     } else if (
       completed.depth < this.config.maxDepth &&
       !this.task.isTerminal?.(completed, pathTo(this.tree, nodeId), this.tree.goal)
@@ -341,6 +357,7 @@ class Session {
   private async expand(entry: FrontierEntry): Promise<void> {
     const nodeId = entry.nodeId;
     this.emit('node.started', { nodeId, mode: 'expand' });
+    this.commit();
     const node = this.tree.nodes[nodeId] as ThoughtNode;
     const path = pathTo(this.tree, nodeId);
     const generated = await this.generator.generate(
@@ -355,7 +372,6 @@ class Session {
       },
       this.abort.signal,
     );
-    this.noteCall(generated.call);
     if (generated.error !== null) {
       this.emitCalls(nodeId, [generated.call]);
       this.emit('node.failed', { nodeId, reason: `model error while generating: ${generated.error}` });
@@ -374,7 +390,6 @@ class Session {
       this.abort.signal,
     );
     if (this.abort.signal.aborted) throw new AbortedStep();
-    for (const e of evaluations) this.noteCall(e.call);
 
     // The step's outcome, emitted as one synchronous group.
     this.emitCalls(nodeId, [generated.call]);
@@ -457,6 +472,7 @@ class Session {
     let finalDetail = detail;
     const calls: ModelCallRecord[] = [];
     if (output === null && best && reason !== 'aborted' && reason !== 'timeout' && reason !== 'error') {
+      this.commit();
       const outcome = await callModel(this.agent.model, {
         purpose: 'synthesize',
         messages: this.task.buildSynthesisPrompt({ goal: this.tree.goal, instructions: this.agent.instructions, path }),

@@ -55,7 +55,9 @@ export function parseBranchList(text: string, count: number): ThoughtBranch[] | 
     if (!item || typeof item !== 'object') continue;
     const thought = (item as { thought?: unknown }).thought;
     if (typeof thought !== 'string' || !thought.trim()) continue;
-    const action = (item as { action?: unknown; proposedAction?: unknown }).action ?? (item as { proposedAction?: unknown }).proposedAction;
+    const action =
+      (item as { action?: unknown; proposedAction?: unknown }).action ??
+      (item as { proposedAction?: unknown }).proposedAction;
     branches.push({ thought: thought.trim(), proposedAction: parseAction(action, thought.trim()) });
   }
   // items were given but none was usable: that is an unparseable answer, not an empty one
@@ -143,7 +145,12 @@ export const openGoalTask: ThoughtTask = {
           `Steps so far:\n${pathText(ctx)}`,
           `Candidate: ${ctx.branch.thought}`,
           `Its action: ${describeAction(ctx.branch.proposedAction)}`,
-          `Other candidates: ${ctx.siblings.filter((s) => s !== ctx.branch).map((s) => s.thought).join(' | ') || '(none)'}`,
+          `Other candidates: ${
+            ctx.siblings
+              .filter((s) => s !== ctx.branch)
+              .map((s) => s.thought)
+              .join(' | ') || '(none)'
+          }`,
           'Score it from 0 to 1 on confidence (will it work?), progress (how much closer to the goal?) and novelty (how different from the other candidates?).',
           'Answer with JSON only: {"confidence": 0.0, "progress": 0.0, "novelty": 0.0, "reasoning": "..."}',
         ].join('\n\n'),

@@ -48,7 +48,9 @@ export function renderScratchpad(tree: ThoughtTree, focusId: string): string {
     const why =
       node.status === 'pruned'
         ? `pruned by ${node.prunedBy ?? 'a person'}`
-        : oneLine(node.verification && !node.verification.passed ? node.verification.trace : (node.failureReason ?? 'failed'));
+        : oneLine(
+            node.verification && !node.verification.passed ? node.verification.trace : (node.failureReason ?? 'failed'),
+          );
     lines.push(
       `  <pruned_branch id="${escapeXml(node.id)}" depth="${node.depth}">${escapeXml(
         oneLine(`${node.branch?.thought ?? ''} (${why})`, SUMMARY_CHARS * 2),

@@ -49,6 +49,10 @@ export function createEmptyTree(runId = ''): ThoughtTree {
     inFlight: null,
     stats: emptyStats(),
     usage: emptyUsage(),
+    terminatedBy: null,
+    stepping: false,
+    modelFailureStreak: 0,
+    lastModelError: null,
     exploredThoughts: [],
     bestNodeId: null,
     output: null,
@@ -155,10 +159,7 @@ const APPLY: Appliers = {
     const parent = tree.nodes[payload.nodeId];
     if (parent) {
       replaceNode(tree, parent.id, {
-        dropped: [
-          ...parent.dropped,
-          { branch: payload.branch, score: payload.score, reason: payload.reason, seq },
-        ],
+        dropped: [...parent.dropped, { branch: payload.branch, score: payload.score, reason: payload.reason, seq }],
       });
     }
     tree.stats.prunedNodes += 1;
@@ -192,6 +193,8 @@ const APPLY: Appliers = {
 
   'model.called'(tree, { payload, seq }) {
     const tokens = payload.usage;
+    tree.modelFailureStreak = payload.error === null ? 0 : tree.modelFailureStreak + 1;
+    if (payload.error !== null) tree.lastModelError = payload.error;
     tree.stats.modelCalls += 1;
     if (payload.purpose !== 'execute') tree.stats.llmCalls += 1;
     tree.stats.tokenUsage.inputTokens += tokens.inputTokens;
@@ -215,6 +218,7 @@ const APPLY: Appliers = {
     tree.stats.exploredNodes += 1;
     if (node.branch) tree.exploredThoughts.push(node.branch.thought);
     replaceNode(tree, node.id, { status: 'completed', result: payload.result, finishedSeq: seq });
+    if ((node.score?.confidence ?? 0) >= tree.config.terminationConfidence) tree.terminatedBy = node.id;
   },
 
   'node.verified'(tree, { payload }) {
@@ -243,9 +247,11 @@ const APPLY: Appliers = {
       if (node.branch) tree.exploredThoughts.push(node.branch.thought);
     }
     replaceNode(tree, node.id, { status: 'failed', failureReason: payload.reason, finishedSeq: seq });
+    // a node that failed its verification does not end the search, however confident it was
+    if (tree.terminatedBy === node.id) tree.terminatedBy = null;
   },
 
-  'backtrack'(tree) {
+  backtrack(tree) {
     tree.stats.backtrackCount += 1;
   },
 
@@ -265,14 +271,17 @@ const APPLY: Appliers = {
   },
 
   'steer.pause'(tree) {
+    tree.stepping = false;
     if (tree.status === 'running') tree.status = 'paused';
   },
 
   'steer.resume'(tree) {
+    tree.stepping = false;
     if (tree.status === 'paused') tree.status = 'running';
   },
 
   'steer.step'(tree) {
+    tree.stepping = true;
     if (tree.status === 'paused') tree.status = 'running';
   },
 
@@ -281,6 +290,7 @@ const APPLY: Appliers = {
   },
 
   'run.paused'(tree) {
+    tree.stepping = false;
     if (tree.status === 'running') tree.status = 'paused';
   },
 

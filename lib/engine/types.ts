@@ -181,6 +181,13 @@ export interface ThoughtTree {
   stats: ToTStats;
   /** The usage of every call, branch runs included. */
   usage: CostedUsage;
+  /** The executed node whose branch confidence reached terminationConfidence: the search stops. */
+  terminatedBy: string | null;
+  /** A person asked for one step: the run pauses again after the next step. */
+  stepping: boolean;
+  /** Model calls that failed in a row, and the last error: a backend that keeps failing ends the run. */
+  modelFailureStreak: number;
+  lastModelError: string | null;
   /** Every thought already explored (executed), in order: passed to generation for novelty. */
   exploredThoughts: string[];
   bestNodeId: string | null;

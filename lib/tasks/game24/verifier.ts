@@ -8,10 +8,9 @@
  * is the simulation's oracle), nor for reading a path (state.ts).
  */
 import type { Verification } from '../../engine/types';
-import { evaluate, ExpressionError, literalsOf, parseExpression } from './expression';
+import { applyOperator, evaluate, ExpressionError, literalsOf, parseExpression } from './expression';
 import { answerBody, formatNumbers, parseMove } from './move';
 import { multisetDiff, takeFrom } from './multiset';
-import { applyOperator } from './expression';
 import { equals, formatRational, rational, type Rational, TWENTY_FOUR } from './rational';
 
 const key = formatRational;

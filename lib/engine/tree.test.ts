@@ -1,0 +1,148 @@
+// Rules 15 and 16: folding the emitted events gives the executor's tree (every strategy, many seeds), and a run
+// resumed from any prefix of its log continues exactly as the uninterrupted run did.
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../models/random';
+import type { ExplorationEvent } from './events';
+import { ThoughtTreeExecutor } from './executor';
+import { ScriptedTreeModel, type TreeSpec } from './testing';
+import { EventOrderError, createEmptyTree, fold, reduce } from './tree';
+import type { ExplorationStrategy, ToTConfig } from './types';
+
+/** A random tree: 0-4 children per thought, scores across the threshold, some terminating, some sub-goals. */
+function randomSpec(seed: number): TreeSpec {
+  const rng = createRng(seed);
+  const spec: TreeSpec = { children: {}, scores: {}, confidence: {}, subGoals: [] };
+  const grow = (thought: string, depth: number) => {
+    if (depth >= 4) return;
+    const count = rng.int(5);
+    const kids = Array.from({ length: count }, (_, i) => `${thought || 'T'}.${i}`);
+    spec.children[thought] = kids;
+    for (const kid of kids) {
+      spec.scores[kid] = Math.round((0.05 + rng.next() * 0.9) * 100) / 100;
+      if (rng.next() < 0.08) (spec.confidence as Record<string, number>)[kid] = 0.85;
+      if (rng.next() < 0.2) spec.subGoals?.push(kid);
+      grow(kid, depth + 1);
+    }
+  };
+  grow('', 0);
+  const garbage = new Set(Object.keys(spec.children).filter(() => rng.next() < 0.1));
+  spec.raw = {
+    generate: (r) => {
+      const text = r.messages.at(-1)?.content ?? '';
+      return [...garbage].some((g) => g && text.includes(`. ${g}\n\n`)) ? 'no JSON today' : null;
+    },
+    execute: (r) =>
+      r.messages.length > 2 && r.messages.length < 5 ? null : r.messages.length === 2 ? 'thinking CONTINUE' : null,
+  };
+  return spec;
+}
+
+async function record(seed: number, strategy: ExplorationStrategy, config: Partial<ToTConfig> = {}) {
+  const events: ExplorationEvent[] = [];
+  const groups: number[] = [];
+  const result = await new ThoughtTreeExecutor({
+    explorationStrategy: strategy,
+    maxDepth: 4,
+    maxTotalNodes: 30,
+    ...config,
+  }).explore({ name: 'contract', model: new ScriptedTreeModel(randomSpec(seed)) }, `goal ${seed}`, {
+    runId: `run-${seed}`,
+    onEvent: (e) => events.push(e),
+    onCommit: (group) => groups.push((group.at(-1) as ExplorationEvent).seq),
+    now: () => 1_000 + events.length,
+  });
+  return { result, events, groups };
+}
+
+const STRATEGIES: ExplorationStrategy[] = ['beam', 'best-first', 'dfs'];
+const SEEDS = Array.from({ length: 25 }, (_, i) => i + 1);
+
+describe('rule 15: fold(events) equals the executor tree', () => {
+  it.each(STRATEGIES)('%s, 25 seeds', async (strategy) => {
+    let backtracks = 0;
+    for (const seed of SEEDS) {
+      const { result, events } = await record(seed, strategy);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      // through JSON, as the events travel to the database and the browser
+      const folded = fold(JSON.parse(JSON.stringify(events)) as ExplorationEvent[]);
+      expect(folded).toEqual(JSON.parse(JSON.stringify(result.tree)));
+      backtracks += result.stats.backtrackCount;
+    }
+    expect(backtracks).toBeGreaterThan(0); // the seeds do exercise dead ends
+  });
+});
+
+/** The log without seq, clocks and the resume marker: what happened, in order. */
+const story = (events: ExplorationEvent[]) =>
+  events
+    .filter((e) => e.type !== 'run.resumed')
+    .map((e) => ({ type: e.type, payload: e.type === 'model.called' ? { ...e.payload, latencyMs: 0 } : e.payload }));
+
+describe('rule 16: resume from a folded log', () => {
+  it.each(STRATEGIES)('%s: resuming from any cut gives the uninterrupted run', async (strategy) => {
+    for (const seed of [3, 7, 11]) {
+      const whole = await record(seed, strategy);
+      // every group boundary: storage writes groups whole, so a log can end after any of them, including
+      // right after a node.started (a crash in the middle of a step)
+      expect(whole.groups.at(-1)).toBe(whole.events.length);
+      expect(whole.groups.some((seq) => whole.events[seq - 1]?.type === 'node.started')).toBe(true);
+      for (const cut of whole.groups.slice(0, -1)) {
+        const prefix = whole.events.slice(0, cut);
+        const rest: ExplorationEvent[] = [];
+        const resumed = await new ThoughtTreeExecutor().resume(
+          { name: 'contract', model: new ScriptedTreeModel(randomSpec(seed)) },
+          prefix,
+          { onEvent: (e) => rest.push(e) },
+        );
+        expect(rest[0]?.type).toBe('run.resumed');
+        expect(rest[0]?.seq).toBe(cut + 1);
+        // a step cut short is redone: the dangling node.started is superseded
+        const kept = prefix.at(-1)?.type === 'node.started' ? prefix.slice(0, -1) : prefix;
+        expect(story([...kept, ...rest])).toEqual(story(whole.events));
+        expect(resumed.output).toBe(whole.result.output);
+        expect(resumed.stats).toEqual(whole.result.stats);
+        expect(resumed.tree.nodeOrder).toEqual(whole.result.tree.nodeOrder);
+        expect(fold([...prefix, ...rest])).toEqual(resumed.tree);
+      }
+    }
+  });
+
+  it('returns a finished run as it is', async () => {
+    const whole = await record(5, 'beam');
+    const model = new ScriptedTreeModel(randomSpec(5));
+    const again = await new ThoughtTreeExecutor().resume({ name: 'c', model }, whole.events);
+    expect(model.calls).toHaveLength(0);
+    expect(again.output).toBe(whole.result.output);
+  });
+});
+
+describe('reduce', () => {
+  it('ignores an event it has already applied and refuses a gap', async () => {
+    const { events } = await record(2, 'beam');
+    const tree = fold(events.slice(0, 10));
+    const before = JSON.stringify(tree);
+    reduce(tree, events[4] as ExplorationEvent);
+    expect(JSON.stringify(tree)).toBe(before);
+    expect(() => reduce(tree, events[12] as ExplorationEvent)).toThrow(EventOrderError);
+  });
+
+  it('replaces a changed node object and keeps unchanged ones (for React selectors)', async () => {
+    const { events } = await record(4, 'beam');
+    const tree = fold(
+      events.slice(
+        0,
+        events.findIndex((e) => e.type === 'node.started' && e.payload.mode === 'execute'),
+      ),
+    );
+    const started = events.find((e) => e.type === 'node.started' && e.payload.mode === 'execute') as ExplorationEvent;
+    const id = (started.payload as { nodeId: string }).nodeId;
+    const snapshot = { ...tree.nodes };
+    reduce(tree, started);
+    expect(tree.nodes[id]).not.toBe(snapshot[id]);
+    expect(tree.nodes.n0).toBe(snapshot.n0);
+  });
+
+  it('starts from an empty tree', () => {
+    expect(createEmptyTree('r').nodes).toEqual({});
+  });
+});

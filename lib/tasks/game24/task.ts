@@ -1,0 +1,126 @@
+/**
+ * game24Task: the Game of 24 as a ThoughtTask. The goal is the puzzle ("4 9 10 13"); each node below the root is
+ * one move line ("13 - 9 = 4 (left: 4 4 10)"), taken as a direct response (no execution call); when 24 is the
+ * only number left the next expansion asks for the answer line, which is verified exactly and ends the search.
+ * Not responsible for prompt wording (prompts.ts), arithmetic checks (verifier.ts) or the offline model
+ * (simulation.ts).
+ */
+import type { ThoughtNode, ThoughtTask, Verification } from '../../engine/types';
+import { puzzleError } from './goal';
+import { formatNumbers, isAnswerLine, parseMove } from './move';
+import {
+  answerPrompt,
+  executionPrompt,
+  judgePrompt,
+  parseProposals,
+  proposePrompt,
+  synthesisPrompt,
+  valuePrompt,
+  verdictScore,
+} from './prompts';
+import { equals, type Rational, TWENTY_FOUR } from './rational';
+import { isAnswerNode, pathLines, stateFromLines, stateOf } from './state';
+import { checkDeadEnd, verifyAnswer, verifyMove } from './verifier';
+
+/** The path up to and including `node`, whether or not the caller's path already ends with it. */
+function pathThrough(path: readonly ThoughtNode[], node: ThoughtNode): ThoughtNode[] {
+  return path.at(-1)?.id === node.id ? [...path] : [...path, node];
+}
+
+/** The path above `node`. */
+function pathAbove(path: readonly ThoughtNode[], node: ThoughtNode): ThoughtNode[] {
+  return path.at(-1)?.id === node.id ? path.slice(0, -1) : [...path];
+}
+
+function onlyTwentyFour(left: readonly Rational[]): boolean {
+  return left.length === 1 && equals(left[0] as Rational, TWENTY_FOUR);
+}
+
+export const game24Task: ThoughtTask = {
+  id: 'game24',
+
+  buildGenerationPrompt(ctx) {
+    const state = stateOf(pathThrough(ctx.path, ctx.node), ctx.goal);
+    const puzzle = state.puzzle.join(' ');
+    if (onlyTwentyFour(state.left)) {
+      return answerPrompt({ instructions: ctx.instructions, puzzle, moves: state.moves, scratchpad: ctx.scratchpad });
+    }
+    return proposePrompt({
+      instructions: ctx.instructions,
+      puzzle,
+      moves: state.moves,
+      left: formatNumbers(state.left),
+      count: ctx.count,
+      scratchpad: ctx.scratchpad,
+    });
+  },
+
+  parseBranches: (text, ctx) => parseProposals(text, ctx.count),
+
+  // A generic "break it down" means nothing here: with no branches the expansion fails and the engine backtracks.
+  fallbackBranches: () => [],
+
+  buildEvaluationPrompt(ctx) {
+    const step = ctx.branch.thought;
+    if (isAnswerLine(step)) {
+      const puzzle = stateFromLines(ctx.goal, []).puzzle.join(' ');
+      return judgePrompt({ instructions: ctx.instructions, puzzle, answer: step });
+    }
+    const state = stateFromLines(ctx.goal, [...pathLines(ctx.path), step]);
+    // An unreadable step has no state to judge; the model sees it as it is and will call it impossible.
+    const left = state.error ? `(unreadable step) ${step}` : formatNumbers(state.left);
+    return valuePrompt({ instructions: ctx.instructions, left, step });
+  },
+
+  parseScore(text, ctx) {
+    const depth = (ctx.path.at(-1)?.depth ?? -1) + 1;
+    return verdictScore(text, isAnswerLine(ctx.branch.thought) ? 'answer' : 'move', depth);
+  },
+
+  buildExecutionPrompt(ctx) {
+    const above = stateOf(pathAbove(ctx.path, ctx.node), ctx.goal);
+    return executionPrompt({
+      instructions: ctx.instructions,
+      puzzle: above.puzzle.join(' '),
+      moves: above.moves,
+      step: ctx.node.branch?.thought ?? '',
+    });
+  },
+
+  // A move or an answer is one line: whatever the model wrote is the result.
+  isExecutionDone: () => true,
+
+  buildSynthesisPrompt(ctx) {
+    const state = stateOf(ctx.path, ctx.goal);
+    return synthesisPrompt({ instructions: ctx.instructions, puzzle: state.puzzle.join(' '), lines: pathLines(ctx.path) });
+  },
+
+  verify(node, path, goal): Verification | null {
+    if (!node.branch) return null;
+    const thought = node.branch.thought;
+    const before = stateOf(pathAbove(path, node), goal);
+    if (isAnswerLine(thought)) return verifyAnswer(before.puzzle, thought);
+    if (before.error) return { passed: false, trace: `cannot replay the path above this step: ${before.error}` };
+    const checked = verifyMove(before.left, thought);
+    if (!checked.passed) return checked;
+    const parsed = parseMove(thought);
+    const left = parsed.ok ? parsed.move.left : [];
+    const dead = checkDeadEnd(left);
+    if (dead) return { passed: false, trace: `${dead.trace} (the move itself is right: ${checked.trace})` };
+    if (onlyTwentyFour(left)) return { passed: true, trace: `${checked.trace}; 24 is left: the answer comes next` };
+    return checked;
+  },
+
+  isAnswer: (node) => isAnswerNode(node),
+
+  // Answers end a path, and so does a single number other than 24; a lone 24 is expanded into the answer line.
+  isTerminal(node) {
+    if (!node.branch) return false;
+    if (isAnswerNode(node)) return true;
+    const parsed = parseMove(node.branch.thought);
+    if (!parsed.ok) return true;
+    return parsed.move.left.length === 0 || (parsed.move.left.length === 1 && !onlyTwentyFour(parsed.move.left));
+  },
+
+  validateGoal: (goal) => puzzleError(goal),
+};
