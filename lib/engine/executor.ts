@@ -15,7 +15,7 @@ import { BranchGenerator } from './branch-generator';
 import { resolveConfig } from './config';
 import { ExplorationControl, checkCommand } from './control';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
-import { findBacktrackTarget, selectNext } from './frontier';
+import { FrontierQueue, findBacktrackTarget } from './frontier';
 import { callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { FINAL_MARKER, openGoalTask } from './prompts';
@@ -66,6 +66,9 @@ export interface ExploreOptions {
   /** Clock for event timestamps (tests). */
   now?: () => number;
 }
+
+/** The most recent explored thoughts passed to generation: enough for novelty, bounded for long runs. */
+export const MAX_EXPLORED_THOUGHTS = 50;
 
 /** After this many model failures in a row the backend is considered down and the run ends. */
 export const MAX_CONSECUTIVE_MODEL_FAILURES = 5;
@@ -144,9 +147,11 @@ class Session {
     this.control = options.control ?? new ExplorationControl();
     this.control.attach(() => this.tree);
     this.now = options.now ?? Date.now;
+    this.queue = new FrontierQueue(tree);
   }
 
   private group: ExplorationEvent[] = [];
+  private readonly queue: FrontierQueue;
 
   emit<K extends ExplorationEventType>(type: K, payload: EventPayloads[K]): void {
     const event = {
@@ -157,6 +162,15 @@ class Session {
       payload,
     } as ExplorationEvent;
     reduce(this.tree, event);
+    // keep the heap in step with the frontier: new entries, and a rolled-back step's entry back in place
+    if (type === 'node.queued' || type === 'run.resumed') {
+      const id =
+        type === 'node.queued'
+          ? (payload as EventPayloads['node.queued']).nodeId
+          : (payload as EventPayloads['run.resumed']).rolledBackNodeId;
+      const entry = id ? this.tree.frontier[id] : undefined;
+      if (entry) this.queue.push(entry);
+    }
     this.group.push(event);
     this.options.onEvent?.(event);
   }
@@ -224,7 +238,7 @@ class Session {
       if (this.tree.stats.exploredNodes >= this.config.maxTotalNodes) {
         return this.finish('node-limit', `${this.config.maxTotalNodes} nodes executed`);
       }
-      const entry = selectNext(this.tree);
+      const entry = this.queue.peek();
       if (!entry) return this.finish('frontier-empty', null);
       this.commit();
       try {
@@ -367,7 +381,7 @@ class Session {
         node,
         path,
         count: this.config.branchFactor,
-        exploredThoughts: [...this.tree.exploredThoughts],
+        exploredThoughts: this.tree.exploredThoughts.slice(-MAX_EXPLORED_THOUGHTS),
         scratchpad: renderScratchpad(this.tree, nodeId),
       },
       this.abort.signal,

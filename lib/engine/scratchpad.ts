@@ -43,8 +43,9 @@ export function renderScratchpad(tree: ThoughtTree, focusId: string): string {
     if (!node.branch) continue;
     lines.push(...renderStep(node));
   }
-  const deadEnds = collectDeadEnds(tree).slice(-MAX_SUMMARIES);
-  for (const node of deadEnds) {
+  for (const id of tree.deadEnds.slice(-MAX_SUMMARIES)) {
+    const node = tree.nodes[id];
+    if (!node) continue;
     const why =
       node.status === 'pruned'
         ? `pruned by ${node.prunedBy ?? 'a person'}`
@@ -78,17 +79,4 @@ function renderStep(node: ThoughtNode): string[] {
   }
   out.push('  </step>');
   return out;
-}
-
-/** The topmost failed or pruned node of each dead branch, in the order they died. */
-function collectDeadEnds(tree: ThoughtTree): ThoughtNode[] {
-  const dead: ThoughtNode[] = [];
-  for (const id of tree.nodeOrder) {
-    const node = tree.nodes[id];
-    if (!node || !node.branch || (node.status !== 'failed' && node.status !== 'pruned')) continue;
-    const parent = node.parentId ? tree.nodes[node.parentId] : undefined;
-    if (parent && (parent.status === 'failed' || parent.status === 'pruned')) continue;
-    dead.push(node);
-  }
-  return dead.sort((a, b) => (a.finishedSeq ?? a.createdSeq) - (b.finishedSeq ?? b.createdSeq));
 }

@@ -44,8 +44,9 @@ export function createEmptyTree(runId = ''): ThoughtTree {
     rootId: null,
     nodes: {},
     nodeOrder: [],
-    frontier: [],
+    frontier: {},
     nextFrontierOrder: 0,
+    deadEnds: [],
     inFlight: null,
     stats: emptyStats(),
     usage: emptyUsage(),
@@ -167,22 +168,23 @@ const APPLY: Appliers = {
 
   'node.queued'(tree, { payload }) {
     // A node sits in the frontier at most once: a new request replaces an older one.
-    tree.frontier = tree.frontier.filter((e) => e.nodeId !== payload.nodeId);
-    tree.frontier.push({
+    tree.frontier[payload.nodeId] = {
       nodeId: payload.nodeId,
       mode: payload.mode,
       urgent: payload.urgent,
       order: tree.nextFrontierOrder++,
-    });
+    };
   },
 
   'node.started'(tree, { payload, seq }) {
     const node = tree.nodes[payload.nodeId];
-    const index = tree.frontier.findIndex((e) => e.nodeId === payload.nodeId);
-    const entry: FrontierEntry =
-      index >= 0
-        ? (tree.frontier.splice(index, 1)[0] as FrontierEntry)
-        : { nodeId: payload.nodeId, mode: payload.mode, urgent: true, order: tree.nextFrontierOrder++ };
+    const entry: FrontierEntry = tree.frontier[payload.nodeId] ?? {
+      nodeId: payload.nodeId,
+      mode: payload.mode,
+      urgent: true,
+      order: tree.nextFrontierOrder++,
+    };
+    delete tree.frontier[payload.nodeId];
     if (!node) return;
     tree.inFlight = { entry, previousStatus: node.status };
     replaceNode(tree, node.id, {
@@ -246,6 +248,7 @@ const APPLY: Appliers = {
       tree.stats.exploredNodes += 1;
       if (node.branch) tree.exploredThoughts.push(node.branch.thought);
     }
+    noteDeadEnd(tree, node);
     replaceNode(tree, node.id, { status: 'failed', failureReason: payload.reason, finishedSeq: seq });
     // a node that failed its verification does not end the search, however confident it was
     if (tree.terminatedBy === node.id) tree.terminatedBy = null;
@@ -256,14 +259,15 @@ const APPLY: Appliers = {
   },
 
   'steer.prune'(tree, { payload }) {
+    const top = tree.nodes[payload.nodeId];
+    if (top && top.status !== 'failed' && top.status !== 'pruned') noteDeadEnd(tree, top);
     for (const id of subtreeIds(tree, payload.nodeId)) {
+      delete tree.frontier[id];
       const node = tree.nodes[id];
       if (!node || node.status === 'failed' || node.status === 'pruned') continue;
       replaceNode(tree, id, { status: 'pruned', prunedBy: payload.actor });
       tree.stats.steeredPrunes += 1;
     }
-    const removed = new Set(subtreeIds(tree, payload.nodeId));
-    tree.frontier = tree.frontier.filter((e) => !removed.has(e.nodeId));
   },
 
   'steer.expand'() {
@@ -318,8 +322,14 @@ function rollBackInFlight(tree: ThoughtTree): void {
   tree.inFlight = null;
   const node = tree.nodes[inFlight.entry.nodeId];
   if (node) replaceNode(tree, node.id, { status: inFlight.previousStatus });
-  tree.frontier.push(inFlight.entry);
-  tree.frontier.sort((a, b) => a.order - b.order);
+  tree.frontier[inFlight.entry.nodeId] = inFlight.entry;
+}
+
+/** Remembers the topmost node of a dead branch (one whose parent is not dead already). */
+function noteDeadEnd(tree: ThoughtTree, node: ThoughtNode): void {
+  const parent = node.parentId ? tree.nodes[node.parentId] : undefined;
+  if (!node.branch || (parent && (parent.status === 'failed' || parent.status === 'pruned'))) return;
+  tree.deadEnds.push(node.id);
 }
 
 function addUsage(target: CostedUsage, tokens: { inputTokens: number; outputTokens: number }, cost: number | null) {

@@ -174,8 +174,11 @@ export interface ThoughtTree {
   nodes: Record<string, ThoughtNode>;
   /** Creation order of nodes; ids are also deterministic (`n0`, `n1`, ...). */
   nodeOrder: string[];
-  frontier: FrontierEntry[];
+  /** Queued work by node id (a node is queued at most once); the strategy orders it (frontier.ts). */
+  frontier: Record<string, FrontierEntry>;
   nextFrontierOrder: number;
+  /** The topmost node of each failed or pruned branch, in the order they died (the scratchpad folds them). */
+  deadEnds: string[];
   /** The step under way: between node.started and the end of its step, reverted by run.resumed. */
   inFlight: { entry: FrontierEntry; previousStatus: NodeStatus } | null;
   stats: ToTStats;

@@ -1,0 +1,107 @@
+/**
+ * `npm run bench:engine`: figures for the engine, printed, never asserted.
+ * 1. Engine overhead: events per second and microseconds per executed node with an instant model that answers
+ *    canned JSON (so the time measured is the executor's, reduce's and the prompts'), at 1k and 10k nodes.
+ * 2. The offline simulated model with the default config on Game of 24 puzzles 900-999 (the ToT paper's set):
+ *    solve rate (answer verified), median nodes explored and model calls per puzzle, for each strategy.
+ * Not a test: nothing here can fail a build.
+ */
+import { ThoughtTreeExecutor } from '../engine/executor';
+import type { CompletionRequest, CompletionResponse, ExplorationStrategy, LanguageModel } from '../engine/types';
+import { hashString } from '../models/random';
+import { puzzleGoal, puzzleRange } from '../tasks/game24/puzzles';
+import { getTaskEntry } from '../tasks/index';
+import { createSimulatedModel } from '../tasks/simulated-model';
+
+/** Answers instantly: three branches per generation, a score derived from the prompt's hash. */
+class InstantModel implements LanguageModel {
+  readonly id = 'gpt-4o-mini';
+  private count = 0;
+  async complete(request: CompletionRequest): Promise<CompletionResponse> {
+    this.count++;
+    const usage = { inputTokens: 200, outputTokens: 40 };
+    if (request.purpose === 'generate') {
+      const n = this.count;
+      return {
+        text: JSON.stringify(
+          [0, 1, 2].map((i) => ({ thought: `idea ${n}.${i}`, action: { type: 'response', content: `r${n}.${i}` } })),
+        ),
+        usage,
+      };
+    }
+    if (request.purpose === 'evaluate') {
+      const h = (hashString(request.messages.at(-1)?.content ?? '') % 1000) / 1000;
+      const v = 0.3 + h * 0.6;
+      return { text: `{"confidence": ${Math.min(v, 0.79)}, "progress": ${v}, "novelty": ${v}}`, usage };
+    }
+    return { text: 'done', usage };
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+async function overhead(nodes: number, strategy: ExplorationStrategy) {
+  let events = 0;
+  const executor = new ThoughtTreeExecutor({
+    explorationStrategy: strategy,
+    maxTotalNodes: nodes,
+    maxDepth: 50,
+    confidenceThreshold: 0,
+  });
+  const started = performance.now();
+  const result = await executor.explore({ name: 'bench', model: new InstantModel() }, 'benchmark goal', {
+    onEvent: () => events++,
+  });
+  const ms = performance.now() - started;
+  return { explored: result.stats.exploredNodes, events, ms };
+}
+
+async function game24(strategy: ExplorationStrategy) {
+  const entry = getTaskEntry('game24');
+  const puzzles = puzzleRange(900, 1000);
+  let solved = 0;
+  const nodes: number[] = [];
+  const calls: number[] = [];
+  for (const puzzle of puzzles) {
+    const result = await new ThoughtTreeExecutor({ explorationStrategy: strategy }).explore(
+      { name: 'bench', model: createSimulatedModel({ seed: 1 }) },
+      puzzleGoal(puzzle),
+      { task: entry.task },
+    );
+    if (result.verified) solved++;
+    nodes.push(result.stats.exploredNodes);
+    calls.push(result.stats.modelCalls);
+  }
+  return { puzzles: puzzles.length, solved, medianNodes: median(nodes), medianCalls: median(calls) };
+}
+
+async function main() {
+  console.log(`Engine overhead (instant model, node ${process.version})`);
+  console.log('strategy    nodes   events   events/s   µs/node');
+  for (const size of [1_000, 10_000]) {
+    for (const strategy of ['beam', 'best-first', 'dfs'] as const) {
+      const r = await overhead(size, strategy);
+      console.log(
+        `${strategy.padEnd(10)} ${String(r.explored).padStart(6)} ${String(r.events).padStart(8)} ${Math.round(
+          (r.events / r.ms) * 1000,
+        )
+          .toString()
+          .padStart(10)} ${((r.ms * 1000) / r.explored).toFixed(1).padStart(9)}`,
+      );
+    }
+  }
+  console.log('\nGame of 24, puzzles 900-999, simulated model (seed 1), DEFAULT_TOT_CONFIG');
+  console.log('strategy    solved   median nodes   median model calls');
+  for (const strategy of ['beam', 'best-first', 'dfs'] as const) {
+    const r = await game24(strategy);
+    console.log(
+      `${strategy.padEnd(10)} ${`${r.solved}/${r.puzzles}`.padStart(7)} ${String(r.medianNodes).padStart(14)} ${String(r.medianCalls).padStart(20)}`,
+    );
+  }
+}
+
+void main();

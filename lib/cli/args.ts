@@ -1,0 +1,150 @@
+/**
+ * The explore CLI's flags: parsing and validation into one settings object, with messages a person can act on.
+ * Not responsible for running the search or printing results (explore.ts).
+ */
+import { parseArgs } from 'node:util';
+import { resolveConfig } from '../engine/config';
+import type { ToTConfig } from '../engine/types';
+import { getPuzzle, normalizePuzzle } from '../tasks/game24/puzzles';
+import { TASK_IDS, isTaskId, type TaskId } from '../tasks/index';
+
+export const HELP = `Usage: npm run explore -- [options]
+
+Runs one Tree-of-Thought search on the offline simulated model and prints the best path.
+
+Task
+  --task <id>            ${TASK_IDS.join(' | ')} (default game24)
+  --puzzle "<a b c d>"   Game of 24 numbers, e.g. "4 9 10 13"
+  --puzzle-index <n>     a row of the shipped puzzle list (0-1361; the ToT paper uses 900-999)
+  --goal "<text>"        the goal of an open-goal search
+
+Search (defaults from DEFAULT_TOT_CONFIG)
+  --strategy <s>         beam | best-first | dfs
+  --max-depth <n>        --branch-factor <n>     --beam-width <n>
+  --threshold <x>        confidenceThreshold, 0..1
+  --terminate-at <x>     terminationConfidence, 0..1
+  --max-nodes <n>        maxTotalNodes
+  --timeout <ms>
+
+Model
+  --seed <n>             the simulated model's seed (default 1)
+  --latency <ms>         simulated latency per model call (default 0)
+
+Output
+  --events <file>        write the event log as NDJSON (one event per line)
+  --json                 print the result as JSON instead of text
+  -h, --help             this help`;
+
+export interface CliSettings {
+  taskId: TaskId;
+  goal: string;
+  config: ToTConfig;
+  seed: number;
+  latencyMs: number;
+  eventsFile: string | null;
+  json: boolean;
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+function number(flag: string, raw: string | undefined, integer: boolean): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`--${flag} must be ${integer ? 'a whole number' : 'a number'}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Parses argv (without node and the script); returns null when help was asked for. */
+export function parseCliArgs(argv: string[]): CliSettings | null {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        task: { type: 'string' },
+        puzzle: { type: 'string' },
+        'puzzle-index': { type: 'string' },
+        goal: { type: 'string' },
+        strategy: { type: 'string' },
+        'max-depth': { type: 'string' },
+        'branch-factor': { type: 'string' },
+        'beam-width': { type: 'string' },
+        threshold: { type: 'string' },
+        'terminate-at': { type: 'string' },
+        'max-nodes': { type: 'string' },
+        timeout: { type: 'string' },
+        seed: { type: 'string' },
+        latency: { type: 'string' },
+        events: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+  if (values.help) return null;
+  const str = (key: string) => values[key] as string | undefined;
+
+  const taskId = str('task') ?? 'game24';
+  if (!isTaskId(taskId)) throw new UsageError(`unknown task "${taskId}": use one of ${TASK_IDS.join(', ')}`);
+
+  let goal: string;
+  if (taskId === 'game24') {
+    if (str('goal')) throw new UsageError('--goal is for open-goal searches; give a Game of 24 with --puzzle');
+    const index = number('puzzle-index', str('puzzle-index'), true);
+    if (str('puzzle') && index !== undefined) throw new UsageError('give either --puzzle or --puzzle-index, not both');
+    try {
+      goal = index !== undefined ? getPuzzle(index).numbers.join(' ') : normalizePuzzle(str('puzzle') ?? '4 9 10 13');
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  } else {
+    if (str('puzzle') || str('puzzle-index')) throw new UsageError('--puzzle is for the game24 task; use --goal');
+    goal = (str('goal') ?? '').trim();
+    if (!goal) throw new UsageError('an open-goal search needs --goal "<what to achieve>"');
+  }
+
+  const partial: Partial<ToTConfig> = {};
+  const strategy = str('strategy');
+  if (strategy !== undefined) partial.explorationStrategy = strategy as ToTConfig['explorationStrategy'];
+  const set = <K extends keyof ToTConfig>(key: K, flag: string, integer: boolean) => {
+    const value = number(flag, str(flag), integer);
+    if (value !== undefined) partial[key] = value as ToTConfig[K];
+  };
+  set('maxDepth', 'max-depth', true);
+  set('branchFactor', 'branch-factor', true);
+  set('beamWidth', 'beam-width', true);
+  set('confidenceThreshold', 'threshold', false);
+  set('terminationConfidence', 'terminate-at', false);
+  set('maxTotalNodes', 'max-nodes', true);
+  set('timeout', 'timeout', true);
+
+  let config: ToTConfig;
+  try {
+    config = resolveConfig(partial);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const latencyMs = number('latency', str('latency'), false) ?? 0;
+  if (latencyMs < 0) throw new UsageError('--latency cannot be negative');
+
+  return {
+    taskId,
+    goal,
+    config,
+    seed: number('seed', str('seed'), true) ?? 1,
+    latencyMs,
+    eventsFile: str('events') ?? null,
+    json: Boolean(values.json),
+  };
+}

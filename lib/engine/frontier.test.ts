@@ -1,0 +1,54 @@
+// The heap the executor uses must pick exactly what selectNext (the strategies' definition) picks.
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../models/random';
+import { FrontierQueue, selectNext } from './frontier';
+import { createEmptyTree } from './tree';
+import type { ExplorationStrategy, FrontierEntry, ThoughtNode, ThoughtTree } from './types';
+
+function randomTree(seed: number, strategy: ExplorationStrategy): ThoughtTree {
+  const rng = createRng(seed);
+  const tree = createEmptyTree('r');
+  tree.config.explorationStrategy = strategy;
+  for (let i = 0; i < 200; i++) {
+    const composite = Math.round(rng.next() * 10) / 10; // many ties on purpose
+    tree.nodes[`n${i}`] = {
+      id: `n${i}`,
+      depth: rng.int(4),
+      cumulativeScore: Math.round(rng.next() * 20) / 10,
+      score: { composite, confidence: 0, progress: 0, novelty: 0, reasoning: '', fallback: false },
+    } as ThoughtNode;
+  }
+  return tree;
+}
+
+describe('FrontierQueue', () => {
+  it.each(['beam', 'best-first', 'dfs'] as const)(
+    'pops in selectNext order under %s, with removals and re-queues',
+    (strategy) => {
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const rng = createRng(seed * 7);
+        const tree = randomTree(seed, strategy);
+        const queue = new FrontierQueue(tree);
+        const enqueue = (id: string) => {
+          const entry: FrontierEntry = {
+            nodeId: id,
+            mode: rng.next() < 0.5 ? 'execute' : 'expand',
+            urgent: rng.next() < 0.1,
+            order: tree.nextFrontierOrder++,
+          };
+          tree.frontier[id] = entry;
+          queue.push(entry);
+        };
+        for (let i = 0; i < 120; i++) enqueue(`n${i}`);
+        for (let step = 0; step < 300; step++) {
+          const expected = selectNext(tree);
+          expect(queue.peek()).toEqual(expected);
+          if (!expected) break;
+          delete tree.frontier[expected.nodeId];
+          if (rng.next() < 0.3) enqueue(`n${rng.int(200)}`); // a new or replaced entry
+          if (rng.next() < 0.1) delete tree.frontier[`n${rng.int(200)}`]; // pruned
+        }
+      }
+    },
+  );
+});
