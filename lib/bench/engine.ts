@@ -64,6 +64,7 @@ async function game24(strategy: ExplorationStrategy) {
   const entry = getTaskEntry('game24');
   const puzzles = puzzleRange(900, 1000);
   let solved = 0;
+  let bySearch = 0;
   const nodes: number[] = [];
   const calls: number[] = [];
   for (const puzzle of puzzles) {
@@ -73,10 +74,11 @@ async function game24(strategy: ExplorationStrategy) {
       { task: entry.task },
     );
     if (result.verified) solved++;
+    if (result.verified && result.answerSource === 'node') bySearch++;
     nodes.push(result.stats.exploredNodes);
     calls.push(result.stats.modelCalls);
   }
-  return { puzzles: puzzles.length, solved, medianNodes: median(nodes), medianCalls: median(calls) };
+  return { puzzles: puzzles.length, solved, bySearch, medianNodes: median(nodes), medianCalls: median(calls) };
 }
 
 async function main() {
@@ -95,11 +97,11 @@ async function main() {
     }
   }
   console.log('\nGame of 24, puzzles 900-999, simulated model (seed 1), DEFAULT_TOT_CONFIG');
-  console.log('strategy    solved   median nodes   median model calls');
+  console.log('strategy    verified output   found by the search   median nodes   median model calls');
   for (const strategy of ['beam', 'best-first', 'dfs'] as const) {
     const r = await game24(strategy);
     console.log(
-      `${strategy.padEnd(10)} ${`${r.solved}/${r.puzzles}`.padStart(7)} ${String(r.medianNodes).padStart(14)} ${String(r.medianCalls).padStart(20)}`,
+      `${strategy.padEnd(10)} ${`${r.solved}/${r.puzzles}`.padStart(15)} ${`${r.bySearch}/${r.puzzles}`.padStart(21)} ${String(r.medianNodes).padStart(14)} ${String(r.medianCalls).padStart(20)}`,
     );
   }
 }

@@ -34,9 +34,15 @@ function report(result: ToTResult): string {
     }
   }
   const verified = result.verified === null ? 'not checked by this task' : result.verified ? 'yes' : 'no';
+  const source =
+    result.answerSource === 'node'
+      ? 'found by the search'
+      : result.answerSource === 'synthesis'
+        ? 'written by one synthesis call from the best path'
+        : 'no answer';
   lines.push(
     '',
-    `Answer:   ${result.output || '(none)'}`,
+    `Answer:   ${result.output || '(none)'}  (${source})`,
     `Verified: ${verified}`,
     `Success:  ${result.success ? 'yes' : 'no'} (stopped: ${result.finishReason}${result.tree.finishDetail ? `, ${result.tree.finishDetail}` : ''})`,
     '',

@@ -4,6 +4,7 @@
  * Not responsible for storing or sending events (lib/server does that) nor for folding them (tree.ts).
  */
 import type {
+  AnswerSource,
   BranchScore,
   ChatMessage,
   FinishReason,
@@ -87,6 +88,7 @@ export interface EventPayloads {
     detail: string | null;
     bestNodeId: string | null;
     output: string;
+    answerSource: AnswerSource;
     success: boolean;
     verified: boolean | null;
   };

@@ -271,6 +271,18 @@ describe('rule 8: the winner', () => {
     expect(result.stats.llmCalls).toBe(model.calls.filter((c) => c.purpose !== 'execute').length);
   });
 
+  it('says where the output came from, and lets the task verify a synthesised one', async () => {
+    const fromNode = await explore(TREE);
+    expect(fromNode.result.answerSource).toBe('node');
+    expect(fromNode.result.verified).toBeNull(); // the open goal verifies nothing
+    const check = (output: string) => ({ passed: output === 'synthesized answer', trace: 'checked' });
+    const task: ThoughtTask = { ...openGoalTask, isAnswer: () => false, verifyOutput: check };
+    const synthesized = await explore(TREE, {}, { task });
+    expect(synthesized.result).toMatchObject({ answerSource: 'synthesis', verified: true });
+    const wrong: ThoughtTask = { ...task, verifyOutput: () => ({ passed: false, trace: 'no' }) };
+    expect((await explore(TREE, {}, { task: wrong })).result.verified).toBe(false);
+  });
+
   it('is not success when no node completed', async () => {
     const spec: TreeSpec = { ...TREE, scores: { A: 0.1, B: 0.1, C: 0.1 } };
     const { result } = await explore(spec);

@@ -23,6 +23,7 @@ import { renderScratchpad } from './scratchpad';
 import { findBestNode, fold, nextNodeId, pathTo, reduce, createEmptyTree } from './tree';
 import type {
   Agent,
+  AnswerSource,
   BranchScore,
   FinishReason,
   FrontierEntry,
@@ -496,16 +497,26 @@ class Session {
       output = outcome.text;
       if (outcome.text === null) finalDetail = `synthesis failed: ${outcome.record.error}`;
     }
-    const answerVerified = best?.result?.isAnswer && best.verification ? best.verification.passed : false;
+    const finalOutput = output ?? best?.result?.response ?? '';
+    const answerSource = best?.result?.isAnswer ? 'node' : calls.length > 0 && output !== null ? 'synthesis' : 'none';
     this.emitCalls(null, calls);
     this.emit('run.finished', {
       reason,
       detail: finalDetail,
       bestNodeId: best?.id ?? null,
-      output: output ?? best?.result?.response ?? '',
+      output: finalOutput,
+      answerSource,
       success: best?.status === 'completed',
-      verified: this.task.verify ? answerVerified : null,
+      verified: this.verifyOutput(finalOutput, answerSource, best),
     });
+  }
+
+  /** The task's check of the output; a winner's answer already checked at its node keeps that verdict. */
+  private verifyOutput(output: string, source: AnswerSource, best: ThoughtNode | null): boolean | null {
+    if (source === 'node' && best?.verification) return best.verification.passed;
+    if (!this.task.verifyOutput) return null;
+    if (source === 'none') return false;
+    return this.task.verifyOutput(output, this.tree.goal)?.passed ?? null;
   }
 
   result(): ToTResult {
@@ -522,6 +533,7 @@ class Session {
       agentId: tree.agentName,
       finishReason: tree.finishReason ?? 'error',
       verified: tree.verified,
+      answerSource: tree.answerSource ?? 'none',
       usage: {
         inputTokens: tree.usage.inputTokens,
         outputTokens: tree.usage.outputTokens,

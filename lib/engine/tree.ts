@@ -59,6 +59,7 @@ export function createEmptyTree(runId = ''): ThoughtTree {
     output: null,
     success: null,
     verified: null,
+    answerSource: null,
     finishReason: null,
     finishDetail: null,
     startedAt: null,
@@ -311,6 +312,7 @@ const APPLY: Appliers = {
     tree.output = payload.output;
     tree.success = payload.success;
     tree.verified = payload.verified;
+    tree.answerSource = payload.answerSource;
     tree.finishedAt = ts;
   },
 };

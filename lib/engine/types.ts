@@ -151,6 +151,8 @@ export interface ToTStats {
   unpricedCalls: number;
 }
 
+export type AnswerSource = 'node' | 'synthesis' | 'none';
+
 export type RunStatus = 'running' | 'paused' | 'finished';
 
 export type FinishReason =
@@ -196,8 +198,9 @@ export interface ThoughtTree {
   bestNodeId: string | null;
   output: string | null;
   success: boolean | null;
-  /** Whether the task verified the winning answer; null when the task does not verify or the run goes on. */
+  /** Whether the task's verifier accepted the output; null when the task does not verify or the run goes on. */
   verified: boolean | null;
+  answerSource: AnswerSource | null;
   finishReason: FinishReason | null;
   finishDetail: string | null;
   startedAt: number | null;
@@ -247,8 +250,10 @@ export interface ToTResult {
   runId: string;
   agentId: string;
   finishReason: FinishReason;
-  /** True/false when the task verified the winning answer, null when the task does not verify. */
+  /** Whether the task's verifier accepted the output; null when the task does not verify outputs. */
   verified: boolean | null;
+  /** Where the output came from: the winner's own answer, one synthesis call, or nowhere. */
+  answerSource: AnswerSource;
   usage: {
     inputTokens: number;
     outputTokens: number;
@@ -321,6 +326,8 @@ export interface ThoughtTask {
   buildSynthesisPrompt(ctx: SynthesisContext): ChatMessage[];
   /** Optional check of an executed node: a failed verification fails the node and backtracks. */
   verify?(node: ThoughtNode, path: ThoughtNode[], goal: string): Verification | null;
+  /** Checks a final output (the winner's answer or a synthesised one) the way the task checks answers. */
+  verifyOutput?(output: string, goal: string): Verification | null;
   /** True when a node's result is a final answer to the goal. Default: every result is. */
   isAnswer?(node: ThoughtNode, path: ThoughtNode[], goal: string): boolean;
   /** True when a node must never be expanded (nothing left to do from it). */

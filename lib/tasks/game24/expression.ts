@@ -111,7 +111,8 @@ export function parseExpression(text: string): Expr {
     if (t.type === '(') {
       at++;
       const inner = expr();
-      if (peek()?.type !== ')') throw new ExpressionError(`expected ")" but found ${where()}`, peek()?.pos ?? text.length);
+      if (peek()?.type !== ')')
+        throw new ExpressionError(`expected ")" but found ${where()}`, peek()?.pos ?? text.length);
       at++;
       return inner;
     }
@@ -187,7 +188,9 @@ export function formatExpression(e: Expr, options: { flat?: boolean } = {}): str
     case 'num':
       return e.value.den === 1n ? formatRational(e.value) : `(${formatRational(e.value)})`;
     case 'neg':
-      return e.arg.kind === 'num' || flat ? `-${formatExpression(e.arg, options)}` : `-(${formatExpression(e.arg, options)})`;
+      return e.arg.kind === 'num' || flat
+        ? `-${formatExpression(e.arg, options)}`
+        : `-(${formatExpression(e.arg, options)})`;
     case 'bin':
       return `${wrap(e.left, e.op, 'left')} ${e.op} ${wrap(e.right, e.op, 'right')}`;
   }

@@ -6,6 +6,7 @@
  */
 
 export const PUZZLE_SIZE = 4;
+const SIZE_WORD = 'four';
 export const MIN_NUMBER = 1;
 export const MAX_NUMBER = 13;
 
@@ -16,7 +17,7 @@ export class InvalidPuzzleError extends Error {
   }
 }
 
-const RULE = `a Game of 24 puzzle is ${PUZZLE_SIZE} whole numbers from ${MIN_NUMBER} to ${MAX_NUMBER}, like "4 9 10 13"`;
+const RULE = `a Game of 24 puzzle is ${SIZE_WORD} whole numbers from ${MIN_NUMBER} to ${MAX_NUMBER}, like "4 9 10 13"`;
 
 /** The puzzle's numbers, ascending; throws InvalidPuzzleError saying what is wrong. Commas are tolerated. */
 export function puzzleNumbers(goal: string): number[] {
@@ -25,7 +26,9 @@ export function puzzleNumbers(goal: string): number[] {
     .split(/[\s,;]+/)
     .filter(Boolean);
   if (parts.length !== PUZZLE_SIZE) {
-    throw new InvalidPuzzleError(`${RULE}; got ${parts.length === 0 ? 'nothing' : `${parts.length}: "${goal.trim()}"`}`);
+    throw new InvalidPuzzleError(
+      `${RULE}; got ${parts.length === 0 ? 'nothing' : `${parts.length}: "${goal.trim()}"`}`,
+    );
   }
   const numbers = parts.map((p) => {
     if (!/^\d+$/.test(p)) throw new InvalidPuzzleError(`${RULE}; "${p}" is not a whole number`);

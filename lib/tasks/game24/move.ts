@@ -6,7 +6,7 @@
  * Not responsible for whether a move is legal (verifier.ts) or for the state of a path (state.ts).
  */
 import type { Operator } from './expression';
-import { compare, formatRational, parseRational, type Rational } from './rational';
+import { compare, formatRational, multisetKey, parseRational, type Rational } from './rational';
 
 export interface Move {
   a: Rational;
@@ -23,7 +23,16 @@ export type MoveParse = { ok: true; move: Move } | { ok: false; error: string };
 const NUMBER = String.raw`-?\d+(?:\.\d+)?(?:/\d+)?`;
 const OPERAND = String.raw`\(\s*${NUMBER}\s*\)|${NUMBER}`;
 const LHS = new RegExp(String.raw`^\s*(${OPERAND})\s*([-+*/×÷−∗])\s*(${OPERAND})\s*$`);
-const OPERATORS: Record<string, Operator> = { '+': '+', '-': '-', '−': '-', '*': '*', '×': '*', '∗': '*', '/': '/', '÷': '/' };
+const OPERATORS: Record<string, Operator> = {
+  '+': '+',
+  '-': '-',
+  '−': '-',
+  '*': '*',
+  '×': '*',
+  '∗': '*',
+  '/': '/',
+  '÷': '/',
+};
 
 /** Drops list numbering and bullets a model puts before a line: "1. ", "2) ", "- ", "* ", "Step 1: ". */
 export function stripListMarker(line: string): string {
@@ -74,4 +83,14 @@ export function formatNumbers(values: readonly Rational[]): string {
 
 export function formatMove(move: Move): string {
   return `${formatRational(move.a)} ${move.op} ${formatRational(move.b)} = ${formatRational(move.result)} (left: ${formatNumbers(move.left)})`;
+}
+
+/**
+ * What a move does, whatever its wording: the operator, its operands (in any order for + and *) and the numbers
+ * it leaves. Two moves with the same key lead to the same state ("4 + 10" and "10 + 4" from "4 4 10").
+ */
+export function moveKey(move: Pick<Move, 'a' | 'op' | 'b' | 'left'>): string {
+  const { a, op, b } = move;
+  const operands = op === '+' || op === '*' ? multisetKey([a, b]) : `${formatRational(a)} ${formatRational(b)}`;
+  return `${op}|${operands}|${multisetKey(move.left)}`;
 }

@@ -5,7 +5,11 @@
  */
 
 /** Takes each of `used` out of `pool` once; what `used` asked for that the pool did not have is `missing`. */
-export function takeFrom<T>(pool: readonly T[], used: readonly T[], key: (item: T) => string): { rest: T[]; missing: T[] } {
+export function takeFrom<T>(
+  pool: readonly T[],
+  used: readonly T[],
+  key: (item: T) => string,
+): { rest: T[]; missing: T[] } {
   const rest = [...pool];
   const missing: T[] = [];
   for (const item of used) {

@@ -54,7 +54,11 @@ export interface ProposeInput {
   left: string;
   count: number;
   scratchpad: string;
+  /** Moves already tried from these numbers (explored elsewhere, or dropped here): asked not to be repeated. */
+  tried?: readonly string[];
 }
+
+export const TRIED_HEADING = 'Already tried from these numbers (propose different steps):';
 
 export function proposePrompt(p: ProposeInput): ChatMessage[] {
   return [
@@ -65,6 +69,7 @@ export function proposePrompt(p: ProposeInput): ChatMessage[] {
       `Puzzle: ${p.puzzle}`,
       `Steps so far:\n${stepsText(p.moves)}`,
       `Scratchpad (verified steps in full, abandoned branches summarised; do not repeat them):\n${p.scratchpad}`,
+      p.tried?.length ? `${TRIED_HEADING}\n${p.tried.map((t) => `- ${t}`).join('\n')}` : undefined,
       `Propose up to ${p.count} possible next steps from the numbers left, one per line, as "a op b = c (left: ...)"; write a fraction as p/q.`,
       '',
       ...PROPOSE_EXAMPLE,
@@ -183,7 +188,12 @@ export function judgePrompt(p: { instructions?: string; puzzle: string; answer: 
 }
 
 /** Never needed for move lines (the engine takes a response as is); here so the task is complete. */
-export function executionPrompt(p: { instructions?: string; puzzle: string; moves: readonly string[]; step: string }): ChatMessage[] {
+export function executionPrompt(p: {
+  instructions?: string;
+  puzzle: string;
+  moves: readonly string[];
+  step: string;
+}): ChatMessage[] {
   return [
     system(p.instructions, 'You play the Game of 24 one step at a time.'),
     user([

@@ -32,7 +32,12 @@ export function parsePuzzleCsv(text: string): Puzzle[] {
     const rank = Number(cells[rankCol]);
     const numbers = (cells[puzzleCol] ?? '').trim().split(/\s+/).map(Number);
     const rate = Number((cells[rateCol] ?? '').replace('%', '')) / 100;
-    if (!Number.isInteger(rank) || numbers.length !== 4 || numbers.some((n) => !Number.isInteger(n)) || Number.isNaN(rate)) {
+    if (
+      !Number.isInteger(rank) ||
+      numbers.length !== 4 ||
+      numbers.some((n) => !Number.isInteger(n)) ||
+      Number.isNaN(rate)
+    ) {
       throw new Error(`puzzle CSV line ${index + 2} is malformed: "${line}"`);
     }
     return { index, rank, numbers, solvedRate: rate };

@@ -94,8 +94,5 @@ export function parseRational(text: string): Rational | null {
 
 /** A stable key for a multiset of rationals (sorted), for memoisation and comparisons. */
 export function multisetKey(values: readonly Rational[]): string {
-  return [...values]
-    .sort(compare)
-    .map(formatRational)
-    .join(' ');
+  return [...values].sort(compare).map(formatRational).join(' ');
 }

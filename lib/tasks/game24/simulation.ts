@@ -15,9 +15,9 @@ import type { Rng } from '../../models/random';
 import type { Simulation } from '../../models/simulated';
 import { composeAnswer, finishFromPath } from './compose';
 import { applyOperator, type Expr, formatExpression, type Operator } from './expression';
-import { answerBody, formatMove, formatNumbers, isAnswerLine, type Move } from './move';
-import { MARKERS, type PromptKind } from './prompts';
-import { compare, equals, formatRational, isInteger, multisetKey, parseRational, rational, type Rational } from './rational';
+import { answerBody, formatMove, formatNumbers, isAnswerLine, type Move, moveKey, parseMove } from './move';
+import { MARKERS, type PromptKind, TRIED_HEADING } from './prompts';
+import { compare, equals, formatRational, isInteger, parseRational, rational, type Rational } from './rational';
 import { canReach24, solve } from './solver';
 import { verifyAnswer } from './verifier';
 
@@ -71,6 +71,18 @@ function stepsAfter(lines: readonly string[], from: number): string[] {
   return steps;
 }
 
+/** The "- " lines under a heading, up to the first line that is not one. */
+function listAfter(lines: readonly string[], heading: string): string[] {
+  const start = lines.findIndex((l) => l.startsWith(heading));
+  if (start < 0) return [];
+  const out: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith('- ')) break;
+    out.push(line.slice(2));
+  }
+  return out;
+}
+
 // ---------- propose ----------
 
 interface Candidate {
@@ -98,7 +110,8 @@ export function legalMoves(left: readonly Rational[], rng?: Rng): Candidate[] {
         const result = applyOperator(op, a, b);
         if (!result) continue;
         const after = [...rest, result];
-        const key = `${formatRational(a)}${op}${formatRational(b)}|${multisetKey(after)}`;
+        // With repeated numbers ("4 4 10") two pairs give the same move.
+        const key = moveKey({ a, op, b, left: after });
         if (seen.has(key)) continue;
         seen.add(key);
         out.push({ move: { a, op, b, result, left: after }, solvable: canReach24(after) });
@@ -117,12 +130,27 @@ function slip(move: Move, rng: Rng): Move {
   return { ...move, result: wrong, left: [...move.left.slice(0, -1), wrong] };
 }
 
-/** Up to `count` move lines: promising ones tend to come first, fractions later; some lines slip. */
-export function proposeLines(left: readonly Rational[], count: number, rng: Rng): string[] {
+/**
+ * Up to `count` move lines: promising ones tend to come first, fractions later; some lines slip.
+ * Moves the prompt lists as already tried are left out, so expanding a node again brings new steps.
+ */
+export function proposeLines(
+  left: readonly Rational[],
+  count: number,
+  rng: Rng,
+  tried: readonly string[] = [],
+): string[] {
+  const triedKeys = new Set(
+    tried.flatMap((line) => {
+      const parsed = parseMove(line);
+      return parsed.ok ? [moveKey(parsed.move)] : [];
+    }),
+  );
   const ranked = legalMoves(left, rng)
+    .filter((c) => !triedKeys.has(moveKey(c.move)))
     .map((c) => ({
       c,
-      weight: rng.next() + (c.solvable ? 0.55 : 0) - (isInteger(c.move.result) ? 0 : 0.35),
+      weight: rng.next() + (c.solvable ? 0.4 : 0) - (isInteger(c.move.result) ? 0 : 0.35),
     }))
     .sort((x, y) => y.weight - x.weight)
     .slice(0, Math.max(0, count));
@@ -134,7 +162,8 @@ function respondPropose(lines: readonly string[], rng: Rng): string {
   const { numbers } = lastInput(lines);
   if (!numbers) return 'I cannot read the numbers left, so I cannot propose a step.';
   if (numbers.length < 2) return `No further steps: only ${formatNumbers(numbers)} is left.`;
-  const moves = proposeLines(numbers, count, rng);
+  const moves = proposeLines(numbers, count, rng, listAfter(lines, TRIED_HEADING));
+  if (!moves.length) return `Every step from ${formatNumbers(numbers)} has been tried already.`;
   const style = rng.next();
   const body =
     style < 0.2 ? moves.map((m, i) => `${i + 1}. ${m}`) : style < 0.3 ? moves.map((m) => `- ${m}`) : [...moves];
@@ -155,9 +184,12 @@ const PREFACES = [
 function attempts(numbers: readonly Rational[], rng: Rng, howMany: number): string[] {
   if (numbers.length === 2) {
     const [a, b] = [...numbers].sort((x, y) => compare(y, x)) as [Rational, Rational];
+    // Only the misses: these lines lead up to a verdict other than "sure".
     return (['+', '-', '*', '/'] as Operator[]).flatMap((op) => {
       const v = applyOperator(op, a, b);
-      return v ? [`${formatRational(a)} ${op} ${formatRational(b)} = ${formatRational(v)}`] : [];
+      return v && !equals(v, rational(24))
+        ? [`${formatRational(a)} ${op} ${formatRational(b)} = ${formatRational(v)}`]
+        : [];
     });
   }
   const out: string[] = [];
@@ -185,16 +217,28 @@ export function valueResponse(numbers: readonly Rational[] | null, rng: Rng): st
   const misjudge = rng.next() < MISJUDGE_RATE;
   if (canReach24(numbers)) {
     if (misjudge) return [...attempts(numbers, rng, 2), `I cannot obtain 24 from ${text}`, 'impossible'].join('\n');
-    if (rng.next() < 0.25) {
-      return [...attempts(numbers, rng, 2), 'I cannot obtain 24 now, but numbers are within a reasonable range', 'likely'].join('\n');
+    if (numbers.length > 2 && rng.next() < 0.25) {
+      return [
+        ...attempts(numbers, rng, 2),
+        'I cannot obtain 24 now, but numbers are within a reasonable range',
+        'likely',
+      ].join('\n');
     }
     return [`${solve(numbers) ?? text} = 24`, 'sure'].join('\n');
   }
   if (misjudge) {
-    return [...attempts(numbers, rng, 1), 'I cannot obtain 24 now, but numbers are within a reasonable range', 'likely'].join('\n');
+    return [
+      ...attempts(numbers, rng, 1),
+      'I cannot obtain 24 now, but numbers are within a reasonable range',
+      'likely',
+    ].join('\n');
   }
   const tooSmall = numbers.every((n) => compare(n, rational(5)) < 0);
-  return [...attempts(numbers, rng, 2), tooSmall ? `${text} are all too small` : `I cannot obtain 24 from ${text}`, 'impossible'].join('\n');
+  return [
+    ...attempts(numbers, rng, 2),
+    tooSmall ? `${text} are all too small` : `I cannot obtain 24 from ${text}`,
+    'impossible',
+  ].join('\n');
 }
 
 // ---------- judge, answer, synthesis, execution ----------
@@ -235,7 +279,10 @@ function respondSynthesis(lines: readonly string[]): string {
 }
 
 function respondExecute(lines: readonly string[]): string {
-  const step = lines.find((l) => l.startsWith('Step to carry out now:'))?.slice('Step to carry out now:'.length).trim();
+  const step = lines
+    .find((l) => l.startsWith('Step to carry out now:'))
+    ?.slice('Step to carry out now:'.length)
+    .trim();
   return `FINAL ANSWER: ${step ?? ''}`;
 }
 

@@ -45,8 +45,15 @@ export const game24Task: ThoughtTask = {
     if (onlyTwentyFour(state.left)) {
       return answerPrompt({ instructions: ctx.instructions, puzzle, moves: state.moves, scratchpad: ctx.scratchpad });
     }
+    // A move already explored from the same numbers, anywhere in the tree, or dropped from this node, leads where
+    // the search has been: list them so a re-expansion (a person's request, a backtrack) brings new steps.
+    const tried = [...ctx.exploredThoughts, ...ctx.node.dropped.map((d) => d.branch.thought)].filter(
+      (thought, i, all) =>
+        all.indexOf(thought) === i && !isAnswerLine(thought) && verifyMove(state.left, thought).passed,
+    );
     return proposePrompt({
       instructions: ctx.instructions,
+      tried,
       puzzle,
       moves: state.moves,
       left: formatNumbers(state.left),
@@ -92,7 +99,11 @@ export const game24Task: ThoughtTask = {
 
   buildSynthesisPrompt(ctx) {
     const state = stateOf(ctx.path, ctx.goal);
-    return synthesisPrompt({ instructions: ctx.instructions, puzzle: state.puzzle.join(' '), lines: pathLines(ctx.path) });
+    return synthesisPrompt({
+      instructions: ctx.instructions,
+      puzzle: state.puzzle.join(' '),
+      lines: pathLines(ctx.path),
+    });
   },
 
   verify(node, path, goal): Verification | null {
@@ -109,6 +120,12 @@ export const game24Task: ThoughtTask = {
     if (dead) return { passed: false, trace: `${dead.trace} (the move itself is right: ${checked.trace})` };
     if (onlyTwentyFour(left)) return { passed: true, trace: `${checked.trace}; 24 is left: the answer comes next` };
     return checked;
+  },
+
+  // Whatever produced the output (the search or one synthesis call), the same exact check decides.
+  verifyOutput(output, goal) {
+    if (!isAnswerLine(output.trim())) return { passed: false, trace: 'the output is not an answer line' };
+    return verifyAnswer(stateFromLines(goal, []).puzzle, output.trim());
   },
 
   isAnswer: (node) => isAnswerNode(node),

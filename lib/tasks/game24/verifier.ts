@@ -11,7 +11,7 @@ import type { Verification } from '../../engine/types';
 import { applyOperator, evaluate, ExpressionError, literalsOf, parseExpression } from './expression';
 import { answerBody, formatNumbers, parseMove } from './move';
 import { multisetDiff, takeFrom } from './multiset';
-import { equals, formatRational, rational, type Rational, TWENTY_FOUR } from './rational';
+import { compare, equals, formatRational, rational, type Rational, TWENTY_FOUR } from './rational';
 
 const key = formatRational;
 
@@ -48,7 +48,7 @@ export function verifyAnswer(puzzle: readonly number[], answerLine: string): Ver
     const claimed = claim.trim() === '' ? null : tryValue(claim);
     if (!claimed || !equals(claimed, TWENTY_FOUR)) problems.push(`the line claims "= ${claim.trim()}", not 24`);
   }
-  const used = literalsOf(expr);
+  const used = literalsOf(expr).sort(compare);
   const expected = puzzle.map((n) => rational(n));
   const { missing, extra } = multisetDiff(used, expected, key);
   if (missing.length || extra.length) {

@@ -60,7 +60,10 @@ const LEADING_VERBS =
 
 /** The goal as a noun phrase for templates: "Speed up the nightly report job" -> "the nightly report job". */
 export function topicOf(goal: string): string {
-  const stripped = goal.trim().replace(/[.?!]+$/, '').replace(LEADING_VERBS, '');
+  const stripped = goal
+    .trim()
+    .replace(/[.?!]+$/, '')
+    .replace(LEADING_VERBS, '');
   const words = stripped.split(/\s+/).filter(Boolean);
   const phrase = words.length > 9 ? `${words.slice(0, 9).join(' ')}…` : words.join(' ');
   if (!phrase) return 'the goal';
@@ -100,30 +103,70 @@ const call = (thought: string, toolName: string, args: Record<string, unknown>):
 /** Stage 0: understand and measure. */
 const EARLY: Template[] = [
   (t) => sub(`Profile the slowest parts of ${t} first`, `Find where the time goes in ${t}`),
-  (t) => sub(`List the hard constraints of ${t} before choosing an approach`, `List budget, deadline and compatibility constraints of ${t}`),
+  (t) =>
+    sub(
+      `List the hard constraints of ${t} before choosing an approach`,
+      `List budget, deadline and compatibility constraints of ${t}`,
+    ),
   (t, k) => call(`Search the docs for known approaches to ${t}`, 'search_docs', { query: k.join(' ') }),
-  (t, k) => call(`Measure the current baseline of ${t} so later changes can be compared`, 'run_benchmark', { target: k[0] ?? t, runs: 5 }),
+  (t, k) =>
+    call(`Measure the current baseline of ${t} so later changes can be compared`, 'run_benchmark', {
+      target: k[0] ?? t,
+      runs: 5,
+    }),
   (t, k) => call(`Find where ${k[0] ?? 'it'} is handled in the codebase`, 'grep_codebase', { pattern: k[0] ?? t }),
-  (t) => say(`Answer directly: state the most likely fix for ${t} from experience`, `The most common cause in cases like ${t} is doing too much work up front; start by removing it.`),
+  (t) =>
+    say(
+      `Answer directly: state the most likely fix for ${t} from experience`,
+      `The most common cause in cases like ${t} is doing too much work up front; start by removing it.`,
+    ),
 ];
 
 /** Stage 1: try options. */
 const MIDDLE: Template[] = [
   (t) => sub(`Try the cheapest change for ${t} first and measure its effect`),
   (t) => sub(`Split ${t} into independent parts and tackle the biggest one`),
-  (t, k) => call(`Benchmark the two leading options for ${t} side by side`, 'run_benchmark', { target: k[0] ?? t, variants: ['current', 'proposed'] }),
-  (t, k) => call(`Look for reports from people who hit the same problem with ${k[0] ?? t}`, 'search_docs', { query: `${k.join(' ')} known issues` }),
-  (t) => say(`Draft a step-by-step plan for ${t} from what is known so far`, `Plan for ${t}: 1) measure, 2) change one thing, 3) measure again, 4) keep or roll back.`),
+  (t, k) =>
+    call(`Benchmark the two leading options for ${t} side by side`, 'run_benchmark', {
+      target: k[0] ?? t,
+      variants: ['current', 'proposed'],
+    }),
+  (t, k) =>
+    call(`Look for reports from people who hit the same problem with ${k[0] ?? t}`, 'search_docs', {
+      query: `${k.join(' ')} known issues`,
+    }),
+  (t) =>
+    say(
+      `Draft a step-by-step plan for ${t} from what is known so far`,
+      `Plan for ${t}: 1) measure, 2) change one thing, 3) measure again, 4) keep or roll back.`,
+    ),
   (t) => sub(`Check the risks of the leading option for ${t} (rollback, cost, side effects)`),
 ];
 
 /** Stage 2 and deeper: decide. */
 const LATE: Template[] = [
-  (t) => say(`Recommend one approach for ${t}, with the evidence from the steps so far`, `Recommendation for ${t}: apply the change that measured best, behind a flag, and keep the baseline benchmark as a guard.`),
-  (t) => say(`Write the final plan for ${t}: the change, how to verify it, and how to roll back`, `Final plan for ${t}: make the change, verify it against the baseline, and keep the previous version ready to restore.`),
+  (t) =>
+    say(
+      `Recommend one approach for ${t}, with the evidence from the steps so far`,
+      `Recommendation for ${t}: apply the change that measured best, behind a flag, and keep the baseline benchmark as a guard.`,
+    ),
+  (t) =>
+    say(
+      `Write the final plan for ${t}: the change, how to verify it, and how to roll back`,
+      `Final plan for ${t}: make the change, verify it against the baseline, and keep the previous version ready to restore.`,
+    ),
   (t) => sub(`Verify the chosen approach for ${t} on a realistic case before committing`),
-  (t, k) => call(`Re-run the baseline benchmark with the chosen change for ${t}`, 'run_benchmark', { target: k[0] ?? t, runs: 10, compare: 'baseline' }),
-  (t) => say(`Summarise the trade-offs found for ${t} and pick the safest option`, `For ${t}, the safest option is the smallest change that met the target; the others cost more for little gain.`),
+  (t, k) =>
+    call(`Re-run the baseline benchmark with the chosen change for ${t}`, 'run_benchmark', {
+      target: k[0] ?? t,
+      runs: 10,
+      compare: 'baseline',
+    }),
+  (t) =>
+    say(
+      `Summarise the trade-offs found for ${t} and pick the safest option`,
+      `For ${t}, the safest option is the smallest change that met the target; the others cost more for little gain.`,
+    ),
 ];
 
 const STAGES = [EARLY, MIDDLE, LATE] as const;
@@ -173,7 +216,11 @@ function respondGenerate(text: string, rng: Rng): string {
         .map((l) => l.slice(2))
     : [];
   const ideas = ideasFor(goal, depth, count, explored, rng);
-  const json = JSON.stringify(ideas.map((i) => ({ thought: i.thought, action: i.action })), null, 2);
+  const json = JSON.stringify(
+    ideas.map((i) => ({ thought: i.thought, action: i.action })),
+    null,
+    2,
+  );
   return dress(json, rng, `Here are ${count} approaches I would consider:`);
 }
 
@@ -232,7 +279,9 @@ function respondExecute(request: CompletionRequest, text: string, rng: Rng): str
       ? `Called ${tool}; the first results are in but incomplete. I need one more turn to read them.\nCONTINUE`
       : `Started on "${approach}": the first part is done, the rest needs another turn.\nCONTINUE`;
   }
-  const finding = tool ? toolFinding(tool, rng, topic) : `working through "${approach}" shows one clear bottleneck in ${topic}`;
+  const finding = tool
+    ? toolFinding(tool, rng, topic)
+    : `working through "${approach}" shows one clear bottleneck in ${topic}`;
   return [
     `I carried out "${approach}". ${tool ? `Using ${tool}: ` : 'In short: '}${finding}.`,
     `${FINAL_MARKER} ${finding[0]?.toUpperCase() ?? ''}${finding.slice(1)}; this points to the next step for ${topic}.`,
@@ -252,9 +301,18 @@ function respondSynthesize(text: string): string {
     else if (result && steps.length) (steps[steps.length - 1] as { result?: string }).result = result[1];
   }
   if (!steps.length) return `Final answer for "${goal}": no steps were taken, so start by measuring ${topicOf(goal)}.`;
-  const cited = steps.map((s, i) => `${i + 1}. ${s.thought}${s.result ? ` — ${s.result.replace(FINAL_MARKER, '').trim()}` : ''}`);
-  const last = steps[steps.length - 1] as { thought: string };
-  return [`Final answer for "${goal}", following ${steps.length} step${steps.length > 1 ? 's' : ''}:`, ...cited, `Conclusion: ${last.thought}.`].join('\n');
+  const clean = (r: string | undefined) => r?.replace(FINAL_MARKER, '').trim();
+  // A direct response's result is its own text: cite it once.
+  const cited = steps.map((s, i) => {
+    const result = clean(s.result);
+    return `${i + 1}. ${s.thought}${result && result !== s.thought ? ` — ${result}` : ''}`;
+  });
+  const last = steps[steps.length - 1] as { thought: string; result?: string };
+  return [
+    `Final answer for "${goal}", following ${steps.length} step${steps.length > 1 ? 's' : ''}:`,
+    ...cited,
+    `Conclusion: ${(clean(last.result) || last.thought).replace(/\.$/, '')}.`,
+  ].join('\n');
 }
 
 export const openGoalSimulation: Simulation = {

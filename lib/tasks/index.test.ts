@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { ThoughtNode } from '../engine/types';
+import { getTaskEntry, isTaskId, TASK_IDS, TASKS } from './index';
+import { createSimulatedModel } from './simulated-model';
+import { makePath } from './testkit';
+
+describe('task registry', () => {
+  it('lists game24 and the open goal, each with a valid example goal', () => {
+    expect(TASK_IDS).toEqual(['game24', 'open-goal']);
+    for (const entry of TASKS) {
+      expect(entry.task.id).toBe(entry.id);
+      expect(entry.simulation.taskId).toBe(entry.id);
+      expect(entry.task.validateGoal?.(entry.exampleGoal) ?? null).toBeNull();
+      expect(entry.label).not.toBe('');
+      expect(entry.describeGoal.length).toBeGreaterThan(20);
+    }
+    expect(isTaskId('game24')).toBe(true);
+    expect(isTaskId('chess')).toBe(false);
+  });
+
+  it('throws a clear error for an unknown id', () => {
+    expect(getTaskEntry('open-goal').task.id).toBe('open-goal');
+    expect(() => getTaskEntry('chess')).toThrow('unknown task "chess": known tasks are game24, open-goal');
+  });
+});
+
+describe('createSimulatedModel', () => {
+  it("answers every task's prompts, deterministically per seed", async () => {
+    const path = makePath([]);
+    const node = path[0] as ThoughtNode;
+    for (const entry of TASKS) {
+      const ctx = { goal: entry.exampleGoal, node, path, count: 3, exploredThoughts: [], scratchpad: '' };
+      const messages = entry.task.buildGenerationPrompt(ctx);
+      const answers = await Promise.all(
+        [1, 1, 2].map((seed) => createSimulatedModel({ seed }).complete({ purpose: 'generate', messages })),
+      );
+      expect(answers[0]?.text).toBe(answers[1]?.text);
+      expect(answers[0]?.usage.outputTokens).toBeGreaterThan(0);
+      // A parse failure is possible for the open goal (its simulation is sometimes messy) but not for these seeds.
+      expect(entry.task.parseBranches(answers[0]?.text ?? '', ctx)?.length, entry.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a prompt no task knows', async () => {
+    await expect(
+      createSimulatedModel().complete({ purpose: 'generate', messages: [{ role: 'user', content: 'Hello' }] }),
+    ).rejects.toThrow(/no simulation/);
+  });
+});
