@@ -82,6 +82,7 @@ async function game24(strategy: ExplorationStrategy) {
 }
 
 async function main() {
+  await overhead(1_000, 'beam'); // warm the JIT so the first row measures the engine, not the compiler
   console.log(`Engine overhead (instant model, node ${process.version})`);
   console.log('strategy    nodes   events   events/s   µs/node');
   for (const size of [1_000, 10_000]) {
