@@ -24,8 +24,8 @@ const unit = z.number().min(0).max(1);
 /** Weights are relative (the composite is a weighted mean), so they need not sum to 1. */
 const weight = z.number().min(0).max(100);
 
-/** Schema of a whole config; shared with the API so a form shows the same messages. */
-export const toTConfigSchema = z
+/** The fields of a config without the cross-field rules; `.partial()` of it validates a form's input. */
+export const toTConfigFields = z
   .object({
     maxDepth: z.number().int().min(1).max(50),
     branchFactor: z.number().int().min(1).max(20),
@@ -40,7 +40,10 @@ export const toTConfigSchema = z
     progressWeight: weight,
     noveltyWeight: weight,
   })
-  .strict()
+  .strict();
+
+/** Schema of a whole config; shared with the API so a form shows the same messages. */
+export const toTConfigSchema = toTConfigFields
   .refine((c) => c.beamWidth <= c.branchFactor, {
     message: 'beamWidth cannot exceed branchFactor',
     path: ['beamWidth'],

@@ -1,0 +1,88 @@
+/**
+ * A run's events from a cursor onwards, exactly once and in order: stored ones first, then live ones as they are
+ * committed, ending when the run has finished. Used by the tRPC subscription and the NDJSON download.
+ * The live listener is attached before the catch-up query, so nothing committed in between is missed; anything
+ * the cursor already covers is skipped, and a gap (never expected) is filled from the database.
+ * Not responsible for framing (SSE, NDJSON) or for resuming clients (they pass their last seq back).
+ */
+import type { ExplorationEvent } from '../engine/events';
+import type { PrismaClient } from './db/client';
+import type { BusMessage, EventBus } from './event-bus';
+import { listEvents } from './repositories/events';
+import { getRun } from './repositories/runs';
+
+const PAGE = 1_000;
+
+export interface StreamOptions {
+  prisma: PrismaClient;
+  bus: EventBus;
+  runId: string;
+  /** The last seq the client has (0 for none). */
+  afterSeq: number;
+  /** Keep streaming live events until the run finishes (false: stop after the stored ones). */
+  follow: boolean;
+  signal?: AbortSignal;
+}
+
+export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<ExplorationEvent> {
+  const { prisma, bus, runId, signal } = options;
+  const inbox: BusMessage[] = [];
+  let wake: (() => void) | null = null;
+  const unsubscribe = options.follow
+    ? bus.subscribe(runId, (message) => {
+        inbox.push(message);
+        wake?.();
+      })
+    : () => {};
+  let cursor = options.afterSeq;
+  let finished = false;
+
+  async function* fromDatabase(): AsyncGenerator<ExplorationEvent> {
+    for (;;) {
+      const page = await listEvents(prisma, runId, { afterSeq: cursor, limit: PAGE });
+      for (const event of page) {
+        cursor = event.seq;
+        if (event.type === 'run.finished') finished = true;
+        yield event;
+      }
+      if (page.length < PAGE) return;
+    }
+  }
+
+  try {
+    yield* fromDatabase();
+    if (!options.follow || finished) return;
+    const run = await getRun(prisma, runId);
+    if (!run || run.status === 'finished' || run.status === 'failed') {
+      yield* fromDatabase(); // committed between the catch-up and the status check
+      return;
+    }
+    while (!signal?.aborted && !finished) {
+      if (inbox.length === 0) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          signal?.addEventListener('abort', () => resolve(), { once: true });
+        });
+        wake = null;
+        continue;
+      }
+      const message = inbox.shift() as BusMessage;
+      if (message.kind === 'closed') {
+        yield* fromDatabase();
+        const after = await getRun(prisma, runId);
+        if (!after || after.status !== 'queued') return; // stopped for good (finished, failed, deleted, shut down)
+        continue;
+      }
+      for (const event of message.events) {
+        if (event.seq <= cursor) continue;
+        if (event.seq > cursor + 1) yield* fromDatabase();
+        if (event.seq <= cursor) continue;
+        cursor = event.seq;
+        if (event.type === 'run.finished') finished = true;
+        yield event;
+      }
+    }
+  } finally {
+    unsubscribe();
+  }
+}

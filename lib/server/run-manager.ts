@@ -1,0 +1,347 @@
+/**
+ * The run manager (server-only): starts runs in this process with a limit on how many run at once (the rest wait
+ * as `queued`), writes their events to SQLite in order (each engine commit group whole, several groups per
+ * transaction under load), then publishes them to live subscribers, and forwards a person's commands to the
+ * running engine. On startup, runs a dead server left `running` or `paused` become `interrupted` and continue from
+ * their event log (automatically, or when asked).
+ * Not responsible for the search (lib/engine), SQL (repositories) or the API's shape (trpc/).
+ */
+import { randomUUID } from 'node:crypto';
+import { resolveConfig } from '../engine/config';
+import { ExplorationControl, SteeringError, type SteeringCommand } from '../engine/control';
+import type { ExplorationEvent } from '../engine/events';
+import { ThoughtTreeExecutor } from '../engine/executor';
+import { createEmptyTree, fold, reduce, subtreeIds } from '../engine/tree';
+import type { ThoughtNode, ThoughtTree, ToTConfig } from '../engine/types';
+import { getTaskEntry } from '../tasks/index';
+import type { PrismaClient } from './db/client';
+import { ConflictError, InputError, NotFoundError } from './errors';
+import type { EventBus } from './event-bus';
+import { type ModelSpec, createModel, modelLabel, modelSpecSchema } from './model-factory';
+import { appendEventsInTransaction, listEvents } from './repositories/events';
+import { upsertNodes } from './repositories/nodes';
+import { type RunPatch, type RunRecord, createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
+
+export interface RunManagerOptions {
+  prisma: PrismaClient;
+  bus: EventBus;
+  /** Runs executing at once; the rest wait as queued. */
+  maxConcurrentRuns: number;
+  /** After a restart: continue interrupted runs at once, or only when a person asks. */
+  resumeMode: 'auto' | 'manual';
+  log?: (message: string) => void;
+}
+
+export interface StartRunInput {
+  taskId: string;
+  goal: string;
+  config?: Partial<ToTConfig>;
+  model: ModelSpec;
+  /** Who started it (kept for the record). */
+  actor?: string;
+}
+
+interface LiveRun {
+  id: string;
+  control: ExplorationControl;
+  /** The tree folded from what has been written: the same reduce beside the engine. */
+  tree: ThoughtTree;
+  pending: ExplorationEvent[];
+  writing: Promise<void> | null;
+  writeError: Error | null;
+  abort: AbortController;
+  /** Settles when the run has stopped and everything is written. */
+  done: Promise<void>;
+  bestScore: number | null;
+}
+
+export class RunManager {
+  private readonly live = new Map<string, LiveRun>();
+  private readonly waiting: string[] = [];
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly options: RunManagerOptions) {
+    this.log = options.log ?? ((message) => console.log(`[arborist] ${message}`));
+  }
+
+  /** Validates, stores the run as queued and starts it when a slot is free. */
+  async create(input: StartRunInput): Promise<RunRecord> {
+    const entry = (() => {
+      try {
+        return getTaskEntry(input.taskId);
+      } catch (error) {
+        throw new InputError('taskId', (error as Error).message);
+      }
+    })();
+    const goal = input.goal.trim();
+    const problem = entry.task.validateGoal ? entry.task.validateGoal(goal) : goal ? null : 'the goal is empty';
+    if (problem) throw new InputError('goal', problem);
+    let config: ToTConfig;
+    try {
+      config = resolveConfig(input.config ?? {});
+    } catch (error) {
+      const issue = (error as { issues?: { path: string; message: string }[] }).issues?.[0];
+      throw new InputError(issue ? `config.${issue.path}` : 'config', (error as Error).message);
+    }
+    const model = modelSpecSchema.parse(input.model);
+    const record = await createRun(this.options.prisma, {
+      id: randomUUID(),
+      taskId: entry.id,
+      goal,
+      modelId: model.provider === 'simulated' ? 'simulated' : model.provider,
+      modelLabel: modelLabel(model),
+      modelSettings: model,
+      config,
+      seed: model.seed,
+      status: 'queued',
+    });
+    this.waiting.push(record.id);
+    this.schedule();
+    return record;
+  }
+
+  isLive(runId: string): boolean {
+    return this.live.has(runId);
+  }
+
+  /** Settles when a live run has stopped and all its events are written (at once if it is not live). */
+  async settled(runId: string): Promise<void> {
+    await this.live.get(runId)?.done;
+  }
+
+  /** A person's command; throws NotFoundError or ConflictError (with a reason a person can read). */
+  async command(runId: string, command: SteeringCommand): Promise<void> {
+    const live = this.live.get(runId);
+    if (live) {
+      try {
+        live.control.send(command);
+      } catch (error) {
+        if (error instanceof SteeringError) throw new ConflictError(error.message);
+        throw error;
+      }
+      return;
+    }
+    const record = await getRun(this.options.prisma, runId);
+    if (!record) throw new NotFoundError(`no run ${runId}`);
+    if (record.status === 'queued') {
+      if (command.type !== 'abort') throw new ConflictError('the run is queued and has not started yet');
+      this.removeWaiting(runId);
+      await updateRun(this.options.prisma, runId, { status: 'finished', finishReason: 'aborted', finishedAt: new Date() });
+      return;
+    }
+    if (record.status === 'interrupted') {
+      if (command.type === 'resume') return this.resumeInterrupted(runId);
+      throw new ConflictError('the run was interrupted by a server restart: resume it first');
+    }
+    if (record.status === 'finished' || record.status === 'failed') throw new ConflictError('the run has finished');
+    throw new ConflictError(`the run is ${record.status} but not running in this server`);
+  }
+
+  /** Continues an interrupted run from its event log. */
+  async resumeInterrupted(runId: string): Promise<void> {
+    const record = await getRun(this.options.prisma, runId);
+    if (!record) throw new NotFoundError(`no run ${runId}`);
+    if (record.status !== 'interrupted') throw new ConflictError(`the run is ${record.status}, not interrupted`);
+    await updateRun(this.options.prisma, runId, { status: 'queued' });
+    this.waiting.push(runId);
+    this.schedule();
+  }
+
+  /** Stops a live run if needed, then deletes it with its events and nodes. */
+  async delete(runId: string): Promise<void> {
+    const live = this.live.get(runId);
+    if (live) {
+      live.abort.abort();
+      await live.done;
+    }
+    this.removeWaiting(runId);
+    const deleted = await deleteRun(this.options.prisma, runId);
+    if (!deleted) throw new NotFoundError(`no run ${runId}`);
+    this.options.bus.close(runId, 'deleted');
+  }
+
+  /**
+   * Startup: runs left running or paused by a dead server become interrupted (and continue, in auto mode);
+   * queued runs wait again in their order.
+   */
+  async recover(): Promise<{ interrupted: string[]; resumed: string[] }> {
+    const stale = await findRunsByStatus(this.options.prisma, ['running', 'paused']);
+    for (const run of stale) await updateRun(this.options.prisma, run.id, { status: 'interrupted' });
+    const queued = await findRunsByStatus(this.options.prisma, ['queued']);
+    const resumed = this.options.resumeMode === 'auto' ? stale.map((r) => r.id) : [];
+    for (const id of resumed) await updateRun(this.options.prisma, id, { status: 'queued' });
+    for (const run of [...queued].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+      if (!this.waiting.includes(run.id) && !this.live.has(run.id)) this.waiting.push(run.id);
+    }
+    for (const id of resumed) this.waiting.push(id);
+    if (stale.length) this.log(`${stale.length} run(s) interrupted by the last shutdown; ${resumed.length} resuming`);
+    this.schedule();
+    return { interrupted: stale.map((r) => r.id), resumed };
+  }
+
+  /** Stops every live run (tests, shutdown) and waits for their writes. */
+  async stopAll(): Promise<void> {
+    this.waiting.length = 0;
+    const runs = [...this.live.values()];
+    for (const run of runs) run.abort.abort();
+    await Promise.allSettled(runs.map((r) => r.done));
+  }
+
+  private removeWaiting(runId: string) {
+    const index = this.waiting.indexOf(runId);
+    if (index >= 0) this.waiting.splice(index, 1);
+  }
+
+  private schedule(): void {
+    while (this.live.size < this.options.maxConcurrentRuns && this.waiting.length > 0) {
+      const id = this.waiting.shift() as string;
+      if (this.live.has(id)) continue;
+      this.launch(id);
+    }
+  }
+
+  /** Registers the run as live at once (so the concurrency limit holds), then runs it to the end. */
+  private launch(runId: string): void {
+    let finish!: () => void;
+    const run: LiveRun = {
+      id: runId,
+      control: new ExplorationControl(),
+      tree: createEmptyTree(runId),
+      pending: [],
+      writing: null,
+      writeError: null,
+      abort: new AbortController(),
+      done: new Promise<void>((resolve) => (finish = resolve)),
+      bestScore: null,
+    };
+    this.live.set(runId, run);
+    void this.execute(run)
+      .catch((error: unknown) => this.log(`run ${runId} failed: ${error instanceof Error ? error.stack : String(error)}`))
+      .finally(() => {
+        this.live.delete(runId);
+        this.options.bus.close(runId, 'stopped');
+        finish();
+        this.schedule();
+      });
+  }
+
+  private async execute(run: LiveRun): Promise<void> {
+    const prisma = this.options.prisma;
+    const record = await getRun(prisma, run.id);
+    if (!record) return;
+    try {
+      const spec = modelSpecSchema.parse(record.modelSettings ?? { provider: 'simulated', seed: record.seed ?? 1 });
+      const agent = { name: 'arborist', model: createModel(spec) };
+      const task = getTaskEntry(record.taskId).task;
+      const executor = new ThoughtTreeExecutor(record.config);
+      const options = {
+        runId: run.id,
+        task,
+        control: run.control,
+        abortSignal: run.abort.signal,
+        onCommit: (group: ExplorationEvent[]) => this.enqueueWrite(run, group),
+      };
+      await updateRun(prisma, run.id, { status: 'running', startedAt: record.startedAt ?? new Date(), error: null });
+      if (record.lastSeq > 0) {
+        // A run with a log continues from it: after a restart, or queued again after one.
+        const events = await listEvents(prisma, run.id);
+        run.tree = fold(events, createEmptyTree(run.id));
+        this.log(`resuming run ${run.id} from seq ${record.lastSeq}`);
+        await executor.resume(agent, events, options);
+      } else {
+        await executor.explore(agent, record.goal, options);
+      }
+      await this.drain(run);
+      if (run.writeError) throw run.writeError;
+    } catch (error) {
+      await this.drain(run).catch(() => undefined);
+      await updateRun(prisma, run.id, {
+        status: 'failed',
+        error: error instanceof Error ? error.message : String(error),
+        finishedAt: new Date(),
+      });
+      throw error;
+    }
+  }
+
+  private enqueueWrite(run: LiveRun, group: ExplorationEvent[]): void {
+    run.pending.push(...group);
+    if (!run.writing) run.writing = this.writeLoop(run);
+  }
+
+  private async drain(run: LiveRun): Promise<void> {
+    while (run.writing) await run.writing;
+  }
+
+  /** Writes what is pending, batch after batch, in order; publishes each batch once it is committed. */
+  private async writeLoop(run: LiveRun): Promise<void> {
+    try {
+      // let the engine finish its synchronous group and any that follow at once: one transaction for all of them
+      await new Promise((resolve) => setImmediate(resolve));
+      while (run.pending.length > 0) {
+        const batch = run.pending.splice(0);
+        const touched = new Set<string>();
+        for (const event of batch) {
+          const inFlight = run.tree.inFlight?.entry.nodeId;
+          reduce(run.tree, event);
+          collectTouched(run.tree, event, touched);
+          // a step rolled back (restart, abort) returns its node to its old status
+          if (inFlight && (event.type === 'run.resumed' || event.type === 'run.finished')) touched.add(inFlight);
+          if (event.type === 'node.completed') {
+            const node = run.tree.nodes[event.payload.nodeId];
+            if (node && (run.bestScore === null || node.cumulativeScore > run.bestScore)) run.bestScore = node.cumulativeScore;
+          }
+        }
+        const nodes = [...touched].map((id) => run.tree.nodes[id]).filter((n): n is ThoughtNode => Boolean(n));
+        await this.options.prisma.$transaction(
+          async (tx) => {
+            await appendEventsInTransaction(tx, run.id, batch);
+            if (nodes.length) await upsertNodes(tx, run.id, nodes);
+            await updateRun(tx, run.id, summarize(run));
+          },
+          { timeout: 30_000 },
+        );
+        this.options.bus.publish(run.id, batch);
+      }
+    } catch (error) {
+      run.writeError = error instanceof Error ? error : new Error(String(error));
+      run.abort.abort(run.writeError);
+    } finally {
+      run.writing = null;
+    }
+  }
+}
+
+/** The run row's summary of the folded tree. */
+function summarize(run: LiveRun): RunPatch {
+  const tree = run.tree;
+  const stats = tree.stats;
+  const patch: RunPatch = {
+    status: tree.status,
+    stats,
+    exploredNodes: stats.exploredNodes,
+    totalNodes: stats.totalNodes,
+    cost: stats.cost,
+    bestScore: run.bestScore,
+  };
+  if (tree.status === 'finished') {
+    const best = tree.bestNodeId ? tree.nodes[tree.bestNodeId] : undefined;
+    Object.assign(patch, {
+      finishReason: tree.finishReason,
+      finishedAt: new Date(tree.finishedAt ?? Date.now()),
+      output: tree.output,
+      success: tree.success,
+      verified: tree.verified,
+      bestScore: best ? best.cumulativeScore : run.bestScore,
+    } satisfies RunPatch);
+  }
+  return patch;
+}
+
+/** The nodes an event changed, for the node projection. */
+function collectTouched(tree: ThoughtTree, event: ExplorationEvent, into: Set<string>): void {
+  const payload = event.payload as { nodeId?: string | null; parentId?: string | null; fromId?: string; toId?: string | null };
+  if (payload.nodeId) into.add(payload.nodeId);
+  if (payload.parentId) into.add(payload.parentId);
+  if (event.type === 'steer.prune') for (const id of subtreeIds(tree, event.payload.nodeId)) into.add(id);
+}

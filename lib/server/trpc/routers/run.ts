@@ -1,0 +1,80 @@
+/**
+ * The `run` router: create, list, read, replay a range of events, steer (pause, resume, step, abort), delete,
+ * and onEvents, the live subscription (SSE, tracked by seq, resumable from lastEventId).
+ * Not responsible for running anything (the run manager) or SQL (repositories).
+ */
+import { TRPCError, tracked } from '@trpc/server';
+import { z } from 'zod';
+import type { SteeringCommand } from '../../../engine/control';
+import { NotFoundError } from '../../errors';
+import { streamRunEvents } from '../../event-stream';
+import { listEvents } from '../../repositories/events';
+import { getRun, listRuns } from '../../repositories/runs';
+import { publicProcedure, router } from '../trpc';
+import { createRunInput, eventsRangeInput, listRunsInput, runIdInput } from '../schemas';
+
+const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
+  publicProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
+    await ctx.manager.command(input.id, { type, actor: ctx.actor } as SteeringCommand);
+    return { ok: true as const };
+  });
+
+export const runRouter = router({
+  create: publicProcedure.input(createRunInput).mutation(async ({ ctx, input }) => {
+    const run = await ctx.manager.create({ ...input, actor: ctx.actor });
+    return { id: run.id, status: run.status };
+  }),
+
+  list: publicProcedure.input(listRunsInput).query(({ ctx, input }) =>
+    listRuns(ctx.prisma, {
+      cursor: input.cursor ?? null,
+      limit: input.limit,
+      status: input.status,
+      taskId: input.taskId,
+    }),
+  ),
+
+  byId: publicProcedure.input(runIdInput).query(async ({ ctx, input }) => {
+    const run = await getRun(ctx.prisma, input.id);
+    if (!run) throw new NotFoundError(`no run ${input.id}`);
+    return run;
+  }),
+
+  /** A seq range of the log, for replay and for clients that page through a long run. */
+  events: publicProcedure.input(eventsRangeInput).query(async ({ ctx, input }) => {
+    const run = await getRun(ctx.prisma, input.id);
+    if (!run) throw new NotFoundError(`no run ${input.id}`);
+    const events = await listEvents(ctx.prisma, input.id, {
+      afterSeq: input.afterSeq,
+      untilSeq: input.untilSeq,
+      limit: input.limit,
+    });
+    return { events, lastSeq: run.lastSeq };
+  }),
+
+  pause: command('pause'),
+  resume: command('resume'),
+  step: command('step'),
+  abort: command('abort'),
+
+  delete: publicProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
+    await ctx.manager.delete(input.id);
+    return { ok: true as const };
+  }),
+
+  onEvents: publicProcedure
+    .input(z.object({ runId: z.string().min(1).max(100), lastEventId: z.string().regex(/^\d+$/).nullish() }))
+    .subscription(async function* ({ ctx, input, signal }) {
+      const run = await getRun(ctx.prisma, input.runId);
+      if (!run) throw new TRPCError({ code: 'NOT_FOUND', message: `no run ${input.runId}` });
+      const events = streamRunEvents({
+        prisma: ctx.prisma,
+        bus: ctx.bus,
+        runId: input.runId,
+        afterSeq: input.lastEventId ? Number(input.lastEventId) : 0,
+        follow: true,
+        signal,
+      });
+      for await (const event of events) yield tracked(String(event.seq), event);
+    }),
+});

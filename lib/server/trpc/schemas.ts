@@ -1,0 +1,38 @@
+/**
+ * Inputs shared by several procedures (and the run form), validated with zod.
+ * Not responsible for the engine's own config schema (lib/engine/config.ts), which it reuses.
+ */
+import { z } from 'zod';
+import { toTConfigFields } from '../../engine/config';
+import { modelSpecSchema } from '../model-factory';
+import { RUN_STATUSES } from '../repositories/runs';
+
+export const runIdInput = z.object({ id: z.string().min(1).max(100) });
+
+export const nodeInput = z.object({ runId: z.string().min(1).max(100), nodeId: z.string().min(1).max(100) });
+
+/** The config fields a person may set; the rest come from DEFAULT_TOT_CONFIG. */
+export const configInput = toTConfigFields.partial();
+
+export const createRunInput = z.object({
+  taskId: z.string().min(1).max(40),
+  goal: z.string().max(2_000),
+  config: configInput.default({}),
+  model: modelSpecSchema.default({ provider: 'simulated', seed: 1, latencyMs: 150 }),
+});
+
+export const listRunsInput = z.object({
+  cursor: z.string().max(100).nullish(),
+  limit: z.number().int().min(1).max(200).default(50),
+  status: z.enum(RUN_STATUSES).optional(),
+  taskId: z.string().max(40).optional(),
+});
+
+export const eventsRangeInput = z.object({
+  id: z.string().min(1).max(100),
+  /** Events with seq > afterSeq. */
+  afterSeq: z.number().int().min(0).default(0),
+  /** Events with seq <= untilSeq. */
+  untilSeq: z.number().int().min(1).optional(),
+  limit: z.number().int().min(1).max(10_000).default(2_000),
+});

@@ -1,0 +1,48 @@
+/**
+ * tRPC initialised once: superjson, SSE settings for subscriptions, an error formatter that flattens zod errors
+ * (so a form can show them per field) and never sends a 5xx's internals, and the one middleware that turns domain
+ * errors into precise codes (NOT_FOUND, CONFLICT, BAD_REQUEST).
+ * Not responsible for procedures (routers/) or the HTTP handler (app/api/trpc).
+ */
+import { TRPCError, initTRPC } from '@trpc/server';
+import superjson from 'superjson';
+import { z, ZodError } from 'zod';
+import { InvalidConfigError } from '../../engine/config';
+import { ConflictError, InputError, NotFoundError } from '../errors';
+import type { Context } from './context';
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  sse: {
+    ping: { enabled: true, intervalMs: 2_000 },
+    client: { reconnectAfterInactivityMs: 5_000 },
+  },
+  errorFormatter({ shape, error }) {
+    const internal = error.code === 'INTERNAL_SERVER_ERROR';
+    const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null;
+    const field = error.cause instanceof InputError ? error.cause.field : null;
+    return {
+      ...shape,
+      message: internal ? 'Internal server error' : shape.message,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, zodError, field },
+    };
+  },
+});
+
+/** Domain errors to tRPC codes; anything else stays a 500 (logged by the handler, hidden from the browser). */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (cause instanceof NotFoundError) throw new TRPCError({ code: 'NOT_FOUND', message: cause.message, cause });
+    if (cause instanceof ConflictError) throw new TRPCError({ code: 'CONFLICT', message: cause.message, cause });
+    if (cause instanceof InputError || cause instanceof InvalidConfigError) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
+    }
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(domainErrors);
+export const createCallerFactory = t.createCallerFactory;
