@@ -39,13 +39,27 @@ describe('parseCliArgs', () => {
 describe('npm run explore', () => {
   it('solves a puzzle, prints the verified answer and stats, and writes a foldable event log', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'arborist-cli-')), 'run.ndjson');
-    const out = await cli(['--task', 'game24', '--puzzle', '4 9 10 13', '--strategy', 'beam', '--seed', '7', '--events', file]);
+    const out = await cli([
+      '--task',
+      'game24',
+      '--puzzle',
+      '4 9 10 13',
+      '--strategy',
+      'beam',
+      '--seed',
+      '7',
+      '--events',
+      file,
+    ]);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('Best path:');
     expect(out.stdout).toMatch(/Answer: +Answer: .* = 24/);
     expect(out.stdout).toMatch(/Verified: (yes|no)/);
     expect(out.stdout).toMatch(/Nodes: +\d+ explored of \d+ created/);
-    const events = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExplorationEvent);
+    const events = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExplorationEvent);
     expect(events[0]?.type).toBe('run.started');
     expect(events.at(-1)?.type).toBe('run.finished');
     expect(fold(events).status).toBe('finished');

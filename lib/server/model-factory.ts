@@ -10,7 +10,12 @@ import { createSimulatedModel } from '../tasks/simulated-model';
 export const modelSpecSchema = z.discriminatedUnion('provider', [
   z.object({
     provider: z.literal('simulated'),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(1),
     /** Milliseconds per call, so a live run looks like a real model. */
     latencyMs: z.number().int().min(0).max(10_000).default(150),
   }),

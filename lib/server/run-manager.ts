@@ -20,7 +20,15 @@ import type { EventBus } from './event-bus';
 import { type ModelSpec, createModel, modelLabel, modelSpecSchema } from './model-factory';
 import { appendEventsInTransaction, listEvents } from './repositories/events';
 import { upsertNodes } from './repositories/nodes';
-import { type RunPatch, type RunRecord, createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
+import {
+  type RunPatch,
+  type RunRecord,
+  createRun,
+  findRunsByStatus,
+  getRun,
+  updateRun,
+  deleteRun,
+} from './repositories/runs';
 
 export interface RunManagerOptions {
   prisma: PrismaClient;
@@ -126,7 +134,11 @@ export class RunManager {
     if (record.status === 'queued') {
       if (command.type !== 'abort') throw new ConflictError('the run is queued and has not started yet');
       this.removeWaiting(runId);
-      await updateRun(this.options.prisma, runId, { status: 'finished', finishReason: 'aborted', finishedAt: new Date() });
+      await updateRun(this.options.prisma, runId, {
+        status: 'finished',
+        finishReason: 'aborted',
+        finishedAt: new Date(),
+      });
       return;
     }
     if (record.status === 'interrupted') {
@@ -216,7 +228,9 @@ export class RunManager {
     };
     this.live.set(runId, run);
     void this.execute(run)
-      .catch((error: unknown) => this.log(`run ${runId} failed: ${error instanceof Error ? error.stack : String(error)}`))
+      .catch((error: unknown) =>
+        this.log(`run ${runId} failed: ${error instanceof Error ? error.stack : String(error)}`),
+      )
       .finally(() => {
         this.live.delete(runId);
         this.options.bus.close(runId, 'stopped');
@@ -289,7 +303,8 @@ export class RunManager {
           if (inFlight && (event.type === 'run.resumed' || event.type === 'run.finished')) touched.add(inFlight);
           if (event.type === 'node.completed') {
             const node = run.tree.nodes[event.payload.nodeId];
-            if (node && (run.bestScore === null || node.cumulativeScore > run.bestScore)) run.bestScore = node.cumulativeScore;
+            if (node && (run.bestScore === null || node.cumulativeScore > run.bestScore))
+              run.bestScore = node.cumulativeScore;
           }
         }
         const nodes = [...touched].map((id) => run.tree.nodes[id]).filter((n): n is ThoughtNode => Boolean(n));
@@ -340,7 +355,12 @@ function summarize(run: LiveRun): RunPatch {
 
 /** The nodes an event changed, for the node projection. */
 function collectTouched(tree: ThoughtTree, event: ExplorationEvent, into: Set<string>): void {
-  const payload = event.payload as { nodeId?: string | null; parentId?: string | null; fromId?: string; toId?: string | null };
+  const payload = event.payload as {
+    nodeId?: string | null;
+    parentId?: string | null;
+    fromId?: string;
+    toId?: string | null;
+  };
   if (payload.nodeId) into.add(payload.nodeId);
   if (payload.parentId) into.add(payload.parentId);
   if (event.type === 'steer.prune') for (const id of subtreeIds(tree, event.payload.nodeId)) into.add(id);

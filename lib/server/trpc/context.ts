@@ -24,6 +24,9 @@ export function createContextInner(services: ServerServices, actor = 'person'): 
 
 /** Names are shown in the event log, so they are short plain text. */
 export function actorFromHeader(value: string | null): string {
-  const name = (value ?? '').replace(/[^\p{L}\p{N} ._@-]/gu, '').trim().slice(0, 40);
+  const name = (value ?? '')
+    .replace(/[^\p{L}\p{N} ._@-]/gu, '')
+    .trim()
+    .slice(0, 40);
   return name || 'person';
 }

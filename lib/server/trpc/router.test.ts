@@ -53,7 +53,13 @@ describe('run.create, byId, list', () => {
     const { id } = await api.run.create(game());
     await s.manager.settled(id);
     const run = await api.run.byId({ id });
-    expect(run).toMatchObject({ status: 'finished', taskId: 'game24', goal: '4 9 10 13', modelLabel: 'simulated', seed: 3 });
+    expect(run).toMatchObject({
+      status: 'finished',
+      taskId: 'game24',
+      goal: '4 9 10 13',
+      modelLabel: 'simulated',
+      seed: 3,
+    });
     expect(run.finishReason).toBeTruthy();
     expect(run.exploredNodes).toBeGreaterThan(0);
     const { events, lastSeq } = await api.run.events({ id });
@@ -112,7 +118,9 @@ describe('commands', () => {
     expect(events.find((e) => e.type === 'steer.pause')?.payload).toEqual({ actor: 'alice' });
     expect(await codeOf(api.run.pause({ id }))).toBe('CONFLICT');
     await api.run.step({ id });
-    const stepped = await collect(await api.run.onEvents({ runId: id }), (ev) => ev.some((e) => e.type === 'run.paused'));
+    const stepped = await collect(await api.run.onEvents({ runId: id }), (ev) =>
+      ev.some((e) => e.type === 'run.paused'),
+    );
     const afterStep = stepped.events.slice(stepped.events.findIndex((e) => e.type === 'steer.step'));
     expect(afterStep.filter((e) => e.type === 'node.started')).toHaveLength(1); // one step, then paused again
     expect((await api.run.byId({ id })).status).toBe('paused');
@@ -165,7 +173,9 @@ describe('commands', () => {
     const pruneSeq = log.find((e) => e.type === 'steer.prune')?.seq ?? Infinity;
     const tree = fold(log);
     const subtree = new Set([target, ...(tree.nodes[target]?.childIds ?? [])]);
-    expect(log.filter((e) => e.seq > pruneSeq && e.type === 'node.started' && subtree.has(e.payload.nodeId))).toEqual([]);
+    expect(log.filter((e) => e.seq > pruneSeq && e.type === 'node.started' && subtree.has(e.payload.nodeId))).toEqual(
+      [],
+    );
     expect(tree.nodes[target]).toMatchObject({ status: 'pruned', prunedBy: 'alice' });
   });
 
@@ -212,9 +222,11 @@ describe('restart', () => {
     const { id } = await api.run.create(game(3, 30));
     await collect(await api.run.onEvents({ runId: id }), (ev) => ev.length >= 20);
     // simulate the crash: freeze the writer, then start a second manager on the same file
-    (first.manager as unknown as { live: Map<string, { pending: unknown[]; abort: AbortController }> }).live.forEach((run) => {
-      run.pending.push = () => 0; // nothing more reaches the database
-    });
+    (first.manager as unknown as { live: Map<string, { pending: unknown[]; abort: AbortController }> }).live.forEach(
+      (run) => {
+        run.pending.push = () => 0; // nothing more reaches the database
+      },
+    );
     const stored = (await api.run.events({ id })).lastSeq;
     const second = first.restart({ resumeMode: 'auto' });
     services.push(second);

@@ -1,0 +1,26 @@
+'use client';
+// The run page: a store for this run, the live event stream into it, the header and the canvas.
+import { ReactFlowProvider } from '@xyflow/react';
+import { useState } from 'react';
+import { createRunStore } from '@/lib/store/run-store';
+import { RunCanvas } from './RunCanvas';
+import { RunHeader } from './RunHeader';
+import { RunStoreProvider } from './RunStoreContext';
+import { useRunEvents } from './useRunEvents';
+
+export function RunView({ runId }: { runId: string }) {
+  const [store] = useState(() => createRunStore(runId));
+  const connection = useRunEvents(store);
+  return (
+    <RunStoreProvider store={store}>
+      <ReactFlowProvider>
+        <div className="run-page">
+          <RunHeader runId={runId} connection={connection.state} onRetry={connection.retry} />
+          <div className="run-body">
+            <RunCanvas />
+          </div>
+        </div>
+      </ReactFlowProvider>
+    </RunStoreProvider>
+  );
+}

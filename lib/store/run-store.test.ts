@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { ExplorationEvent } from '../engine/events';
+import { ThoughtTreeExecutor } from '../engine/executor';
+import { createSimulatedModel } from '../tasks/simulated-model';
+import { getTaskEntry } from '../tasks/index';
+import { createRunStore } from './run-store';
+
+async function recordRun() {
+  const events: ExplorationEvent[] = [];
+  const result = await new ThoughtTreeExecutor().explore(
+    { name: 't', model: createSimulatedModel({ seed: 3 }) },
+    '4 9 10 13',
+    {
+      task: getTaskEntry('game24').task,
+      onEvent: (e) => events.push(e),
+    },
+  );
+  return { events, result };
+}
+
+describe('run store', () => {
+  it('applies events once per frame, ignores duplicates and waits for a gap to fill', async () => {
+    const { events, result } = await recordRun();
+    const frames: (() => void)[] = [];
+    const store = createRunStore(result.runId, (cb) => frames.push(cb));
+    store.getState().receiveMany(events.slice(0, 10));
+    store.getState().receiveMany(events.slice(5, 10)); // duplicates
+    expect(frames).toHaveLength(1);
+    expect(store.getState().tree.lastSeq).toBe(0);
+    frames.shift()?.();
+    expect(store.getState().tree.lastSeq).toBe(10);
+    expect(store.getState().version).toBe(1);
+    store.getState().receiveMany(events.slice(15)); // early
+    frames.shift()?.();
+    expect(store.getState().tree.lastSeq).toBe(10);
+    store.getState().receiveMany(events.slice(10, 15));
+    frames.shift()?.();
+    expect(store.getState().tree.lastSeq).toBe(events.length);
+    expect(store.getState().events.map((e) => e.seq)).toEqual(events.map((e) => e.seq));
+    expect(JSON.parse(JSON.stringify(store.getState().tree))).toEqual(JSON.parse(JSON.stringify(result.tree)));
+  });
+
+  it('hands a selector a new node object only when that node changed', async () => {
+    const { events } = await recordRun();
+    const store = createRunStore('r', () => {});
+    store.getState().receiveMany(events.slice(0, 12));
+    store.getState().flush();
+    const root = store.getState().tree.nodes.n0;
+    const ids = Object.keys(store.getState().tree.nodes);
+    const before = Object.fromEntries(ids.map((id) => [id, store.getState().tree.nodes[id]]));
+    const next = events.slice(12, 14);
+    store.getState().receiveMany(next);
+    store.getState().flush();
+    const touched = new Set(next.map((e) => (e.payload as { nodeId?: string }).nodeId));
+    for (const id of ids) {
+      if (!touched.has(id)) expect(store.getState().tree.nodes[id]).toBe(before[id]);
+    }
+    expect(store.getState().tree.nodes.n0 === root).toBe(!touched.has('n0'));
+  });
+
+  it('skips no-op writes', () => {
+    const store = createRunStore('r', () => {});
+    let calls = 0;
+    store.subscribe(() => calls++);
+    store.getState().select(null);
+    store.getState().flush();
+    expect(calls).toBe(0);
+    store.getState().select('n1');
+    expect(calls).toBe(1);
+  });
+});

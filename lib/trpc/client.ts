@@ -1,0 +1,27 @@
+/**
+ * The browser's tRPC: typed hooks (useTRPC) and the client's links. Subscriptions go over SSE
+ * (httpSubscriptionLink, which resends the last tracked id as lastEventId on reconnect); the rest is batched HTTP.
+ * Imports only `type AppRouter` from the server.
+ */
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import { createTRPCContext } from '@trpc/tanstack-react-query';
+import superjson from 'superjson';
+import type { AppRouter } from '../server/trpc/root';
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export function makeTrpcClient(getActor: () => string) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({ url: '/api/trpc', transformer: superjson }),
+        false: httpBatchLink({
+          url: '/api/trpc',
+          transformer: superjson,
+          headers: () => ({ 'x-arborist-actor': getActor() }),
+        }),
+      }),
+    ],
+  });
+}
