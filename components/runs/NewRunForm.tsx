@@ -35,7 +35,7 @@ export function NewRunForm() {
         string
       >,
   );
-  const [seed, setSeed] = useState('1');
+  const [seed, setSeed] = useState('3');
   const [latency, setLatency] = useState('150');
   const create = useMutation(trpc.run.create.mutationOptions({ onSuccess: ({ id }) => router.push(`/runs/${id}`) }));
 

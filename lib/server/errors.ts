@@ -1,6 +1,8 @@
 /**
  * Domain errors of the server, each mapped to one tRPC code by the routers' middleware (trpc.ts):
  * a missing run is NOT_FOUND, a command the run's state forbids is CONFLICT, a bad field is BAD_REQUEST.
+ * They are recognised by `name`, not instanceof: Next bundles the start-up hook (which creates the services) and
+ * the route handlers separately, so one error class can exist twice in one process.
  * Not responsible for HTTP or tRPC themselves.
  */
 
@@ -27,4 +29,22 @@ export class InputError extends Error {
     super(message);
     this.name = 'InputError';
   }
+}
+
+export type DomainErrorKind = 'not-found' | 'conflict' | 'input';
+
+const KINDS: Record<string, DomainErrorKind> = {
+  NotFoundError: 'not-found',
+  ConflictError: 'conflict',
+  InputError: 'input',
+  InvalidConfigError: 'input',
+};
+
+export function domainErrorKind(error: unknown): DomainErrorKind | null {
+  return error instanceof Error ? (KINDS[error.name] ?? null) : null;
+}
+
+/** The form field an InputError names, if any. */
+export function errorField(error: unknown): string | null {
+  return error instanceof Error && error.name === 'InputError' ? ((error as InputError).field ?? null) : null;
 }

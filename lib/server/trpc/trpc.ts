@@ -7,8 +7,7 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import { z, ZodError } from 'zod';
-import { InvalidConfigError } from '../../engine/config';
-import { ConflictError, InputError, NotFoundError } from '../errors';
+import { domainErrorKind, errorField } from '../errors';
 import type { Context } from './context';
 
 const t = initTRPC.context<Context>().create({
@@ -20,7 +19,7 @@ const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const internal = error.code === 'INTERNAL_SERVER_ERROR';
     const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null;
-    const field = error.cause instanceof InputError ? error.cause.field : null;
+    const field = errorField(error.cause);
     return {
       ...shape,
       message: internal ? 'Internal server error' : shape.message,
@@ -34,10 +33,10 @@ const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof NotFoundError) throw new TRPCError({ code: 'NOT_FOUND', message: cause.message, cause });
-    if (cause instanceof ConflictError) throw new TRPCError({ code: 'CONFLICT', message: cause.message, cause });
-    if (cause instanceof InputError || cause instanceof InvalidConfigError) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
+    const kind = domainErrorKind(cause);
+    if (cause && kind) {
+      const code = kind === 'not-found' ? 'NOT_FOUND' : kind === 'conflict' ? 'CONFLICT' : 'BAD_REQUEST';
+      throw new TRPCError({ code, message: cause.message, cause });
     }
   }
   return result;
