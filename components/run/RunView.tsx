@@ -3,6 +3,8 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { useState } from 'react';
 import { createRunStore } from '@/lib/store/run-store';
+import { EventLog } from './event-log/EventLog';
+import { Inspector } from './inspector/Inspector';
 import { RunCanvas } from './RunCanvas';
 import { RunHeader } from './RunHeader';
 import { RunStoreProvider } from './RunStoreContext';
@@ -17,7 +19,11 @@ export function RunView({ runId }: { runId: string }) {
         <div className="run-page">
           <RunHeader runId={runId} connection={connection.state} onRetry={connection.retry} />
           <div className="run-body">
-            <RunCanvas />
+            <div className="run-canvas">
+              <RunCanvas />
+            </div>
+            <Inspector runId={runId} />
+            <EventLog />
           </div>
         </div>
       </ReactFlowProvider>
