@@ -2,16 +2,29 @@
 // from its event log, and the log has no gap. Runs its own server processes on their own port and database.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { mutate, ndjson, query } from './api';
 
-const PORT = 3201;
-const BASE = `http://127.0.0.1:${PORT}`;
 const DB = 'data/e2e-crash.db';
+let PORT = 0;
+let BASE = '';
+
+/** A port nobody listens on now, so a second copy of this test (or anything else) cannot answer for our server. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
 
 function startServer(): ChildProcess {
   // node runs next directly, so the PID we kill is the server itself (no npx wrapper left orphaned)
-  return spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(PORT)], {
+  return spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
     env: {
       ...process.env,
       DATABASE_URL: `file:./${DB}`,
@@ -23,8 +36,9 @@ function startServer(): ChildProcess {
   });
 }
 
-async function waitUntilUp(): Promise<void> {
+async function waitUntilUp(server: ChildProcess): Promise<void> {
   for (let i = 0; i < 200; i++) {
+    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`);
     try {
       if ((await fetch(`${BASE}/`)).ok) return;
     } catch {
@@ -42,9 +56,11 @@ interface Run {
 
 test('a run survives SIGKILL of its server', async () => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${DB}${suffix}`, { force: true });
+  PORT = await freePort();
+  BASE = `http://127.0.0.1:${PORT}`;
   let server = startServer();
   try {
-    await waitUntilUp();
+    await waitUntilUp(server);
     const { id } = await mutate<{ id: string }>(BASE, 'run.create', {
       taskId: 'open-goal',
       goal: 'Plan the migration of a payments service to a new database',
@@ -58,7 +74,7 @@ test('a run survives SIGKILL of its server', async () => {
     await new Promise((resolve) => server.once('exit', resolve));
     const before = await (async () => {
       server = startServer();
-      await waitUntilUp();
+      await waitUntilUp(server);
       return ndjson(BASE, id);
     })();
     expect(before.length).toBeGreaterThan(40);

@@ -1,55 +1,85 @@
 'use client';
-// The run's header: what is searched, on which model, where the search is (live stats), the connection, and the
-// commands (pause, resume, step, abort).
-import { useMutation, useQuery } from '@tanstack/react-query';
+// The run's header: what is searched, on which model, with which strategy and config, where the search is (live
+// stats and elapsed time), the connection with a retry, and the commands (pause, resume, step, abort).
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from './RunStoreContext';
-import type { ConnectionState } from './useRunEvents';
+import type { RunCommands } from './useRunCommands';
+import type { ConnectionState, RunConnection } from './useRunEvents';
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   connecting: 'connecting…',
   live: 'live',
   reconnecting: 'reconnecting…',
-  ended: 'stream ended',
+  ended: 'complete',
   error: 'disconnected',
 };
 
-export function RunHeader({
-  runId,
-  connection,
-  onRetry,
-}: {
-  runId: string;
-  connection: ConnectionState;
-  onRetry: () => void;
-}) {
+/** The run's record, and its status: the folded log's once there is one, the record's before (queued) and after a crash. */
+export function useRunStatus(runId: string) {
   const trpc = useTRPC();
   const treeStatus = useRunStore((s) => (s.tree.lastSeq > 0 ? s.tree.status : null));
+  const record = useQuery({
+    ...trpc.run.byId.queryOptions({ id: runId }),
+    refetchInterval: (q) =>
+      q.state.error || ['finished', 'failed'].includes(q.state.data?.status ?? '') ? false : 3_000,
+    retry: (count, error) => error.data?.code !== 'NOT_FOUND' && count < 2,
+  });
+  const run = record.data ?? null;
+  const status =
+    run && ['queued', 'interrupted', 'failed'].includes(run.status) && treeStatus !== 'finished'
+      ? run.status
+      : (treeStatus ?? run?.status ?? 'queued');
+  const loadError = record.error
+    ? { notFound: record.error.data?.code === 'NOT_FOUND', message: record.error.message }
+    : null;
+  return { status, run, loadError };
+}
+
+type RunRecord = ReturnType<typeof useRunStatus>['run'];
+
+function useElapsed(startedAt: number | null, finishedAt: number | null, live: boolean): string {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [live]);
+  if (!startedAt) return '—';
+  const ms = Math.max(0, (finishedAt ?? now) - startedAt);
+  return ms < 60_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function RunHeader({
+  runId,
+  run,
+  status,
+  connection,
+  commands,
+  onHelp,
+}: {
+  runId: string;
+  run: RunRecord;
+  status: string;
+  connection: RunConnection;
+  commands: RunCommands;
+  onHelp: () => void;
+}) {
   const goal = useRunStore((s) => s.tree.goal);
   const stats = useRunStore((s) => s.tree.stats);
   const config = useRunStore((s) => s.tree.config);
+  const startedAt = useRunStore((s) => s.tree.startedAt);
+  const finishedAt = useRunStore((s) => s.tree.finishedAt);
   useRunStore((s) => s.version); // stats are updated in place
-  const record = useQuery({
-    ...trpc.run.byId.queryOptions({ id: runId }),
-    refetchInterval: (q) => (q.state.data?.status === 'finished' || q.state.data?.status === 'failed' ? false : 3_000),
-  });
-  const run = record.data;
-  const status =
-    run &&
-    (run.status === 'queued' || run.status === 'interrupted' || run.status === 'failed') &&
-    treeStatus !== 'finished'
-      ? run.status
-      : (treeStatus ?? run?.status ?? 'queued');
-
-  const pause = useMutation(trpc.run.pause.mutationOptions());
-  const resume = useMutation(trpc.run.resume.mutationOptions());
-  const step = useMutation(trpc.run.step.mutationOptions());
-  const abort = useMutation(trpc.run.abort.mutationOptions());
-  const error = [pause, resume, step, abort].find((m) => m.error)?.error?.message;
-  const busy = [pause, resume, step, abort].some((m) => m.isPending);
+  const elapsed = useElapsed(startedAt, finishedAt, status === 'running' || status === 'paused');
+  const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
+  const unpriced = stats.unpricedCalls > 0 ? ` + ${stats.unpricedCalls} unpriced` : '';
 
   return (
-    <div className="run-header" data-testid="run-header">
+    <div className="run-header" data-testid="run-header" data-run-id={runId}>
       <div className="run-title">
         <span className={`badge st-${status}`} data-testid="run-status">
           {status}
@@ -57,13 +87,19 @@ export function RunHeader({
         <h1 title={goal || run?.goal}>{goal || run?.goal || 'Run'}</h1>
       </div>
       <div className="run-meta">
-        <span>{run?.taskId === 'game24' ? 'Game of 24' : run?.taskId}</span>
-        <span>model: {run?.modelLabel === 'simulated' ? 'simulated (offline)' : run?.modelLabel}</span>
-        <span>{config.explorationStrategy}</span>
+        <span>{run ? (run.taskId === 'game24' ? 'Game of 24' : 'Open goal') : ''}</span>
+        <span title="the model answering this run">model: {model}</span>
+        <span
+          title={`depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`}
+        >
+          {config.explorationStrategy} · d{config.maxDepth} · b{config.branchFactor} · w{config.beamWidth} · t
+          {config.confidenceThreshold}
+        </span>
       </div>
       <div className="run-stats" data-testid="run-stats">
-        <span>
-          explored <b data-testid="stat-explored">{stats.exploredNodes}</b>/<b>{stats.totalNodes}</b>
+        <span title="nodes executed / nodes created">
+          explored <b data-testid="stat-explored">{stats.exploredNodes}</b>/
+          <b data-testid="stat-total">{stats.totalNodes}</b>
         </span>
         <span>
           depth <b>{stats.maxDepthReached}</b>
@@ -71,44 +107,70 @@ export function RunHeader({
         <span>
           backtracks <b>{stats.backtrackCount}</b>
         </span>
-        <span>
-          calls <b>{stats.modelCalls}</b>
+        <span title="the executor's own calls (generate, evaluate, synthesize) / all calls">
+          calls <b>{stats.llmCalls}</b>/<b>{stats.modelCalls}</b>
         </span>
         <span>
-          tokens <b>{stats.tokenUsage.totalTokens.toLocaleString()}</b>
+          tokens <b>{stats.tokenUsage.totalTokens.toLocaleString('en-US')}</b>
         </span>
         <span>
           cost <b>${stats.cost.toFixed(4)}</b>
+          {unpriced}
+        </span>
+        <span>
+          elapsed <b>{elapsed}</b>
         </span>
       </div>
-      <span className={`conn conn-${connection}`} data-testid="connection">
-        {CONNECTION_LABELS[connection]}
-        {connection === 'error' && (
-          <button className="btn" onClick={onRetry}>
+      <span className={`conn conn-${connection.state}`} data-testid="connection" title={connection.error ?? undefined}>
+        {CONNECTION_LABELS[connection.state]}
+        {connection.state === 'error' && (
+          <button className="btn btn-sm" onClick={connection.retry}>
             Retry
           </button>
         )}
       </span>
       <div className="run-controls">
-        {error && <span className="field-error">{error}</span>}
+        {commands.error && (
+          <span className="field-error" role="alert">
+            {commands.error}
+          </span>
+        )}
         {status === 'paused' || status === 'interrupted' ? (
-          <button className="btn btn-primary" disabled={busy} onClick={() => resume.mutate({ id: runId })}>
+          <button className="btn btn-primary" disabled={commands.busy} onClick={commands.resume} title="Resume (space)">
             Resume
           </button>
         ) : (
-          <button className="btn" disabled={busy || status !== 'running'} onClick={() => pause.mutate({ id: runId })}>
+          <button
+            className="btn"
+            disabled={commands.busy || status !== 'running'}
+            onClick={commands.pause}
+            title="Pause (space)"
+          >
             Pause
           </button>
         )}
-        <button className="btn" disabled={busy || status !== 'paused'} onClick={() => step.mutate({ id: runId })}>
+        <button
+          className="btn"
+          disabled={commands.busy || status !== 'paused'}
+          onClick={commands.step}
+          title="One step (s)"
+        >
           Step
         </button>
         <button
           className="btn btn-danger"
-          disabled={busy || !['running', 'paused', 'queued'].includes(status)}
-          onClick={() => abort.mutate({ id: runId })}
+          disabled={commands.busy || !['running', 'paused', 'queued'].includes(status)}
+          onClick={commands.abort}
         >
           Abort
+        </button>
+        <button
+          className="btn btn-icon"
+          onClick={onHelp}
+          title="Keyboard shortcuts (?)"
+          aria-label="Keyboard shortcuts"
+        >
+          ?
         </button>
       </div>
     </div>

@@ -1,32 +1,55 @@
 'use client';
-// One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth.
-// Memoized and reading only its own node from the store, so a growing tree re-renders only what changed.
+// One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, and the
+// marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did.
+// Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { useRunStore } from './RunStoreContext';
-import { STATUS_LABELS, displayStatus, firstLine } from './node-status';
 import type { ThoughtFlowNode } from './flow-types';
+import { STATUS_LABELS, displayStatus, firstLine } from './node-status';
 
-function ThoughtNodeCardImpl({ data }: NodeProps<ThoughtFlowNode>) {
-  const node = useRunStore((s) => s.tree.nodes[data.nodeId]);
-  const goal = useRunStore((s) => (node?.parentId === null ? s.tree.goal : null));
-  const isBest = useRunStore((s) => s.tree.bestNodeId === data.nodeId);
+function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
+  const id = data.nodeId;
+  const node = useRunStore((s) => s.tree.nodes[id]);
+  const goal = useRunStore((s) => (s.tree.rootId === id ? s.tree.goal : null));
+  const isBest = useRunStore((s) => s.bestNodeId === id);
+  // the frontier means nothing once the run has finished
+  const queued = useRunStore((s) => (s.tree.status === 'finished' ? undefined : s.tree.frontier[id]));
+  const isNext = useRunStore((s) => s.nextNodeId === id);
+  const actions = useRunStore((s) => s.personActions[id]);
+  const pending = useRunStore((s) => s.pendingCommands[id]);
   if (!node) return null;
   const status = displayStatus(node);
   const isRoot = node.parentId === null;
   const composite = node.score?.composite ?? null;
+  const lastAction = actions?.at(-1);
+  const marks: { key: string; label: string; tone: string }[] = [];
+  if (pending) marks.push({ key: 'pending', label: pending === 'prune' ? 'pruning…' : 'expanding…', tone: 'person' });
+  else if (lastAction?.type === 'expand')
+    marks.push({ key: 'expand', label: `re-expanded by ${lastAction.actor}`, tone: 'person' });
+  if (isNext) marks.push({ key: 'next', label: 'next', tone: 'next' });
+  else if (queued)
+    marks.push({ key: 'queued', label: queued.mode === 'expand' ? 'queued to grow' : 'queued', tone: 'queued' });
+  if (isBest) marks.push({ key: 'best', label: 'best', tone: 'best' });
+  const statusLabel = isRoot
+    ? 'goal'
+    : status === 'pruned' && node.prunedBy
+      ? `pruned by ${node.prunedBy}`
+      : STATUS_LABELS[status];
+
   return (
     <div
-      className={`tnode s-${status}${isBest ? ' is-best' : ''}${isRoot ? ' is-root' : ''}`}
+      className={`tnode s-${status}${isBest ? ' is-best' : ''}${isRoot ? ' is-root' : ''}${selected ? ' is-selected' : ''}`}
       data-testid="thought-node"
-      data-node-id={node.id}
+      data-node-id={id}
       data-status={status}
+      data-best={isBest || undefined}
     >
       <Handle type="target" position={Position.Top} isConnectable={false} />
       <div className="tnode-top">
-        <span className={`badge st-${status}`}>{isRoot ? 'goal' : STATUS_LABELS[status]}</span>
-        <span className="mono">
-          {node.id} · d{node.depth}
+        <span className={`badge st-${isRoot ? 'root' : status}`}>{statusLabel}</span>
+        <span className="mono tnode-id">
+          {id} · d{node.depth}
           {composite !== null ? ` · ${composite.toFixed(2)}` : ''}
         </span>
       </div>
@@ -34,8 +57,24 @@ function ThoughtNodeCardImpl({ data }: NodeProps<ThoughtFlowNode>) {
         {isRoot ? goal : firstLine(node.branch?.thought ?? '')}
       </div>
       {composite !== null && (
-        <div className="tnode-bar" aria-label={`composite score ${composite.toFixed(2)}`}>
+        <div
+          className="tnode-bar"
+          role="meter"
+          aria-valuenow={composite}
+          aria-valuemin={0}
+          aria-valuemax={1}
+          aria-label="composite score"
+        >
           <span style={{ width: `${Math.round(composite * 100)}%` }} />
+        </div>
+      )}
+      {marks.length > 0 && (
+        <div className="tnode-marks">
+          {marks.map((m) => (
+            <span key={m.key} className={`mark mark-${m.tone}`} data-testid={`mark-${m.key}`}>
+              {m.label}
+            </span>
+          ))}
         </div>
       )}
       <Handle type="source" position={Position.Bottom} isConnectable={false} />

@@ -2,4 +2,7 @@
 import type { Node } from '@xyflow/react';
 
 export type ThoughtFlowNode = Node<{ nodeId: string }, 'thought'>;
-export type RunFlowNode = ThoughtFlowNode;
+export type FoldFlowNode = Node<{ foldId: string; parentId: string; nodeIds: string[]; hidden: number }, 'fold'>;
+export type DroppedFoldFlowNode = Node<{ foldId: string; parentId: string; count: number }, 'droppedFold'>;
+export type DroppedFlowNode = Node<{ parentId: string; index: number }, 'dropped'>;
+export type RunFlowNode = ThoughtFlowNode | FoldFlowNode | DroppedFoldFlowNode | DroppedFlowNode;

@@ -3,14 +3,14 @@
 // Returns the connection's state, derived from the subscription, and a retry.
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useState } from 'react';
-import type { RunStore } from '@/lib/store/run-store';
 import { useTRPC } from '@/lib/trpc/client';
+import { useRunStoreApi } from './RunStoreContext';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'error';
 
-export function useRunEvents(store: RunStore) {
+export function useRunEvents(runId: string) {
   const trpc = useTRPC();
-  const runId = store.getState().runId;
+  const store = useRunStoreApi();
   // Where to start when subscribing from scratch: what the store already has.
   const [lastEventId] = useState(() =>
     store.getState().tree.lastSeq > 0 ? String(store.getState().tree.lastSeq) : null,
@@ -39,3 +39,5 @@ export function useRunEvents(store: RunStore) {
           : 'ended';
   return { state, error: subscription.error?.message ?? null, retry: () => subscription.reset() };
 }
+
+export type RunConnection = ReturnType<typeof useRunEvents>;

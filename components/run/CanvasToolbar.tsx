@@ -1,0 +1,93 @@
+'use client';
+// The canvas's own controls: zoom to fit, follow live, what to fold, and the legend of colours and marks.
+import { Panel, useReactFlow } from '@xyflow/react';
+import { useState } from 'react';
+import { useRunStore } from './RunStoreContext';
+
+const LEGEND: { cls: string; label: string }[] = [
+  { cls: 'st-pending', label: 'pending: created, not run yet' },
+  { cls: 'st-running', label: 'running now' },
+  { cls: 'st-completed', label: 'completed' },
+  { cls: 'st-verified', label: 'verified by the task' },
+  { cls: 'st-failed', label: 'failed: error, failed check, or every candidate too weak' },
+  { cls: 'st-pruned', label: 'pruned by a person' },
+  { cls: 'st-dropped', label: 'pruned by score (below the threshold)' },
+];
+
+export function CanvasToolbar() {
+  const flow = useReactFlow();
+  const followLive = useRunStore((s) => s.followLive);
+  const foldDeadEnds = useRunStore((s) => s.foldDeadEnds);
+  const showDropped = useRunStore((s) => s.showDropped);
+  const setView = useRunStore((s) => s.setView);
+  const [legend, setLegend] = useState(false);
+  return (
+    <>
+      <Panel position="top-left" className="canvas-toolbar">
+        <button
+          className="btn btn-sm"
+          onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 250 })}
+          title="Zoom to fit (f)"
+        >
+          Fit
+        </button>
+        <button
+          className={`btn btn-sm${followLive ? ' btn-on' : ''}`}
+          aria-pressed={followLive}
+          onClick={() => setView({ followLive: !followLive })}
+          title="Keep the newest activity in view (stops when you pan)"
+          data-testid="follow-live"
+        >
+          Follow live
+        </button>
+        <button
+          className={`btn btn-sm${foldDeadEnds ? ' btn-on' : ''}`}
+          aria-pressed={foldDeadEnds}
+          onClick={() => setView({ foldDeadEnds: !foldDeadEnds })}
+          title="Fold each parent's failed and pruned branches into one card"
+        >
+          Fold dead ends
+        </button>
+        <button
+          className={`btn btn-sm${showDropped ? ' btn-on' : ''}`}
+          aria-pressed={showDropped}
+          onClick={() => setView({ showDropped: !showDropped })}
+          title="Show the candidates dropped below the threshold"
+        >
+          Pruned by score
+        </button>
+        <button
+          className={`btn btn-sm${legend ? ' btn-on' : ''}`}
+          aria-pressed={legend}
+          onClick={() => setLegend(!legend)}
+        >
+          Legend
+        </button>
+      </Panel>
+      {legend && (
+        <Panel position="top-left" className="legend" aria-label="Legend">
+          <ul>
+            {LEGEND.map((l) => (
+              <li key={l.cls}>
+                <span className={`badge ${l.cls}`}>{l.label.split(':')[0]}</span>
+                <span>{l.label.includes(':') ? l.label.slice(l.label.indexOf(':') + 1) : ''}</span>
+              </li>
+            ))}
+            <li>
+              <span className="legend-line legend-best" /> best path (highest cumulative score)
+            </li>
+            <li>
+              <span className="legend-line legend-backtrack" /> latest backtrack, to the alternative run next
+            </li>
+            <li>
+              <span className="mark mark-next">next</span> <span className="mark mark-queued">queued</span> the frontier
+            </li>
+            <li>
+              <span className="mark mark-person">re-expanded by …</span> a person’s action
+            </li>
+          </ul>
+        </Panel>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+'use client';
+// A person's commands on a run (pause, resume, step, abort, prune, expand) as mutations, shared by the header,
+// the context menu and the keyboard. Prune and expand show on the node at once (pending) until the log has them.
+import { useMutation } from '@tanstack/react-query';
+import { useTRPC } from '@/lib/trpc/client';
+import { useRunStoreApi } from './RunStoreContext';
+
+export function useRunCommands(runId: string) {
+  const trpc = useTRPC();
+  const store = useRunStoreApi();
+  const pause = useMutation(trpc.run.pause.mutationOptions());
+  const resume = useMutation(trpc.run.resume.mutationOptions());
+  const step = useMutation(trpc.run.step.mutationOptions());
+  const abort = useMutation(trpc.run.abort.mutationOptions());
+  const prune = useMutation(
+    trpc.node.prune.mutationOptions({
+      onMutate: ({ nodeId }) => store.getState().markPending(nodeId, 'prune'),
+      onError: (_error, { nodeId }) => store.getState().markPending(nodeId, null),
+    }),
+  );
+  const expand = useMutation(
+    trpc.node.expand.mutationOptions({
+      onMutate: ({ nodeId }) => store.getState().markPending(nodeId, 'expand'),
+      onError: (_error, { nodeId }) => store.getState().markPending(nodeId, null),
+    }),
+  );
+  const all = [pause, resume, step, abort, prune, expand];
+  const latestError = all
+    .filter((m) => m.error)
+    .sort((a, b) => b.failureCount - a.failureCount || (b.submittedAt ?? 0) - (a.submittedAt ?? 0))[0]?.error;
+  return {
+    pause: () => pause.mutate({ id: runId }),
+    resume: () => resume.mutate({ id: runId }),
+    step: () => step.mutate({ id: runId }),
+    abort: () => abort.mutate({ id: runId }),
+    prune: (nodeId: string) => prune.mutate({ runId, nodeId }),
+    expand: (nodeId: string) => expand.mutate({ runId, nodeId }),
+    busy: pause.isPending || resume.isPending || step.isPending || abort.isPending,
+    error: latestError?.message ?? null,
+    clearError: () => all.forEach((m) => m.reset()),
+  };
+}
+
+export type RunCommands = ReturnType<typeof useRunCommands>;

@@ -1,0 +1,88 @@
+'use client';
+// The run page's keys: arrows move between parent (up), first child (down) and siblings (left, right); p prunes,
+// e expands again, space pauses or resumes, s steps, f fits the tree, Escape clears the selection, ? lists the keys.
+// Ignored while typing in a field.
+import { useReactFlow } from '@xyflow/react';
+import { useEffect } from 'react';
+import { useRunStoreApi } from './RunStoreContext';
+import type { RunCommands } from './useRunCommands';
+
+export const KEYS: { keys: string; what: string }[] = [
+  { keys: '↑', what: 'parent' },
+  { keys: '↓', what: 'first child' },
+  { keys: '← →', what: 'previous / next sibling' },
+  { keys: 'p', what: 'prune the selected branch' },
+  { keys: 'e', what: 'expand the selected node again' },
+  { keys: 'space', what: 'pause / resume' },
+  { keys: 's', what: 'one step (when paused)' },
+  { keys: 'f', what: 'zoom to fit' },
+  { keys: 'Esc', what: 'clear the selection' },
+  { keys: '?', what: 'this list' },
+];
+
+function typing(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return Boolean(el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)));
+}
+
+export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp: () => void) {
+  const store = useRunStoreApi();
+  const flow = useReactFlow();
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (typing(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
+      const state = store.getState();
+      const tree = state.tree;
+      const selected = state.selectedNodeId ? tree.nodes[state.selectedNodeId] : undefined;
+      const move = (id: string | null | undefined) => {
+        if (id) state.select(id);
+      };
+      switch (event.key) {
+        case 'ArrowUp':
+          move(selected ? selected.parentId : tree.rootId);
+          break;
+        case 'ArrowDown':
+          move(selected ? selected.childIds[0] : tree.rootId);
+          break;
+        case 'ArrowLeft':
+        case 'ArrowRight': {
+          if (!selected?.parentId) {
+            move(tree.rootId);
+            break;
+          }
+          const siblings = tree.nodes[selected.parentId]?.childIds ?? [];
+          const index = siblings.indexOf(selected.id) + (event.key === 'ArrowLeft' ? -1 : 1);
+          move(siblings[index]);
+          break;
+        }
+        case 'p':
+          if (selected && selected.parentId !== null) commands.prune(selected.id);
+          break;
+        case 'e':
+          if (selected) commands.expand(selected.id);
+          break;
+        case ' ':
+          if (status === 'running') commands.pause();
+          else if (status === 'paused' || status === 'interrupted') commands.resume();
+          break;
+        case 's':
+          if (status === 'paused') commands.step();
+          break;
+        case 'f':
+          void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 250 });
+          break;
+        case 'Escape':
+          state.select(null);
+          break;
+        case '?':
+          toggleHelp();
+          break;
+        default:
+          return;
+      }
+      event.preventDefault();
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store, flow, commands, status, toggleHelp]);
+}

@@ -1,0 +1,115 @@
+/**
+ * What the canvas shows of a tree: the scratchpad's compaction on screen. A node's failed and pruned children
+ * (with their subtrees) fold into one summary item per parent, and the candidates dropped below the threshold into
+ * another; a fold opens on request, or by itself when the item to reveal (the selection) is inside it.
+ * Pure and React-free; the result feeds the tidy layout (tidy.ts) as a plain parent -> children map.
+ * Not responsible for positions (tidy.ts) or drawing (components/run).
+ */
+import type { ThoughtNode, ThoughtTree } from '../engine/types';
+
+export type VisibleItem =
+  | { kind: 'node'; id: string; nodeId: string }
+  | { kind: 'dead-fold'; id: string; parentId: string; nodeIds: string[]; hidden: number }
+  | { kind: 'dropped-fold'; id: string; parentId: string; count: number }
+  | { kind: 'dropped'; id: string; parentId: string; index: number };
+
+export interface VisibleTree {
+  rootId: string | null;
+  items: Map<string, VisibleItem>;
+  /** Children of every visible item, in order: the layout's input. */
+  childIds: Record<string, string[]>;
+}
+
+export interface VisibilityOptions {
+  /** Fold failed and pruned children into one summary per parent. */
+  foldDeadEnds: boolean;
+  /** Show the candidates dropped below the threshold (folded unless opened). */
+  showDropped: boolean;
+  /** Folds opened by the person (ids of dead-fold and dropped-fold items). */
+  openFolds: ReadonlySet<string>;
+  /** An item that must be visible (the selection): the folds that hide it open. */
+  reveal?: string | null;
+}
+
+export const deadFoldId = (parentId: string) => `fold:${parentId}`;
+export const droppedFoldId = (parentId: string) => `drop:${parentId}`;
+export const droppedItemId = (parentId: string, index: number) => `drop:${parentId}:${index}`;
+
+const isDead = (node: ThoughtNode) => node.status === 'failed' || node.status === 'pruned';
+
+function countSubtree(tree: ThoughtTree, id: string): number {
+  let count = 0;
+  const stack = [id];
+  while (stack.length) {
+    const node = tree.nodes[stack.pop() as string];
+    if (!node) continue;
+    count++;
+    stack.push(...node.childIds);
+  }
+  return count;
+}
+
+/** The folds that must open for `reveal` to be visible. */
+function foldsToOpen(tree: ThoughtTree, reveal: string | null | undefined): Set<string> {
+  const open = new Set<string>();
+  if (!reveal) return open;
+  const dropped = /^drop:(.+):\d+$/.exec(reveal);
+  if (dropped) {
+    open.add(droppedFoldId(dropped[1] as string));
+    reveal = dropped[1] as string;
+  }
+  let node = tree.nodes[reveal];
+  while (node?.parentId) {
+    if (isDead(node)) open.add(deadFoldId(node.parentId));
+    node = tree.nodes[node.parentId];
+  }
+  return open;
+}
+
+export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): VisibleTree {
+  const items = new Map<string, VisibleItem>();
+  const childIds: Record<string, string[]> = {};
+  if (!tree.rootId) return { rootId: null, items, childIds };
+  const open = foldsToOpen(tree, options.reveal);
+  for (const id of options.openFolds) open.add(id);
+
+  const visit = (id: string) => {
+    const node = tree.nodes[id];
+    if (!node) return;
+    items.set(id, { kind: 'node', id, nodeId: id });
+    const kids: string[] = [];
+    const dead: string[] = [];
+    for (const childId of node.childIds) {
+      const child = tree.nodes[childId];
+      if (!child) continue;
+      if (options.foldDeadEnds && isDead(child) && !open.has(deadFoldId(id))) dead.push(childId);
+      else kids.push(childId);
+    }
+    for (const childId of kids) visit(childId);
+    if (dead.length > 0) {
+      const foldId = deadFoldId(id);
+      const hidden = dead.reduce((sum, d) => sum + countSubtree(tree, d), 0);
+      items.set(foldId, { kind: 'dead-fold', id: foldId, parentId: id, nodeIds: dead, hidden });
+      kids.push(foldId);
+      childIds[foldId] = [];
+    }
+    if (options.showDropped && node.dropped.length > 0) {
+      const foldId = droppedFoldId(id);
+      if (open.has(foldId)) {
+        node.dropped.forEach((_, index) => {
+          const itemId = droppedItemId(id, index);
+          items.set(itemId, { kind: 'dropped', id: itemId, parentId: id, index });
+          kids.push(itemId);
+          childIds[itemId] = [];
+        });
+      } else {
+        items.set(foldId, { kind: 'dropped-fold', id: foldId, parentId: id, count: node.dropped.length });
+        kids.push(foldId);
+        childIds[foldId] = [];
+      }
+    }
+    childIds[id] = kids;
+  };
+  visit(tree.rootId);
+  return { rootId: tree.rootId, items, childIds };
+}
