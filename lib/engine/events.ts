@@ -52,6 +52,17 @@ export interface EventPayloads {
     score: BranchScore;
     reason: string;
   };
+  /** A node copied from another run's path when a run is forked: already run there, not run again here. */
+  'node.restored': {
+    nodeId: string;
+    parentId: string;
+    branch: ThoughtBranch;
+    score: BranchScore | null;
+    status: 'completed' | 'pending';
+    result: NodeResult | null;
+    verification: { passed: boolean; trace: string } | null;
+    from: { runId: string; nodeId: string } | null;
+  };
   'node.queued': { nodeId: string; mode: FrontierMode; urgent: boolean };
   /** A step begins: the entry leaves the frontier and the node runs (execute) or grows (expand). */
   'node.started': { nodeId: string; mode: FrontierMode };
@@ -114,6 +125,7 @@ export const EVENT_TYPES: readonly ExplorationEventType[] = [
   'branches.generated',
   'branch.scored',
   'candidate.dropped',
+  'node.restored',
   'node.queued',
   'node.started',
   'model.called',

@@ -64,6 +64,8 @@ export interface ExploreOptions {
   prices?: PriceTable;
   /** Start paused, waiting for step or resume (explore only). */
   startPaused?: boolean;
+  /** resume() records a run.resumed event (default); a fork's first start from its seed log has nothing to resume. */
+  announceResume?: boolean;
   /** Clock for event timestamps (tests). */
   now?: () => number;
 }
@@ -111,8 +113,10 @@ export class ThoughtTreeExecutor {
     if (!tree.rootId) throw new Error('Cannot resume: the event log has no run.started and root');
     const session = new Session(agent, tree.config, this.callbacks, options, tree);
     if (tree.status === 'finished') return session.result();
-    session.emit('run.resumed', { rolledBackNodeId: tree.inFlight?.entry.nodeId ?? null });
-    session.commit();
+    if (options.announceResume !== false || tree.inFlight) {
+      session.emit('run.resumed', { rolledBackNodeId: tree.inFlight?.entry.nodeId ?? null });
+      session.commit();
+    }
     return session.run();
   }
 }

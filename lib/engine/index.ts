@@ -14,6 +14,8 @@ export type { SteeringCommand } from './control';
 export { EVENT_TYPES } from './events';
 export type { EventOf, EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
 export { findBacktrackTarget, selectNext } from './frontier';
+export { forkEvents } from './fork';
+export type { ForkSpec } from './fork';
 export { DEFAULT_PRICES, findPrice, priceCall } from './pricing';
 export type { ModelPrice, PriceTable } from './pricing';
 export { FINAL_MARKER, openGoalTask } from './prompts';

@@ -167,6 +167,38 @@ const APPLY: Appliers = {
     tree.stats.prunedNodes += 1;
   },
 
+  'node.restored'(tree, { payload, seq }) {
+    const parent = tree.nodes[payload.parentId];
+    if (!parent) return;
+    const depth = parent.depth + 1;
+    tree.nodes[payload.nodeId] = {
+      id: payload.nodeId,
+      parentId: payload.parentId,
+      depth,
+      childIds: [],
+      branch: payload.branch,
+      score: payload.score,
+      cumulativeScore: parent.cumulativeScore + (payload.score?.composite ?? 0),
+      status: payload.status,
+      prunedBy: null,
+      result: payload.result,
+      verification: payload.verification,
+      failureReason: null,
+      expansions: 0,
+      dropped: [],
+      usage: emptyUsage(),
+      modelCallSeqs: [],
+      createdSeq: seq,
+      startedSeq: null,
+      finishedSeq: payload.status === 'completed' ? seq : null,
+    };
+    tree.nodeOrder.push(payload.nodeId);
+    replaceNode(tree, parent.id, { childIds: [...parent.childIds, payload.nodeId], expansions: Math.max(parent.expansions, 1) });
+    tree.stats.totalNodes += 1;
+    tree.stats.maxDepthReached = Math.max(tree.stats.maxDepthReached, depth);
+    if (payload.status === 'completed' && payload.branch) tree.exploredThoughts.push(payload.branch.thought);
+  },
+
   'node.queued'(tree, { payload }) {
     // A node sits in the frontier at most once: a new request replaces an older one.
     tree.frontier[payload.nodeId] = {
