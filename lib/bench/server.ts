@@ -86,7 +86,12 @@ async function latencyAt(target: number) {
 
 async function startServer(dir: string): Promise<ChildProcess> {
   const server = spawn(process.execPath, [nextBin, 'start', '-p', String(PORT)], {
-    env: { ...process.env, DATABASE_URL: `file:${path.join(dir, 'bench.db')}`, ARBORIST_DEMO: '0', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
+      ARBORIST_DEMO: '0',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
     stdio: 'ignore',
   });
   for (let i = 0; i < 300; i++) {

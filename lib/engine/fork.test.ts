@@ -19,10 +19,23 @@ describe('forkEvents', () => {
   it('starts the new tree as the path to the node, copied, not run again', async () => {
     const parent = await source();
     const target = parent.bestPath.at(2) as (typeof parent.bestPath)[number]; // depth 2
-    const seed = forkEvents({ runId: 'fork', source: parent.tree, nodeId: target.id, config: parent.tree.config, agentName: 't', modelId: 'simulated' });
+    const seed = forkEvents({
+      runId: 'fork',
+      source: parent.tree,
+      nodeId: target.id,
+      config: parent.tree.config,
+      agentName: 't',
+      modelId: 'simulated',
+    });
     const tree = fold(seed);
-    expect(pathTo(tree, 'n2').map((n) => n.branch?.thought ?? null)).toEqual(parent.bestPath.slice(0, 3).map((n) => n.branch?.thought ?? null));
-    expect(tree.nodes.n2).toMatchObject({ status: 'completed', result: target.result, verification: target.verification });
+    expect(pathTo(tree, 'n2').map((n) => n.branch?.thought ?? null)).toEqual(
+      parent.bestPath.slice(0, 3).map((n) => n.branch?.thought ?? null),
+    );
+    expect(tree.nodes.n2).toMatchObject({
+      status: 'completed',
+      result: target.result,
+      verification: target.verification,
+    });
     expect(tree.stats.exploredNodes).toBe(0);
     expect(Object.values(tree.frontier)).toEqual([expect.objectContaining({ nodeId: 'n2', mode: 'expand' })]);
   });
@@ -42,7 +55,11 @@ describe('forkEvents', () => {
     });
     expect(fold(seed).nodes.n1).toMatchObject({ status: 'pending', branch: { thought: edited } });
     const more: ExplorationEvent[] = [];
-    const result = await new ThoughtTreeExecutor().resume(agent(), seed, { task, announceResume: false, onEvent: (e) => more.push(e) });
+    const result = await new ThoughtTreeExecutor().resume(agent(), seed, {
+      task,
+      announceResume: false,
+      onEvent: (e) => more.push(e),
+    });
     expect(more[0]?.type).toBe('node.started');
     expect(more[0]?.payload).toEqual({ nodeId: 'n1', mode: 'execute' });
     expect(result.tree.nodes.n1).toMatchObject({ status: 'completed', verification: { passed: true } });

@@ -69,6 +69,7 @@ export function forkEvents(spec: ForkSpec): ExplorationEvent[] {
     parentId = id;
   });
   const tip = tree.nodes[parentId];
-  if (tip) emit('node.queued', { nodeId: tip.id, mode: tip.status === 'pending' ? 'execute' : 'expand', urgent: false });
+  if (tip)
+    emit('node.queued', { nodeId: tip.id, mode: tip.status === 'pending' ? 'execute' : 'expand', urgent: false });
   return events;
 }

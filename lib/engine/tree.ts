@@ -193,7 +193,10 @@ const APPLY: Appliers = {
       finishedSeq: payload.status === 'completed' ? seq : null,
     };
     tree.nodeOrder.push(payload.nodeId);
-    replaceNode(tree, parent.id, { childIds: [...parent.childIds, payload.nodeId], expansions: Math.max(parent.expansions, 1) });
+    replaceNode(tree, parent.id, {
+      childIds: [...parent.childIds, payload.nodeId],
+      expansions: Math.max(parent.expansions, 1),
+    });
     tree.stats.totalNodes += 1;
     tree.stats.maxDepthReached = Math.max(tree.stats.maxDepthReached, depth);
     if (payload.status === 'completed' && payload.branch) tree.exploredThoughts.push(payload.branch.thought);

@@ -10,10 +10,14 @@ import { deadFoldId, droppedFoldId, visibleTree } from './visible-tree';
 
 async function game(seed: number): Promise<{ tree: ThoughtTree; events: ExplorationEvent[] }> {
   const events: ExplorationEvent[] = [];
-  const result = await new ThoughtTreeExecutor().explore({ name: 't', model: createSimulatedModel({ seed }) }, '4 9 10 13', {
-    task: getTaskEntry('game24').task,
-    onEvent: (e) => events.push(e),
-  });
+  const result = await new ThoughtTreeExecutor().explore(
+    { name: 't', model: createSimulatedModel({ seed }) },
+    '4 9 10 13',
+    {
+      task: getTaskEntry('game24').task,
+      onEvent: (e) => events.push(e),
+    },
+  );
   return { tree: result.tree, events };
 }
 
@@ -36,9 +40,18 @@ describe('visibleTree', () => {
     const { tree } = await game(3);
     const deadNode = Object.values(tree.nodes).find((n) => n.status === 'failed' && n.parentId);
     const parent = deadNode?.parentId as string;
-    const opened = visibleTree(tree, { foldDeadEnds: true, showDropped: false, openFolds: new Set([deadFoldId(parent)]) });
+    const opened = visibleTree(tree, {
+      foldDeadEnds: true,
+      showDropped: false,
+      openFolds: new Set([deadFoldId(parent)]),
+    });
     expect(opened.items.has(deadNode?.id as string)).toBe(true);
-    const revealed = visibleTree(tree, { foldDeadEnds: true, showDropped: false, openFolds: none, reveal: deadNode?.id });
+    const revealed = visibleTree(tree, {
+      foldDeadEnds: true,
+      showDropped: false,
+      openFolds: none,
+      reveal: deadNode?.id,
+    });
     expect(revealed.items.has(deadNode?.id as string)).toBe(true);
   });
 
@@ -46,9 +59,18 @@ describe('visibleTree', () => {
     const { tree } = await game(3);
     const parent = Object.values(tree.nodes).find((n) => n.dropped.length > 1) as ThoughtTree['nodes'][string];
     const closed = visibleTree(tree, { foldDeadEnds: true, showDropped: true, openFolds: none });
-    expect(closed.items.get(droppedFoldId(parent.id))).toMatchObject({ kind: 'dropped-fold', count: parent.dropped.length });
-    const open = visibleTree(tree, { foldDeadEnds: true, showDropped: true, openFolds: new Set([droppedFoldId(parent.id)]) });
-    expect([...open.items.values()].filter((i) => i.kind === 'dropped' && i.parentId === parent.id)).toHaveLength(parent.dropped.length);
+    expect(closed.items.get(droppedFoldId(parent.id))).toMatchObject({
+      kind: 'dropped-fold',
+      count: parent.dropped.length,
+    });
+    const open = visibleTree(tree, {
+      foldDeadEnds: true,
+      showDropped: true,
+      openFolds: new Set([droppedFoldId(parent.id)]),
+    });
+    expect([...open.items.values()].filter((i) => i.kind === 'dropped' && i.parentId === parent.id)).toHaveLength(
+      parent.dropped.length,
+    );
   });
 });
 
@@ -69,7 +91,10 @@ describe('layout as the tree grows', () => {
           expect(now.y).toBe(p.y); // a node's row is its depth, for good
         }
         const rowOrder = (m: Map<string, { x: number; y: number }>, y: number) =>
-          [...m].filter(([id, p]) => p.y === y && previous?.has(id)).sort((a, b) => a[1].x - b[1].x).map(([id]) => id);
+          [...m]
+            .filter(([id, p]) => p.y === y && previous?.has(id))
+            .sort((a, b) => a[1].x - b[1].x)
+            .map(([id]) => id);
         for (const y of new Set([...previous.values()].map((p) => p.y))) {
           expect(rowOrder(positions, y)).toEqual(rowOrder(previous, y));
         }

@@ -11,6 +11,7 @@ import { resolveConfig } from '../engine/config';
 import { ExplorationControl, SteeringError, type SteeringCommand } from '../engine/control';
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
+import { forkEvents } from '../engine/fork';
 import { createEmptyTree, fold, reduce, subtreeIds } from '../engine/tree';
 import type { ThoughtNode, ThoughtTree, ToTConfig } from '../engine/types';
 import { getTaskEntry } from '../tasks/index';
@@ -18,7 +19,7 @@ import type { PrismaClient } from './db/client';
 import { ConflictError, InputError, NotFoundError } from './errors';
 import type { EventBus } from './event-bus';
 import { type ModelSpec, createModel, modelLabel, modelSpecSchema } from './model-factory';
-import { appendEventsInTransaction, listEvents } from './repositories/events';
+import { appendEvents, appendEventsInTransaction, listEvents } from './repositories/events';
 import { upsertNodes } from './repositories/nodes';
 import {
   type RunPatch,
@@ -38,6 +39,17 @@ export interface RunManagerOptions {
   /** After a restart: continue interrupted runs at once, or only when a person asks. */
   resumeMode: 'auto' | 'manual';
   log?: (message: string) => void;
+}
+
+export interface ForkRunInput {
+  runId: string;
+  nodeId: string;
+  /** The node's thought edited by hand (it then runs again with it). */
+  thought?: string | null;
+  /** Config changes for the fork (strategy, beam width, ...); the rest is the source run's. */
+  config?: Partial<ToTConfig>;
+  model?: ModelSpec;
+  actor?: string;
 }
 
 export interface StartRunInput {
@@ -104,6 +116,63 @@ export class RunManager {
       status: 'queued',
     });
     this.waiting.push(record.id);
+    this.schedule();
+    return record;
+  }
+
+  /**
+   * A new run whose tree starts as the path to a node of another run (live, finished or imported), with the node's
+   * thought optionally edited and its own config and model. Its seed events are stored at once; it then runs like
+   * any run with a log.
+   */
+  async fork(input: ForkRunInput): Promise<RunRecord> {
+    const prisma = this.options.prisma;
+    const source = await getRun(prisma, input.runId);
+    if (!source) throw new NotFoundError(`no run ${input.runId}`);
+    const sourceTree = fold(await listEvents(prisma, input.runId), createEmptyTree(input.runId));
+    const node = sourceTree.nodes[input.nodeId];
+    if (!node) throw new InputError('nodeId', `no node ${input.nodeId} in run ${input.runId}`);
+    if (input.thought !== undefined && input.thought !== null && !input.thought.trim()) {
+      throw new InputError('thought', 'the edited thought is empty');
+    }
+    if (!node.branch && input.thought)
+      throw new InputError('thought', 'the root is the goal: fork from a node below it');
+    let config: ToTConfig;
+    try {
+      config = resolveConfig({ ...source.config, ...(input.config ?? {}) });
+    } catch (error) {
+      const issue = (error as { issues?: { path: string; message: string }[] }).issues?.[0];
+      throw new InputError(issue ? `config.${issue.path}` : 'config', (error as Error).message);
+    }
+    const sourceModel = modelSpecSchema.safeParse(source.modelSettings);
+    const model = modelSpecSchema.parse(
+      input.model ?? (sourceModel.success ? sourceModel.data : { provider: 'simulated', seed: source.seed ?? 1 }),
+    );
+    const id = randomUUID();
+    const seed = forkEvents({
+      runId: id,
+      source: sourceTree,
+      nodeId: input.nodeId,
+      editedThought: input.thought ?? null,
+      config,
+      agentName: 'arborist',
+      modelId: model.provider === 'simulated' ? 'simulated' : model.provider,
+    });
+    const record = await createRun(prisma, {
+      id,
+      taskId: source.taskId,
+      goal: source.goal,
+      modelId: model.provider === 'simulated' ? 'simulated' : model.provider,
+      modelLabel: modelLabel(model),
+      modelSettings: model,
+      config,
+      seed: model.seed,
+      status: 'queued',
+      parentRunId: source.id,
+      parentNodeId: input.nodeId,
+    });
+    await appendEvents(prisma, id, seed);
+    this.waiting.push(id);
     this.schedule();
     return record;
   }
@@ -254,6 +323,8 @@ export class RunManager {
         control: run.control,
         abortSignal: run.abort.signal,
         onCommit: (group: ExplorationEvent[]) => this.enqueueWrite(run, group),
+        // a fork's first start continues its seed log: nothing was interrupted
+        announceResume: record.startedAt !== null,
       };
       await updateRun(prisma, run.id, { status: 'running', startedAt: record.startedAt ?? new Date(), error: null });
       if (record.lastSeq > 0) {

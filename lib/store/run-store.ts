@@ -120,7 +120,10 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
           if (event.type === 'steer.prune' || event.type === 'steer.expand') {
             const { nodeId, actor } = event.payload;
             const type = event.type === 'steer.prune' ? 'prune' : 'expand';
-            personActions = { ...personActions, [nodeId]: [...(personActions[nodeId] ?? []), { type, actor, seq: event.seq }] };
+            personActions = {
+              ...personActions,
+              [nodeId]: [...(personActions[nodeId] ?? []), { type, actor, seq: event.seq }],
+            };
             if (pendingCommands[nodeId] === type) {
               const { [nodeId]: _done, ...rest } = pendingCommands;
               pendingCommands = rest;

@@ -242,3 +242,13 @@ export async function findRunsByStatus(db: Db, statuses: readonly StoredRunStatu
   });
   return rows.map(toRunRecord);
 }
+
+/** The runs forked from a run, oldest first. */
+export async function findForks(db: Db, parentRunId: string): Promise<RunRecord[]> {
+  const rows = await db.run.findMany({
+    where: { parentRunId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: RUN_SELECT,
+  });
+  return rows.map(toRunRecord);
+}

@@ -266,3 +266,38 @@ describe('restart', () => {
     expect((await api2.run.byId({ id })).status).toBe('finished');
   });
 });
+
+describe('run.fork', () => {
+  it('starts a run from a node with an edited thought and its own config, linked to its parent', async () => {
+    const { s, api } = setup();
+    const parent = await api.run.create(game());
+    await s.manager.settled(parent.id);
+    const edited = '10 - 4 = 6 (left: 6 9 13)';
+    const { id } = await api.run.fork({
+      runId: parent.id,
+      nodeId: 'n1',
+      thought: edited,
+      config: { explorationStrategy: 'dfs' },
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    await s.manager.settled(id);
+    const fork = await api.run.byId({ id });
+    expect(fork).toMatchObject({ status: 'finished', parentRunId: parent.id, parentNodeId: 'n1', goal: '4 9 10 13' });
+    expect(fork.config.explorationStrategy).toBe('dfs');
+    const tree = fold((await api.run.events({ id })).events);
+    expect(tree.nodes.n1?.branch?.thought).toBe(edited);
+    expect(tree.nodes.n1?.status).not.toBe('pending'); // it ran, with the new thought
+    expect((await api.run.events({ id })).events.some((e) => e.type === 'run.resumed')).toBe(false);
+    expect((await api.run.forks({ id: parent.id })).map((r) => r.id)).toEqual([id]);
+  });
+
+  it('refuses a missing node or an empty thought, and a missing run', async () => {
+    const { s, api } = setup();
+    const parent = await api.run.create(game());
+    await s.manager.settled(parent.id);
+    expect(await codeOf(api.run.fork({ runId: parent.id, nodeId: 'n999' }))).toBe('BAD_REQUEST');
+    expect(await codeOf(api.run.fork({ runId: parent.id, nodeId: 'n1', thought: '   ' }))).toBe('BAD_REQUEST');
+    expect(await codeOf(api.run.fork({ runId: 'nope', nodeId: 'n1' }))).toBe('NOT_FOUND');
+    expect((await api.run.list({ limit: 10 })).items).toHaveLength(1);
+  });
+});

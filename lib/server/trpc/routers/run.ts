@@ -9,9 +9,10 @@ import type { SteeringCommand } from '../../../engine/control';
 import { NotFoundError } from '../../errors';
 import { streamRunEvents } from '../../event-stream';
 import { listEvents } from '../../repositories/events';
-import { getRun, listRuns } from '../../repositories/runs';
+import { findForks, getRun, listRuns } from '../../repositories/runs';
 import { publicProcedure, router } from '../trpc';
-import { createRunInput, eventsRangeInput, listRunsInput, runIdInput } from '../schemas';
+import { configInput, createRunInput, eventsRangeInput, listRunsInput, runIdInput } from '../schemas';
+import { modelSpecSchema } from '../../model-factory';
 
 const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
   publicProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
@@ -23,6 +24,28 @@ export const runRouter = router({
   create: publicProcedure.input(createRunInput).mutation(async ({ ctx, input }) => {
     const run = await ctx.manager.create({ ...input, actor: ctx.actor });
     return { id: run.id, status: run.status };
+  }),
+
+  /** Start a new run from a node of this one (its path copied, the node's thought optionally edited). */
+  fork: publicProcedure
+    .input(
+      z.object({
+        runId: z.string().min(1).max(100),
+        nodeId: z.string().min(1).max(100),
+        thought: z.string().max(4_000).nullish(),
+        config: configInput.default({}),
+        model: modelSpecSchema.optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const run = await ctx.manager.fork({ ...input, actor: ctx.actor });
+      return { id: run.id, status: run.status };
+    }),
+
+  /** The runs forked from this one. */
+  forks: publicProcedure.input(runIdInput).query(async ({ ctx, input }) => {
+    if (!(await getRun(ctx.prisma, input.id))) throw new NotFoundError(`no run ${input.id}`);
+    return findForks(ctx.prisma, input.id);
   }),
 
   list: publicProcedure.input(listRunsInput).query(({ ctx, input }) =>
