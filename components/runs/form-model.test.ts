@@ -30,7 +30,7 @@ describe('the form fields', () => {
     const byName = Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f]));
     expect(rangeText(byName.maxDepth!)).toBe('1–50');
     expect(rangeText(byName.confidenceThreshold!)).toBe('0–1');
-    expect(byName.timeout).toMatchObject({ nullable: true, max: null });
+    expect(byName.timeout).toMatchObject({ nullable: true, min: 1, max: null });
     expect(rangeText(byName.latencyMs!)).toBe('0–10000');
   });
 

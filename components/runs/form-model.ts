@@ -81,7 +81,10 @@ function bounds(name: NumberFieldSpec['name']): { min: number | null; max: numbe
   const nullable = field instanceof z.ZodNullable;
   const number = (nullable ? field.unwrap() : field) as z.ZodNumber;
   const finite = (v: number | null) => (v !== null && Number.isFinite(v) && Math.abs(v) < 1e9 ? v : null);
-  return { min: finite(number.minValue), max: finite(number.maxValue), nullable };
+  // minValue does not say whether the bound is exclusive (positive() is "> 0"): ask the schema itself.
+  const edge = (v: number | null, step: 1 | -1) =>
+    v === null || number.safeParse(v).success ? v : number.isInt ? v + step : v;
+  return { min: edge(finite(number.minValue), 1), max: edge(finite(number.maxValue), -1), nullable };
 }
 
 function spec(input: SpecInput): NumberFieldSpec {
