@@ -328,7 +328,7 @@ export function NewRunForm() {
         <div className={s.actions}>
           {server.general && (
             <span className="field-error" role="alert" data-testid="form-error">
-              {server.general}
+              Could not start the run: {server.general}
             </span>
           )}
           <button
