@@ -1,24 +1,24 @@
-// /: start a run, and the list of runs.
+// /: start a run, and the list of runs (filtered by ?status=&task=).
+import { Suspense } from 'react';
 import { NewRunForm } from '@/components/runs/NewRunForm';
-import { RunsTable } from '@/components/runs/RunsTable';
+import { RunsPanelSkeleton, RunsTable } from '@/components/runs/RunsTable';
+import s from './page.module.css';
 
 export default function HomePage() {
   return (
-    <main className="page">
-      <section className="panel">
+    <main className={`page ${s.runsPage}`}>
+      <section className="panel" aria-labelledby="new-run-heading">
         <div className="panel-head">
-          <h2>New run</h2>
+          <h2 id="new-run-heading">New run</h2>
         </div>
         <div className="panel-body">
           <NewRunForm />
         </div>
       </section>
-      <section className="panel">
-        <div className="panel-head">
-          <h2>Runs</h2>
-        </div>
+      {/* RunsTable reads the URL's search params: Next renders this fallback until they are known. */}
+      <Suspense fallback={<RunsPanelSkeleton />}>
         <RunsTable />
-      </section>
+      </Suspense>
     </main>
   );
 }

@@ -1,83 +1,220 @@
 'use client';
-// The form that starts a run: task, goal (or puzzle), strategy, the main config fields with their defaults,
-// the simulated model's seed and latency. Server-side validation messages appear beside their fields.
-import { useMutation } from '@tanstack/react-query';
+/**
+ * The form that starts a run: task and goal, every config field with its default (grouped as search shape, scoring
+ * and limits, the less common ones under "Advanced"), and the simulated model's seed and latency. Messages sit
+ * beside their fields: the client checks with the same schema as the server (form-model.ts) for instant feedback,
+ * and a server's BAD_REQUEST is shown beside the field it names. On success it opens the new run.
+ * Not responsible for validation rules (form-model.ts, lib/engine/config.ts) or the runs list.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
-import { DEFAULT_TOT_CONFIG } from '@/lib/engine/config';
-import type { ExplorationStrategy, ToTConfig } from '@/lib/engine/types';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { TASKS } from '@/lib/tasks/index';
 import { useTRPC } from '@/lib/trpc/client';
+import {
+  ADVANCED_FIELDS,
+  GROUPS,
+  NUMBER_FIELDS,
+  STRATEGIES,
+  defaultSettings,
+  firstErrorField,
+  initialValues,
+  parseForm,
+  rangeText,
+  sameValues,
+  serverErrors,
+  settingsAreDefault,
+  taskEntry,
+  type FieldErrors,
+  type FieldName,
+  type FormValues,
+  type NumberFieldSpec,
+} from './form-model';
+import s from './NewRunForm.module.css';
 
-type NumberField =
-  'maxDepth' | 'branchFactor' | 'beamWidth' | 'confidenceThreshold' | 'terminationConfidence' | 'maxTotalNodes';
+/** Moves focus to a field once React has rendered it (an advanced field may only now be shown). */
+function focusField(name: FieldName | null) {
+  if (!name) return;
+  requestAnimationFrame(() => document.getElementById(name)?.focus());
+}
 
-const NUMBER_FIELDS: { key: NumberField; label: string; step: string; hint: string }[] = [
-  { key: 'maxDepth', label: 'Max depth', step: '1', hint: 'levels below the goal' },
-  { key: 'branchFactor', label: 'Branch factor', step: '1', hint: 'candidates per expansion' },
-  { key: 'beamWidth', label: 'Beam width', step: '1', hint: 'best candidates queued' },
-  { key: 'confidenceThreshold', label: 'Threshold', step: '0.05', hint: 'drop below this score' },
-  { key: 'terminationConfidence', label: 'Stop at', step: '0.05', hint: 'confidence that ends it' },
-  { key: 'maxTotalNodes', label: 'Node cap', step: '1', hint: 'nodes executed at most' },
-];
+function FieldMessage({ name, error, hint }: { name: FieldName; error: string | undefined; hint: string }) {
+  return error ? (
+    <span id={`${name}-message`} className={`field-error ${s.message}`} data-testid={`error-${name}`} role="alert">
+      {error}
+    </span>
+  ) : (
+    <span id={`${name}-message`} className={`field-hint ${s.message}`}>
+      {hint}
+    </span>
+  );
+}
+
+/** One setting as a row: label, range and hint on the left, the input on the right, its error below both. */
+function SettingRow({
+  name,
+  label,
+  range,
+  hint,
+  error,
+  children,
+}: {
+  name: FieldName;
+  label: string;
+  range?: string | null;
+  hint: string;
+  error: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className={s.setting} data-invalid={Boolean(error)}>
+      <div className={s.settingText}>
+        <span className={s.settingLabel}>
+          <label htmlFor={name}>{label}</label>
+          {range && <span className={s.range}>{range}</span>}
+        </span>
+        <span id={`${name}-hint`} className={s.hint}>
+          {hint}
+        </span>
+      </div>
+      {children}
+      {error && (
+        <span
+          id={`${name}-message`}
+          className={`field-error ${s.settingError}`}
+          data-testid={`error-${name}`}
+          role="alert"
+        >
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+const describedBy = (name: FieldName, error: string | undefined) =>
+  error ? `${name}-message ${name}-hint` : `${name}-hint`;
+
+function NumberInput({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: NumberFieldSpec;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <SettingRow name={field.name} label={field.label} range={rangeText(field)} hint={field.hint} error={error}>
+      <input
+        id={field.name}
+        name={field.name}
+        className={s.control}
+        type="number"
+        inputMode={field.step < 1 ? 'decimal' : 'numeric'}
+        step={field.step}
+        min={field.min ?? undefined}
+        max={field.max ?? undefined}
+        placeholder={field.nullable ? 'none' : undefined}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={describedBy(field.name, error)}
+        data-testid={`field-${field.name}`}
+      />
+    </SettingRow>
+  );
+}
 
 export function NewRunForm() {
   const trpc = useTRPC();
   const router = useRouter();
-  const [taskId, setTaskId] = useState<string>(TASKS[0]?.id ?? 'game24');
-  const task = TASKS.find((t) => t.id === taskId) ?? TASKS[0];
-  const [goal, setGoal] = useState(task?.exampleGoal ?? '');
-  const [strategy, setStrategy] = useState<ExplorationStrategy>(DEFAULT_TOT_CONFIG.explorationStrategy);
-  const [numbers, setNumbers] = useState<Record<NumberField, string>>(
-    () =>
-      Object.fromEntries(NUMBER_FIELDS.map((f) => [f.key, String(DEFAULT_TOT_CONFIG[f.key])])) as Record<
-        NumberField,
-        string
-      >,
-  );
-  const [seed, setSeed] = useState('3');
-  const [latency, setLatency] = useState('150');
-  const create = useMutation(trpc.run.create.mutationOptions({ onSuccess: ({ id }) => router.push(`/runs/${id}`) }));
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<FormValues>(() => initialValues());
+  const [goalTouched, setGoalTouched] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
+  /** What was sent: a server's messages describe these values, and stop showing once the person edits. */
+  const [sentValues, setSentValues] = useState<FormValues | null>(null);
 
-  const serverField =
-    create.error?.data && 'field' in create.error.data ? (create.error.data.field as string | null) : null;
-  const zodFields =
-    create.error?.data && 'zodError' in create.error.data ? create.error.data.zodError?.fieldErrors : undefined;
-  const errorFor = (field: string): string | null => {
-    if (serverField === field || serverField === `config.${field}`) return create.error?.message ?? null;
-    const z = zodFields as Record<string, string[] | undefined> | undefined;
-    return z?.[field]?.[0] ?? null;
-  };
+  const create = useMutation(
+    trpc.run.create.mutationOptions({
+      onSuccess: ({ id }) => {
+        void queryClient.invalidateQueries({ queryKey: trpc.run.list.pathKey() });
+        router.push(`/runs/${id}`);
+      },
+      onError: (error) => {
+        const { fields } = serverErrors(error);
+        focusField(firstErrorField(fields));
+      },
+    }),
+  );
+
+  const client = useMemo(() => parseForm(values), [values]);
+  const server = sentValues && sameValues(values, sentValues) ? serverErrors(create.error) : serverErrors(null);
+
+  // Settings start valid, so any message there comes from an edit and shows at once; the goal's waits for a blur.
+  const errors: FieldErrors = {};
+  for (const [name, message] of Object.entries(client.errors) as [FieldName, string][]) {
+    if (name !== 'goal' || goalTouched || submitted) errors[name] = message;
+  }
+  Object.assign(errors, server.fields);
+
+  const showAdvanced = advancedOpen || ADVANCED_FIELDS.some((name) => errors[name]);
+  const task = taskEntry(values.taskId);
+  const goalLabel = values.taskId === 'game24' ? 'Puzzle' : 'Goal';
+  const busy = create.isPending || create.isSuccess;
+
+  const set = (name: FieldName, value: string) => setValues((v) => ({ ...v, [name]: value }));
+
+  function chooseTask(taskId: string) {
+    setValues((v) => ({ ...v, taskId, goal: taskEntry(taskId)?.exampleGoal ?? '' }));
+    setGoalTouched(false);
+  }
+
+  function resetSettings() {
+    setValues((v) => ({ ...v, ...defaultSettings() }));
+    create.reset();
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const config: Partial<ToTConfig> = { explorationStrategy: strategy };
-    for (const f of NUMBER_FIELDS) {
-      const value = Number(numbers[f.key]);
-      (config as Record<string, number>)[f.key] = Number.isFinite(value) ? value : NaN;
+    if (busy) return;
+    setSubmitted(true);
+    if (!client.input) {
+      focusField(firstErrorField(client.errors));
+      return;
     }
-    create.mutate({
-      taskId,
-      goal,
-      config,
-      model: { provider: 'simulated', seed: Number(seed), latencyMs: Number(latency) },
-    });
+    setSentValues(values);
+    create.mutate(client.input);
   }
 
-  const generalError = create.error && !serverField && !zodFields ? create.error.message : null;
+  const advancedSummary =
+    `weights ${values.confidenceWeight || '?'} / ${values.progressWeight || '?'} / ${values.noveltyWeight || '?'}` +
+    ` · ${values.maxIterationsPerBranch || '?'} turns per branch`;
+  const strategyHint = STRATEGIES.find((st) => st.value === values.explorationStrategy)?.hint ?? '';
 
   return (
-    <form className="new-run" onSubmit={submit} aria-label="Start a run" noValidate>
-      <div className="new-run-row">
+    <form
+      id="new-run"
+      className={s.form}
+      onSubmit={submit}
+      aria-label="Start a run"
+      noValidate
+      data-testid="new-run-form"
+    >
+      <div className={s.goalRow}>
         <div className="field">
-          <label htmlFor="task">Task</label>
+          <label htmlFor="taskId">Task</label>
           <select
-            id="task"
-            value={taskId}
-            onChange={(e) => {
-              setTaskId(e.target.value);
-              setGoal(TASKS.find((t) => t.id === e.target.value)?.exampleGoal ?? '');
-            }}
+            id="taskId"
+            value={values.taskId}
+            onChange={(e) => chooseTask(e.target.value)}
+            aria-invalid={Boolean(errors.taskId)}
+            aria-describedby="taskId-message"
+            data-testid="field-taskId"
           >
             {TASKS.map((t) => (
               <option key={t.id} value={t.id}>
@@ -85,67 +222,128 @@ export function NewRunForm() {
               </option>
             ))}
           </select>
+          <FieldMessage
+            name="taskId"
+            error={errors.taskId}
+            hint={task?.task.verifyOutput ? 'answers are checked' : 'answers are not checked'}
+          />
         </div>
-        <div className="field grow">
-          <label htmlFor="goal">{taskId === 'game24' ? 'Puzzle' : 'Goal'}</label>
+        <div className="field">
+          <label htmlFor="goal">{goalLabel}</label>
           <input
             id="goal"
-            value={goal}
-            onChange={(e) => setGoal(e.target.value)}
-            aria-invalid={Boolean(errorFor('goal'))}
+            name="goal"
+            value={values.goal}
+            onChange={(e) => set('goal', e.target.value)}
+            onBlur={() => setGoalTouched(true)}
+            placeholder={task?.exampleGoal}
+            autoComplete="off"
+            spellCheck={values.taskId !== 'game24'}
+            aria-invalid={Boolean(errors.goal)}
+            aria-describedby="goal-message"
+            data-testid="field-goal"
           />
-          {errorFor('goal') ? (
-            <span className="field-error">{errorFor('goal')}</span>
-          ) : (
-            <span className="field-hint">{task?.describeGoal}</span>
-          )}
+          <FieldMessage name="goal" error={errors.goal} hint={task?.describeGoal ?? ''} />
         </div>
       </div>
-      <div className="new-run-grid">
-        <div className="field">
-          <label htmlFor="strategy">Strategy</label>
-          <select id="strategy" value={strategy} onChange={(e) => setStrategy(e.target.value as ExplorationStrategy)}>
-            <option value="beam">beam</option>
-            <option value="best-first">best-first</option>
-            <option value="dfs">dfs</option>
-          </select>
-          <span className="field-hint">which queued node runs next</span>
-        </div>
-        {NUMBER_FIELDS.map((f) => (
-          <div className="field" key={f.key}>
-            <label htmlFor={f.key}>{f.label}</label>
-            <input
-              id={f.key}
-              type="number"
-              step={f.step}
-              value={numbers[f.key]}
-              onChange={(e) => setNumbers((n) => ({ ...n, [f.key]: e.target.value }))}
-              aria-invalid={Boolean(errorFor(f.key))}
-            />
-            {errorFor(f.key) ? (
-              <span className="field-error">{errorFor(f.key)}</span>
-            ) : (
-              <span className="field-hint">{f.hint}</span>
-            )}
-          </div>
-        ))}
-        <div className="field">
-          <label htmlFor="seed">Seed</label>
-          <input id="seed" type="number" value={seed} onChange={(e) => setSeed(e.target.value)} />
-          <span className="field-hint">simulated model</span>
-        </div>
-        <div className="field">
-          <label htmlFor="latency">Latency (ms)</label>
-          <input id="latency" type="number" step="50" value={latency} onChange={(e) => setLatency(e.target.value)} />
-          <span className="field-hint">per model call</span>
-        </div>
+
+      <div className={s.groups}>
+        {GROUPS.map((group) => {
+          const fields = NUMBER_FIELDS.filter((f) => f.group === group.id);
+          const main = fields.filter((f) => !f.advanced);
+          const advanced = fields.filter((f) => f.advanced);
+          return (
+            <fieldset key={group.id} className={s.group} data-testid={`group-${group.id}`}>
+              <legend className={s.legend}>{group.title}</legend>
+              <div className={s.fields}>
+                {group.id === 'search' && (
+                  <SettingRow
+                    name="explorationStrategy"
+                    label="Strategy"
+                    hint={strategyHint}
+                    error={errors.explorationStrategy}
+                  >
+                    <select
+                      id="explorationStrategy"
+                      className={s.control}
+                      value={values.explorationStrategy}
+                      onChange={(e) => set('explorationStrategy', e.target.value)}
+                      aria-invalid={Boolean(errors.explorationStrategy)}
+                      aria-describedby={describedBy('explorationStrategy', errors.explorationStrategy)}
+                      data-testid="field-explorationStrategy"
+                    >
+                      {STRATEGIES.map((st) => (
+                        <option key={st.value} value={st.value}>
+                          {st.label}
+                        </option>
+                      ))}
+                    </select>
+                  </SettingRow>
+                )}
+                {main.map((f) => (
+                  <NumberInput
+                    key={f.name}
+                    field={f}
+                    value={values[f.name]}
+                    error={errors[f.name]}
+                    onChange={(v) => set(f.name, v)}
+                  />
+                ))}
+              </div>
+              {showAdvanced && advanced.length > 0 && (
+                <div className={s.advancedFields} data-testid={`advanced-${group.id}`}>
+                  <span className={s.advancedLabel}>Advanced</span>
+                  <div className={s.fields}>
+                    {advanced.map((f) => (
+                      <NumberInput
+                        key={f.name}
+                        field={f}
+                        value={values[f.name]}
+                        error={errors[f.name]}
+                        onChange={(v) => set(f.name, v)}
+                      />
+                    ))}
+                  </div>
+                </div>
+              )}
+            </fieldset>
+          );
+        })}
       </div>
-      <div className="new-run-foot">
-        <span className="field-hint">Model: simulated (offline, deterministic per seed)</span>
-        {generalError && <span className="field-error">{generalError}</span>}
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending ? 'Starting…' : 'Start run'}
+
+      <div className={s.foot}>
+        <button
+          type="button"
+          className={s.disclosure}
+          aria-expanded={showAdvanced}
+          onClick={() => setAdvancedOpen(!showAdvanced)}
+          data-testid="advanced-toggle"
+        >
+          <span className={s.chevron} aria-hidden>
+            ▸
+          </span>
+          {showAdvanced ? 'Hide advanced settings' : 'Advanced settings'}
+          {!showAdvanced && <span className={s.summary}>{advancedSummary}</span>}
         </button>
+        <div className={s.actions}>
+          {server.general && (
+            <span className="field-error" role="alert" data-testid="form-error">
+              Could not start the run: {server.general}
+            </span>
+          )}
+          <button
+            type="button"
+            className="btn"
+            onClick={resetSettings}
+            disabled={settingsAreDefault(values)}
+            data-testid="reset-defaults"
+          >
+            Reset to defaults
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="start-run">
+            {busy ? 'Starting…' : 'Start run'}
+          </button>
+        </div>
       </div>
     </form>
   );

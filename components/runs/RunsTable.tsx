@@ -1,64 +1,303 @@
 'use client';
-// The list of runs, newest first, refreshed while any of them is still going.
-import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+/**
+ * The runs panel: filters kept in the URL (?status=&task=, so a filtered list can be shared), the table of runs
+ * newest first with "Load more" pages, polling while a shown run is active, and designed loading, empty and error
+ * states. Uses useSearchParams, so the page wraps it in Suspense with RunsPanelSkeleton as the fallback.
+ * Not responsible for a row's cells (RunRow.tsx), the filter controls (RunsFilters.tsx) or formatting (list-model.ts).
+ */
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTRPC } from '@/lib/trpc/client';
+import {
+  ACTIVE_STATUSES,
+  NO_FILTERS,
+  filtersQuery,
+  hasFilters,
+  parseFilters,
+  taskLabel,
+  type RunFilters,
+} from './list-model';
+import { RunRow } from './RunRow';
+import { RunsFilters } from './RunsFilters';
+import s from './RunsTable.module.css';
 
-const ACTIVE = new Set(['queued', 'running', 'paused']);
+const PAGE_SIZE = 20;
+const ACTIVE_POLL_MS = 1_500;
+const IDLE_POLL_MS = 15_000;
 
-function duration(start: Date | null, end: Date | null): string {
-  if (!start) return '—';
-  const ms = (end ?? new Date()).getTime() - start.getTime();
-  return ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`;
+/** The current time, ticking every `intervalMs`: live durations and "5 s ago" without refetching. */
+function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+const COLUMNS: { label: string; className?: string }[] = [
+  { label: 'Status', className: s.colStatus },
+  { label: 'Task', className: s.colTask },
+  { label: 'Goal', className: s.colGoal },
+  { label: 'Strategy', className: s.colStrategy },
+  { label: 'Nodes', className: `${s.num} ${s.colNodes}` },
+  { label: 'Best', className: `${s.num} ${s.colBest}` },
+  { label: 'Solved', className: s.colSolved },
+  { label: 'Cost', className: `${s.num} ${s.colCost}` },
+  { label: 'Started', className: s.colStarted },
+  { label: 'Duration', className: `${s.num} ${s.colDuration}` },
+];
+
+function TableHead() {
+  return (
+    <thead>
+      <tr>
+        {COLUMNS.map((c) => (
+          <th key={c.label} scope="col" className={c.className}>
+            {c.label}
+          </th>
+        ))}
+        <th scope="col" className={s.colActions}>
+          <span className={s.visuallyHidden}>Actions</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+function SkeletonRows({ rows = 6 }: { rows?: number }) {
+  return (
+    <tbody aria-hidden>
+      {Array.from({ length: rows }, (_, i) => (
+        <tr key={i} className={s.skeletonRow}>
+          {[...COLUMNS, { label: 'actions' }].map((c, j) => (
+            <td key={c.label}>
+              <span className={s.skeleton} style={{ width: j === 2 ? `${55 + ((i * 17) % 35)}%` : undefined }} />
+            </td>
+          ))}
+        </tr>
+      ))}
+    </tbody>
+  );
+}
+
+function Panel({ filters, children }: { filters: ReactNode; children: ReactNode }) {
+  return (
+    <section className={`panel ${s.panel}`} aria-labelledby="runs-heading" data-testid="runs-panel">
+      <div className={`panel-head ${s.head}`}>
+        <h2 id="runs-heading">Runs</h2>
+        {filters}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** What the page shows while the search params (and the first page) are not there yet. */
+export function RunsPanelSkeleton() {
+  return (
+    <Panel filters={<RunsFilters filters={NO_FILTERS} onChange={() => undefined} disabled />}>
+      <div className={s.scroll} data-testid="runs-loading" aria-busy="true" aria-label="Loading runs">
+        <table className={s.table}>
+          <TableHead />
+          <SkeletonRows />
+        </table>
+      </div>
+    </Panel>
+  );
+}
+
+function StateBox({
+  title,
+  children,
+  tone = 'neutral',
+  testId,
+}: {
+  title: string;
+  children?: ReactNode;
+  tone?: 'neutral' | 'error';
+  testId: string;
+}) {
+  return (
+    <div
+      className={`${s.state} ${tone === 'error' ? s.stateError : ''}`}
+      data-testid={testId}
+      role={tone === 'error' ? 'alert' : undefined}
+    >
+      <div className={s.stateIcon} aria-hidden>
+        {tone === 'error' ? (
+          '!'
+        ) : (
+          <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <circle cx="12" cy="5" r="2.2" />
+            <circle cx="6" cy="18" r="2.2" />
+            <circle cx="18" cy="18" r="2.2" />
+            <path d="M12 7.2v4.3M12 11.5 6.8 16M12 11.5l5.2 4.5" strokeLinecap="round" />
+          </svg>
+        )}
+      </div>
+      <p className={s.stateTitle}>{title}</p>
+      {children}
+    </div>
+  );
+}
+
+function describeFilters(filters: RunFilters): string {
+  return [filters.status && `status ${filters.status}`, filters.taskId && `task ${taskLabel(filters.taskId)}`]
+    .filter(Boolean)
+    .join(' and ');
 }
 
 export function RunsTable() {
   const trpc = useTRPC();
-  const runs = useQuery({
-    ...trpc.run.list.queryOptions({ limit: 50 }),
-    refetchInterval: (q) => (q.state.data?.items.some((r) => ACTIVE.has(r.status)) ? 2_000 : 10_000),
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const queryClient = useQueryClient();
+  const filters = parseFilters(searchParams);
+
+  const runs = useInfiniteQuery({
+    ...trpc.run.list.infiniteQueryOptions(
+      { limit: PAGE_SIZE, status: filters.status ?? undefined, taskId: filters.taskId ?? undefined },
+      { getNextPageParam: (page) => page.nextCursor },
+    ),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.items.some((run) => ACTIVE_STATUSES.has(run.status)))
+        ? ACTIVE_POLL_MS
+        : IDLE_POLL_MS,
   });
-  if (runs.isPending) return <div className="empty">Loading runs…</div>;
-  if (runs.isError) return <div className="error-box">Could not load runs: {runs.error.message}</div>;
-  if (runs.data.items.length === 0) return <div className="empty">No runs yet. Start one above.</div>;
+
+  const remove = useMutation(
+    trpc.run.delete.mutationOptions({
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.run.list.pathKey() }),
+    }),
+  );
+
+  const items = runs.data?.pages.flatMap((page) => page.items) ?? [];
+  const anyActive = items.some((run) => ACTIVE_STATUSES.has(run.status));
+  const now = useNow(anyActive ? 1_000 : 30_000);
+
+  function setFilters(next: RunFilters) {
+    router.replace(`${pathname}${filtersQuery(next, searchParams.toString())}`, { scroll: false });
+  }
+
+  const filterControls = <RunsFilters filters={filters} onChange={setFilters} />;
+
+  if (runs.isPending) {
+    return (
+      <Panel filters={filterControls}>
+        <div className={s.scroll} data-testid="runs-loading" aria-busy="true" aria-label="Loading runs">
+          <table className={s.table}>
+            <TableHead />
+            <SkeletonRows />
+          </table>
+        </div>
+      </Panel>
+    );
+  }
+
+  if (runs.isError && items.length === 0) {
+    return (
+      <Panel filters={filterControls}>
+        <StateBox title="Could not load runs" tone="error" testId="runs-error">
+          <p className={s.stateText}>{runs.error.message}</p>
+          <button type="button" className="btn" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
+            {runs.isFetching ? 'Retrying…' : 'Retry'}
+          </button>
+        </StateBox>
+      </Panel>
+    );
+  }
+
+  if (items.length === 0) {
+    return (
+      <Panel filters={filterControls}>
+        {hasFilters(filters) ? (
+          <StateBox title="No runs match these filters" testId="runs-empty-filtered">
+            <p className={s.stateText}>Nothing with {describeFilters(filters)}.</p>
+            <button type="button" className="btn" onClick={() => setFilters(NO_FILTERS)} data-testid="clear-filters">
+              Clear filters
+            </button>
+          </StateBox>
+        ) : (
+          <StateBox title="No runs yet" testId="runs-empty">
+            <p className={s.stateText}>Start one with the form above: an example goal is already filled in.</p>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                const goal = document.getElementById('goal');
+                goal?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+                goal?.focus({ preventScroll: true });
+              }}
+            >
+              Go to the form
+            </button>
+          </StateBox>
+        )}
+      </Panel>
+    );
+  }
+
   return (
-    <table className="runs-table" data-testid="runs-table">
-      <thead>
-        <tr>
-          <th>Status</th>
-          <th>Task</th>
-          <th>Goal</th>
-          <th>Strategy</th>
-          <th className="num">Nodes</th>
-          <th className="num">Best</th>
-          <th>Solved</th>
-          <th className="num">Cost</th>
-          <th>Started</th>
-          <th className="num">Duration</th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.data.items.map((run) => (
-          <tr key={run.id}>
-            <td>
-              <span className={`badge st-${run.status}`}>{run.status}</span>
-            </td>
-            <td>{run.taskId === 'game24' ? 'Game of 24' : 'Open goal'}</td>
-            <td className="goal-cell">
-              <Link href={`/runs/${run.id}`}>{run.goal}</Link>
-            </td>
-            <td>{run.config.explorationStrategy}</td>
-            <td className="num">
-              {run.exploredNodes}/{run.totalNodes}
-            </td>
-            <td className="num">{run.bestScore !== null ? run.bestScore.toFixed(2) : '—'}</td>
-            <td>{run.verified === null ? '—' : run.verified ? '✓ yes' : 'no'}</td>
-            <td className="num">${run.cost.toFixed(4)}</td>
-            <td>{run.startedAt ? run.startedAt.toLocaleString() : '—'}</td>
-            <td className="num">{duration(run.startedAt, run.finishedAt)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Panel filters={filterControls}>
+      {runs.isError && (
+        <div className={s.banner} role="alert" data-testid="runs-refresh-error">
+          <span>Could not refresh the list: {runs.error.message}</span>
+          <button type="button" className={`btn ${s.small}`} onClick={() => void runs.refetch()}>
+            Retry
+          </button>
+        </div>
+      )}
+      {remove.error && (
+        <div className={s.banner} role="alert">
+          <span>Could not delete the run: {remove.error.message}</span>
+          <button type="button" className={`btn ${s.small}`} onClick={() => remove.reset()}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <div className={s.scroll}>
+        <table
+          className={`${s.table} ${runs.isPlaceholderData ? s.stale : ''}`}
+          data-testid="runs-table"
+          aria-busy={runs.isPlaceholderData}
+        >
+          <TableHead />
+          <tbody>
+            {items.map((run) => (
+              <RunRow
+                key={run.id}
+                run={run}
+                now={now}
+                onOpen={(id) => router.push(`/runs/${id}`)}
+                onDelete={(id) => remove.mutate({ id })}
+                deleting={remove.isPending && remove.variables.id === run.id}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className={s.foot}>
+        <span className={s.muted} data-testid="runs-count">
+          {items.length} {items.length === 1 ? 'run' : 'runs'}
+          {runs.hasNextPage ? ' shown' : ''}
+          {anyActive && <span className={s.liveNote}> · updating live</span>}
+        </span>
+        {runs.hasNextPage && (
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void runs.fetchNextPage()}
+            disabled={runs.isFetchingNextPage}
+            data-testid="load-more"
+          >
+            {runs.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        )}
+      </div>
+    </Panel>
   );
 }

@@ -1,0 +1,136 @@
+'use client';
+/**
+ * One row of the runs table: status, task, goal (a link to the run), strategy, nodes, best score, solved, cost,
+ * started and duration, and a delete with an inline confirm. A click anywhere else on the row opens the run.
+ * Not responsible for fetching or polling (RunsTable.tsx) or how cells read (list-model.ts).
+ */
+import Link from 'next/link';
+import { useState, type MouseEvent } from 'react';
+import type { RunRecord } from '@/lib/server/repositories/runs';
+import { formatCost, formatDuration, formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
+import s from './RunsTable.module.css';
+
+function statusTitle(run: RunRecord): string {
+  if (run.status === 'failed' && run.error) return `failed: ${run.error}`;
+  if (run.finishReason) return `${run.status}: ${run.finishReason}`;
+  return run.status;
+}
+
+function TrashIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden fill="none" stroke="currentColor" strokeWidth="1.5">
+      <path d="M2.5 4h11M6.5 4V2.5h3V4M4 4l.7 9.5h6.6L12 4M6.8 6.5v5M9.2 6.5v5" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function RunRow({
+  run,
+  now,
+  onOpen,
+  onDelete,
+  deleting,
+}: {
+  run: RunRecord;
+  now: number;
+  onOpen: (id: string) => void;
+  onDelete: (id: string) => void;
+  deleting: boolean;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const solved = solvedState(run);
+  const duration = runDurationMs(run, now);
+  const started = run.startedAt ?? run.createdAt;
+  const unpriced = run.stats?.unpricedCalls ?? 0;
+
+  function openRow(event: MouseEvent<HTMLTableRowElement>) {
+    // links and buttons in the row do their own thing; a text selection is not a click
+    if ((event.target as HTMLElement).closest('a, button')) return;
+    if (window.getSelection()?.toString()) return;
+    onOpen(run.id);
+  }
+
+  return (
+    <tr className={s.row} onClick={openRow} data-testid="run-row" data-status={run.status} data-run-id={run.id}>
+      <td>
+        <span className={`badge st-${run.status}`} title={statusTitle(run)} data-testid="run-row-status">
+          {run.status}
+        </span>
+      </td>
+      <td className={s.muted}>{taskLabel(run.taskId)}</td>
+      <td className={s.goal}>
+        <Link href={`/runs/${run.id}`} title={run.goal} prefetch={false}>
+          {run.goal}
+        </Link>
+      </td>
+      <td className={s.mono}>{run.config.explorationStrategy}</td>
+      <td className={s.num} title={`${run.exploredNodes} nodes run of ${run.totalNodes} created`}>
+        {run.exploredNodes}
+        <span className={s.muted}>/{run.totalNodes}</span>
+      </td>
+      <td className={s.num}>
+        {run.bestScore !== null ? run.bestScore.toFixed(2) : <span className={s.muted}>—</span>}
+      </td>
+      <td>
+        <span className={s[`solved-${solved.kind}`]} title={solved.title} data-testid="run-row-solved">
+          {solved.text}
+        </span>
+      </td>
+      <td
+        className={s.num}
+        title={unpriced > 0 ? `${unpriced} calls on an unpriced model are not included` : `$${run.cost.toFixed(6)}`}
+      >
+        {formatCost(run.cost)}
+        {unpriced > 0 && <span className={s.muted}>+?</span>}
+      </td>
+      <td
+        title={
+          run.startedAt
+            ? `Started ${run.startedAt.toLocaleString()}`
+            : `Created ${run.createdAt.toLocaleString()}, not started yet`
+        }
+        className={run.startedAt ? undefined : s.muted}
+      >
+        {formatRelative(started, now)}
+      </td>
+      <td className={s.num}>{duration === null ? <span className={s.muted}>—</span> : formatDuration(duration)}</td>
+      <td className={s.actions}>
+        {deleting ? (
+          <span className={s.muted}>Deleting…</span>
+        ) : confirming ? (
+          <span className={s.confirm}>
+            <button
+              type="button"
+              className={`btn btn-danger ${s.small}`}
+              onClick={() => onDelete(run.id)}
+              data-testid="run-delete-confirm"
+              autoFocus
+            >
+              Delete
+            </button>
+            <button
+              type="button"
+              className={`btn ${s.small} ${s.icon}`}
+              onClick={() => setConfirming(false)}
+              aria-label="Cancel delete"
+              title="Cancel"
+            >
+              ✕
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            className={`${s.iconButton}`}
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete run ${run.goal}`}
+            title="Delete run"
+            data-testid="run-delete"
+          >
+            <TrashIcon />
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}

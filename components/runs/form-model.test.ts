@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TOT_CONFIG } from '@/lib/engine/config';
+import { modelSpecSchema } from '@/lib/server/model-factory';
+import {
+  ADVANCED_FIELDS,
+  FIELD_ORDER,
+  NUMBER_FIELDS,
+  defaultSettings,
+  firstErrorField,
+  humanizeFieldNames,
+  initialValues,
+  parseForm,
+  rangeText,
+  sameValues,
+  serverErrors,
+  settingsAreDefault,
+  type FormValues,
+} from './form-model';
+
+const withValues = (patch: Partial<FormValues>): FormValues => ({ ...initialValues('game24'), ...patch });
+
+describe('the form fields', () => {
+  it('cover every config field once, plus the model settings', () => {
+    const names = [...NUMBER_FIELDS.map((f) => f.name), 'explorationStrategy'].sort();
+    expect(names).toEqual([...Object.keys(DEFAULT_TOT_CONFIG), 'seed', 'latencyMs'].sort());
+    expect(new Set(FIELD_ORDER).size).toBe(FIELD_ORDER.length);
+  });
+
+  it('read their bounds from the schema', () => {
+    const byName = Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f]));
+    expect(rangeText(byName.maxDepth!)).toBe('1–50');
+    expect(rangeText(byName.confidenceThreshold!)).toBe('0–1');
+    expect(byName.timeout).toMatchObject({ nullable: true, min: 1, max: null });
+    expect(rangeText(byName.latencyMs!)).toBe('0–10000');
+  });
+
+  it('keep the less common ones under Advanced', () => {
+    expect([...ADVANCED_FIELDS].sort()).toEqual(
+      ['confidenceWeight', 'maxIterationsPerBranch', 'noveltyWeight', 'progressWeight'].sort(),
+    );
+  });
+});
+
+describe('defaults', () => {
+  it('fill every field from DEFAULT_TOT_CONFIG, the task example and the model defaults', () => {
+    const values = initialValues('game24');
+    expect(values).toMatchObject({ taskId: 'game24', goal: '4 9 10 13', maxDepth: '5', beamWidth: '2' });
+    expect(values).toMatchObject({ explorationStrategy: 'beam', timeout: '', seed: '3', latencyMs: '150' });
+    expect(initialValues('open-goal').goal).toMatch(/Postgres/);
+  });
+
+  it('parse back to DEFAULT_TOT_CONFIG exactly', () => {
+    const { input, errors } = parseForm(initialValues('game24'));
+    expect(errors).toEqual({});
+    expect(input).toEqual({
+      taskId: 'game24',
+      goal: '4 9 10 13',
+      config: DEFAULT_TOT_CONFIG,
+      model: { provider: 'simulated', seed: 3, latencyMs: 150 },
+    });
+  });
+
+  it('tell when the settings are all at their defaults', () => {
+    expect(settingsAreDefault(withValues({ goal: '1 1 1 1' }))).toBe(true);
+    expect(settingsAreDefault(withValues({ maxDepth: '7' }))).toBe(false);
+    expect(settingsAreDefault({ ...withValues({ seed: '9' }), ...defaultSettings() })).toBe(true);
+    expect(sameValues(withValues({}), withValues({}))).toBe(true);
+    expect(sameValues(withValues({}), withValues({ seed: '4' }))).toBe(false);
+  });
+});
+
+describe('parseForm', () => {
+  it('uses the engine schema, cross-field rules included', () => {
+    const { input, errors } = parseForm(withValues({ beamWidth: '9' }));
+    expect(input).toBeNull();
+    expect(errors).toEqual({ beamWidth: 'Beam width cannot exceed branch factor' });
+    expect(parseForm(withValues({ confidenceWeight: '0', progressWeight: '0', noveltyWeight: '0' })).errors).toEqual({
+      confidenceWeight: 'The score weights cannot all be zero',
+    });
+  });
+
+  it('says what is wrong with a number in words', () => {
+    const { errors } = parseForm(
+      withValues({ maxDepth: '0', branchFactor: '21', confidenceThreshold: '1.5', maxTotalNodes: '2.5', seed: '' }),
+    );
+    expect(errors).toEqual({
+      maxDepth: 'Must be at least 1',
+      branchFactor: 'Must be at most 20',
+      confidenceThreshold: 'Must be at most 1',
+      maxTotalNodes: 'Must be a whole number',
+      seed: 'Required',
+    });
+    expect(parseForm(withValues({ latencyMs: 'abc' })).errors).toEqual({ latencyMs: 'Must be a number' });
+    expect(parseForm(withValues({ explorationStrategy: 'random' })).errors.explorationStrategy).toBe(
+      'Choose one of beam, best-first, dfs',
+    );
+  });
+
+  it('reads an empty timeout as none and a number as milliseconds', () => {
+    expect(parseForm(withValues({ timeout: '  ' })).input?.config.timeout).toBeNull();
+    expect(parseForm(withValues({ timeout: '30000' })).input?.config.timeout).toBe(30_000);
+    expect(parseForm(withValues({ timeout: '0' })).errors.timeout).toBe('Must be more than 0');
+  });
+
+  it("checks the goal with the task's own rule and trims it", () => {
+    expect(parseForm(withValues({ goal: '1 2 3' })).errors.goal).toMatch(/^A Game of 24 puzzle is four whole numbers/);
+    expect(parseForm(withValues({ goal: '  ' })).errors.goal).toBe('Enter a puzzle');
+    expect(parseForm({ ...initialValues('open-goal'), goal: '' }).errors.goal).toBe('Enter a goal');
+    expect(parseForm(withValues({ goal: ' 13 4 9 10 ' })).input?.goal).toBe('13 4 9 10');
+    expect(parseForm(withValues({ taskId: 'chess' })).errors.taskId).toBe('Choose a task');
+  });
+
+  it('finds the first error in screen order', () => {
+    const { errors } = parseForm(withValues({ latencyMs: '-1', goal: '', beamWidth: '0' }));
+    expect(firstErrorField(errors)).toBe('goal');
+    expect(firstErrorField({})).toBeNull();
+  });
+
+  it("agrees with the server's model bounds", () => {
+    for (const [seed, latencyMs] of [
+      [0, 0],
+      [2 ** 31 - 1, 10_000],
+      [-1, 0],
+      [2 ** 31, 0],
+      [3, 10_001],
+      [3, 1.5],
+    ] as const) {
+      const server = modelSpecSchema.safeParse({ provider: 'simulated', seed, latencyMs }).success;
+      const form = parseForm(withValues({ seed: String(seed), latencyMs: String(latencyMs) })).input !== null;
+      expect(form, `seed ${seed}, latency ${latencyMs}`).toBe(server);
+    }
+  });
+});
+
+describe('serverErrors', () => {
+  it("places the run manager's named field beside it, keeping only that field's part of the message", () => {
+    expect(
+      serverErrors({
+        message: 'Invalid exploration config: beamWidth: beamWidth cannot exceed branchFactor; maxDepth: Too big',
+        data: { field: 'config.beamWidth', zodError: null },
+      }),
+    ).toEqual({ fields: { beamWidth: 'Beam width cannot exceed branch factor' }, general: null });
+    expect(serverErrors({ message: 'the goal is empty', data: { field: 'goal' } })).toEqual({
+      fields: { goal: 'The goal is empty' },
+      general: null,
+    });
+  });
+
+  it("places zod's fieldErrors, and keeps what names no field as a general message", () => {
+    expect(
+      serverErrors({
+        message: 'bad input',
+        data: { field: null, zodError: { formErrors: [], fieldErrors: { goal: ['Too long'], model: ['Bad seed'] } } },
+      }),
+    ).toEqual({ fields: { goal: 'Too long' }, general: 'model: Bad seed' });
+  });
+
+  it('keeps any other error general', () => {
+    expect(serverErrors({ message: 'Internal server error', data: { field: null, zodError: null } })).toEqual({
+      fields: {},
+      general: 'Internal server error',
+    });
+    expect(serverErrors(null)).toEqual({ fields: {}, general: null });
+  });
+});
+
+describe('humanizeFieldNames', () => {
+  it('replaces known field names with their labels, leaving other words alone', () => {
+    expect(humanizeFieldNames('maxTotalNodes must exceed someThing')).toBe('Node cap must exceed someThing');
+  });
+});

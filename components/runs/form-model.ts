@@ -1,0 +1,367 @@
+/**
+ * The run form's model, free of React: its fields (labels, hints, groups, bounds read from the engine's zod schema),
+ * the values as typed (strings), parsing them into run.create's input with the same schema the server uses, and
+ * turning a server error (BAD_REQUEST with `field`, or zod's fieldErrors) into messages per field.
+ * Where it helps: the form renders from FIELD_SPECS and shows `errors[name]` beside each field; tests need no DOM.
+ * Not responsible for rendering, focus or when a message is shown (NewRunForm.tsx).
+ */
+import { z } from 'zod';
+import { DEFAULT_TOT_CONFIG, toTConfigFields, toTConfigSchema } from '@/lib/engine/config';
+import type { ExplorationStrategy, ToTConfig } from '@/lib/engine/types';
+import { TASKS, type TaskId } from '@/lib/tasks/index';
+
+export type ConfigKey = keyof ToTConfig;
+export type NumericConfigKey = Exclude<ConfigKey, 'explorationStrategy'>;
+
+/** What the form holds: every value as the person typed it (inputs give strings). */
+export type FormValues = {
+  taskId: string;
+  goal: string;
+  seed: string;
+  latencyMs: string;
+} & Record<ConfigKey, string>;
+
+export type FieldName = keyof FormValues;
+export type FieldErrors = Partial<Record<FieldName, string>>;
+
+export type GroupId = 'search' | 'scoring' | 'limits' | 'model';
+
+export const GROUPS: readonly { id: GroupId; title: string }[] = [
+  { id: 'search', title: 'Search shape' },
+  { id: 'scoring', title: 'Scoring' },
+  { id: 'limits', title: 'Limits' },
+  { id: 'model', title: 'Model: simulated (offline)' },
+];
+
+export const STRATEGIES: readonly { value: ExplorationStrategy; label: string; hint: string }[] = [
+  { value: 'beam', label: 'beam', hint: 'level by level' },
+  { value: 'best-first', label: 'best-first', hint: 'highest score next' },
+  { value: 'dfs', label: 'dfs', hint: 'deepest first' },
+];
+
+/** The simulated model's settings; the server's bounds are in lib/server/model-factory.ts (a test pins them). */
+export const DEFAULT_MODEL = { seed: 3, latencyMs: 150 } as const;
+export const modelFields = z.object({
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1),
+  latencyMs: z.number().int().min(0).max(10_000),
+});
+
+export const GOAL_MAX_LENGTH = 2_000;
+
+export interface NumberFieldSpec {
+  name: NumericConfigKey | 'seed' | 'latencyMs';
+  label: string;
+  hint: string;
+  group: GroupId;
+  /** Shown only when "Advanced" is open (or when it holds an error). */
+  advanced: boolean;
+  step: number;
+  min: number | null;
+  max: number | null;
+  /** Empty means null (no limit) instead of "required". */
+  nullable: boolean;
+}
+
+interface SpecInput {
+  name: NumberFieldSpec['name'];
+  label: string;
+  hint: string;
+  group: GroupId;
+  advanced?: boolean;
+  step?: number;
+}
+
+/** Bounds read from the schema itself, so a hint can never disagree with validation. */
+function bounds(name: NumberFieldSpec['name']): { min: number | null; max: number | null; nullable: boolean } {
+  const field = name === 'seed' || name === 'latencyMs' ? modelFields.shape[name] : toTConfigFields.shape[name];
+  const nullable = field instanceof z.ZodNullable;
+  const number = (nullable ? field.unwrap() : field) as z.ZodNumber;
+  const finite = (v: number | null) => (v !== null && Number.isFinite(v) && Math.abs(v) < 1e9 ? v : null);
+  // minValue does not say whether the bound is exclusive (positive() is "> 0"): ask the schema itself.
+  const edge = (v: number | null, step: 1 | -1) =>
+    v === null || number.safeParse(v).success ? v : number.isInt ? v + step : v;
+  return { min: edge(finite(number.minValue), 1), max: edge(finite(number.maxValue), -1), nullable };
+}
+
+function spec(input: SpecInput): NumberFieldSpec {
+  return { advanced: false, step: 1, ...input, ...bounds(input.name) };
+}
+
+/** Every numeric field, in display order within its group. */
+export const NUMBER_FIELDS: readonly NumberFieldSpec[] = [
+  spec({ name: 'maxDepth', label: 'Max depth', hint: 'levels below the goal', group: 'search' }),
+  spec({ name: 'branchFactor', label: 'Branch factor', hint: 'candidates per expansion', group: 'search' }),
+  spec({ name: 'beamWidth', label: 'Beam width', hint: 'best candidates queued', group: 'search' }),
+  spec({
+    name: 'confidenceThreshold',
+    label: 'Score threshold',
+    hint: 'drop candidates below it',
+    group: 'scoring',
+    step: 0.05,
+  }),
+  spec({
+    name: 'terminationConfidence',
+    label: 'Stop at confidence',
+    hint: 'stops once a node is this sure',
+    group: 'scoring',
+    step: 0.05,
+  }),
+  spec({
+    name: 'confidenceWeight',
+    label: 'Confidence weight',
+    hint: 'weight in the composite',
+    group: 'scoring',
+    advanced: true,
+    step: 0.05,
+  }),
+  spec({
+    name: 'progressWeight',
+    label: 'Progress weight',
+    hint: 'weight in the composite',
+    group: 'scoring',
+    advanced: true,
+    step: 0.05,
+  }),
+  spec({
+    name: 'noveltyWeight',
+    label: 'Novelty weight',
+    hint: 'weight in the composite',
+    group: 'scoring',
+    advanced: true,
+    step: 0.05,
+  }),
+  spec({ name: 'maxTotalNodes', label: 'Node cap', hint: 'nodes executed at most', group: 'limits' }),
+  spec({ name: 'timeout', label: 'Timeout (ms)', hint: 'empty means no limit', group: 'limits', step: 1000 }),
+  spec({
+    name: 'maxIterationsPerBranch',
+    label: 'Turns per branch',
+    hint: 'model turns per sub-goal',
+    group: 'limits',
+    advanced: true,
+  }),
+  spec({ name: 'seed', label: 'Seed', hint: 'same seed, same tree', group: 'model' }),
+  spec({ name: 'latencyMs', label: 'Latency (ms)', hint: 'per model call', group: 'model', step: 50 }),
+];
+
+/** Labels of every field, for messages that name another field (and for the strategy select). */
+export const FIELD_LABELS: Record<FieldName, string> = {
+  taskId: 'Task',
+  goal: 'Goal',
+  explorationStrategy: 'Strategy',
+  ...(Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f.label])) as Record<NumberFieldSpec['name'], string>),
+};
+
+export const ADVANCED_FIELDS: readonly FieldName[] = NUMBER_FIELDS.filter((f) => f.advanced).map((f) => f.name);
+
+/** The order fields are checked in, so "the first error" is the first one on screen. */
+export const FIELD_ORDER: readonly FieldName[] = [
+  'taskId',
+  'goal',
+  'explorationStrategy',
+  ...GROUPS.flatMap((g) => NUMBER_FIELDS.filter((f) => f.group === g.id).map((f) => f.name)),
+];
+
+const CONFIG_KEYS = Object.keys(DEFAULT_TOT_CONFIG) as ConfigKey[];
+
+function isConfigKey(name: string): name is ConfigKey {
+  return (CONFIG_KEYS as string[]).includes(name);
+}
+
+function isFieldName(name: string): name is FieldName {
+  return name in FIELD_LABELS;
+}
+
+/** "0.1 to 1" style range text for a hint, or null when unbounded. */
+export function rangeText(field: NumberFieldSpec): string | null {
+  if (field.min !== null && field.max !== null) return `${field.min}–${field.max}`;
+  if (field.min !== null) return `≥ ${field.min}`;
+  if (field.max !== null) return `≤ ${field.max}`;
+  return null;
+}
+
+export function taskEntry(taskId: string) {
+  return TASKS.find((t) => t.id === taskId) ?? null;
+}
+
+/** The settings part of the form (config and model) at their defaults. */
+export function defaultSettings(): Omit<FormValues, 'taskId' | 'goal'> {
+  const config = Object.fromEntries(
+    CONFIG_KEYS.map((key) => {
+      const value = DEFAULT_TOT_CONFIG[key];
+      return [key, value === null ? '' : String(value)];
+    }),
+  ) as Record<ConfigKey, string>;
+  return { ...config, seed: String(DEFAULT_MODEL.seed), latencyMs: String(DEFAULT_MODEL.latencyMs) };
+}
+
+export function initialValues(taskId: TaskId = TASKS[0]?.id ?? 'game24'): FormValues {
+  return { taskId, goal: taskEntry(taskId)?.exampleGoal ?? '', ...defaultSettings() };
+}
+
+/** Whether every setting is at its default (the task and goal are not settings). */
+export function settingsAreDefault(values: FormValues): boolean {
+  const defaults = defaultSettings();
+  return (Object.keys(defaults) as (keyof typeof defaults)[]).every((k) => values[k].trim() === defaults[k]);
+}
+
+/** The form's values differ (used to tell whether a server's answer still describes what is on screen). */
+export function sameValues(a: FormValues, b: FormValues): boolean {
+  return (Object.keys(a) as FieldName[]).every((k) => a[k] === b[k]);
+}
+
+const sentence = (text: string) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
+
+/** "beamWidth cannot exceed branchFactor" -> "Beam width cannot exceed branch factor". */
+export function humanizeFieldNames(message: string): string {
+  const replaced = message.replace(/\b[a-z]+(?:[A-Z][a-z]*)+\b/g, (word) =>
+    isFieldName(word) ? FIELD_LABELS[word].toLowerCase() : word,
+  );
+  return sentence(replaced);
+}
+
+/** A zod issue in the words of a form. */
+export function issueMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.inclusive === false ? `Must be more than ${issue.minimum}` : `Must be at least ${issue.minimum}`;
+    case 'too_big':
+      return issue.inclusive === false ? `Must be less than ${issue.maximum}` : `Must be at most ${issue.maximum}`;
+    case 'invalid_type':
+      return issue.expected === 'int' ? 'Must be a whole number' : 'Must be a number';
+    case 'invalid_value':
+      return `Choose one of ${issue.values.map(String).join(', ')}`;
+    default:
+      return humanizeFieldNames(issue.message);
+  }
+}
+
+/** A typed string as a number: '' is missing, anything Number() cannot read is NaN. */
+function readNumber(text: string): number | null {
+  const trimmed = text.trim();
+  return trimmed === '' ? null : Number(trimmed);
+}
+
+export interface RunCreateInput {
+  taskId: string;
+  goal: string;
+  config: ToTConfig;
+  model: { provider: 'simulated'; seed: number; latencyMs: number };
+}
+
+export interface ParsedForm {
+  /** run.create's input, or null when any field is wrong. */
+  input: RunCreateInput | null;
+  errors: FieldErrors;
+}
+
+/** Validates the whole form the way the server will: the task's goal check, the engine's config schema, the model's bounds. */
+export function parseForm(values: FormValues): ParsedForm {
+  const errors: FieldErrors = {};
+  const set = (name: FieldName, message: string) => {
+    errors[name] ??= message;
+  };
+
+  const entry = taskEntry(values.taskId);
+  const goal = values.goal.trim();
+  if (!entry) set('taskId', 'Choose a task');
+  if (goal.length > GOAL_MAX_LENGTH) set('goal', `At most ${GOAL_MAX_LENGTH} characters`);
+  else if (!goal) set('goal', entry?.id === 'game24' ? 'Enter a puzzle' : 'Enter a goal');
+  else {
+    const problem = entry?.task.validateGoal?.(goal);
+    if (problem) set('goal', sentence(problem));
+  }
+
+  const numbers: Partial<Record<NumberFieldSpec['name'], number | null>> = {};
+  for (const field of NUMBER_FIELDS) {
+    const value = readNumber(values[field.name]);
+    if (value === null && !field.nullable) set(field.name, 'Required');
+    else if (value !== null && Number.isNaN(value)) set(field.name, 'Must be a number');
+    numbers[field.name] = value;
+  }
+
+  const configCandidate = {
+    ...Object.fromEntries(CONFIG_KEYS.filter((k) => k !== 'explorationStrategy').map((k) => [k, numbers[k]])),
+    explorationStrategy: values.explorationStrategy,
+  };
+  const config = toTConfigSchema.safeParse(configCandidate);
+  if (!config.success) {
+    for (const issue of config.error.issues) {
+      const name = String(issue.path[0] ?? '');
+      if (isConfigKey(name)) set(name, issueMessage(issue));
+    }
+  }
+  const model = modelFields.safeParse({ seed: numbers.seed, latencyMs: numbers.latencyMs });
+  if (!model.success) {
+    for (const issue of model.error.issues) {
+      const name = String(issue.path[0] ?? '');
+      if (name === 'seed' || name === 'latencyMs') set(name, issueMessage(issue));
+    }
+  }
+
+  if (Object.keys(errors).length > 0 || !config.success || !model.success || !entry) return { input: null, errors };
+  return {
+    input: { taskId: entry.id, goal, config: config.data, model: { provider: 'simulated', ...model.data } },
+    errors,
+  };
+}
+
+/** The first field (in screen order) that has a message. */
+export function firstErrorField(errors: FieldErrors): FieldName | null {
+  return FIELD_ORDER.find((name) => errors[name]) ?? null;
+}
+
+/** What a tRPC client error carries that the form reads (see lib/server/trpc/trpc.ts's errorFormatter). */
+export interface ServerErrorLike {
+  message: string;
+  data?: {
+    field?: string | null;
+    zodError?: { formErrors?: string[]; fieldErrors?: Record<string, string[] | undefined> } | null;
+  } | null;
+}
+
+export interface ServerErrors {
+  fields: FieldErrors;
+  /** What belongs to no single field (shown at the foot of the form). */
+  general: string | null;
+}
+
+/**
+ * The run manager names the first bad config field and sends the whole InvalidConfigError text
+ * ("Invalid exploration config: beamWidth: beamWidth cannot exceed branchFactor; ..."): keep that field's part.
+ */
+function configFieldMessage(key: ConfigKey, message: string): string {
+  const body = message.replace(/^Invalid exploration config:\s*/, '');
+  const part = body.split('; ').find((p) => p.startsWith(`${key}: `));
+  return humanizeFieldNames(part ? part.slice(key.length + 2) : body);
+}
+
+/** A server error as messages beside fields; anything that names no form field becomes the general message. */
+export function serverErrors(error: ServerErrorLike | null | undefined): ServerErrors {
+  if (!error) return { fields: {}, general: null };
+  const fields: FieldErrors = {};
+  const general: string[] = [];
+  const place = (path: string, message: string) => {
+    const [head, key] = path.split('.');
+    if (head === 'config' && key && isConfigKey(key)) fields[key] ??= configFieldMessage(key, message);
+    else if (head === 'model' && (key === 'seed' || key === 'latencyMs')) fields[key] ??= sentence(message);
+    else if (path === 'goal' || path === 'taskId') fields[path] ??= sentence(message);
+    else general.push(path ? `${path}: ${message}` : message);
+  };
+
+  const data = error.data;
+  if (data?.field) place(data.field, error.message);
+  const zod = data?.zodError;
+  if (zod) {
+    for (const [path, messages] of Object.entries(zod.fieldErrors ?? {})) {
+      const first = messages?.[0];
+      if (first) place(path, first);
+    }
+    for (const message of zod.formErrors ?? []) general.push(message);
+  }
+  if (!data?.field && !zod) general.push(error.message);
+  return { fields, general: general.length > 0 ? general.join('; ') : null };
+}

@@ -1,0 +1,124 @@
+/**
+ * The runs list's model, free of React: the filters as they live in the URL (?status=&task=), and how a run's
+ * summary reads in the table (relative start time, duration, cost, solved or not).
+ * Where it helps: a filtered list is a shareable link, and every cell's text is tested without a DOM.
+ * Not responsible for fetching (RunsTable.tsx) or the server's list query (lib/server/repositories/runs.ts).
+ */
+import type { StoredRunStatus } from '@/lib/server/repositories/runs';
+import { TASKS, type TaskId } from '@/lib/tasks/index';
+
+/** The statuses a person filters by, in the order shown (a test checks they are exactly the stored ones). */
+export const STATUS_FILTERS = [
+  'running',
+  'paused',
+  'queued',
+  'interrupted',
+  'finished',
+  'failed',
+] as const satisfies readonly StoredRunStatus[];
+
+/** Runs that still change: the list polls while one is shown. */
+export const ACTIVE_STATUSES: ReadonlySet<StoredRunStatus> = new Set(['queued', 'running', 'paused']);
+
+export interface RunFilters {
+  status: StoredRunStatus | null;
+  taskId: TaskId | null;
+}
+
+export const NO_FILTERS: RunFilters = { status: null, taskId: null };
+
+/** Filters from the URL; an unknown value is ignored rather than showing an empty list. */
+export function parseFilters(params: { get(name: string): string | null }): RunFilters {
+  const status = params.get('status');
+  const task = params.get('task');
+  return {
+    status: (STATUS_FILTERS as readonly string[]).includes(status ?? '') ? (status as StoredRunStatus) : null,
+    taskId: TASKS.some((t) => t.id === task) ? (task as TaskId) : null,
+  };
+}
+
+/** The query string for filters ('' when none), other parameters kept. */
+export function filtersQuery(filters: RunFilters, current = ''): string {
+  const params = new URLSearchParams(current);
+  params.delete('status');
+  params.delete('task');
+  if (filters.status) params.set('status', filters.status);
+  if (filters.taskId) params.set('task', filters.taskId);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function hasFilters(filters: RunFilters): boolean {
+  return filters.status !== null || filters.taskId !== null;
+}
+
+export function taskLabel(taskId: string): string {
+  return TASKS.find((t) => t.id === taskId)?.label ?? taskId;
+}
+
+/** 850 ms, 4.2 s, 3 min 20 s, 2 h 5 min. */
+export function formatDuration(ms: number): string {
+  const safe = Math.max(0, ms);
+  if (safe < 1_000) return `${Math.round(safe)} ms`;
+  if (safe < 60_000) return `${(Math.floor(safe / 100) / 10).toFixed(1)} s`;
+  const totalSeconds = Math.floor(safe / 1_000);
+  if (totalSeconds < 3_600) {
+    const s = totalSeconds % 60;
+    return `${Math.floor(totalSeconds / 60)} min${s ? ` ${s} s` : ''}`;
+  }
+  const minutes = Math.floor(totalSeconds / 60);
+  const m = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${m ? ` ${m} min` : ''}`;
+}
+
+/** "just now", "12 s ago", "5 min ago", "3 h ago", "2 d ago", then the date. */
+export function formatRelative(then: Date, now: number): string {
+  const seconds = Math.round((now - then.getTime()) / 1_000);
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  if (days < 30) return `${days} d ago`;
+  return then.toLocaleDateString();
+}
+
+/** Dollars with enough digits to tell cheap runs apart: $0.00, $0.0004, <$0.0001, $1.25. */
+export function formatCost(cost: number): string {
+  if (cost === 0) return '$0.00';
+  if (cost < 0.0001) return '<$0.0001';
+  if (cost < 1) return `$${cost.toFixed(4)}`;
+  return `$${cost.toFixed(2)}`;
+}
+
+export interface RunTiming {
+  status: StoredRunStatus;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** How long it ran: to its end, to now while it is active, to its last update when it stopped without ending. */
+export function runDurationMs(run: RunTiming, now: number): number | null {
+  if (!run.startedAt) return null;
+  const end = run.finishedAt?.getTime() ?? (ACTIVE_STATUSES.has(run.status) ? now : run.updatedAt.getTime());
+  return Math.max(0, end - run.startedAt.getTime());
+}
+
+export type Solved = { kind: 'verified' | 'not-verified' | 'not-checkable' | 'pending'; text: string; title: string };
+
+/** ✓ verified, ✗ not verified, or — when the goal cannot be checked (an open goal) or the run has no answer yet. */
+export function solvedState(run: { taskId: string; status: StoredRunStatus; verified: boolean | null }): Solved {
+  if (run.verified === true)
+    return { kind: 'verified', text: '✓ verified', title: "The task's verifier accepted the answer" };
+  if (run.verified === false)
+    return { kind: 'not-verified', text: '✗ not verified', title: "The task's verifier rejected the answer" };
+  const checkable = TASKS.find((t) => t.id === run.taskId)?.task.verifyOutput !== undefined;
+  if (!checkable) return { kind: 'not-checkable', text: '—', title: 'Not checkable: open goals have no verifier' };
+  if (ACTIVE_STATUSES.has(run.status) || run.status === 'interrupted')
+    return { kind: 'pending', text: '—', title: 'No answer yet' };
+  return { kind: 'not-verified', text: '✗ not verified', title: 'The run ended without a checked answer' };
+}
