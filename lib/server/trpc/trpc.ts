@@ -6,7 +6,7 @@
  */
 import { TRPCError, initTRPC } from '@trpc/server';
 import superjson from 'superjson';
-import { z, ZodError } from 'zod';
+import { ZodError } from 'zod';
 import { domainErrorKind, errorField } from '../errors';
 import type { Context } from './context';
 
@@ -18,15 +18,32 @@ const t = initTRPC.context<Context>().create({
   },
   errorFormatter({ shape, error }) {
     const internal = error.code === 'INTERNAL_SERVER_ERROR';
-    const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null;
+    const zodError = error.cause instanceof ZodError ? flattenByPath(error.cause) : null;
     const field = errorField(error.cause);
+    const firstIssue = error.cause instanceof ZodError ? error.cause.issues[0] : undefined;
     return {
       ...shape,
-      message: internal ? 'Internal server error' : shape.message,
+      // zod's own message is a JSON list; a person reads the first problem, with its field
+      message: internal
+        ? 'Internal server error'
+        : firstIssue
+          ? `${firstIssue.path.join('.') || 'input'}: ${firstIssue.message}`
+          : shape.message,
       data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, zodError, field },
     };
   },
 });
+
+/** Field errors keyed by their full path ("config.beamWidth"), so nested fields are told apart. */
+function flattenByPath(error: ZodError): { formErrors: string[]; fieldErrors: Record<string, string[]> } {
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  for (const issue of error.issues) {
+    if (issue.path.length === 0) formErrors.push(issue.message);
+    else (fieldErrors[issue.path.join('.')] ??= []).push(issue.message);
+  }
+  return { formErrors, fieldErrors };
+}
 
 /** Domain errors to tRPC codes; anything else stays a 500 (logged by the handler, hidden from the browser). */
 const domainErrors = t.middleware(async ({ next }) => {
