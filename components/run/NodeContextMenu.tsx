@@ -9,12 +9,14 @@ export function NodeContextMenu({
   x,
   y,
   commands,
+  onFork,
   onClose,
 }: {
   nodeId: string;
   x: number;
   y: number;
   commands: RunCommands;
+  onFork: (nodeId: string) => void;
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -50,6 +52,9 @@ export function NodeContextMenu({
       </button>
       <button role="menuitem" disabled={finished} onClick={act(() => commands.expand(nodeId))}>
         Expand again <kbd>e</kbd>
+      </button>
+      <button role="menuitem" onClick={act(() => onFork(nodeId))}>
+        Fork from here…
       </button>
       <button role="menuitem" onClick={act(() => void navigator.clipboard?.writeText(nodeId))}>
         Copy node id

@@ -18,7 +18,7 @@ import type { RunCommands } from './useRunCommands';
 
 const nodeTypes = { thought: ThoughtNodeCard, fold: FoldCard, droppedFold: DroppedFoldCard, dropped: DroppedCard };
 
-export function RunCanvas({ commands }: { commands: RunCommands }) {
+export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork: (nodeId: string) => void }) {
   const store = useRunStoreApi();
   const version = useRunStore((s) => s.version);
   const tree = useRunStore((s) => s.tree);
@@ -190,7 +190,7 @@ export function RunCanvas({ commands }: { commands: RunCommands }) {
         <Controls showInteractive={false} position="bottom-left" />
         <CanvasToolbar />
       </ReactFlow>
-      {menu && <NodeContextMenu {...menu} commands={commands} onClose={() => setMenu(null)} />}
+      {menu && <NodeContextMenu {...menu} commands={commands} onFork={onFork} onClose={() => setMenu(null)} />}
     </>
   );
 }

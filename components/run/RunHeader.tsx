@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTRPC } from '@/lib/trpc/client';
+import { CopyLinkButton, RunRelations } from './RunLinks';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 import type { ConnectionState, RunConnection } from './useRunEvents';
@@ -130,6 +131,8 @@ export function RunHeader({
         )}
       </span>
       <div className="run-controls">
+        {run && <RunRelations runId={runId} parentRunId={run.parentRunId} parentNodeId={run.parentNodeId} />}
+        <CopyLinkButton />
         {commands.error && (
           <span className="field-error" role="alert">
             {commands.error}

@@ -5,6 +5,7 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useState } from 'react';
 import { createRunStore } from '@/lib/store/run-store';
 import { EventLog } from './event-log/EventLog';
+import { ForkDialog } from './ForkDialog';
 import { Inspector } from './inspector/Inspector';
 import { KeyboardHelp } from './KeyboardHelp';
 import { RunCanvas } from './RunCanvas';
@@ -13,6 +14,8 @@ import { RunStoreProvider } from './RunStoreContext';
 import { useRunCommands } from './useRunCommands';
 import { useRunEvents } from './useRunEvents';
 import { useRunKeyboard } from './useRunKeyboard';
+import { useRunUrl } from './useRunUrl';
+import { Timeline } from './timeline/Timeline';
 
 export function RunView({ runId }: { runId: string }) {
   const [store] = useState(() => createRunStore(runId));
@@ -30,8 +33,10 @@ function RunPage({ runId }: { runId: string }) {
   const commands = useRunCommands(runId);
   const { status, run, loadError } = useRunStatus(runId);
   const [help, setHelp] = useState(false);
+  const [forkFrom, setForkFrom] = useState<string | null>(null);
   const toggleHelp = useCallback(() => setHelp((h) => !h), []);
   useRunKeyboard(commands, status, toggleHelp);
+  const urlProblem = useRunUrl();
   return (
     <div className="run-page">
       <RunHeader
@@ -43,23 +48,50 @@ function RunPage({ runId }: { runId: string }) {
         onHelp={toggleHelp}
       />
       {loadError ? (
-        <div className="run-missing">
+        <div className="run-missing" data-testid="run-missing">
           <h1>{loadError.notFound ? 'No such run' : 'Could not load this run'}</h1>
-          <p>{loadError.message}</p>
+          <p>
+            {loadError.notFound
+              ? 'It may have been deleted, or the link is mistyped. Runs live in the database of the server you opened.'
+              : loadError.message}
+          </p>
           <a className="btn" href="/">
             All runs
           </a>
         </div>
+      ) : urlProblem ? (
+        <div className="run-missing" data-testid="step-problem">
+          <h1>
+            {urlProblem.kind === 'bad-step' ? 'This link has a bad step' : 'That step is beyond the end of this run'}
+          </h1>
+          <p>
+            {urlProblem.kind === 'bad-step'
+              ? `"${urlProblem.value}" is not a step: steps are whole numbers (the seq of an event).`
+              : `The link asks for step ${urlProblem.step}, but this run has ${urlProblem.lastSeq} events.`}
+          </p>
+          <div className="run-missing-actions">
+            {urlProblem.kind === 'beyond-end' && (
+              <a className="btn btn-primary" href={`/runs/${runId}?step=${urlProblem.lastSeq}`}>
+                Open at its last step
+              </a>
+            )}
+            <a className="btn" href={`/runs/${runId}`}>
+              Open the run
+            </a>
+          </div>
+        </div>
       ) : (
         <div className="run-body">
           <div className="run-canvas">
-            <RunCanvas commands={commands} />
+            <RunCanvas commands={commands} onFork={setForkFrom} />
           </div>
           <Inspector runId={runId} />
+          <Timeline />
           <EventLog />
         </div>
       )}
       {help && <KeyboardHelp onClose={toggleHelp} />}
+      {forkFrom && <ForkDialog runId={runId} nodeId={forkFrom} onClose={() => setForkFrom(null)} />}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { memo } from 'react';
 import { useRunStore } from './RunStoreContext';
 import type { ThoughtFlowNode } from './flow-types';
 import { STATUS_LABELS, displayStatus, firstLine } from './node-status';
+import { useIsShared } from './SharedNodes';
 
 function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const id = data.nodeId;
@@ -18,6 +19,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const isNext = useRunStore((s) => s.nextNodeId === id);
   const actions = useRunStore((s) => s.personActions[id]);
   const pending = useRunStore((s) => s.pendingCommands[id]);
+  const shared = useIsShared(id);
   if (!node) return null;
   const status = displayStatus(node);
   const isRoot = node.parentId === null;
@@ -31,6 +33,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   else if (queued)
     marks.push({ key: 'queued', label: queued.mode === 'expand' ? 'queued to grow' : 'queued', tone: 'queued' });
   if (isBest) marks.push({ key: 'best', label: 'best', tone: 'best' });
+  if (shared) marks.push({ key: 'shared', label: 'shared', tone: 'shared' });
   const statusLabel = isRoot
     ? 'goal'
     : status === 'pruned' && node.prunedBy

@@ -4,6 +4,7 @@
 // Ignored while typing in a field.
 import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
+import { type JumpTarget, jump } from '@/lib/store/timeline';
 import { useRunStoreApi } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 
@@ -15,6 +16,9 @@ export const KEYS: { keys: string; what: string }[] = [
   { keys: 'e', what: 'expand the selected node again' },
   { keys: 'space', what: 'pause / resume' },
   { keys: 's', what: 'one step (when paused)' },
+  { keys: ', .', what: 'back / forward one event in time' },
+  { keys: '[ ]', what: 'back / forward one search step in time' },
+  { keys: 'l', what: 'back to live (the latest step)' },
   { keys: 'f', what: 'zoom to fit' },
   { keys: 'Esc', what: 'clear the selection' },
   { keys: '?', what: 'this list' },
@@ -36,6 +40,12 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
       const selected = state.selectedNodeId ? tree.nodes[state.selectedNodeId] : undefined;
       const move = (id: string | null | undefined) => {
         if (id) state.select(id);
+      };
+      const travel = (target: JumpTarget, direction: 1 | -1) => {
+        const seq = jump(state.events, state.viewSeq ?? state.lastSeq, target, direction);
+        if (seq === null) return;
+        state.setView({ followLive: false });
+        state.seek(seq);
       };
       switch (event.key) {
         case 'ArrowUp':
@@ -67,6 +77,21 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
           break;
         case 's':
           if (status === 'paused') commands.step();
+          break;
+        case ',':
+          travel('event', -1);
+          break;
+        case '.':
+          travel('event', 1);
+          break;
+        case '[':
+          travel('iteration', -1);
+          break;
+        case ']':
+          travel('iteration', 1);
+          break;
+        case 'l':
+          state.seek(null);
           break;
         case 'f':
           void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 250 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
+import { createEmptyTree, fold } from '../engine/tree';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { getTaskEntry } from '../tasks/index';
 import { createRunStore } from './run-store';
@@ -67,5 +68,43 @@ describe('run store', () => {
     expect(calls).toBe(0);
     store.getState().select('n1');
     expect(calls).toBe(1);
+  });
+});
+
+describe('time travel in the store', () => {
+  it('shows any past step, keeps receiving underneath, and goes back to live', async () => {
+    const { events } = await recordRun();
+    const store = createRunStore(events[0]?.runId as string, () => {});
+    store.getState().receiveMany(events.slice(0, 60));
+    store.getState().flush();
+    const liveAt60 = JSON.parse(JSON.stringify(store.getState().tree));
+    store.getState().seek(20);
+    expect(store.getState().viewSeq).toBe(20);
+    expect(store.getState().tree.lastSeq).toBe(20);
+    expect(JSON.parse(JSON.stringify(store.getState().tree))).toEqual(
+      JSON.parse(JSON.stringify(fold(events.slice(0, 20), createEmptyTree(events[0]?.runId)))),
+    );
+    // more events arrive while looking at the past: the screen stays at step 20
+    store.getState().receiveMany(events.slice(60));
+    store.getState().flush();
+    expect(store.getState().tree.lastSeq).toBe(20);
+    expect(store.getState().lastSeq).toBe(events.length);
+    store.getState().seek(null);
+    expect(store.getState().viewSeq).toBeNull();
+    expect(store.getState().tree.lastSeq).toBe(events.length);
+    expect(liveAt60.lastSeq).toBe(60);
+  });
+
+  it('derives the marks of the step on screen (a backtrack not yet happened is not drawn)', async () => {
+    const { events } = await recordRun();
+    const firstBacktrack = events.find((e) => e.type === 'backtrack') as ExplorationEvent;
+    const store = createRunStore('r', () => {});
+    store.getState().receiveMany(events);
+    store.getState().flush();
+    expect(store.getState().lastBacktrack).not.toBeNull();
+    store.getState().seek(firstBacktrack.seq - 1);
+    expect(store.getState().lastBacktrack).toBeNull();
+    store.getState().seek(firstBacktrack.seq);
+    expect(store.getState().lastBacktrack?.seq).toBe(firstBacktrack.seq);
   });
 });

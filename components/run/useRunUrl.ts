@@ -1,0 +1,54 @@
+'use client';
+// The URL holds what is on screen: /runs/<id>?step=<seq>&node=<nodeId>. Opening such a link shows the same step
+// with the same node selected once the log has arrived that far; afterwards the URL follows the screen (replaced,
+// not pushed, so the back button leaves the run instead of undoing every click).
+import { useEffect, useState } from 'react';
+import { useRunStoreApi } from './RunStoreContext';
+
+export type UrlProblem = { kind: 'bad-step'; value: string } | { kind: 'beyond-end'; step: number; lastSeq: number };
+
+function readUrl(): { step: string | null; node: string | null } {
+  if (typeof window === 'undefined') return { step: null, node: null };
+  const params = new URLSearchParams(window.location.search);
+  return { step: params.get('step'), node: params.get('node') };
+}
+
+export function useRunUrl(): UrlProblem | null {
+  const store = useRunStoreApi();
+  const [initial] = useState(readUrl);
+  const [problem, setProblem] = useState<UrlProblem | null>(() =>
+    initial.step !== null && !/^\d+$/.test(initial.step) ? { kind: 'bad-step', value: initial.step } : null,
+  );
+
+  // Apply the link: select its node now, show its step as soon as the log reaches it.
+  useEffect(() => {
+    const step = initial.step !== null && /^\d+$/.test(initial.step) ? Number(initial.step) : null;
+    if (initial.node) store.getState().select(initial.node);
+    let applied = step === null;
+    const sync = () => {
+      const s = store.getState();
+      if (!applied && step !== null) {
+        const ended = s.events.at(-1)?.type === 'run.finished';
+        if (s.lastSeq >= step) {
+          applied = true;
+          s.setView({ followLive: false });
+          s.seek(step);
+        } else if (ended) {
+          applied = true;
+          setProblem({ kind: 'beyond-end', step, lastSeq: s.lastSeq });
+        }
+        if (!applied) return;
+      }
+      const url = new URL(window.location.href);
+      if (s.viewSeq === null) url.searchParams.delete('step');
+      else url.searchParams.set('step', String(s.viewSeq));
+      if (s.selectedNodeId) url.searchParams.set('node', s.selectedNodeId);
+      else url.searchParams.delete('node');
+      if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
+    };
+    sync();
+    return store.subscribe(sync);
+  }, [store, initial]);
+
+  return problem;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { ExplorationEvent } from '../engine/events';
+import { ThoughtTreeExecutor } from '../engine/executor';
+import { getTaskEntry } from '../tasks/index';
+import { createSimulatedModel } from '../tasks/simulated-model';
+import { jump, momentKind, playDelay } from './timeline';
+
+async function recordRun(): Promise<ExplorationEvent[]> {
+  const events: ExplorationEvent[] = [];
+  await new ThoughtTreeExecutor().explore({ name: 't', model: createSimulatedModel({ seed: 3 }) }, '4 9 10 13', {
+    task: getTaskEntry('game24').task,
+    onEvent: (e) => events.push(e),
+  });
+  return events;
+}
+
+describe('timeline', () => {
+  it('names the kind of each moment', async () => {
+    const events = await recordRun();
+    const kinds = new Set(events.map(momentKind));
+    for (const k of ['expansion', 'prune', 'backtrack', 'verified', 'failed', 'step'] as const)
+      expect(kinds).toContain(k);
+  });
+
+  it('jumps one event, one iteration, and to the next or previous backtrack and prune', async () => {
+    const events = await recordRun();
+    expect(jump(events, 10, 'event', 1)).toBe(11);
+    expect(jump(events, 0, 'event', -1)).toBeNull();
+    expect(jump(events, events.length, 'event', 1)).toBeNull();
+    const backtracks = events.filter((e) => e.type === 'backtrack').map((e) => e.seq);
+    expect(jump(events, 0, 'backtrack', 1)).toBe(backtracks[0]);
+    expect(jump(events, backtracks[1] as number, 'backtrack', -1)).toBe(backtracks[0]);
+    expect(jump(events, events.length, 'backtrack', 1)).toBeNull();
+    const firstDrop = events.find((e) => e.type === 'candidate.dropped')?.seq;
+    expect(jump(events, 0, 'prune', 1)).toBe(firstDrop);
+    // iterations: from the start, the first step is shown complete (just before the second node.started)
+    const starts = events.filter((e) => e.type === 'node.started').map((e) => e.seq);
+    expect(jump(events, 0, 'iteration', 1)).toBe((starts[1] as number) - 1);
+    expect(jump(events, (starts[2] as number) - 1, 'iteration', -1)).toBe((starts[1] as number) - 1);
+  });
+
+  it('plays at the run’s pace, faster or slower by the speed, within bounds', async () => {
+    const events = await recordRun();
+    expect(playDelay(events, 5, 1)).toBeGreaterThanOrEqual(40);
+    expect(playDelay(events, 5, 10)).toBeCloseTo(playDelay(events, 5, 1) / 10);
+    expect(playDelay(events, 5, 0.5)).toBeLessThanOrEqual(3_000);
+  });
+});
