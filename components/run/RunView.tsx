@@ -1,5 +1,6 @@
 'use client';
-// The run page: a store for this run, the live event stream into it, the header and the canvas.
+// The run page: a store for this run, the live event stream into it, the header, the canvas, the inspector on the
+// right and the event log under the canvas.
 import { ReactFlowProvider } from '@xyflow/react';
 import { useState } from 'react';
 import { createRunStore } from '@/lib/store/run-store';
@@ -9,6 +10,7 @@ import { RunCanvas } from './RunCanvas';
 import { RunHeader } from './RunHeader';
 import { RunStoreProvider } from './RunStoreContext';
 import { useRunEvents } from './useRunEvents';
+import styles from './RunView.module.css';
 
 export function RunView({ runId }: { runId: string }) {
   const [store] = useState(() => createRunStore(runId));
@@ -18,8 +20,8 @@ export function RunView({ runId }: { runId: string }) {
       <ReactFlowProvider>
         <div className="run-page">
           <RunHeader runId={runId} connection={connection.state} onRetry={connection.retry} />
-          <div className="run-body">
-            <div className="run-canvas">
+          <div className={`run-body ${styles.body}`}>
+            <div className={`run-canvas ${styles.canvas}`}>
               <RunCanvas />
             </div>
             <Inspector runId={runId} />
