@@ -77,11 +77,10 @@ export function eventActor(event: ExplorationEvent): string | null {
   return 'actor' in event.payload ? event.payload.actor : null;
 }
 
-/** True for events that report something going wrong (drawn in the failure colour). */
+/** True for events that report something going wrong (drawn in the failure colour). A drop is routine: not one. */
 export function isBadEvent(event: ExplorationEvent): boolean {
   switch (event.type) {
     case 'node.failed':
-    case 'candidate.dropped':
       return true;
     case 'node.verified':
       return !event.payload.passed;
