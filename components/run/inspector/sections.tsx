@@ -43,30 +43,61 @@ export function Section({
   );
 }
 
-/** Long text (prompts, responses, JSON), pre-wrapped in a scroll box of bounded height, with a copy button. */
-export function TextBox({ text, label, mono = false }: { text: string; label: string; mono?: boolean }) {
+/** Copies text: the Clipboard API where the page may use it (https or localhost), else a hidden text area. */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // refused: try the old way
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  try {
+    return document.execCommand('copy');
+  } catch {
+    return false;
+  } finally {
+    area.remove();
+  }
+}
+
+function CopyButton({
+  text,
+  label,
+  className,
+  idle,
+}: {
+  text: string;
+  label: string;
+  className?: string;
+  idle: string;
+}) {
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied('yes');
-    } catch {
-      setCopied('no');
-    }
+    setCopied((await copyText(text)) ? 'yes' : 'no');
     setTimeout(() => setCopied(null), 1500);
   };
   return (
+    <button type="button" className={className} onClick={() => void copy()} aria-label={label} title={label}>
+      {copied === 'yes' ? 'copied' : copied === 'no' ? 'copy failed' : idle}
+    </button>
+  );
+}
+
+/** Long text (prompts, responses, JSON), pre-wrapped in a scroll box of bounded height, with a copy button. */
+export function TextBox({ text, label, mono = false }: { text: string; label: string; mono?: boolean }) {
+  return (
     <div className={styles.textBox}>
       <pre className={mono ? styles.textMono : styles.text}>{text || ' '}</pre>
-      <button
-        type="button"
-        className={styles.copy}
-        onClick={() => void copy()}
-        aria-label={`Copy the ${label}`}
-        title={`Copy the ${label}`}
-      >
-        {copied === 'yes' ? 'copied' : copied === 'no' ? 'copy failed' : 'copy'}
-      </button>
+      <CopyButton text={text} label={`Copy the ${label}`} className={styles.copy} idle="copy" />
     </div>
   );
 }
@@ -357,7 +388,14 @@ function ModelCallItem({ call }: { call: ModelCallEvent }) {
             <span className={styles.callPartTitle}>
               Prompt · {p.messages.length} message{p.messages.length === 1 ? '' : 's'}
             </span>
-            {p.messages.length > 1 && <CopyAll text={messagesAsText(p.messages)} />}
+            {p.messages.length > 1 && (
+              <CopyButton
+                text={messagesAsText(p.messages)}
+                label="Copy the whole prompt"
+                className={styles.copyInline}
+                idle="copy all"
+              />
+            )}
           </div>
           {p.messages.map((m, i) => (
             <div key={i} className={styles.message}>
@@ -381,24 +419,5 @@ function ModelCallItem({ call }: { call: ModelCallEvent }) {
         </div>
       )}
     </details>
-  );
-}
-
-function CopyAll({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <button
-      type="button"
-      className={styles.copyInline}
-      onClick={() => {
-        void navigator.clipboard.writeText(text).then(
-          () => setCopied(true),
-          () => undefined,
-        );
-        setTimeout(() => setCopied(false), 1500);
-      }}
-    >
-      {copied ? 'copied' : 'copy all'}
-    </button>
   );
 }
