@@ -5,6 +5,7 @@
 import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import { type JumpTarget, jump } from '@/lib/store/timeline';
+import { navigate } from './inspector/node-commands';
 import { useRunStoreApi } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 
@@ -49,22 +50,11 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
       };
       switch (event.key) {
         case 'ArrowUp':
-          move(selected ? selected.parentId : tree.rootId);
-          break;
         case 'ArrowDown':
-          move(selected ? selected.childIds[0] : tree.rootId);
-          break;
         case 'ArrowLeft':
-        case 'ArrowRight': {
-          if (!selected?.parentId) {
-            move(tree.rootId);
-            break;
-          }
-          const siblings = tree.nodes[selected.parentId]?.childIds ?? [];
-          const index = siblings.indexOf(selected.id) + (event.key === 'ArrowLeft' ? -1 : 1);
-          move(siblings[index]);
+        case 'ArrowRight':
+          move(navigate(tree, state.selectedNodeId, event.key));
           break;
-        }
         case 'p':
           if (selected && selected.parentId !== null) commands.prune(selected.id);
           break;

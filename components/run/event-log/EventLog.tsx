@@ -1,8 +1,332 @@
 'use client';
-// The event log panel: every event in order. (Placeholder until the panel lands.)
+// The event log panel under the canvas: every event in order (seq, time since the start, a tag coloured by kind,
+// the node, a one-line summary, the person behind a steer.*), filtered by kind, type and node. A click selects the
+// event's node. Collapsible. The list is windowed (fixed row height: only the visible rows are in the DOM), so it
+// stays fast with tens of thousands of events, and it follows the newest event while scrolled to the bottom.
+// Not responsible for what an event says (describe-event.ts) or which events match (filter.ts).
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { EVENT_TYPES, type ExplorationEvent, type ExplorationEventType } from '@/lib/engine/events';
 import { useRunStore } from '../RunStoreContext';
+import {
+  EVENT_KINDS,
+  describeEvent,
+  eventActor,
+  eventKind,
+  eventNodeIds,
+  formatOffset,
+  isBadEvent,
+  type EventKind,
+} from './describe-event';
+import { ALL_KINDS, createEventFilterCache, isAtBottom, isFilterActive, visibleRows, type EventFilter } from './filter';
+import styles from './EventLog.module.css';
+
+const ROW_HEIGHT = 24;
 
 export function EventLog() {
-  const count = useRunStore((s) => s.events.length);
-  return <section className="event-log-placeholder">{count} events</section>;
+  const events = useRunStore((s) => s.events);
+  const [open, setOpen] = useState(true);
+  return (
+    <section
+      className={open ? styles.log : styles.logClosed}
+      data-testid="event-log"
+      data-open={open}
+      aria-label="Event log"
+    >
+      {open ? (
+        <OpenLog events={events} onClose={() => setOpen(false)} />
+      ) : (
+        <header className={styles.head}>
+          <LogTitle total={events.length} shown={null} />
+          <ToggleButton open={false} onClick={() => setOpen(true)} />
+        </header>
+      )}
+    </section>
+  );
 }
+
+function LogTitle({ total, shown }: { total: number; shown: number | null }) {
+  return (
+    <h2 className={styles.title}>
+      Event log
+      <span className={styles.count} data-testid="event-log-count">
+        {shown === null
+          ? total.toLocaleString('en-US')
+          : `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`}
+      </span>
+    </h2>
+  );
+}
+
+function ToggleButton({ open, onClick }: { open: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className={styles.toggle}
+      onClick={onClick}
+      aria-expanded={open}
+      aria-label={open ? 'Collapse the event log' : 'Expand the event log'}
+      title={open ? 'Collapse' : 'Expand'}
+      data-testid="event-log-toggle"
+    >
+      <svg viewBox="0 0 16 16" aria-hidden="true" className={open ? styles.chevronDown : styles.chevronUp}>
+        <path d="M4 6l4 4 4-4" />
+      </svg>
+    </button>
+  );
+}
+
+const TYPE_GROUPS = EVENT_KINDS.map(({ kind, label }) => ({
+  kind,
+  label,
+  types: EVENT_TYPES.filter((t) => eventKind(t) === kind),
+}));
+
+function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () => void }) {
+  const selectedId = useRunStore((s) => s.selectedNodeId);
+  const [kinds, setKinds] = useState<ReadonlySet<EventKind>>(ALL_KINDS);
+  const [type, setType] = useState<ExplorationEventType | null>(null);
+  const [nodeQuery, setNodeQuery] = useState('');
+  const [onlySelected, setOnlySelected] = useState(false);
+  const filter = useMemo<EventFilter>(
+    () => ({ kinds, type, nodeQuery, onlyNodeId: onlySelected ? selectedId : null }),
+    [kinds, type, nodeQuery, onlySelected, selectedId],
+  );
+  const [filterCached] = useState(createEventFilterCache);
+  const shown = useMemo(() => filterCached(events, filter), [filterCached, events, filter]);
+  const active = isFilterActive(filter) || (onlySelected && selectedId === null);
+
+  const toggleKind = (kind: EventKind) => {
+    const next = new Set(kinds);
+    if (next.has(kind)) next.delete(kind);
+    else next.add(kind);
+    setKinds(next);
+  };
+  const chooseType = (value: string) => {
+    const next = value ? (value as ExplorationEventType) : null;
+    setType(next);
+    if (next && !kinds.has(eventKind(next))) setKinds(new Set([...kinds, eventKind(next)]));
+  };
+  const clear = () => {
+    setKinds(ALL_KINDS);
+    setType(null);
+    setNodeQuery('');
+    setOnlySelected(false);
+  };
+
+  return (
+    <>
+      <header className={styles.head}>
+        <LogTitle total={events.length} shown={active ? shown.length : null} />
+        <div className={styles.tools}>
+          <input
+            className={styles.nodeBox}
+            type="search"
+            value={nodeQuery}
+            onChange={(e) => setNodeQuery(e.target.value)}
+            placeholder="node ids: n4 n7"
+            aria-label="Show the events of these nodes"
+            spellCheck={false}
+            data-testid="event-filter-node"
+          />
+          <label className={styles.only} title="Show only the events of the node selected on the canvas">
+            <input
+              type="checkbox"
+              checked={onlySelected}
+              onChange={(e) => setOnlySelected(e.target.checked)}
+              data-testid="event-filter-selected"
+            />
+            selected node only
+          </label>
+          <select
+            className={styles.typeSelect}
+            value={type ?? ''}
+            onChange={(e) => chooseType(e.target.value)}
+            aria-label="Show one event type"
+            data-testid="event-filter-type"
+          >
+            <option value="">all types</option>
+            {TYPE_GROUPS.map((group) => (
+              <optgroup key={group.kind} label={group.label}>
+                {group.types.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+          <ToggleButton open onClick={onClose} />
+        </div>
+      </header>
+      <div className={styles.chips} role="group" aria-label="Event kinds shown">
+        {EVENT_KINDS.map(({ kind, label }) => (
+          <button
+            key={kind}
+            type="button"
+            className={styles.chip}
+            data-kind={kind}
+            aria-pressed={kinds.has(kind)}
+            onClick={() => toggleKind(kind)}
+            data-testid="event-filter-kind"
+          >
+            {label}
+          </button>
+        ))}
+        {active && (
+          <button type="button" className={styles.clear} onClick={clear} data-testid="event-filter-clear">
+            clear filters
+          </button>
+        )}
+      </div>
+      <EventRows
+        events={shown}
+        selectedId={selectedId}
+        emptyText={
+          events.length === 0
+            ? 'No events yet.'
+            : onlySelected && selectedId === null
+              ? 'Select a node to see its events.'
+              : 'No event matches the filters.'
+        }
+      />
+    </>
+  );
+}
+
+function EventRows({
+  events,
+  selectedId,
+  emptyText,
+}: {
+  events: readonly ExplorationEvent[];
+  selectedId: string | null;
+  emptyText: string;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(0);
+  const [following, setFollowing] = useState(true);
+  const [clickedSeq, setClickedSeq] = useState<number | null>(null);
+  const runStart = useRunStore((s) => s.tree.startedAt);
+  const rootId = useRunStore((s) => s.tree.rootId);
+  const selectNode = useRunStore((s) => s.select);
+  const total = events.length * ROW_HEIGHT;
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // While following, the window is computed from the bottom, and the DOM is scrolled there before paint.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && following) el.scrollTop = el.scrollHeight;
+  }, [following, total, height]);
+
+  const top = following ? Math.max(0, total - height) : scrollTop;
+  const { start, end } = visibleRows(top, height, ROW_HEIGHT, events.length);
+
+  const onScroll = () => {
+    const el = ref.current;
+    if (!el) return;
+    setScrollTop(el.scrollTop);
+    setFollowing(isAtBottom(el.scrollTop, el.clientHeight, el.scrollHeight, ROW_HEIGHT / 2));
+  };
+
+  const onPick = useCallback(
+    (event: ExplorationEvent) => {
+      setClickedSeq(event.seq);
+      const target = eventNodeIds(event)[0] ?? rootId; // run-level events: the root shows the run
+      if (target) selectNode(target);
+    },
+    [rootId, selectNode],
+  );
+
+  const rows: ReactNode[] = [];
+  for (let i = start; i < end; i++) {
+    const event = events[i] as ExplorationEvent;
+    rows.push(
+      <EventRow
+        key={event.seq}
+        event={event}
+        index={i}
+        runStart={runStart}
+        clicked={event.seq === clickedSeq}
+        related={selectedId !== null && eventNodeIds(event).includes(selectedId)}
+        onPick={onPick}
+      />,
+    );
+  }
+
+  return (
+    <div className={styles.listWrap}>
+      <div className={styles.list} ref={ref} onScroll={onScroll} data-testid="event-list">
+        {events.length === 0 ? (
+          <p className={styles.empty}>{emptyText}</p>
+        ) : (
+          <div className={styles.spacer} style={{ height: total }}>
+            {rows}
+          </div>
+        )}
+      </div>
+      {!following && events.length > 0 && (
+        <button
+          type="button"
+          className={styles.newest}
+          onClick={() => setFollowing(true)}
+          data-testid="event-log-newest"
+        >
+          ↓ newest
+        </button>
+      )}
+    </div>
+  );
+}
+
+const EventRow = memo(function EventRow({
+  event,
+  index,
+  runStart,
+  clicked,
+  related,
+  onPick,
+}: {
+  event: ExplorationEvent;
+  index: number;
+  runStart: number | null;
+  clicked: boolean;
+  related: boolean;
+  onPick: (event: ExplorationEvent) => void;
+}) {
+  const nodeIds = eventNodeIds(event);
+  const actor = eventActor(event);
+  const summary = describeEvent(event);
+  return (
+    <button
+      type="button"
+      className={styles.row}
+      style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }}
+      onClick={() => onPick(event)}
+      data-testid="event-row"
+      data-seq={event.seq}
+      data-type={event.type}
+      data-node-id={nodeIds[0] ?? ''}
+      data-clicked={clicked || undefined}
+      data-related={related || undefined}
+      data-bad={isBadEvent(event) || undefined}
+      title={summary}
+    >
+      <span className={styles.seq}>{event.seq}</span>
+      <span className={styles.time}>{runStart !== null ? formatOffset(event.ts - runStart) : ''}</span>
+      <span className={styles.tag} data-kind={eventKind(event.type)}>
+        {event.type}
+      </span>
+      <span className={styles.node}>{nodeIds.join(' → ')}</span>
+      <span className={styles.summary}>{summary}</span>
+      {actor !== null && <span className={styles.actor}>by {actor}</span>}
+    </button>
+  );
+});

@@ -1,0 +1,228 @@
+/**
+ * How one event reads in the event log: its kind (the coloured tag), the nodes it is about, the person who sent it
+ * (steer.*), a one-line summary, and its time as an offset from run.started.
+ * Pure and React-free so it is unit-tested; not responsible for filtering (filter.ts) or drawing (EventLog.tsx).
+ * Text from models (thoughts, responses, reasons) is returned as plain strings: callers render it as text.
+ */
+import type { ExplorationEvent, ExplorationEventType } from '@/lib/engine/events';
+import type { ProposedAction } from '@/lib/engine/types';
+
+export type EventKind = 'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'model' | 'steer';
+
+/** Kinds in the order the filter chips show them, with their labels. */
+export const EVENT_KINDS: readonly { kind: EventKind; label: string }[] = [
+  { kind: 'lifecycle', label: 'node' },
+  { kind: 'expansion', label: 'expansion' },
+  { kind: 'score', label: 'score / drop' },
+  { kind: 'verification', label: 'verification' },
+  { kind: 'backtrack', label: 'backtrack' },
+  { kind: 'model', label: 'model call' },
+  { kind: 'steer', label: 'steer' },
+  { kind: 'run', label: 'run' },
+];
+
+const KIND_OF: Record<ExplorationEventType, EventKind> = {
+  'run.started': 'run',
+  'run.paused': 'run',
+  'run.resumed': 'run',
+  'run.finished': 'run',
+  'node.created': 'lifecycle',
+  'node.restored': 'lifecycle',
+  'node.queued': 'lifecycle',
+  'node.started': 'lifecycle',
+  'node.completed': 'lifecycle',
+  'node.failed': 'lifecycle',
+  'branches.generated': 'expansion',
+  'node.expanded': 'expansion',
+  'branch.scored': 'score',
+  'candidate.dropped': 'score',
+  'node.verified': 'verification',
+  backtrack: 'backtrack',
+  'model.called': 'model',
+  'steer.prune': 'steer',
+  'steer.expand': 'steer',
+  'steer.pause': 'steer',
+  'steer.resume': 'steer',
+  'steer.step': 'steer',
+  'steer.abort': 'steer',
+};
+
+export function eventKind(type: ExplorationEventType): EventKind {
+  return KIND_OF[type];
+}
+
+/** The nodes an event is about: the first is the one a click selects. A backtrack is about both ends. */
+export function eventNodeIds(event: ExplorationEvent): string[] {
+  switch (event.type) {
+    case 'backtrack':
+      return event.payload.toId ? [event.payload.fromId, event.payload.toId] : [event.payload.fromId];
+    case 'model.called':
+      return event.payload.nodeId ? [event.payload.nodeId] : [];
+    case 'run.resumed':
+      return event.payload.rolledBackNodeId ? [event.payload.rolledBackNodeId] : [];
+    case 'run.started':
+    case 'run.paused':
+    case 'run.finished':
+    case 'steer.pause':
+    case 'steer.resume':
+    case 'steer.step':
+    case 'steer.abort':
+      return [];
+    default:
+      return [event.payload.nodeId];
+  }
+}
+
+/** Who sent a steering command; null for the engine's own events. */
+export function eventActor(event: ExplorationEvent): string | null {
+  return 'actor' in event.payload ? event.payload.actor : null;
+}
+
+/** True for events that report something going wrong (drawn in the failure colour). A drop is routine: not one. */
+export function isBadEvent(event: ExplorationEvent): boolean {
+  switch (event.type) {
+    case 'node.failed':
+      return true;
+    case 'node.verified':
+      return !event.payload.passed;
+    case 'model.called':
+      return event.payload.error !== null;
+    case 'run.finished':
+      return !event.payload.success || event.payload.verified === false;
+    default:
+      return false;
+  }
+}
+
+/** One line: newlines collapsed, cut at max characters. */
+export function oneLine(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function formatScore(value: number): string {
+  return value.toFixed(2);
+}
+
+export function actionLabel(action: ProposedAction): string {
+  switch (action.type) {
+    case 'response':
+      return 'direct response';
+    case 'sub_goal':
+      return 'sub-goal';
+    case 'tool_call':
+      return `tool call: ${action.toolName}`;
+  }
+}
+
+/** A one-line summary of an event, per type. */
+export function describeEvent(event: ExplorationEvent): string {
+  switch (event.type) {
+    case 'run.started': {
+      const p = event.payload;
+      return oneLine(`“${p.goal}” · ${p.taskId} · ${p.modelId} · ${p.config.explorationStrategy}`);
+    }
+    case 'node.created': {
+      const p = event.payload;
+      if (!p.parentId || !p.branch) return 'root: the goal';
+      const score = p.score ? ` (${formatScore(p.score.composite)})` : '';
+      return oneLine(`child of ${p.parentId}${score}: ${p.branch.thought}`);
+    }
+    case 'node.restored': {
+      const p = event.payload;
+      const from = p.from ? ` from run ${p.from.runId.slice(0, 8)} ${p.from.nodeId}` : '';
+      return oneLine(`copied${from} (${p.status}): ${p.branch.thought}`);
+    }
+    case 'branches.generated': {
+      const p = event.payload;
+      const n = p.branches.length;
+      return `${n} candidate${n === 1 ? '' : 's'}${p.fallback ? ' · fallback: the answer could not be parsed' : ''}`;
+    }
+    case 'branch.scored': {
+      const p = event.payload;
+      const fallback = p.score.fallback ? ' · fallback score' : '';
+      return oneLine(`#${p.index} ${formatScore(p.score.composite)}${fallback} · ${p.branch.thought}`);
+    }
+    case 'candidate.dropped': {
+      const p = event.payload;
+      return oneLine(`#${p.index} dropped (${formatScore(p.score.composite)}): ${p.branch.thought} · ${p.reason}`);
+    }
+    case 'node.queued':
+      return `queued to ${event.payload.mode}${event.payload.urgent ? ' (urgent)' : ''}`;
+    case 'node.started':
+      return event.payload.mode === 'execute' ? 'runs' : 'expands';
+    case 'model.called': {
+      const p = event.payload;
+      const tokens = `${p.usage.inputTokens}→${p.usage.outputTokens} tok`;
+      const cost = p.cost === null ? 'no price' : formatCost(p.cost);
+      const head = `${p.purpose} · ${p.modelId} · ${formatLatency(p.latencyMs)} · ${tokens} · ${cost}`;
+      return oneLine(p.error !== null ? `${head} · error: ${p.error}` : head);
+    }
+    case 'node.completed': {
+      const r = event.payload.result;
+      return oneLine(`${r.isAnswer ? 'answer' : 'result'}: ${r.response}`);
+    }
+    case 'node.verified':
+      return oneLine(`${event.payload.passed ? '✓ passed' : '✗ failed'}: ${event.payload.trace}`);
+    case 'node.expanded': {
+      const ids = event.payload.childIds;
+      return ids.length ? `→ ${ids.join(', ')}` : 'no children to queue';
+    }
+    case 'node.failed':
+      return oneLine(event.payload.reason);
+    case 'backtrack': {
+      const p = event.payload;
+      return oneLine(`${p.fromId} → ${p.toId ?? 'nowhere left'}: ${p.reason}`);
+    }
+    case 'steer.prune':
+      return `prune ${event.payload.nodeId} and its subtree`;
+    case 'steer.expand':
+      return `expand ${event.payload.nodeId} again`;
+    case 'steer.pause':
+      return 'pause';
+    case 'steer.resume':
+      return 'resume';
+    case 'steer.step':
+      return 'one step';
+    case 'steer.abort':
+      return 'abort';
+    case 'run.paused':
+      return 'paused after one step';
+    case 'run.resumed':
+      return event.payload.rolledBackNodeId
+        ? `continued from the log; the step on ${event.payload.rolledBackNodeId} was rolled back`
+        : 'continued from the log';
+    case 'run.finished': {
+      const p = event.payload;
+      const verified = p.verified === null ? '' : p.verified ? ' · verified' : ' · not verified';
+      const detail = p.detail ? ` (${p.detail})` : '';
+      return oneLine(`${p.reason}${detail}${verified} · ${p.output || 'no output'}`);
+    }
+  }
+}
+
+/** Dollars with enough digits for tiny per-call costs. */
+export function formatCost(cost: number): string {
+  if (cost === 0) return '$0';
+  if (cost < 0.0001) return `$${cost.toFixed(6)}`;
+  if (cost < 0.01) return `$${cost.toFixed(4)}`;
+  return `$${cost.toFixed(2)}`;
+}
+
+export function formatLatency(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** Time since the run started: "+0.123s", "+12.345s", "+1:02.345", "+1:02:03.004". */
+export function formatOffset(ms: number): string {
+  const sign = ms < 0 ? '−' : '+';
+  const total = Math.abs(Math.round(ms));
+  const millis = String(total % 1000).padStart(3, '0');
+  const seconds = Math.floor(total / 1000);
+  if (seconds < 60) return `${sign}${seconds}.${millis}s`;
+  const s = String(seconds % 60).padStart(2, '0');
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${sign}${minutes}:${s}.${millis}`;
+  const m = String(minutes % 60).padStart(2, '0');
+  return `${sign}${Math.floor(minutes / 60)}:${m}:${s}.${millis}`;
+}

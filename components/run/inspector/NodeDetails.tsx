@@ -1,0 +1,213 @@
+'use client';
+// One node in the inspector: a sticky head (status, id, the commands) over its sections. A branch node shows what
+// it proposed and what came of it; the root shows the run (RunDetails). Every text from a model is rendered as
+// text. Not responsible for which node is selected (Inspector) or the sections' own reading of events (sections).
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useTRPC } from '@/lib/trpc/client';
+import type { ProposedAction, ThoughtNode } from '@/lib/engine/types';
+import { useRunStore } from '../RunStoreContext';
+import { STATUS_LABELS, displayStatus } from '../node-status';
+import { actionLabel } from '../event-log/describe-event';
+import { expandBlock, pruneBlock } from './node-commands';
+import { RunDetails } from './RunDetails';
+import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
+import styles from './Inspector.module.css';
+
+export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode }) {
+  const isRoot = node.parentId === null;
+  const status = displayStatus(node);
+  const isBest = useRunStore((s) => s.tree.bestNodeId === node.id);
+  return (
+    <div className={styles.details} data-testid="inspector-node" data-node-id={node.id} data-status={status}>
+      <header className={styles.head}>
+        <div className={styles.headLine}>
+          <span className={`badge st-${status}`}>{isRoot ? 'goal' : STATUS_LABELS[status]}</span>
+          <span className={styles.nodeId}>{node.id}</span>
+          <span className={styles.muted}>{isRoot ? 'root' : `depth ${node.depth}`}</span>
+          {isBest && (
+            <span className={styles.bestTag} title="The node the search chose: the end of the best path">
+              best
+            </span>
+          )}
+        </div>
+        <NodeActions runId={runId} node={node} />
+      </header>
+      <div className={styles.body}>
+        {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
+        <Dropped node={node} />
+        <Timing node={node} />
+        <Usage node={node} />
+        <Family node={node} />
+        <ModelCalls node={node} />
+      </div>
+    </div>
+  );
+}
+
+function NodeActions({ runId, node }: { runId: string; node: ThoughtNode }) {
+  const trpc = useTRPC();
+  const treeStatus = useRunStore((s) => s.tree.status);
+  const record = useQuery(trpc.run.byId.queryOptions({ id: runId }));
+  const run = { treeStatus, recordStatus: record.data?.status ?? null };
+  const prune = useMutation(trpc.node.prune.mutationOptions());
+  const expand = useMutation(trpc.node.expand.mutationOptions());
+  const pruneWhy = pruneBlock(node, run);
+  const expandWhy = expandBlock(run);
+  const busy = prune.isPending || expand.isPending;
+  const error = prune.error?.message ?? expand.error?.message ?? null;
+  const sent = prune.isSuccess ? 'prune' : expand.isSuccess ? 'expansion' : null;
+  const reasons = [...new Set([pruneWhy, expandWhy].filter((r): r is string => r !== null))];
+  const input = { runId, nodeId: node.id };
+  const send = (which: 'prune' | 'expand') => {
+    prune.reset();
+    expand.reset();
+    (which === 'prune' ? prune : expand).mutate(input);
+  };
+  return (
+    <div className={styles.actions}>
+      <div className={styles.actionButtons}>
+        <span title={pruneWhy ?? 'Remove this node and its subtree from the search'}>
+          <button
+            type="button"
+            className="btn btn-danger"
+            data-testid="inspector-prune"
+            disabled={pruneWhy !== null || busy}
+            aria-describedby={pruneWhy ? 'inspector-command-why' : undefined}
+            onClick={() => send('prune')}
+          >
+            Prune branch
+          </button>
+        </span>
+        <span title={expandWhy ?? 'Ask for new candidates from this node, before anything else'}>
+          <button
+            type="button"
+            className="btn"
+            data-testid="inspector-expand"
+            disabled={expandWhy !== null || busy}
+            aria-describedby={expandWhy ? 'inspector-command-why' : undefined}
+            onClick={() => send('expand')}
+          >
+            Expand again
+          </button>
+        </span>
+      </div>
+      {error ? (
+        <p className={styles.commandError} role="alert" data-testid="inspector-command-error">
+          {error}
+        </p>
+      ) : sent ? (
+        <p className={styles.commandNote} role="status">
+          {sent === 'prune' ? 'Prune' : 'Expansion'} sent: it applies at the next step.
+        </p>
+      ) : reasons.length > 0 ? (
+        <p className={styles.commandNote} id="inspector-command-why" data-testid="inspector-command-why">
+          {capitalise(reasons.join('; '))}.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function BranchDetails({ node }: { node: ThoughtNode }) {
+  const branch = node.branch;
+  return (
+    <>
+      {node.status === 'pruned' && (
+        <div className={styles.prunedBox} data-testid="inspector-pruned">
+          Pruned by <b>{node.prunedBy ?? 'a person'}</b>, with its subtree.
+        </div>
+      )}
+      {node.failureReason !== null && (
+        <div className={styles.failureBox} data-testid="inspector-failure">
+          <span className={styles.boxTitle}>Failed</span>
+          <p className={styles.prose}>{failureText(node)}</p>
+        </div>
+      )}
+      <Section title="Thought">
+        <p className={styles.prose} data-testid="inspector-thought">
+          {branch?.thought || <span className={styles.muted}>(empty)</span>}
+        </p>
+      </Section>
+      {branch && (
+        <Section title="Proposed action" aside={actionLabel(branch.proposedAction)}>
+          <ActionBody action={branch.proposedAction} thought={branch.thought} />
+        </Section>
+      )}
+      <Section
+        title="Result"
+        aside={
+          node.result
+            ? `${node.result.isAnswer ? 'final answer · ' : ''}${node.result.iterations} model turn${node.result.iterations === 1 ? '' : 's'}`
+            : undefined
+        }
+      >
+        {node.result ? (
+          <TextBox text={node.result.response} label="result" />
+        ) : (
+          <p className={styles.muted}>{noResultText(node)}</p>
+        )}
+      </Section>
+      {node.verification && (
+        <Section title="Verification">
+          <div
+            className={node.verification.passed ? styles.verifyPass : styles.verifyFail}
+            data-testid="inspector-verification"
+            data-passed={node.verification.passed}
+          >
+            <span className={styles.verifyMark}>{node.verification.passed ? '✓ passed' : '✗ failed'}</span>
+            <p className={styles.prose}>{node.verification.trace}</p>
+          </div>
+        </Section>
+      )}
+      {node.score && <ScoreBars score={node.score} cumulative={node.cumulativeScore} />}
+    </>
+  );
+}
+
+/** The failure reason; a failed verification is said once, its trace being in the Verification section. */
+function failureText(node: ThoughtNode): string {
+  const v = node.verification;
+  if (v && !v.passed && node.failureReason === `verification failed: ${v.trace}`) {
+    return 'Its verification failed (the checker’s words are below), so the search backtracked.';
+  }
+  return node.failureReason ?? '';
+}
+
+function noResultText(node: ThoughtNode): string {
+  switch (node.status) {
+    case 'pending':
+      return 'Not run yet.';
+    case 'running':
+      return 'Running…';
+    case 'pruned':
+      return 'Pruned before it ran.';
+    default:
+      return 'No result.';
+  }
+}
+
+function ActionBody({ action, thought }: { action: ProposedAction; thought: string }) {
+  switch (action.type) {
+    case 'response':
+      return action.content === thought ? (
+        <p className={styles.muted}>The thought itself is the response.</p>
+      ) : (
+        <TextBox text={action.content} label="response" />
+      );
+    case 'sub_goal':
+      return <TextBox text={action.goal} label="sub-goal" />;
+    case 'tool_call':
+      return (
+        <>
+          <p className={styles.kv}>
+            <span className={styles.muted}>tool</span> <code>{action.toolName}</code>
+          </p>
+          <TextBox text={JSON.stringify(action.arguments, null, 2)} label="arguments" mono />
+        </>
+      );
+  }
+}

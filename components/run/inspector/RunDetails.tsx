@@ -1,0 +1,200 @@
+'use client';
+// The root's view in the inspector: the run itself. The goal, task, model and config; where the search is
+// (stats); and once finished, its output, why it finished, whether the answer was verified and where it came
+// from. The tree's stats are updated in place, so this view follows `version`; it is shown for the root only.
+// Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
+import { useQuery } from '@tanstack/react-query';
+import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/engine/types';
+import { useTRPC } from '@/lib/trpc/client';
+import { useRunStore } from '../RunStoreContext';
+import { formatCost, formatLatency, formatScore } from '../event-log/describe-event';
+import { formatClock, formatTokens } from './model-calls';
+import { Section, TextBox } from './sections';
+import styles from './Inspector.module.css';
+
+const FINISH_REASONS: Record<FinishReason, string> = {
+  terminated: 'a node reached the termination confidence',
+  'frontier-empty': 'nothing left to explore',
+  'node-limit': 'the node limit was reached',
+  timeout: 'the time limit was reached',
+  aborted: 'aborted by a person',
+  error: 'an error stopped it',
+};
+
+const ANSWER_SOURCES: Record<AnswerSource, string> = {
+  node: 'the best node’s own answer',
+  synthesis: 'one synthesis call over the best path',
+  none: 'nowhere: no answer',
+};
+
+const CONFIG_ROWS: { key: keyof ToTConfig; label: string }[] = [
+  { key: 'explorationStrategy', label: 'strategy' },
+  { key: 'maxDepth', label: 'max depth' },
+  { key: 'branchFactor', label: 'branch factor' },
+  { key: 'beamWidth', label: 'beam width' },
+  { key: 'confidenceThreshold', label: 'keep threshold' },
+  { key: 'terminationConfidence', label: 'stop confidence' },
+  { key: 'maxTotalNodes', label: 'node limit' },
+  { key: 'maxIterationsPerBranch', label: 'turns per branch' },
+  { key: 'timeout', label: 'timeout' },
+  { key: 'confidenceWeight', label: 'confidence weight' },
+  { key: 'progressWeight', label: 'progress weight' },
+  { key: 'noveltyWeight', label: 'novelty weight' },
+];
+
+function configValue(config: ToTConfig, key: keyof ToTConfig): string {
+  const value = config[key];
+  if (key === 'timeout') return value === null ? 'none' : formatLatency(value as number);
+  if (typeof value === 'number' && !Number.isInteger(value)) return formatScore(value);
+  return String(value);
+}
+
+export function RunDetails({ runId }: { runId: string }) {
+  const trpc = useTRPC();
+  const record = useQuery(trpc.run.byId.queryOptions({ id: runId })).data;
+  useRunStore((s) => s.version); // the tree's stats and outcome are updated in place; version says when
+  const tree = useRunStore((s) => s.tree);
+  const selectNode = useRunStore((s) => s.select);
+  const { stats } = tree;
+  const finished = tree.status === 'finished';
+  const taskLabel = tree.taskId === 'game24' ? 'Game of 24' : tree.taskId;
+  const duration = tree.startedAt !== null && tree.finishedAt !== null ? tree.finishedAt - tree.startedAt : null;
+
+  return (
+    <>
+      <Section title="Goal">
+        <p className={styles.prose} data-testid="inspector-goal">
+          {tree.goal}
+        </p>
+      </Section>
+
+      {finished && (
+        <Section title="Outcome" testId="inspector-outcome">
+          <div className={styles.outcomeTags}>
+            <span className={`badge ${tree.success ? 'st-completed' : 'st-failed'}`}>
+              {tree.success ? 'success' : 'no success'}
+            </span>
+            {tree.verified !== null && (
+              <span className={`badge ${tree.verified ? 'st-verified' : 'st-failed'}`} data-testid="inspector-verified">
+                {tree.verified ? 'verified' : 'not verified'}
+              </span>
+            )}
+          </div>
+          <TextBox text={tree.output ?? ''} label="output" />
+          <dl className={styles.facts}>
+            <div className={styles.fact}>
+              <dt>finished</dt>
+              <dd>
+                {tree.finishReason ? FINISH_REASONS[tree.finishReason] : '—'}
+                {tree.finishDetail && <span className={styles.muted}> ({tree.finishDetail})</span>}
+              </dd>
+            </div>
+            <div className={styles.fact}>
+              <dt>answer from</dt>
+              <dd>{tree.answerSource ? ANSWER_SOURCES[tree.answerSource] : '—'}</dd>
+            </div>
+            {tree.bestNodeId && (
+              <div className={styles.fact}>
+                <dt>best node</dt>
+                <dd>
+                  <button
+                    type="button"
+                    className={styles.linkButton}
+                    data-testid="inspector-best"
+                    onClick={() => selectNode(tree.bestNodeId)}
+                  >
+                    {tree.bestNodeId}
+                  </button>
+                </dd>
+              </div>
+            )}
+          </dl>
+        </Section>
+      )}
+
+      <Section title="Run" aside={tree.status}>
+        <dl className={styles.facts}>
+          <div className={styles.fact}>
+            <dt>task</dt>
+            <dd>
+              {taskLabel}
+              {taskLabel !== tree.taskId && <code className={styles.muted}>{tree.taskId}</code>}
+            </dd>
+          </div>
+          <div className={styles.fact}>
+            <dt>model</dt>
+            <dd>
+              <code>{tree.modelId}</code>
+              {record?.seed !== null && record?.seed !== undefined && (
+                <span className={styles.muted}> · seed {record.seed}</span>
+              )}
+            </dd>
+          </div>
+          <div className={styles.fact}>
+            <dt>agent</dt>
+            <dd>{tree.agentName || '—'}</dd>
+          </div>
+          <div className={styles.fact}>
+            <dt>run id</dt>
+            <dd>
+              <code className={styles.small}>{runId}</code>
+            </dd>
+          </div>
+          <div className={styles.fact}>
+            <dt>started</dt>
+            <dd>{tree.startedAt !== null ? formatClock(tree.startedAt) : '—'}</dd>
+          </div>
+          {duration !== null && (
+            <div className={styles.fact}>
+              <dt>took</dt>
+              <dd>{formatLatency(duration)}</dd>
+            </div>
+          )}
+        </dl>
+      </Section>
+
+      <Section title="Search">
+        <dl className={styles.statGrid}>
+          <Stat label="explored" value={`${stats.exploredNodes} / ${stats.totalNodes}`} />
+          <Stat label="max depth" value={stats.maxDepthReached} />
+          <Stat label="dropped by score" value={stats.prunedNodes} />
+          <Stat label="pruned by people" value={stats.steeredPrunes} />
+          <Stat label="backtracks" value={stats.backtrackCount} />
+          <Stat label="model calls" value={`${stats.modelCalls} (${stats.llmCalls} own)`} />
+          <Stat
+            label="tokens in / out"
+            value={`${formatTokens(stats.tokenUsage.inputTokens)} / ${formatTokens(stats.tokenUsage.outputTokens)}`}
+          />
+          <Stat
+            label="cost"
+            value={
+              stats.unpricedCalls > 0
+                ? `${formatCost(stats.cost)} + ${stats.unpricedCalls} unpriced`
+                : formatCost(stats.cost)
+            }
+          />
+        </dl>
+      </Section>
+
+      <Section title="Config">
+        <dl className={styles.configGrid}>
+          {CONFIG_ROWS.map(({ key, label }) => (
+            <div key={key} className={styles.configRow}>
+              <dt>{label}</dt>
+              <dd>{configValue(tree.config, key)}</dd>
+            </div>
+          ))}
+        </dl>
+      </Section>
+    </>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div className={styles.stat}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}

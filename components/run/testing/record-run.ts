@@ -1,0 +1,52 @@
+/**
+ * Test support for the run page's pure modules: real event logs recorded from the engine, so summaries and
+ * filters are tested against what the engine actually emits. Used by *.test.ts only.
+ */
+import { ExplorationControl } from '@/lib/engine/control';
+import type { ExplorationEvent } from '@/lib/engine/events';
+import { ThoughtTreeExecutor } from '@/lib/engine/executor';
+import { fold } from '@/lib/engine/tree';
+import type { ThoughtTree } from '@/lib/engine/types';
+import { getTaskEntry } from '@/lib/tasks/index';
+import { createSimulatedModel } from '@/lib/tasks/simulated-model';
+
+export interface RecordedRun {
+  events: ExplorationEvent[];
+  tree: ThoughtTree;
+}
+
+/** The demo's Game of 24 search (seed 3): drops, failed verifications, backtracks and a verified answer. */
+export async function recordGame24(seed = 3): Promise<RecordedRun> {
+  const events: ExplorationEvent[] = [];
+  let t = 1_000_000;
+  await new ThoughtTreeExecutor().explore({ name: 'test', model: createSimulatedModel({ seed }) }, '4 9 10 13', {
+    task: getTaskEntry('game24').task,
+    onEvent: (e) => events.push(e),
+    now: () => (t += 7),
+  });
+  return { events, tree: fold(events) };
+}
+
+/** An open-goal search a person steers: pauses, steps, resumes, prunes a node and asks for an expansion. */
+export async function recordSteeredRun(): Promise<RecordedRun> {
+  const events: ExplorationEvent[] = [];
+  const control = new ExplorationControl();
+  let steered = false;
+  await new ThoughtTreeExecutor({ maxTotalNodes: 12, maxDepth: 3, terminationConfidence: 1 }).explore(
+    { name: 'test', model: createSimulatedModel({ seed: 5 }) },
+    'Plan a small garden',
+    {
+      task: getTaskEntry('open-goal').task,
+      control,
+      onEvent: (e) => {
+        events.push(e);
+        if (!steered && e.type === 'node.expanded' && e.payload.childIds.length >= 2) {
+          steered = true;
+          control.prune(e.payload.childIds[1] as string, 'alice');
+          control.expand(e.payload.nodeId, 'bob');
+        }
+      },
+    },
+  );
+  return { events, tree: fold(events) };
+}
