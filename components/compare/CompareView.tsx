@@ -96,8 +96,8 @@ export function CompareView({ a, b }: { a: string; b: string }) {
         <tbody>
           <tr>
             <td>shared with the other</td>
-            <td>{shared.a.size} nodes</td>
-            <td>{shared.b.size} nodes</td>
+            <td>{shared.a.size === 1 ? '1 node (the goal)' : `${shared.a.size} nodes`}</td>
+            <td>{shared.b.size === 1 ? '1 node (the goal)' : `${shared.b.size} nodes`}</td>
           </tr>
           {rows.map(([name, value]) => (
             <tr key={name}>

@@ -48,7 +48,15 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
       const item = visible.items.get(id);
       if (!item) continue;
       const position = { x: p.x - DEFAULT_LAYOUT.nodeWidth / 2, y: p.y };
-      const common = { id, position, draggable: false, selected: id === selectedNodeId };
+      // initial sizes let fitView and the minimap place nodes before React Flow has measured them
+      const common = {
+        id,
+        position,
+        draggable: false,
+        selected: id === selectedNodeId,
+        initialWidth: DEFAULT_LAYOUT.nodeWidth,
+        initialHeight: DEFAULT_LAYOUT.nodeHeight,
+      };
       if (item.kind === 'node') {
         flowNodes.push({ ...common, type: 'thought', data: { nodeId: item.nodeId } });
         itemOf.set(item.nodeId, id);
@@ -176,6 +184,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
       >
         <Background gap={24} size={1} />
         <MiniMap
+          style={{ width: 150, height: 100 }}
           pannable
           zoomable
           ariaLabel="Minimap"

@@ -20,7 +20,8 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
 /** The run's record, and its status: the folded log's once there is one, the record's before (queued) and after a crash. */
 export function useRunStatus(runId: string) {
   const trpc = useTRPC();
-  const treeStatus = useRunStore((s) => (s.tree.lastSeq > 0 ? s.tree.status : null));
+  // commands act on the run as it is now, whatever step the screen shows
+  const treeStatus = useRunStore((s) => s.liveStatus);
   const record = useQuery({
     ...trpc.run.byId.queryOptions({ id: runId }),
     refetchInterval: (q) =>
@@ -40,7 +41,7 @@ export function useRunStatus(runId: string) {
 
 type RunRecord = ReturnType<typeof useRunStatus>['run'];
 
-function useElapsed(startedAt: number | null, finishedAt: number | null, live: boolean): string {
+function useElapsed(startedAt: number | null, endAt: number | null, live: boolean): string {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!live) return;
@@ -48,7 +49,7 @@ function useElapsed(startedAt: number | null, finishedAt: number | null, live: b
     return () => clearInterval(timer);
   }, [live]);
   if (!startedAt) return '—';
-  const ms = Math.max(0, (finishedAt ?? now) - startedAt);
+  const ms = Math.max(0, (endAt ?? now) - startedAt);
   return ms < 60_000
     ? `${(ms / 1000).toFixed(1)} s`
     : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
@@ -74,8 +75,16 @@ export function RunHeader({
   const config = useRunStore((s) => s.tree.config);
   const startedAt = useRunStore((s) => s.tree.startedAt);
   const finishedAt = useRunStore((s) => s.tree.finishedAt);
+  const viewSeq = useRunStore((s) => s.viewSeq);
+  const lastSeq = useRunStore((s) => s.lastSeq);
+  // looking at a past step: the time is that step's
+  const viewTs = useRunStore((s) => (s.viewSeq !== null ? (s.events[s.viewSeq - 1]?.ts ?? s.tree.startedAt) : null));
   useRunStore((s) => s.version); // stats are updated in place
-  const elapsed = useElapsed(startedAt, finishedAt, status === 'running' || status === 'paused');
+  const elapsed = useElapsed(
+    startedAt,
+    viewTs ?? finishedAt,
+    viewTs === null && (status === 'running' || status === 'paused'),
+  );
   const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
   const unpriced = stats.unpricedCalls > 0 ? ` + ${stats.unpricedCalls} unpriced` : '';
 
@@ -86,6 +95,15 @@ export function RunHeader({
           {status}
         </span>
         <h1 title={goal || run?.goal}>{goal || run?.goal || 'Run'}</h1>
+        {viewSeq !== null && (
+          <span
+            className="badge st-paused"
+            data-testid="time-travel"
+            title="The page shows the run as it was at this step"
+          >
+            at step {viewSeq} of {lastSeq}
+          </span>
+        )}
       </div>
       <div className="run-meta">
         <span>{run ? (run.taskId === 'game24' ? 'Game of 24' : 'Open goal') : ''}</span>

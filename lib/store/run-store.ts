@@ -43,8 +43,9 @@ export interface RunViewState extends Derived {
   tree: ThoughtTree;
   /** The seq on screen, or null when following the live end. */
   viewSeq: number | null;
-  /** The last seq received. */
+  /** The last seq received, and the run's status at that point (what commands act on). */
   lastSeq: number;
+  liveStatus: ThoughtTree['status'] | null;
   /** Bumped whenever the tree on screen or the log changes: the signal for whole-tree views. */
   version: number;
   /** Every event received, in seq order (index = seq - 1). */
@@ -127,6 +128,7 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       tree: liveTree,
       viewSeq: null,
       lastSeq: 0,
+      liveStatus: null,
       version: 0,
       events: [],
       selectedNodeId: null,
@@ -175,6 +177,7 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
           version: s.version + 1,
           events: s.events.concat(applied),
           lastSeq: liveTree.lastSeq,
+          liveStatus: liveTree.status,
           pendingCommands,
           ...(live ? { tree: liveTree, ...liveDerived, ...frontierMarks(liveTree) } : {}),
         }));

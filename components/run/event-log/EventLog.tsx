@@ -226,6 +226,19 @@ function EventRows({
     if (el && following) el.scrollTop = el.scrollHeight;
   }, [following, total, height]);
 
+  // Time travel: the row of the step on screen is scrolled into the middle of the list.
+  const viewSeq = useRunStore((s) => s.viewSeq);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || viewSeq === null) return;
+    let index = events.findIndex((e) => e.seq >= viewSeq);
+    if (index < 0) index = events.length - 1;
+    const target = Math.max(0, index * ROW_HEIGHT - el.clientHeight / 2);
+    setFollowing(false);
+    el.scrollTop = target;
+    setScrollTop(target);
+  }, [viewSeq, events]);
+
   const top = following ? Math.max(0, total - height) : scrollTop;
   const { start, end } = visibleRows(top, height, ROW_HEIGHT, events.length);
 
@@ -256,6 +269,8 @@ function EventRows({
         runStart={runStart}
         clicked={event.seq === clickedSeq}
         related={selectedId !== null && eventNodeIds(event).includes(selectedId)}
+        future={viewSeq !== null && event.seq > viewSeq}
+        current={viewSeq !== null && event.seq === viewSeq}
         onPick={onPick}
       />,
     );
@@ -292,6 +307,8 @@ const EventRow = memo(function EventRow({
   runStart,
   clicked,
   related,
+  future,
+  current,
   onPick,
 }: {
   event: ExplorationEvent;
@@ -299,6 +316,9 @@ const EventRow = memo(function EventRow({
   runStart: number | null;
   clicked: boolean;
   related: boolean;
+  /** After the step on screen (time travel): shown dimmed, it has not happened yet there. */
+  future: boolean;
+  current: boolean;
   onPick: (event: ExplorationEvent) => void;
 }) {
   const nodeIds = eventNodeIds(event);
@@ -316,6 +336,8 @@ const EventRow = memo(function EventRow({
       data-node-id={nodeIds[0] ?? ''}
       data-clicked={clicked || undefined}
       data-related={related || undefined}
+      data-future={future || undefined}
+      data-current={current || undefined}
       data-bad={isBadEvent(event) || undefined}
       title={summary}
     >

@@ -64,6 +64,7 @@ export function Timeline() {
   const live = useRunStore((s) => s.events.at(-1)?.type !== 'run.finished');
   const [playRequested, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
+  const [jumpKind, setJumpKind] = useState<JumpTarget>('backtrack');
   const shown = viewSeq ?? lastSeq;
   // playback ends by itself at the end of the log
   const playing = playRequested && viewSeq !== null;
@@ -97,30 +98,11 @@ export function Timeline() {
       <div className={styles.controls}>
         <button
           className="btn btn-sm"
-          onClick={() => jumpTo('backtrack', -1)}
-          disabled={atStart}
-          title="Previous backtrack"
-        >
-          ⤺ backtrack
-        </button>
-        <button className="btn btn-sm" onClick={() => jumpTo('prune', -1)} disabled={atStart} title="Previous prune">
-          ⤺ prune
-        </button>
-        <button
-          className="btn btn-sm"
-          onClick={() => jumpTo('command', -1)}
-          disabled={atStart}
-          title="Previous command by a person"
-        >
-          ⤺ command
-        </button>
-        <button
-          className="btn btn-sm"
           onClick={() => jumpTo('iteration', -1)}
           disabled={atStart}
           title="Back one search step ([)"
         >
-          ⏮ step
+          |◀
         </button>
         <button
           className="btn btn-sm"
@@ -141,10 +123,10 @@ export function Timeline() {
           title={playing ? 'Pause playback' : 'Play from here'}
           data-testid="timeline-play"
         >
-          {playing ? '❚❚' : '▶'}
+          {playing ? '❚❚' : '▶ play'}
         </button>
         <select
-          className={styles.speed}
+          className={styles.select}
           value={speed}
           onChange={(e) => setSpeed(Number(e.target.value))}
           aria-label="Playback speed"
@@ -170,21 +152,37 @@ export function Timeline() {
           disabled={atEnd}
           title="Forward one search step (])"
         >
-          step ⏭
+          ▶|
         </button>
+        <span className={styles.divider} />
         <button
           className="btn btn-sm"
-          onClick={() => jumpTo('command', 1)}
-          disabled={atEnd}
-          title="Next command by a person"
+          onClick={() => jumpTo(jumpKind, -1)}
+          disabled={atStart}
+          title={`Previous ${jumpKind}`}
+          data-testid="jump-prev"
         >
-          command ⤻
+          ⤺
         </button>
-        <button className="btn btn-sm" onClick={() => jumpTo('prune', 1)} disabled={atEnd} title="Next prune">
-          prune ⤻
-        </button>
-        <button className="btn btn-sm" onClick={() => jumpTo('backtrack', 1)} disabled={atEnd} title="Next backtrack">
-          backtrack ⤻
+        <select
+          className={styles.select}
+          value={jumpKind}
+          onChange={(e) => setJumpKind(e.target.value as JumpTarget)}
+          aria-label="Jump to"
+          data-testid="jump-kind"
+        >
+          <option value="backtrack">backtrack</option>
+          <option value="prune">prune</option>
+          <option value="command">person's command</option>
+        </select>
+        <button
+          className="btn btn-sm"
+          onClick={() => jumpTo(jumpKind, 1)}
+          disabled={atEnd}
+          title={`Next ${jumpKind}`}
+          data-testid="jump-next"
+        >
+          ⤻
         </button>
         <span className={styles.position} data-testid="timeline-position">
           step <b>{shown}</b> / {lastSeq}
