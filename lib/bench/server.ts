@@ -7,43 +7,23 @@
  *    SSE subscription uses) and measures arrival time minus the event's own timestamp (one machine, one clock).
  * Not a test; builds the app first if there is no build.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { ExplorationEvent } from '../engine/events';
+import { type BenchServer, ensureBuild, percentile, startBenchServer } from './server-process';
 import { benchEventStore } from './server-store';
 
 const PORT = 3310;
-const BASE = `http://127.0.0.1:${PORT}`;
-const nextBin = path.join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
-
-async function post<T>(route: string, input: unknown): Promise<T> {
-  const res = await fetch(`${BASE}/api/trpc/${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ json: input }),
-  });
-  const body = (await res.json()) as { result?: { data: { json: T } }; error?: unknown };
-  if (!body.result) throw new Error(`${route}: ${JSON.stringify(body.error)}`);
-  return body.result.data.json;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
 
 /** Follows one run for `windowMs`; returns the achieved event rate and the latencies. */
-async function measure(latencyMs: number, windowMs: number) {
-  const { id } = await post<{ id: string }>('run.create', {
+async function measure(server: BenchServer, latencyMs: number, windowMs: number) {
+  const { id } = await server.post<{ id: string }>('run.create', {
     taskId: 'open-goal',
     goal: 'Reduce the p99 latency of the checkout API',
     config: { maxTotalNodes: 100_000, maxDepth: 12, terminationConfidence: 1, confidenceThreshold: 0 },
     model: { provider: 'simulated', seed: 11, latencyMs },
   });
   const controller = new AbortController();
-  const res = await fetch(`${BASE}/api/runs/${id}/events.ndjson?follow=1`, { signal: controller.signal });
+  const res = await fetch(`${server.base}/api/runs/${id}/events.ndjson?follow=1`, { signal: controller.signal });
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   const latencies: number[] = [];
@@ -67,68 +47,40 @@ async function measure(latencyMs: number, windowMs: number) {
     }
   } finally {
     controller.abort();
-    await post('run.abort', { id }).catch(() => undefined);
+    await server.post('run.abort', { id }).catch(() => undefined);
   }
   const seconds = (Date.now() - started) / 1000;
   return { rate: latencies.length / seconds, latencies: latencies.sort((a, b) => a - b) };
 }
 
-async function latencyAt(target: number) {
+async function latencyAt(server: BenchServer, target: number) {
   // the model's latency sets the pace: calibrate it twice towards the target rate, then measure
   let latency = target >= 1_000 ? 12 : 120;
   for (let i = 0; i < 2; i++) {
-    const probe = await measure(latency, 2_000);
+    const probe = await measure(server, latency, 2_000);
     latency = Math.max(0, Math.round((latency * probe.rate) / target));
   }
-  const final = await measure(latency, 6_000);
+  const final = await measure(server, latency, 6_000);
   return { target, latencyMs: latency, ...final };
-}
-
-async function startServer(dir: string): Promise<ChildProcess> {
-  const server = spawn(process.execPath, [nextBin, 'start', '-p', String(PORT)], {
-    env: {
-      ...process.env,
-      DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
-      ARBORIST_DEMO: '0',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${BASE}/`)).ok) return server;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  server.kill('SIGKILL');
-  throw new Error('the server did not start');
 }
 
 async function main() {
   console.log(`Arborist server benchmark (node ${process.version}, ${os.cpus().length} cores)\n`);
   await benchEventStore({ rows: 50_000 });
 
-  if (!existsSync(path.join('.next', 'BUILD_ID'))) {
-    console.log('\nbuilding the app for the latency benchmark…');
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { stdio: 'inherit' });
-    if (build.status !== 0) process.exit(1);
-  }
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'arborist-bench-server-'));
-  const server = await startServer(dir);
+  ensureBuild('the latency benchmark');
+  const server = await startBenchServer(PORT);
   try {
     console.log('\nevent -> subscribed client over HTTP (next start, loopback)');
     console.log('target ev/s   achieved ev/s   model latency   events    p50 ms   p95 ms   max ms');
     for (const target of [100, 1_000]) {
-      const r = await latencyAt(target);
+      const r = await latencyAt(server, target);
       console.log(
         `${String(target).padStart(10)} ${r.rate.toFixed(0).padStart(15)} ${`${r.latencyMs} ms`.padStart(15)} ${String(r.latencies.length).padStart(8)} ${String(percentile(r.latencies, 50)).padStart(9)} ${String(percentile(r.latencies, 95)).padStart(8)} ${String(r.latencies.at(-1)).padStart(8)}`,
       );
     }
   } finally {
-    server.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    server.stop();
   }
 }
 
