@@ -13,6 +13,7 @@ import { NodeContextMenu } from './NodeContextMenu';
 import { useRunStore, useRunStoreApi } from './RunStoreContext';
 import type { RunFlowNode } from './flow-types';
 import { displayStatus } from './node-status';
+import { createElementCache, stabilize } from './stable-elements';
 import { ThoughtNodeCard } from './ThoughtNodeCard';
 import type { RunCommands } from './useRunCommands';
 
@@ -31,6 +32,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   const followLive = useRunStore((s) => s.followLive);
   const flow = useReactFlow();
   const [menu, setMenu] = useState<{ nodeId: string; x: number; y: number } | null>(null);
+  const [cache] = useState(createElementCache);
 
   const { nodes, edges, positions, itemOf } = useMemo(() => {
     void version; // the tree is updated in place; version says when
@@ -105,8 +107,8 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
         });
       }
     }
-    return { nodes: flowNodes, edges: flowEdges, positions, itemOf };
-  }, [tree, version, foldDeadEnds, showDropped, openFolds, selectedNodeId, bestNodeId, lastBacktrack]);
+    return { ...stabilize(cache, flowNodes, flowEdges), positions, itemOf };
+  }, [tree, version, foldDeadEnds, showDropped, openFolds, selectedNodeId, bestNodeId, lastBacktrack, cache]);
 
   // Follow live: keep the newest activity (the step running now, else the latest node) in view until the user pans.
   const activityId = useRunStore((s) => s.tree.inFlight?.entry.nodeId ?? s.tree.nodeOrder.at(-1) ?? null);
@@ -177,6 +179,8 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
         nodesConnectable={false}
         nodesDraggable={false}
         elementsSelectable={false}
+        // big trees: only what is in view is in the page, so panning hit-tests dozens of cards, not thousands
+        onlyRenderVisibleElements
         minZoom={0.05}
         maxZoom={2}
         proOptions={{ hideAttribution: true }}
