@@ -28,7 +28,8 @@
  * - run.finished: the best final candidate (highest value; the earlier one on a tie) is the output (its last line),
  *   verified with the game24 task's verifyOutput; success = verified; answerSource 'node' when it is an answer
  *   line, 'none' otherwise. The detail keeps the puzzle's idx and the log's r of every final candidate.
- * The log has no times: every event gets the import time.
+ * The log has no times: every event of game i gets the import time plus i milliseconds (so the runs keep the file's
+ * order in a list sorted by creation time).
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts).
  */
 import { z } from 'zod';
@@ -76,7 +77,7 @@ export type TotGame = z.infer<typeof gameSchema>;
 export interface TotLogOptions {
   /** The model that wrote the log (the file does not say); default gpt-4. */
   modelId?: string;
-  /** Milliseconds since the epoch for every event and the runs' creation; default now. */
+  /** Milliseconds since the epoch for the events and creation of the first game's run (game i: + i); default now. */
   now?: number;
 }
 
@@ -114,7 +115,8 @@ export function parseTotLog(value: unknown, options: TotLogOptions = {}): TotLog
   try {
     let previous: TotGame['usage_so_far'] = undefined;
     const runs = parsed.data.map((game, g) => {
-      const run = replayGame(game, `[${g}]`, { modelId, now, previousUsage: previous });
+      // a millisecond apart, so the runs list (newest first, by creation time) keeps the file's order
+      const run = replayGame(game, `[${g}]`, { modelId, now: now + g, previousUsage: previous });
       if (game.usage_so_far) previous = game.usage_so_far;
       return run;
     });

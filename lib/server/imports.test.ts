@@ -146,6 +146,8 @@ describe('importTotLog', () => {
       finishedAt: now,
       stats: { tokenUsage: { inputTokens: 28451, outputTokens: 9161, totalTokens: 37612 } },
     });
+    // a millisecond apart: the runs list, newest first, keeps the file's order
+    expect(runs.map((r) => r.createdAt.getTime() - now.getTime())).toEqual([0, 1, 2, 3, 4]);
     const total = runs.reduce((sum, r) => sum + r.cost, 0);
     expect(total).toBeCloseTo(7.03659, 9);
     expect((await listNodes(s.prisma, runs[0]?.id as string)).length).toBe(81);
