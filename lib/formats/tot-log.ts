@@ -11,8 +11,10 @@
  *   maxDepth = the steps, confidenceThreshold 0 (the log drops nothing), terminationConfidence 1 (BFS never stops
  *   early)); the root node, queued to grow.
  * - Each step, each kept state grows: node.started (expand), branches.generated with every candidate that extends
- *   the state's text (candidates are matched to states by prefix, in the log's block order), branch.scored and
- *   node.created for each (every candidate is a node: the log keeps them all), node.expanded.
+ *   the state's text (candidates are matched to states by prefix, in the log's block order; a candidate's thought
+ *   is the line it adds, "(an empty line)" when the model added an empty one), branch.scored and node.created for
+ *   each (every candidate is a node: the log keeps them all), node.expanded. Two kept states with the same text
+ *   cannot be told apart: their candidates all go to the first.
  *   A score: confidence = value / 60 clipped to [0, 1] (a value sums 20 sure / 1 likely / 0.001 impossible over 3
  *   samples, so 60 is "sure" three times), progress = depth / 4 as the game24 task scores it (step s makes nodes of
  *   depth s + 1), novelty 0.5 (the log has none); `reasoning` keeps the raw value and its words, e.g.
@@ -195,7 +197,8 @@ function parentIndexes(states: readonly string[], candidates: readonly string[],
       }
       return best;
     };
-    const found = pick(block) >= 0 ? pick(block) : pick(0);
+    const inBlock = pick(block);
+    const found = inBlock >= 0 ? inBlock : pick(0);
     if (found < 0) throw new TotLogError(`${at}.new_ys[${j}] extends none of the step's states (ys)`);
     block = found;
     return found;
