@@ -21,15 +21,8 @@ import type { EventBus } from './event-bus';
 import { type ModelSpec, createModel, modelLabel, modelSpecSchema } from './model-factory';
 import { appendEvents, appendEventsInTransaction, listEvents } from './repositories/events';
 import { upsertNodes } from './repositories/nodes';
-import {
-  type RunPatch,
-  type RunRecord,
-  createRun,
-  findRunsByStatus,
-  getRun,
-  updateRun,
-  deleteRun,
-} from './repositories/runs';
+import { bestScoreAfter, foldForSummary, summarizeTree } from './run-summary';
+import { type RunRecord, createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
 
 export interface RunManagerOptions {
   prisma: PrismaClient;
@@ -330,7 +323,8 @@ export class RunManager {
       if (record.lastSeq > 0) {
         // A run with a log continues from it: after a restart, or queued again after one.
         const events = await listEvents(prisma, run.id);
-        run.tree = fold(events, createEmptyTree(run.id));
+        // the best score so far comes from the log too, so the row keeps it while the run goes on
+        ({ tree: run.tree, bestScore: run.bestScore } = foldForSummary(run.id, events));
         this.log(`resuming run ${run.id} from seq ${record.lastSeq}`);
         await executor.resume(agent, events, options);
       } else {
@@ -372,18 +366,14 @@ export class RunManager {
           collectTouched(run.tree, event, touched);
           // a step rolled back (restart, abort) returns its node to its old status
           if (inFlight && (event.type === 'run.resumed' || event.type === 'run.finished')) touched.add(inFlight);
-          if (event.type === 'node.completed') {
-            const node = run.tree.nodes[event.payload.nodeId];
-            if (node && (run.bestScore === null || node.cumulativeScore > run.bestScore))
-              run.bestScore = node.cumulativeScore;
-          }
+          run.bestScore = bestScoreAfter(run.bestScore, run.tree, event);
         }
         const nodes = [...touched].map((id) => run.tree.nodes[id]).filter((n): n is ThoughtNode => Boolean(n));
         await this.options.prisma.$transaction(
           async (tx) => {
             await appendEventsInTransaction(tx, run.id, batch);
             if (nodes.length) await upsertNodes(tx, run.id, nodes);
-            await updateRun(tx, run.id, summarize(run));
+            await updateRun(tx, run.id, summarizeTree(run.tree, run.bestScore));
           },
           { timeout: 30_000 },
         );
@@ -396,32 +386,6 @@ export class RunManager {
       run.writing = null;
     }
   }
-}
-
-/** The run row's summary of the folded tree. */
-function summarize(run: LiveRun): RunPatch {
-  const tree = run.tree;
-  const stats = tree.stats;
-  const patch: RunPatch = {
-    status: tree.status,
-    stats,
-    exploredNodes: stats.exploredNodes,
-    totalNodes: stats.totalNodes,
-    cost: stats.cost,
-    bestScore: run.bestScore,
-  };
-  if (tree.status === 'finished') {
-    const best = tree.bestNodeId ? tree.nodes[tree.bestNodeId] : undefined;
-    Object.assign(patch, {
-      finishReason: tree.finishReason,
-      finishedAt: new Date(tree.finishedAt ?? Date.now()),
-      output: tree.output,
-      success: tree.success,
-      verified: tree.verified,
-      bestScore: best ? best.cumulativeScore : run.bestScore,
-    } satisfies RunPatch);
-  }
-  return patch;
 }
 
 /** The nodes an event changed, for the node projection. */

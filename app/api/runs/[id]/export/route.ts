@@ -1,0 +1,12 @@
+// GET /api/runs/<id>/export: the run as an Arborist export file (lib/server/http/run-files.ts).
+import 'server-only';
+import { exportRunResponse } from '@/lib/server/http/run-files';
+import { getServices } from '@/lib/server/services';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return exportRunResponse(await getServices(), id);
+}

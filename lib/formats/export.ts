@@ -1,0 +1,277 @@
+/**
+ * The Arborist export file: one run, its row and its whole event log, versioned.
+ *
+ *   { format: 'arborist.run', version: 1, exportedAt, run: { id, taskId, goal, modelId, modelLabel, modelSettings,
+ *     config, seed, status, finishReason, createdAt, startedAt, finishedAt, importTag, parentRunId, parentNodeId },
+ *     events: ExplorationEvent[] }
+ *
+ * The events are the truth; the row fields are what the log cannot say (labels, seed, times, lineage). A run still
+ * going can be exported: the file holds its log so far and the status it had.
+ * modelSettings is copied field by field from SAFE_MODEL_SETTING_KEYS only (never an API key, a base URL or
+ * headers, whatever a future model spec holds), on export and again on import.
+ *
+ * runExportSchema is the import side's judge: the file's shape, every event (known type, payload of that type:
+ * event-schema.ts), seq 1..n without gaps, one runId (the run's) throughout, run.started first, every node an event
+ * names already in the tree, and finally a fold with reduce (a fold that throws refuses the file).
+ * validateRunExport wraps it and says what is wrong in one line, e.g. "events[41].seq: expected 42, got 44".
+ * Pure: no I/O. Not responsible for storing (lib/server/imports.ts) or for other formats (tot-log.ts).
+ */
+import { z } from 'zod';
+import { toTConfigSchema } from '../engine/config';
+import type { ExplorationEvent } from '../engine/events';
+import { createEmptyTree, reduce } from '../engine/tree';
+import type { FinishReason, ThoughtTree, ToTConfig } from '../engine/types';
+import { TASK_IDS, isTaskId } from '../tasks/index';
+import { explorationEventSchema } from './event-schema';
+
+export const EXPORT_FORMAT = 'arborist.run';
+export const EXPORT_VERSION = 1;
+
+/** A stored run's statuses, as the run table writes them (lib/server/repositories/runs.ts checks they agree). */
+export const EXPORT_RUN_STATUSES = ['queued', 'running', 'paused', 'interrupted', 'finished', 'failed'] as const;
+export type ExportRunStatus = (typeof EXPORT_RUN_STATUSES)[number];
+
+/**
+ * The only model settings an export carries: what names the model and makes a simulated one reproducible.
+ * Anything else (apiKey, baseUrl, headers, organization, ...) is left out, on export and on import.
+ */
+export const SAFE_MODEL_SETTING_KEYS = ['provider', 'model', 'seed', 'latencyMs', 'temperature', 'maxTokens'] as const;
+
+export type SafeModelSettings = Partial<Record<(typeof SAFE_MODEL_SETTING_KEYS)[number], string | number | boolean>>;
+
+/** The run fields an export needs; a stored RunRecord has them all. */
+export interface ExportableRun {
+  id: string;
+  taskId: string;
+  goal: string;
+  modelId: string;
+  modelLabel: string;
+  modelSettings: unknown;
+  config: ToTConfig;
+  seed: number | null;
+  status: ExportRunStatus;
+  finishReason: FinishReason | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  importTag: string | null;
+  parentRunId: string | null;
+  parentNodeId: string | null;
+}
+
+export interface ExportedRun extends Omit<ExportableRun, 'modelSettings' | 'createdAt' | 'startedAt' | 'finishedAt'> {
+  modelSettings: SafeModelSettings | null;
+  /** ISO 8601 times. */
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface RunExport {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_VERSION;
+  exportedAt: string;
+  run: ExportedRun;
+  events: ExplorationEvent[];
+}
+
+/** Copies the known-safe fields of a model spec (primitives only); null when nothing safe is left. */
+export function safeModelSettings(value: unknown): SafeModelSettings | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const source = value as Record<string, unknown>;
+  const out: SafeModelSettings = {};
+  for (const key of SAFE_MODEL_SETTING_KEYS) {
+    const field = source[key];
+    if (typeof field === 'string' || typeof field === 'boolean' || (typeof field === 'number' && isFinite(field))) {
+      out[key] = field;
+    }
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+export function buildExport(record: ExportableRun, events: readonly ExplorationEvent[], now = new Date()): RunExport {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    run: {
+      id: record.id,
+      taskId: record.taskId,
+      goal: record.goal,
+      modelId: record.modelId,
+      modelLabel: record.modelLabel,
+      modelSettings: safeModelSettings(record.modelSettings),
+      config: record.config,
+      seed: record.seed,
+      status: record.status,
+      finishReason: record.finishReason,
+      createdAt: record.createdAt.toISOString(),
+      startedAt: record.startedAt?.toISOString() ?? null,
+      finishedAt: record.finishedAt?.toISOString() ?? null,
+      importTag: record.importTag,
+      parentRunId: record.parentRunId,
+      parentNodeId: record.parentNodeId,
+    },
+    events: [...events],
+  };
+}
+
+const isoTime = z.iso.datetime({ offset: true });
+const shortText = z.string().max(2_000);
+
+const exportedRunSchema = z.strictObject({
+  id: z.string().min(1).max(200),
+  taskId: z.string().refine(isTaskId, { error: `unknown task: known tasks are ${TASK_IDS.join(', ')}` }),
+  goal: z.string().min(1).max(20_000),
+  modelId: shortText,
+  modelLabel: shortText,
+  modelSettings: z.record(z.string(), z.unknown()).nullable().transform(safeModelSettings),
+  config: toTConfigSchema,
+  seed: z.number().int().nullable(),
+  status: z.enum(EXPORT_RUN_STATUSES),
+  finishReason: z.enum(['terminated', 'frontier-empty', 'node-limit', 'timeout', 'aborted', 'error']).nullable(),
+  createdAt: isoTime,
+  startedAt: isoTime.nullable(),
+  finishedAt: isoTime.nullable(),
+  importTag: shortText.nullable(),
+  parentRunId: shortText.nullable(),
+  parentNodeId: shortText.nullable(),
+});
+
+export const runExportSchema = z
+  .strictObject({
+    format: z.literal(EXPORT_FORMAT, { error: `not an Arborist export: format must be '${EXPORT_FORMAT}'` }),
+    version: z.literal(EXPORT_VERSION, { error: `this Arborist reads export version ${EXPORT_VERSION}` }),
+    exportedAt: isoTime,
+    run: exportedRunSchema,
+    events: z.array(explorationEventSchema),
+  })
+  .superRefine((file, ctx) => {
+    const problem = checkLog(file.run, file.events);
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  }) satisfies z.ZodType<RunExport, unknown>;
+
+interface Problem {
+  path: (string | number)[];
+  message: string;
+}
+
+/** The log's order, identity and references, then the fold itself; the first problem found, or null. */
+function checkLog(
+  run: Pick<ExportedRun, 'id' | 'taskId' | 'goal'>,
+  events: readonly ExplorationEvent[],
+): Problem | null {
+  if (events.length === 0) {
+    return { path: ['events'], message: 'the log is empty: a run that never started has nothing to import' };
+  }
+  const first = events[0] as ExplorationEvent;
+  if (first.type !== 'run.started') {
+    return { path: ['events', 0, 'type'], message: `the first event must be run.started, got ${first.type}` };
+  }
+  if (first.payload.taskId !== run.taskId) {
+    return { path: ['run', 'taskId'], message: `"${run.taskId}" differs from run.started's "${first.payload.taskId}"` };
+  }
+  if (first.payload.goal !== run.goal) {
+    return { path: ['run', 'goal'], message: `differs from the goal of the run.started event` };
+  }
+  for (const [i, event] of events.entries()) {
+    if (event.seq !== i + 1) return { path: ['events', i, 'seq'], message: `expected ${i + 1}, got ${event.seq}` };
+    if (event.runId !== run.id) {
+      return { path: ['events', i, 'runId'], message: `expected the run's id "${run.id}", got "${event.runId}"` };
+    }
+  }
+  const tree = createEmptyTree(run.id);
+  for (const [i, event] of events.entries()) {
+    const problem = danglingReference(tree, event);
+    if (problem) return { path: ['events', i], message: `${event.type}: ${problem}` };
+    try {
+      reduce(tree, event);
+    } catch (error) {
+      return { path: ['events', i], message: `${event.type} cannot be folded: ${(error as Error).message}` };
+    }
+  }
+  return null;
+}
+
+/** What an event names that the tree does not have (yet), or a node it would create twice. */
+function danglingReference(tree: ThoughtTree, event: ExplorationEvent): string | null {
+  const missing = (id: string | null | undefined, what = 'node') =>
+    id != null && !tree.nodes[id] ? `no ${what} "${id}" in the tree at this point` : null;
+  switch (event.type) {
+    case 'run.started':
+      return event.seq === 1 ? null : 'run.started can only be the first event';
+    case 'node.created': {
+      const { nodeId, parentId } = event.payload;
+      if (tree.nodes[nodeId]) return `node "${nodeId}" already exists`;
+      if (parentId === null) return tree.rootId === null ? null : 'a second root (parentId null)';
+      return missing(parentId, 'parent node');
+    }
+    case 'node.restored':
+      if (tree.nodes[event.payload.nodeId]) return `node "${event.payload.nodeId}" already exists`;
+      return missing(event.payload.parentId, 'parent node');
+    case 'node.expanded':
+      return missing(event.payload.nodeId) ?? event.payload.childIds.map((id) => missing(id)).find(Boolean) ?? null;
+    case 'branches.generated':
+    case 'branch.scored':
+    case 'candidate.dropped':
+    case 'node.queued':
+    case 'node.started':
+    case 'node.completed':
+    case 'node.verified':
+    case 'node.failed':
+    case 'steer.prune':
+    case 'steer.expand':
+    case 'model.called':
+      return missing(event.payload.nodeId);
+    case 'backtrack':
+      return missing(event.payload.fromId) ?? missing(event.payload.toId);
+    case 'run.resumed':
+      return missing(event.payload.rolledBackNodeId);
+    case 'run.finished':
+      return missing(event.payload.bestNodeId);
+    default:
+      return null;
+  }
+}
+
+/** "events[41].payload.nodeId" from a zod path. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/** Zod's issues as one line: the first few, each "path: message". */
+export function describeIssues(error: z.ZodError, limit = 3): string {
+  const issues = error.issues;
+  const lines = issues.slice(0, limit).map((issue) => {
+    const path = formatIssuePath(issue.path);
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  const more = issues.length > limit ? `; and ${issues.length - limit} more` : '';
+  return lines.join('; ') + more;
+}
+
+export type ExportValidation = { ok: true; file: RunExport } | { ok: false; error: string };
+
+/** Checks a parsed JSON value as an export file; the error says what is wrong in one line. */
+export function validateRunExport(value: unknown): ExportValidation {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, error: `not an Arborist export: expected a JSON object with format '${EXPORT_FORMAT}'` };
+  }
+  const { format, version } = value as { format?: unknown; version?: unknown };
+  if (format !== EXPORT_FORMAT) {
+    return { ok: false, error: `not an Arborist export: format must be '${EXPORT_FORMAT}'` };
+  }
+  if (version !== EXPORT_VERSION) {
+    return {
+      ok: false,
+      error: `unsupported export version ${JSON.stringify(version)}: this Arborist reads version ${EXPORT_VERSION}`,
+    };
+  }
+  const parsed = runExportSchema.safeParse(value);
+  return parsed.success ? { ok: true, file: parsed.data } : { ok: false, error: describeIssues(parsed.error) };
+}

@@ -1,0 +1,229 @@
+// Export and import against a temporary SQLite file: a run exported and imported again is the same run under a new
+// id; a log cut short comes back interrupted and resumes to the same end; a ToT log becomes one run per game in one
+// transaction; and a file that is wrong is refused with its reason, writing nothing.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExplorationEvent } from '../engine/events';
+import type { RunExport } from '../formats/export';
+import type { TotGame } from '../formats/tot-log';
+import { exportRun, importFile, importRun, importTotLog, parseJsonText } from './imports';
+import { listEvents } from './repositories/events';
+import { listNodes } from './repositories/nodes';
+import { getRun, type RunRecord } from './repositories/runs';
+import { foldForSummary, summarizeTree } from './run-summary';
+import { createTestServices, type TestServices } from './testing/services';
+
+const SAMPLE = new URL('../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
+const sampleLog = () => JSON.parse(readFileSync(SAMPLE, 'utf8')) as TotGame[];
+
+let services: TestServices[] = [];
+afterEach(async () => {
+  await Promise.all(services.map((s) => s.close()));
+  services = [];
+});
+
+function setup() {
+  const s = createTestServices();
+  services.push(s);
+  return s;
+}
+
+async function finishedRun(s: TestServices, seed = 3): Promise<RunRecord> {
+  const run = await s.manager.create({
+    taskId: 'game24',
+    goal: '4 9 10 13',
+    model: { provider: 'simulated', seed, latencyMs: 0 },
+  });
+  await s.manager.settled(run.id);
+  return (await getRun(s.prisma, run.id)) as RunRecord;
+}
+
+async function counts(s: TestServices) {
+  return {
+    runs: await s.prisma.run.count(),
+    events: await s.prisma.event.count(),
+    nodes: await s.prisma.node.count(),
+  };
+}
+
+const stripRunId = (events: ExplorationEvent[]) => events.map(({ runId: _runId, ...rest }) => rest);
+
+/** The row fields an import must reproduce (the id, times of the row itself and the tag are its own). */
+function comparable(run: RunRecord) {
+  const { id: _id, updatedAt: _u, importTag: _t, error: _e, ...rest } = run;
+  return rest;
+}
+
+describe('exportRun then importRun', () => {
+  it('gives the same run under a new id: events, nodes and the summary the manager wrote', async () => {
+    const s = setup();
+    const original = await finishedRun(s);
+    const file = (await exportRun(s.prisma, original.id)) as RunExport;
+    expect(file).toMatchObject({ format: 'arborist.run', version: 1, run: { id: original.id, status: 'finished' } });
+
+    const imported = await importRun(s.prisma, JSON.parse(JSON.stringify(file)));
+    expect(imported.id).not.toBe(original.id);
+    expect(imported.importTag).toBe(`arborist.run:${original.id}`);
+    expect(comparable(imported)).toEqual(comparable(original));
+
+    const before = await listEvents(s.prisma, original.id);
+    const after = await listEvents(s.prisma, imported.id);
+    expect(after.every((e) => e.runId === imported.id)).toBe(true);
+    expect(stripRunId(after)).toEqual(stripRunId(before));
+    const nodes = (id: string) => listNodes(s.prisma, id).then((ns) => ns.map(({ runId: _r, ...n }) => n));
+    expect(await nodes(imported.id)).toEqual(await nodes(original.id));
+
+    // and once more: the export of the import is the original's file but for the ids and the tag
+    const again = (await exportRun(s.prisma, imported.id)) as RunExport;
+    expect({ ...again.run, id: '', importTag: null }).toEqual({ ...file.run, id: '', importTag: null });
+    expect(stripRunId(again.events)).toEqual(stripRunId(file.events));
+  });
+
+  it('writes the summary the run manager writes (one shared summarizeTree)', async () => {
+    const s = setup();
+    const original = await finishedRun(s, 5);
+    const { tree, bestScore } = foldForSummary(original.id, await listEvents(s.prisma, original.id));
+    expect(original).toMatchObject(summarizeTree(tree, bestScore));
+  });
+
+  it('keeps a tag it is given, and the file’s own tag over a default', async () => {
+    const s = setup();
+    const original = await finishedRun(s);
+    const file = JSON.parse(JSON.stringify(await exportRun(s.prisma, original.id))) as RunExport;
+    expect((await importRun(s.prisma, file, { importTag: 'mine' })).importTag).toBe('mine');
+    file.run.importTag = 'tot-log:x.json:2025';
+    expect((await importRun(s.prisma, file)).importTag).toBe('tot-log:x.json:2025');
+  });
+
+  it('stores a log without run.finished as interrupted, and it resumes on request to the same end', async () => {
+    const s = setup();
+    const original = await finishedRun(s);
+    const file = JSON.parse(JSON.stringify(await exportRun(s.prisma, original.id))) as RunExport;
+    // a run exported while it went on: its log so far, cut at the end of a step (events come in whole groups)
+    const cut = file.events.findIndex((e) => e.type === 'node.expanded' && e.seq > 40) + 1;
+    file.events = file.events.slice(0, cut);
+    file.run.status = 'running';
+    file.run.finishedAt = null;
+    file.run.finishReason = null;
+
+    const imported = await importRun(s.prisma, file);
+    expect(imported).toMatchObject({ status: 'interrupted', output: null, lastSeq: cut, finishedAt: null });
+    expect(imported.totalNodes).toBeGreaterThan(0);
+
+    await s.manager.command(imported.id, { type: 'resume', actor: 'test' });
+    await s.manager.settled(imported.id);
+    const resumed = (await getRun(s.prisma, imported.id)) as RunRecord;
+    expect(resumed).toMatchObject({
+      status: 'finished',
+      output: original.output,
+      verified: original.verified,
+      exploredNodes: original.exploredNodes,
+    });
+  });
+});
+
+describe('importTotLog', () => {
+  it('stores one finished run per game under one tag, with the log’s tokens and cost', async () => {
+    const s = setup();
+    const now = new Date('2025-03-04T05:06:07.000Z');
+    const runs = await importTotLog(s.prisma, sampleLog(), { fileName: 'sample.json', now });
+    expect(runs.map((r) => r.goal)).toEqual(['4 5 6 10', '1 2 4 7', '2 5 8 11', '3 4 4 13', '6 7 8 9']);
+    expect(new Set(runs.map((r) => r.importTag))).toEqual(new Set(['tot-log:sample.json:2025-03-04T05:06:07.000Z']));
+    expect(runs.map((r) => r.verified)).toEqual([true, true, false, true, true]);
+    expect(runs[0]).toMatchObject({
+      status: 'finished',
+      taskId: 'game24',
+      modelId: 'gpt-4',
+      modelLabel: 'gpt-4 (imported log)',
+      finishReason: 'frontier-empty',
+      output: 'Answer: (4 * 5) + (10 - 6) = 24',
+      success: true,
+      exploredNodes: 20,
+      totalNodes: 80,
+      cost: 1.40319,
+      createdAt: now,
+      startedAt: now,
+      finishedAt: now,
+      stats: { tokenUsage: { inputTokens: 28451, outputTokens: 9161, totalTokens: 37612 } },
+    });
+    // a millisecond apart: the runs list, newest first, keeps the file's order
+    expect(runs.map((r) => r.createdAt.getTime() - now.getTime())).toEqual([0, 1, 2, 3, 4]);
+    const total = runs.reduce((sum, r) => sum + r.cost, 0);
+    expect(total).toBeCloseTo(7.03659, 9);
+    expect((await listNodes(s.prisma, runs[0]?.id as string)).length).toBe(81);
+    expect(await counts(s)).toMatchObject({ runs: 5 });
+  });
+
+  it('can be exported, re-imported identically, and forked from any node', async () => {
+    const s = setup();
+    const [first] = await importTotLog(s.prisma, sampleLog());
+    const file = JSON.parse(JSON.stringify(await exportRun(s.prisma, first?.id as string))) as RunExport;
+    const again = await importRun(s.prisma, file);
+    expect(comparable(again)).toEqual(comparable(first as RunRecord));
+    expect(again.importTag).toBe(first?.importTag);
+    expect(stripRunId(await listEvents(s.prisma, again.id))).toEqual(stripRunId(file.events));
+
+    // its config is a valid engine config (branchFactor capped at 20): a fork runs on it with the offline model
+    const fork = await s.manager.fork({
+      runId: again.id,
+      nodeId: 'n1',
+      model: { provider: 'simulated', seed: 1, latencyMs: 0 },
+    });
+    await s.manager.settled(fork.id);
+    expect((await getRun(s.prisma, fork.id))?.status).toBe('finished');
+  });
+
+  it('is all or nothing: one bad game writes no run at all', async () => {
+    const s = setup();
+    await finishedRun(s);
+    const before = await counts(s);
+    const log = sampleLog();
+    (log[4]?.steps[3] as TotGame['steps'][number]).values.pop();
+    await expect(importTotLog(s.prisma, log)).rejects.toThrow(
+      'not a usable Tree-of-Thoughts log: [4].steps[3].values: 13 values for 14 candidates',
+    );
+    expect(await counts(s)).toEqual(before);
+  });
+});
+
+describe('a wrong file is refused with its reason and writes nothing', () => {
+  it('for JSON that is cut short, an export that is wrong, and a value that is neither format', async () => {
+    const s = setup();
+    const original = await finishedRun(s);
+    const text = JSON.stringify(await exportRun(s.prisma, original.id));
+    const before = await counts(s);
+
+    const refused = async (attempt: () => Promise<unknown>) => {
+      try {
+        await attempt();
+        return 'accepted';
+      } catch (error) {
+        expect((error as Error).name).toBe('InputError'); // BAD_REQUEST through tRPC, 400 over HTTP
+        return (error as Error).message;
+      }
+    };
+    expect(await refused(async () => parseJsonText(text.slice(0, 1234)))).toMatch(/^the file is not JSON: .*1234/);
+    expect(await refused(async () => parseJsonText(''))).toMatch(/^the file is not JSON: Unexpected end of JSON input/);
+
+    const gap = JSON.parse(text) as RunExport;
+    (gap.events[41] as ExplorationEvent).seq = 44;
+    expect(await refused(() => importRun(s.prisma, gap))).toBe('events[41].seq: expected 42, got 44');
+    expect(await refused(() => importFile(s.prisma, { hello: 'world' }))).toBe(
+      "not an Arborist export: format must be 'arborist.run'",
+    );
+    expect(await refused(() => importFile(s.prisma, 'text'))).toMatch(/^not an Arborist export/);
+    expect(await refused(() => importFile(s.prisma, [{ idx: 1 }]))).toMatch(
+      /^not a Tree-of-Thoughts log: \[0\]\.steps/,
+    );
+    expect(await counts(s)).toEqual(before);
+  });
+
+  it('and a failure while writing rolls the whole import back', async () => {
+    const s = setup();
+    const before = await counts(s);
+    // the third game's run id collides with the first's: the transaction fails half way and nothing stays
+    const ids = ['a', 'b', 'a', 'c', 'd'];
+    await expect(importTotLog(s.prisma, sampleLog(), { newId: () => ids.shift() as string })).rejects.toThrow();
+    expect(await counts(s)).toEqual(before);
+  });
+});
