@@ -136,3 +136,23 @@ test('a wrong file is refused with its reason and writes nothing', async ({ base
 
   expect((await allRuns(base)).length).toBe(before);
 });
+
+test('the runs page imports a ToT log dropped on it, and the imported runs open', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('import-file-input').setInputFiles(SAMPLE);
+  const status = page.getByTestId('import-status');
+  await expect(status.getByRole('link')).toHaveCount(5, { timeout: 30_000 });
+  await status.getByRole('link').first().click();
+  await expect(page.getByTestId('run-status')).toHaveText('finished');
+  await expect(page.locator('[data-testid=thought-node]').first()).toBeVisible();
+  await expect(page.getByTestId('run-header')).toContainText('gpt-4');
+});
+
+test('the run page exports the run it shows', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('runs-table').getByRole('link', { name: '4 9 10 13' }).last().click();
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-run').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^arborist-run-.*\.json$/);
+});

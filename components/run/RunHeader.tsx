@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTRPC } from '@/lib/trpc/client';
+import { ExportButton } from './ExportButton';
 import { CopyLinkButton, RunRelations } from './RunLinks';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
@@ -151,6 +152,7 @@ export function RunHeader({
       <div className="run-controls">
         {run && <RunRelations runId={runId} parentRunId={run.parentRunId} parentNodeId={run.parentNodeId} />}
         <CopyLinkButton />
+        <ExportButton runId={runId} />
         {commands.error && (
           <span className="field-error" role="alert">
             {commands.error}
