@@ -30,3 +30,19 @@ export async function ndjson(base: string, runId: string): Promise<ExplorationEv
     .filter(Boolean)
     .map((line) => JSON.parse(line) as ExplorationEvent);
 }
+
+/** The demo run: the first run of the test server's database (seeded at start-up), found by paging to the oldest. */
+export async function demoRunId(base: string): Promise<string> {
+  let cursor: string | null = null;
+  let oldest: string | null = null;
+  do {
+    const page: { items: { id: string }[]; nextCursor: string | null } = await query(base, 'run.list', {
+      limit: 200,
+      cursor,
+    });
+    oldest = page.items.at(-1)?.id ?? oldest;
+    cursor = page.nextCursor;
+  } while (cursor);
+  if (!oldest) throw new Error('the test server has no runs: the demo run was not seeded');
+  return oldest;
+}

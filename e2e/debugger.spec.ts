@@ -3,7 +3,7 @@
 // data-testid used: thought-node (data-node-id, data-status), fold-node, run-status, node-menu, mark-expand.
 import { expect, test, type Page } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/engine/events';
-import { mutate, ndjson } from './api';
+import { demoRunId, mutate, ndjson } from './api';
 
 const BASE = 'http://127.0.0.1:3100';
 
@@ -101,8 +101,7 @@ test('expand again gives a node fresh children; step runs exactly one step', asy
 });
 
 test('the keyboard moves between parent, children and siblings, and lists its keys', async ({ page }) => {
-  await page.goto('/');
-  await page.getByTestId('runs-table').getByRole('link').last().click();
+  await page.goto(`/runs/${await demoRunId(BASE)}`);
   await expect(page.getByTestId('run-status')).toHaveText('finished');
   const selected = page.locator('.tnode.is-selected');
   await page.locator('.react-flow__pane').click();
@@ -128,8 +127,7 @@ for (const [width, height] of [
 ] as const) {
   test(`the run page at ${width}x${height}`, async ({ page }, info) => {
     await page.setViewportSize({ width, height });
-    await page.goto('/');
-    await page.getByTestId('runs-table').getByRole('link').last().click();
+    await page.goto(`/runs/${await demoRunId(BASE)}`);
     await expect(page.getByTestId('run-status')).toHaveText('finished');
     await page.locator('[data-testid=thought-node][data-node-id=n3]').click();
     await page.waitForTimeout(400);

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/engine/events';
 import { fold } from '../lib/engine/tree';
 import type { ThoughtNode } from '../lib/engine/types';
-import { query } from './api';
+import { demoRunId, query } from './api';
 
 const SAMPLE = 'lib/formats/fixtures/tot-game24-gpt4-bfs-sample.json';
 
@@ -149,8 +149,8 @@ test('the runs page imports a ToT log dropped on it, and the imported runs open'
 });
 
 test('the run page exports the run it shows', async ({ page }) => {
-  await page.goto('/');
-  await page.getByTestId('runs-table').getByRole('link', { name: '4 9 10 13' }).last().click();
+  await page.goto(`/runs/${await demoRunId('http://127.0.0.1:3100')}`);
+  await expect(page.getByTestId('run-status')).toHaveText('finished');
   const download = page.waitForEvent('download');
   await page.getByTestId('export-run').click();
   const file = await download;

@@ -13,12 +13,10 @@
 //              (data-kind, aria-pressed), event-filter-node (a text box), event-filter-selected (a checkbox),
 //              event-filter-clear
 import { expect, test, type Page } from '@playwright/test';
+import { demoRunId } from './api';
 
 async function openDemoRun(page: Page) {
-  await page.goto('/');
-  const table = page.getByTestId('runs-table');
-  await expect(table).toContainText('4 9 10 13');
-  await table.getByRole('link').last().click(); // the oldest run: the demo
+  await page.goto(`/runs/${await demoRunId('http://127.0.0.1:3100')}`); // the oldest run: the demo
   await expect(page.getByTestId('run-status')).toHaveText('finished');
   await expect(page.getByTestId('event-log-count')).not.toHaveText('0');
 }
@@ -28,6 +26,7 @@ test('the inspector explains a failed node', async ({ page }) => {
   await expect(page.getByTestId('inspector-empty')).toContainText('Select a node on the canvas');
 
   await page.getByRole('button', { name: /fit view/i }).click(); // the whole tree in view
+  await page.getByTestId('fold-node').first().click(); // dead ends are folded: open one
   const failed = page.locator('[data-testid=thought-node][data-status=failed]').first();
   const failedId = await failed.getAttribute('data-node-id');
   await failed.click();

@@ -3,14 +3,12 @@
 // data-testid used: scrubber, timeline-position, timeline-back, timeline-forward, back-to-live, time-travel,
 // copy-link, fork-dialog, forked-from, forks, run-missing, step-problem, thought-node.
 import { expect, test, type Page } from '@playwright/test';
-import { ndjson, query } from './api';
+import { demoRunId, ndjson, query } from './api';
 
 const BASE = 'http://127.0.0.1:3100';
 
-async function demoRun(page: Page): Promise<string> {
-  await page.goto('/');
-  const href = (await page.getByTestId('runs-table').getByRole('link', { name: '4 9 10 13' }).last().getAttribute('href')) ?? '';
-  return href.replace('/runs/', '');
+async function demoRun(_page: Page): Promise<string> {
+  return demoRunId(BASE);
 }
 
 const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id=${nodeId}]`);
@@ -18,7 +16,8 @@ const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-
 test('scrubbing a recorded run shows the tree as it was at each step', async ({ page }) => {
   const id = await demoRun(page);
   const events = await ndjson(BASE, id);
-  const created = (nodeId: string) => events.find((e) => e.type === 'node.created' && e.payload.nodeId === nodeId)?.seq as number;
+  const created = (nodeId: string) =>
+    events.find((e) => e.type === 'node.created' && e.payload.nodeId === nodeId)?.seq as number;
   const n3 = created('n3');
   await page.goto(`/runs/${id}`);
   await expect(page.getByTestId('timeline-position')).toContainText(`${events.length} / ${events.length}`);
@@ -29,7 +28,9 @@ test('scrubbing a recorded run shows the tree as it was at each step', async ({ 
   await expect(card(page, 'n3')).toHaveCount(0);
   await expect(card(page, 'n1')).toBeVisible();
   // the stats show the run as it was then, too
-  const exploredThen = events.slice(0, n3 - 1).filter((e) => e.type === 'node.completed' || e.type === 'node.failed').length;
+  const exploredThen = events
+    .slice(0, n3 - 1)
+    .filter((e) => e.type === 'node.completed' || e.type === 'node.failed').length;
   await expect(page.getByTestId('stat-explored')).toHaveText(String(exploredThen));
 
   await page.getByTestId('timeline-forward').click();
@@ -64,7 +65,9 @@ test('a copied link opens the same run at the same step with the same node selec
   await other.goto(link);
   await expect(other.getByTestId('timeline-position')).toContainText('step 60 /');
   await expect(other.locator('.tnode.is-selected')).toHaveAttribute('data-node-id', 'n2');
-  await expect(other.getByRole('heading', { name: /n2/ }).or(other.getByText('13 - 10 = 3 (left: 3 4 9)').first())).toBeVisible();
+  await expect(
+    other.getByRole('heading', { name: /n2/ }).or(other.getByText('13 - 10 = 3 (left: 3 4 9)').first()),
+  ).toBeVisible();
   await teammate.close();
 });
 
@@ -85,7 +88,9 @@ test('forking from a node with an edited thought starts a run that continues fro
   await expect(card(page, 'n1')).toContainText(edited);
   await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: 60_000 });
   await expect(page.getByTestId('forked-from')).toContainText('forked from n1');
-  const fork = await query<{ parentRunId: string; config: { explorationStrategy: string } }>(BASE, 'run.byId', { id: forkId });
+  const fork = await query<{ parentRunId: string; config: { explorationStrategy: string } }>(BASE, 'run.byId', {
+    id: forkId,
+  });
   expect(fork.parentRunId).toBe(parentId);
   expect(fork.config.explorationStrategy).toBe('dfs');
   // the edited step ran in the fork; the copied root did not run again
