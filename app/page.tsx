@@ -16,6 +16,10 @@ export default function HomePage() {
           <NewRunForm />
         </div>
       </section>
+      {/* RunsTable reads the URL's search params: Next renders this fallback until they are known. */}
+      <Suspense fallback={<RunsPanelSkeleton />}>
+        <RunsTable />
+      </Suspense>
       <section className="panel" aria-labelledby="import-heading">
         <div className="panel-head">
           <h2 id="import-heading">Import</h2>
@@ -25,10 +29,6 @@ export default function HomePage() {
           <ImportDropZone />
         </div>
       </section>
-      {/* RunsTable reads the URL's search params: Next renders this fallback until they are known. */}
-      <Suspense fallback={<RunsPanelSkeleton />}>
-        <RunsTable />
-      </Suspense>
     </main>
   );
 }

@@ -2,6 +2,7 @@
 // The canvas's own controls: zoom to fit, follow live, what to fold, and the legend of colours and marks.
 import { Panel, useReactFlow } from '@xyflow/react';
 import { useState } from 'react';
+import { FIT_PADDING } from './fit';
 import { useRunStore } from './RunStoreContext';
 
 const LEGEND: { cls: string; label: string }[] = [
@@ -26,7 +27,7 @@ export function CanvasToolbar() {
       <Panel position="top-left" className="canvas-toolbar">
         <button
           className="btn btn-sm"
-          onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 250 })}
+          onClick={() => void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, duration: 250 })}
           title="Zoom to fit (f)"
         >
           Fit

@@ -10,6 +10,7 @@ import { visibleTree } from '@/lib/layout/visible-tree';
 import { CanvasToolbar } from './CanvasToolbar';
 import { DroppedCard, DroppedFoldCard, FoldCard } from './FoldCards';
 import { NodeContextMenu } from './NodeContextMenu';
+import { FIT_PADDING } from './fit';
 import { useRunStore, useRunStoreApi } from './RunStoreContext';
 import type { RunFlowNode } from './flow-types';
 import { displayStatus } from './node-status';
@@ -118,7 +119,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
     if (nodes.length === 0) return;
     if (!fitted.current || (followLive && (finished || nodes.length <= 12))) {
       fitted.current = true;
-      void flow.fitView({ padding: 0.15, maxZoom: 1, duration: finished ? 0 : 250 });
+      void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, duration: finished ? 0 : 250 });
       return;
     }
     if (!followLive || !activityId) return;
@@ -181,6 +182,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
         elementsSelectable={false}
         // big trees: only what is in view is in the page, so panning hit-tests dozens of cards, not thousands
         onlyRenderVisibleElements
+        fitViewOptions={{ padding: FIT_PADDING, maxZoom: 1 }}
         minZoom={0.05}
         maxZoom={2}
         proOptions={{ hideAttribution: true }}

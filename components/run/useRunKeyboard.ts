@@ -6,6 +6,7 @@ import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import { type JumpTarget, jump } from '@/lib/store/timeline';
 import { navigate } from './inspector/node-commands';
+import { FIT_PADDING } from './fit';
 import { useRunStoreApi } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 
@@ -84,7 +85,7 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
           state.seek(null);
           break;
         case 'f':
-          void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 250 });
+          void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, duration: 250 });
           break;
         case 'Escape':
           state.select(null);
