@@ -28,6 +28,7 @@ import {
   summariseRenders,
   summariseTrace,
 } from './ui-profile';
+import { CHROMIUM_ARGS, findChromium } from '../../e2e/chromium';
 
 const PORT = 3600;
 const VIEWPORT = { width: 1440, height: 900 };
@@ -35,16 +36,6 @@ const LOADS = 5;
 const PAN_MS = 3_000;
 const LIVE_MS = 5_000;
 const LIVE_TARGET_NODES_PER_S = 50;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /**
  * maxTotalNodes caps the nodes *executed*. A beam search of this config grows whole levels (765 nodes, then 1,533),
  * so the recorded run searches best-first, which grows about two nodes per executed one: 510 make ~1,000.
@@ -526,7 +517,8 @@ async function calibrate(server: BenchServer, browser: Browser, target: number) 
 
 async function main() {
   ensureBuild('the UI benchmark');
-  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH');
   const profileDir = process.env.BENCH_UI_PROFILE ? path.resolve(process.env.BENCH_UI_PROFILE) : null;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
 

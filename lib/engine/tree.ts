@@ -116,28 +116,17 @@ const APPLY: Appliers = {
   'node.created'(tree, { payload, seq }) {
     const parent = payload.parentId ? tree.nodes[payload.parentId] : undefined;
     const depth = parent ? parent.depth + 1 : 0;
-    const node: ThoughtNode = {
+    const node = newNode({
       id: payload.nodeId,
       parentId: payload.parentId,
       depth,
-      childIds: [],
       branch: payload.branch,
       score: payload.score,
       cumulativeScore: (parent?.cumulativeScore ?? 0) + (payload.score?.composite ?? 0),
       // The root is the goal itself: nothing to run, ready to be expanded.
       status: parent ? 'pending' : 'completed',
-      prunedBy: null,
-      result: null,
-      verification: null,
-      failureReason: null,
-      expansions: 0,
-      dropped: [],
-      usage: emptyUsage(),
-      modelCallSeqs: [],
       createdSeq: seq,
-      startedSeq: null,
-      finishedSeq: null,
-    };
+    });
     tree.nodes[node.id] = node;
     tree.nodeOrder.push(node.id);
     if (parent) {
@@ -171,27 +160,19 @@ const APPLY: Appliers = {
     const parent = tree.nodes[payload.parentId];
     if (!parent) return;
     const depth = parent.depth + 1;
-    tree.nodes[payload.nodeId] = {
+    tree.nodes[payload.nodeId] = newNode({
       id: payload.nodeId,
       parentId: payload.parentId,
       depth,
-      childIds: [],
       branch: payload.branch,
       score: payload.score,
       cumulativeScore: parent.cumulativeScore + (payload.score?.composite ?? 0),
       status: payload.status,
-      prunedBy: null,
       result: payload.result,
       verification: payload.verification,
-      failureReason: null,
-      expansions: 0,
-      dropped: [],
-      usage: emptyUsage(),
-      modelCallSeqs: [],
       createdSeq: seq,
-      startedSeq: null,
       finishedSeq: payload.status === 'completed' ? seq : null,
-    };
+    });
     tree.nodeOrder.push(payload.nodeId);
     replaceNode(tree, parent.id, {
       childIds: [...parent.childIds, payload.nodeId],
@@ -351,6 +332,30 @@ const APPLY: Appliers = {
     tree.finishedAt = ts;
   },
 };
+
+/** A node as it enters the tree: what the event says, and nothing done to it yet. */
+function newNode(
+  fields: Pick<
+    ThoughtNode,
+    'id' | 'parentId' | 'depth' | 'branch' | 'score' | 'cumulativeScore' | 'status' | 'createdSeq'
+  > &
+    Partial<ThoughtNode>,
+): ThoughtNode {
+  return {
+    childIds: [],
+    prunedBy: null,
+    result: null,
+    verification: null,
+    failureReason: null,
+    expansions: 0,
+    dropped: [],
+    usage: emptyUsage(),
+    modelCallSeqs: [],
+    startedSeq: null,
+    finishedSeq: null,
+    ...fields,
+  };
+}
 
 /** A step cut short (abort, crash) leaves no trace: its node returns to its status and its frontier slot. */
 function rollBackInFlight(tree: ThoughtTree): void {
