@@ -59,8 +59,16 @@ export class ModelError extends Error {
   }
 
   /** Plain data (JSON.stringify of an Error drops its message). */
-  toJSON(): { name: string; kind: ModelErrorKind; message: string; status: number | null; attempts: number | null } {
-    return { name: this.name, kind: this.kind, message: this.message, status: this.status, attempts: this.attempts };
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      kind: this.kind,
+      message: this.message,
+      status: this.status,
+      attempts: this.attempts,
+      fingerprint: this.fingerprint,
+      purpose: this.purpose,
+    };
   }
 }
 
