@@ -302,6 +302,16 @@ describe('OpenAIModel: errors a person can act on', () => {
     expect(sleeps).toHaveLength(2);
   });
 
+  it('unreachable: a port fetch refuses to use is said plainly and not retried', async () => {
+    const { model, sleeps } = modelFor('http://127.0.0.1:6000/v1');
+    const error = await failure(model.complete(ask()));
+    expect(error.kind).toBe('unreachable');
+    expect(error.message).toBe(
+      'cannot reach http://127.0.0.1:6000/v1: port 6000 is one that fetch refuses to connect to: serve the model on another port',
+    );
+    expect(sleeps).toEqual([]);
+  });
+
   it('unreachable: a host that does not resolve', async () => {
     const { model } = modelFor('http://arborist-no-such-host.invalid/v1', { maxRetries: 0 });
     const error = await failure(model.complete(ask()));

@@ -301,14 +301,18 @@ export class OpenAIModel implements LanguageModel {
       );
     }
     if (error instanceof OpenAI.APIConnectionError) {
-      const detail =
-        error instanceof OpenAI.APIConnectionTimeoutError ? 'the connection timed out' : connectionDetail(error);
+      const timedOut = error instanceof OpenAI.APIConnectionTimeoutError;
+      const detail = timedOut ? 'the connection timed out' : connectionDetail(error);
+      // fetch never connects to some ports (6000, 6665-6669, ...): retrying cannot help
+      const badPort = detail === 'bad port';
       return {
         kind: 'unreachable',
-        retryable: true,
+        retryable: !badPort,
         retryAfterMs: null,
         describe: (attempts) =>
-          `cannot reach ${base}: ${detail}${tries(attempts)}: check that the server is running and that the base URL (OPENAI_BASE_URL or the run's own) is right`,
+          badPort
+            ? `cannot reach ${base}: port ${new URL(base).port} is one that fetch refuses to connect to: serve the model on another port`
+            : `cannot reach ${base}: ${detail}${tries(attempts)}: check that the server is running and that the base URL (OPENAI_BASE_URL or the run's own) is right`,
       };
     }
     if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
@@ -434,17 +438,18 @@ const CONNECTION_CODES: Record<string, string> = {
   UND_ERR_BODY_TIMEOUT: 'the server stopped sending the body',
 };
 
-/** The innermost cause's code (ECONNREFUSED, ...), said in words. */
+/** The innermost cause's code (ECONNREFUSED, ...) said in words, else the innermost cause's message. */
 function connectionDetail(error: Error): string {
-  let cause: unknown = error;
-  let detail: string | null = null;
+  let coded: string | null = null;
+  let innermost = error.message;
+  let cause: unknown = (error as { cause?: unknown }).cause;
   for (let depth = 0; cause instanceof Error && depth < 6; depth++) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string') detail = `${CONNECTION_CODES[code] ?? cause.message} (${code})`;
-    else if (!detail && cause !== error) detail = cause.message;
+    if (typeof code === 'string') coded = `${CONNECTION_CODES[code] ?? cause.message} (${code})`;
+    innermost = cause.message;
     cause = (cause as { cause?: unknown }).cause;
   }
-  return detail ?? error.message;
+  return coded ?? innermost;
 }
 
 /** Retry-After as ms: `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date (relative to now). */
