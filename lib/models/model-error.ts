@@ -5,7 +5,7 @@
  * Never put an API key in a ModelError: messages are stored, shown and exported (see redact() in openai.ts).
  * Not responsible for deciding what is retried (openai.ts) or for parsing a model's text (the tasks' parsers).
  */
-import type { ModelPurpose } from '../engine/types';
+import type { ModelPurpose, TokenUsage } from '../engine/types';
 
 export type ModelErrorKind =
   /** 401/403: the key was refused. */
@@ -39,6 +39,8 @@ export interface ModelErrorDetails {
   /** Replay: the request's fingerprint and purpose. */
   fingerprint?: string;
   purpose?: ModelPurpose;
+  /** Tokens the failed call used all the same (a completion with no text), when the server said. */
+  usage?: TokenUsage | null;
 }
 
 export class ModelError extends Error {
@@ -47,6 +49,8 @@ export class ModelError extends Error {
   readonly attempts: number | null;
   readonly fingerprint: string | null;
   readonly purpose: ModelPurpose | null;
+  /** Read by the engine (model-call.ts) so a failed call that spent tokens is still counted and priced. */
+  readonly usage: TokenUsage | null;
 
   constructor(kind: ModelErrorKind, message: string, details: ModelErrorDetails = {}) {
     super(message);
@@ -56,6 +60,7 @@ export class ModelError extends Error {
     this.attempts = details.attempts ?? null;
     this.fingerprint = details.fingerprint ?? null;
     this.purpose = details.purpose ?? null;
+    this.usage = details.usage ?? null;
   }
 
   /** Plain data (JSON.stringify of an Error drops its message). */
@@ -68,6 +73,7 @@ export class ModelError extends Error {
       attempts: this.attempts,
       fingerprint: this.fingerprint,
       purpose: this.purpose,
+      usage: this.usage,
     };
   }
 }

@@ -287,6 +287,15 @@ describe('OpenAIModel: errors a person can act on', () => {
     }
   });
 
+  it('a completion with no text still reports the tokens it used, on the error', async () => {
+    const server = await serve(() => ({
+      json: completionBody('', { finishReason: 'length', usage: { prompt_tokens: 900, completion_tokens: 4096 } }),
+    }));
+    const error = await failure(modelFor(server).model.complete(ask()));
+    expect(error.kind).toBe('bad-response');
+    expect(error.usage).toEqual({ inputTokens: 900, outputTokens: 4096 });
+  });
+
   it('unreachable: a refused connection is retried, then names the base URL and what to check', async () => {
     const server = await serve(() => ({ json: completionBody('x') }));
     const baseURL = server.baseURL;

@@ -97,6 +97,8 @@ interface Failure {
   retryable: boolean;
   /** What the server asked for (Retry-After), in ms, uncapped. */
   retryAfterMs: number | null;
+  /** Tokens the server says the failed call used. */
+  usage?: TokenUsage | null;
   /** The message, given the number of attempts made. */
   describe(attempts: number): string;
 }
@@ -172,6 +174,7 @@ export class OpenAIModel implements LanguageModel {
         throw new ModelError(failure.kind, this.redact(failure.describe(attempt)), {
           status: failure.status,
           attempts: attempt,
+          usage: failure.usage,
         });
       }
       await (this.#options.sleep ?? sleep)(this.retryDelay(failure, attempt), request.signal);
@@ -227,17 +230,26 @@ export class OpenAIModel implements LanguageModel {
     if (!parsed.success) {
       const what =
         typeof completion === 'string'
-          ? `a ${completion.trim() ? 'text' : 'empty'} body instead of JSON (${preview(completion)})`
+          ? completion.trim()
+            ? `a text body instead of JSON (${preview(completion)})`
+            : 'an empty body'
           : 'JSON that is not a chat completion';
       throw this.badResponse(what);
     }
     const choice = parsed.data.choices[0];
     if (!choice) throw this.badResponse('a completion with no choices');
+    const reported = usageSchema.safeParse(parsed.data.usage);
+    const usage: TokenUsage | null = reported.success
+      ? { inputTokens: reported.data.prompt_tokens, outputTokens: reported.data.completion_tokens }
+      : null;
     const text = choice.message?.content ?? '';
     if (!text.trim()) {
+      // the tokens were spent all the same: the error carries them, so the call's cost stays honest
       const refusal = choice.message?.refusal;
       if (refusal) {
-        throw new ModelError('bad-response', this.redact(`${this.id} refused to answer: "${preview(refusal)}"`));
+        throw new ModelError('bad-response', this.redact(`${this.id} refused to answer: "${preview(refusal)}"`), {
+          usage,
+        });
       }
       const reason = choice.finish_reason ?? 'none';
       const advice =
@@ -247,15 +259,10 @@ export class OpenAIModel implements LanguageModel {
       throw new ModelError(
         'bad-response',
         this.redact(`${this.id} at ${this.#host} returned no text (finish_reason: ${reason}): ${advice}`),
+        { usage },
       );
     }
-    const usage = usageSchema.safeParse(parsed.data.usage);
-    if (usage.success) {
-      return {
-        text,
-        usage: { inputTokens: usage.data.prompt_tokens, outputTokens: usage.data.completion_tokens },
-      };
-    }
+    if (usage) return { text, usage };
     const estimated: ReportedUsage = {
       inputTokens: request.messages.reduce((sum, m) => sum + countTokens(m.content), 0),
       outputTokens: countTokens(text),
@@ -292,7 +299,9 @@ export class OpenAIModel implements LanguageModel {
       retryAfterMs: null,
       describe: () => message,
     });
-    if (error instanceof ModelError) return fixed(error.kind, error.message, error.status ?? undefined);
+    if (error instanceof ModelError) {
+      return { ...fixed(error.kind, error.message, error.status ?? undefined), usage: error.usage };
+    }
     if (error instanceof AttemptTimeout) {
       const seconds = ((this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000).toString();
       return fixed(
