@@ -143,6 +143,8 @@ describe('a whole search through OpenAIModel over HTTP', () => {
     const fromEvents = recordingFromEvents(original.events, 'gpt-4o-mini');
     expect(fromEvents.calls.map((c) => c.fingerprint)).toEqual(fromModel.calls.map((c) => c.fingerprint));
     expect(fromEvents.calls.length).toBe(modelCalls(original.events).length);
+    // the model id defaults to the one run.started names
+    expect(recordingFromEvents(original.events)).toEqual(fromEvents);
     expect(JSON.stringify(fromEvents)).not.toContain(KEY);
 
     for (const recording of [fromModel, fromEvents]) {

@@ -169,4 +169,9 @@ describe('recordingFromEvents', () => {
     expect(recording.calls[1]?.fingerprint).toBe(fingerprint(req('v', 'evaluate'), 'gpt-4o'));
     expect(parseRecording(JSON.parse(JSON.stringify(recording)))).toEqual(recording);
   });
+
+  it('needs a model id when the log has no run.started to name it', () => {
+    expect(() => recordingFromEvents([event(1, {})])).toThrow(/no run\.started naming its model/);
+    expect(recordingFromEvents([event(1, {})], 'gpt-4o').calls).toHaveLength(1);
+  });
 });

@@ -191,21 +191,25 @@ export class ReplayModel implements LanguageModel {
 
 /**
  * The recording of a run, from its event log: every model.called of `modelId` with a response and no error, in
- * log order (the order the engine used the answers).
+ * log order (the order the engine used the answers). `modelId` defaults to the model named by the log's
+ * run.started (the model's own id, e.g. "gpt-4o-mini").
  */
-export function recordingFromEvents(events: readonly ExplorationEvent[], modelId: string): Recording {
+export function recordingFromEvents(events: readonly ExplorationEvent[], modelId?: string): Recording {
+  const started = events.find((e) => e.type === 'run.started');
+  const id = modelId ?? (started?.type === 'run.started' ? started.payload.modelId : null);
+  if (!id) throw new Error('recordingFromEvents: the log has no run.started naming its model: pass the model id');
   const calls: RecordedCall[] = [];
   for (const event of events) {
     if (event.type !== 'model.called') continue;
     const p = event.payload;
-    if (p.response === null || p.error !== null || p.modelId !== modelId) continue;
+    if (p.response === null || p.error !== null || p.modelId !== id) continue;
     const messages = p.messages.map((m) => ({ role: m.role, content: m.content }));
     calls.push({
-      fingerprint: fingerprint({ purpose: p.purpose, messages }, modelId),
+      fingerprint: fingerprint({ purpose: p.purpose, messages }, id),
       purpose: p.purpose,
       messages,
       response: { text: p.response, usage: copyUsage(p.usage) },
     });
   }
-  return { format: RECORDING_FORMAT, version: RECORDING_VERSION, modelId, calls };
+  return { format: RECORDING_FORMAT, version: RECORDING_VERSION, modelId: id, calls };
 }
