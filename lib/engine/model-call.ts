@@ -1,11 +1,12 @@
 /**
  * One model call, measured and priced, as the record a model.called event carries. Errors are captured,
- * not thrown, so a model that fails or returns garbage never kills a run; an abort is rethrown.
+ * not thrown, so a model that fails or returns garbage never kills a run; an abort is rethrown. A failed call is
+ * priced on the tokens its error says it used (`error.usage`, as lib/models' ModelError carries), else on none.
  * Not responsible for retries or timeouts of a backend (lib/models does those).
  */
 import type { EventPayloads } from './events';
 import { type PriceTable, priceCall } from './pricing';
-import type { ChatMessage, LanguageModel, ModelPurpose } from './types';
+import type { ChatMessage, LanguageModel, ModelPurpose, TokenUsage } from './types';
 
 export type ModelCallRecord = Omit<EventPayloads['model.called'], 'nodeId'>;
 
@@ -50,7 +51,7 @@ export async function callModel(model: LanguageModel, options: CallOptions): Pro
     };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason ?? error;
-    const usage = { inputTokens: 0, outputTokens: 0 };
+    const usage = spentByFailure(error);
     return {
       text: null,
       record: {
@@ -65,4 +66,14 @@ export async function callModel(model: LanguageModel, options: CallOptions): Pro
       },
     };
   }
+}
+
+/**
+ * Tokens a failed call used all the same, when its error says (a backend's error may carry `usage`, e.g. a
+ * completion that came back with no text); else none. Keeps the cost of failures honest.
+ */
+function spentByFailure(error: unknown): TokenUsage {
+  const usage = (error as { usage?: Partial<TokenUsage> | null } | null)?.usage;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
+  return { inputTokens: count(usage?.inputTokens), outputTokens: count(usage?.outputTokens) };
 }

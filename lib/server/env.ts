@@ -1,9 +1,40 @@
 /**
  * The server's environment, read and validated in one place. Every setting has an embedded default, so a fresh
- * clone starts with no configuration at all.
+ * clone starts with no configuration at all. OPENAI_API_KEY is read here and handed only to the model factory,
+ * which sends it only to OPENAI_BASE_URL; no error message here ever contains a value.
  * Not responsible for the database file's path rules (db/migrate.ts resolves DATABASE_URL).
  */
 import { z } from 'zod';
+import { DEFAULT_PRICES, type PriceTable } from '../engine/pricing';
+import { DEFAULT_OPENAI_BASE_URL } from '../models/openai';
+
+export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
+
+/** An unset and an empty variable mean the same: the default. */
+const unsetIfEmpty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const priceSchema = z
+  .object({
+    inputPerMillion: z.number().min(0).max(1_000_000),
+    outputPerMillion: z.number().min(0).max(1_000_000),
+  })
+  .strict();
+
+/** ARBORIST_PRICES: a JSON object of model name -> { inputPerMillion, outputPerMillion } (USD per 1M tokens). */
+const priceTableSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'is not JSON: expected e.g. {"my-model": {"inputPerMillion": 0.5, "outputPerMillion": 1.5}}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string().min(1), priceSchema));
 
 const envSchema = z.object({
   /** How many runs execute at once; the rest wait as queued. */
@@ -12,15 +43,31 @@ const envSchema = z.object({
   ARBORIST_RESUME: z.enum(['auto', 'manual']).default('auto'),
   /** Seed a finished demo run into an empty database ("0" to skip). */
   ARBORIST_DEMO: z.enum(['0', '1']).default('1'),
+  /** The key of OPENAI_BASE_URL's server; without it OpenAI runs are not offered (local servers need none). */
+  OPENAI_API_KEY: z.preprocess(unsetIfEmpty, z.string().optional()),
+  /** The OpenAI-compatible API the "openai" preset uses, and the only one the key is sent to. */
+  OPENAI_BASE_URL: z.preprocess(
+    unsetIfEmpty,
+    z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).default(DEFAULT_OPENAI_BASE_URL),
+  ),
+  /** The model the run form proposes. */
+  ARBORIST_DEFAULT_MODEL: z.preprocess(unsetIfEmpty, z.string().max(200).default(DEFAULT_OPENAI_MODEL)),
+  /** Prices merged over DEFAULT_PRICES (see loadPriceTable). */
+  ARBORIST_PRICES: z.preprocess(unsetIfEmpty, priceTableSchema.optional()),
 });
 
 export type ServerEnv = z.infer<typeof envSchema>;
 
-export function readEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
+export function readEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid environment: ${problems}`);
   }
   return parsed.data;
+}
+
+/** DEFAULT_PRICES with ARBORIST_PRICES over them (a listed model replaces its default price). */
+export function loadPriceTable(env: Pick<ServerEnv, 'ARBORIST_PRICES'>): PriceTable {
+  return { ...DEFAULT_PRICES, ...(env.ARBORIST_PRICES ?? {}) };
 }

@@ -1,0 +1,527 @@
+/**
+ * OpenAIModel: a LanguageModel over any OpenAI-compatible chat completions API (OpenAI, vLLM, llama.cpp server,
+ * Ollama, LM Studio), through the `openai` SDK's chat.completions.create.
+ *
+ * - Retries are ours, not the SDK's (its maxRetries is 0), so they are testable and honour Retry-After exactly:
+ *   429 and 5xx are retried, honouring `retry-after-ms` or `Retry-After` (seconds or an HTTP date; capped at
+ *   maxRetryAfterMs), else after a jittered exponential backoff; connection errors (refused, reset, host not
+ *   found, connect timeout) are retried the same way. 400/401/403/404/422 and other 4xx are not, nor is a 429 that
+ *   says the quota is used up. Sleep, clock and randomness are injectable (tests).
+ * - timeoutMs limits each HTTP attempt, body included; a call that hits it fails as 'timeout' and is not
+ *   retried (a model that took that long once will likely take that long again; the engine backtracks).
+ * - The call's AbortSignal cancels the request in flight; an abort rethrows the signal's reason.
+ * - Usage comes from the response's usage (prompt_tokens, completion_tokens). A server that sends none gets
+ *   about characters / 4 tokens each way, and the usage is marked `estimated: true` (the engine's model.called
+ *   event keeps only the two counts, so a recording keeps the mark and the event log does not).
+ * - Every failure is a ModelError (model-error.ts) whose message says what happened and what to do.
+ * - The API key is held in a private field, sent only as the Authorization header, and redacted from every
+ *   message; the SDK's own logging is off and it reads nothing from the environment (every option is passed).
+ * Not responsible for which key goes to which server (lib/server/model-factory.ts) or for prices (engine/pricing).
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { z } from 'zod';
+import type { CompletionRequest, CompletionResponse, LanguageModel, TokenUsage } from '../engine/types';
+import { ModelError, type ModelErrorKind } from './model-error';
+import { countTokens } from './simulated';
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** Sent as the bearer token when no key is configured for the server (local servers ignore it). */
+export const NO_API_KEY = 'no-key';
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+export interface RetryTiming {
+  /** First backoff (ms) when the server gives no Retry-After; doubles per retry. */
+  initialDelayMs?: number;
+  /** Largest backoff (ms). */
+  maxDelayMs?: number;
+  /** Largest wait (ms) a Retry-After may ask for. */
+  maxRetryAfterMs?: number;
+}
+
+export interface OpenAIModelOptions {
+  /** Null or absent: no key is sent (a placeholder bearer token is, for servers that need none). */
+  apiKey?: string | null;
+  baseURL?: string;
+  model: string;
+  temperature?: number;
+  /** Sent as reasoning_effort only when set. */
+  reasoningEffort?: ReasoningEffort;
+  /**
+   * Ask for a JSON object (response_format json_object) on generate and evaluate calls whose prompt mentions
+   * JSON (OpenAI rejects json_object for a prompt that does not; the Game of 24 prompts ask for lines).
+   */
+  jsonMode?: boolean;
+  /** Sent as seed (best-effort determinism on servers that support it). */
+  seed?: number;
+  /** Limit of each HTTP attempt, body included (ms). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (429, 5xx, connection errors). */
+  maxRetries?: number;
+  retry?: RetryTiming;
+  /** Waits between retries; rejects with the signal's reason on abort. Injectable for tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Clock for HTTP-date Retry-After values. */
+  now?: () => number;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+}
+
+/** Usage as this backend reports it: `estimated` when the server sent none and characters were counted. */
+export interface ReportedUsage extends TokenUsage {
+  estimated?: true;
+}
+
+const completionSchema = z.object({
+  choices: z.array(
+    z.object({
+      message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }).nullish(),
+      finish_reason: z.string().nullish(),
+    }),
+  ),
+  usage: z.unknown().optional(),
+});
+
+const usageSchema = z.object({
+  prompt_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0),
+});
+
+/** What went wrong in one attempt, before it becomes a ModelError. */
+interface Failure {
+  kind: ModelErrorKind;
+  status?: number;
+  retryable: boolean;
+  /** What the server asked for (Retry-After), in ms, uncapped. */
+  retryAfterMs: number | null;
+  /** Tokens the server says the failed call used. */
+  usage?: TokenUsage | null;
+  /** The message, given the number of attempts made. */
+  describe(attempts: number): string;
+}
+
+class AttemptTimeout extends Error {}
+
+export class OpenAIModel implements LanguageModel {
+  readonly id: string;
+  /** The base URL without credentials or query (safe to show). */
+  readonly baseURL: string;
+  readonly #apiKey: string | null;
+  readonly #client: OpenAI;
+  readonly #options: OpenAIModelOptions;
+  readonly #host: string;
+  readonly #isOpenAI: boolean;
+
+  constructor(options: OpenAIModelOptions) {
+    if (!options.model.trim()) throw new ModelError('config', 'no model name given: pick a model the server lists');
+    const baseURL = (options.baseURL ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
+    let url: URL;
+    try {
+      url = new URL(baseURL);
+    } catch {
+      throw new ModelError(
+        'config',
+        `the base URL "${displayURL(baseURL)}" is not a URL: use e.g. ${DEFAULT_OPENAI_BASE_URL}`,
+      );
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ModelError('config', `the base URL must start with http:// or https:// (got ${url.protocol})`);
+    }
+    this.id = options.model;
+    this.#options = options;
+    this.#apiKey = options.apiKey ? options.apiKey : null;
+    this.baseURL = displayURL(baseURL);
+    this.#host = url.host;
+    this.#isOpenAI = url.hostname === 'api.openai.com';
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // Every option the SDK would otherwise read from the environment is given, so nothing leaks to a server.
+    this.#client = new OpenAI({
+      apiKey: this.#apiKey ?? NO_API_KEY,
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      baseURL,
+      maxRetries: 0,
+      // our own timer (per attempt, body included) fires first; this one is a backstop
+      timeout: timeoutMs + 1_000,
+      logLevel: 'off',
+      fetch: normalizingFetch,
+    });
+  }
+
+  /** What JSON.stringify shows of a model: never the key or the client. */
+  toJSON(): { id: string; baseURL: string } {
+    return { id: this.id, baseURL: this.baseURL };
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResponse> {
+    const body = this.body(request);
+    const maxRetries = Math.max(0, this.#options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    for (let attempt = 1; ; attempt++) {
+      request.signal?.throwIfAborted();
+      let failure: Failure;
+      try {
+        return await this.attempt(body, request);
+      } catch (error) {
+        if (request.signal?.aborted) throw request.signal.reason ?? error;
+        failure = this.classify(error);
+      }
+      if (!failure.retryable || attempt > maxRetries) {
+        throw new ModelError(failure.kind, this.redact(failure.describe(attempt)), {
+          status: failure.status,
+          attempts: attempt,
+          usage: failure.usage,
+        });
+      }
+      await (this.#options.sleep ?? sleep)(this.retryDelay(failure, attempt), request.signal);
+    }
+  }
+
+  /** The request body: only what is set is sent. */
+  private body(request: CompletionRequest): ChatCompletionCreateParamsNonStreaming {
+    const o = this.#options;
+    const temperature = request.temperature ?? o.temperature;
+    const wantsJson =
+      o.jsonMode === true &&
+      (request.purpose === 'generate' || request.purpose === 'evaluate') &&
+      request.messages.some((m) => /json/i.test(m.content));
+    return {
+      model: o.model,
+      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      ...(temperature !== undefined ? { temperature } : {}),
+      // OpenAI's reasoning models take only max_completion_tokens; other servers know max_tokens best
+      ...(request.maxTokens !== undefined
+        ? this.#isOpenAI
+          ? { max_completion_tokens: request.maxTokens }
+          : { max_tokens: request.maxTokens }
+        : {}),
+      ...(o.reasoningEffort ? { reasoning_effort: o.reasoningEffort } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(wantsJson ? { response_format: { type: 'json_object' as const } } : {}),
+    };
+  }
+
+  /** One HTTP attempt under its own time limit, read into text and usage. */
+  private async attempt(
+    body: ChatCompletionCreateParamsNonStreaming,
+    request: CompletionRequest,
+  ): Promise<CompletionResponse> {
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timer = new AbortController();
+    const handle = setTimeout(() => timer.abort(new AttemptTimeout()), timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timer.signal]) : timer.signal;
+    try {
+      const completion: unknown = await this.#client.chat.completions.create(body, { signal });
+      return this.read(completion, request);
+    } catch (error) {
+      if (timer.signal.aborted && !request.signal?.aborted) throw new AttemptTimeout();
+      throw error;
+    } finally {
+      clearTimeout(handle);
+    }
+  }
+
+  private read(completion: unknown, request: CompletionRequest): CompletionResponse {
+    const parsed = completionSchema.safeParse(completion);
+    if (!parsed.success) {
+      const what =
+        typeof completion === 'string'
+          ? completion.trim()
+            ? `a text body instead of JSON (${preview(completion)})`
+            : 'an empty body'
+          : 'JSON that is not a chat completion';
+      throw this.badResponse(what);
+    }
+    const choice = parsed.data.choices[0];
+    if (!choice) throw this.badResponse('a completion with no choices');
+    const reported = usageSchema.safeParse(parsed.data.usage);
+    const usage: TokenUsage | null = reported.success
+      ? { inputTokens: reported.data.prompt_tokens, outputTokens: reported.data.completion_tokens }
+      : null;
+    const text = choice.message?.content ?? '';
+    if (!text.trim()) {
+      // the tokens were spent all the same: the error carries them, so the call's cost stays honest
+      const refusal = choice.message?.refusal;
+      if (refusal) {
+        throw new ModelError('bad-response', this.redact(`${this.id} refused to answer: "${preview(refusal)}"`), {
+          usage,
+        });
+      }
+      const reason = choice.finish_reason ?? 'none';
+      const advice =
+        reason === 'length'
+          ? 'it ran out of tokens (allow more output tokens or lower the reasoning effort)'
+          : 'try again, or pick another model';
+      throw new ModelError(
+        'bad-response',
+        this.redact(`${this.id} at ${this.#host} returned no text (finish_reason: ${reason}): ${advice}`),
+        { usage },
+      );
+    }
+    if (usage) return { text, usage };
+    const estimated: ReportedUsage = {
+      inputTokens: request.messages.reduce((sum, m) => sum + countTokens(m.content), 0),
+      outputTokens: countTokens(text),
+      estimated: true,
+    };
+    return { text, usage: estimated };
+  }
+
+  private badResponse(what: string): ModelError {
+    return new ModelError(
+      'bad-response',
+      this.redact(
+        `${this.#host} did not answer with a chat completion: it sent ${what}: check that ${this.baseURL} is an OpenAI-compatible API`,
+      ),
+    );
+  }
+
+  private retryDelay(failure: Failure, attempt: number): number {
+    const timing = this.#options.retry ?? {};
+    if (failure.retryAfterMs !== null) return Math.min(failure.retryAfterMs, timing.maxRetryAfterMs ?? 60_000);
+    const base = Math.min(timing.maxDelayMs ?? 8_000, (timing.initialDelayMs ?? 500) * 2 ** (attempt - 1));
+    // jitter: between half and all of the exponential step, so clients that failed together spread out
+    return Math.round(base * (0.5 + 0.5 * (this.#options.random ?? Math.random)()));
+  }
+
+  private classify(error: unknown): Failure {
+    const model = this.id;
+    const host = this.#host;
+    const base = this.baseURL;
+    const fixed = (kind: ModelErrorKind, message: string, status?: number): Failure => ({
+      kind,
+      status,
+      retryable: false,
+      retryAfterMs: null,
+      describe: () => message,
+    });
+    if (error instanceof ModelError) {
+      return { ...fixed(error.kind, error.message, error.status ?? undefined), usage: error.usage };
+    }
+    if (error instanceof AttemptTimeout) {
+      const seconds = ((this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000).toString();
+      return fixed(
+        'timeout',
+        `${model} at ${host} did not answer within ${seconds} s: raise the timeout, pick a faster model or lower the reasoning effort`,
+      );
+    }
+    if (error instanceof OpenAI.APIConnectionError) {
+      const timedOut = error instanceof OpenAI.APIConnectionTimeoutError;
+      const detail = timedOut ? 'the connection timed out' : connectionDetail(error);
+      // fetch never connects to some ports (6000, 6665-6669, ...): retrying cannot help
+      const badPort = detail === 'bad port';
+      return {
+        kind: 'unreachable',
+        retryable: !badPort,
+        retryAfterMs: null,
+        describe: (attempts) =>
+          badPort
+            ? `cannot reach ${base}: port ${new URL(base).port} is one that fetch refuses to connect to: serve the model on another port`
+            : `cannot reach ${base}: ${detail}${tries(attempts)}: check that the server is running and that the base URL (OPENAI_BASE_URL or the run's own) is right`,
+      };
+    }
+    if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+      const status = error.status;
+      const said = `${status}: ${serverMessage(error)}`;
+      const code = typeof error.code === 'string' ? error.code : '';
+      if (status === 401 || status === 403) {
+        return fixed(
+          'auth',
+          this.#apiKey
+            ? `the API key was refused by ${host} (${said}): check OPENAI_API_KEY`
+            : `${host} asks for an API key and none was sent (${said}): set OPENAI_API_KEY and point OPENAI_BASE_URL at this server (the key is sent only there)`,
+          status,
+        );
+      }
+      if (status === 404) {
+        if (code === 'model_not_found' || /model/i.test(serverMessage(error))) {
+          return fixed(
+            'unknown-model',
+            `the server at ${host} has no model named "${model}" (${said}): pick a model the server lists (GET ${base}/models)`,
+            status,
+          );
+        }
+        return fixed(
+          'rejected',
+          `${base}/chat/completions was not found (${said}): check the base URL (OpenAI-compatible servers usually serve under /v1)`,
+          status,
+        );
+      }
+      if (status === 400 && (code === 'context_length_exceeded' || CONTEXT_LENGTH.test(serverMessage(error)))) {
+        return fixed(
+          'context-length',
+          `the prompt is longer than ${model}'s context window (${said}): pick a model with a longer context, or search smaller (fewer branches, less depth) so the scratchpad stays short`,
+          status,
+        );
+      }
+      if (status === 429) {
+        if (code === 'insufficient_quota') {
+          return fixed(
+            'rate-limited',
+            `${host} says the account has no quota left (${said}): check the plan and billing of the account whose key is OPENAI_API_KEY`,
+            status,
+          );
+        }
+        return {
+          kind: 'rate-limited',
+          status,
+          retryable: true,
+          retryAfterMs: retryAfterMs(error.headers, (this.#options.now ?? Date.now)()),
+          describe: (attempts) =>
+            `${host} is rate-limiting requests (${said})${tries(attempts)}: wait and try again, run fewer runs at once (ARBORIST_MAX_CONCURRENT_RUNS) or raise the account's rate limit`,
+        };
+      }
+      if (status >= 500) {
+        return {
+          kind: 'server',
+          status,
+          retryable: true,
+          retryAfterMs: retryAfterMs(error.headers, (this.#options.now ?? Date.now)()),
+          describe: (attempts) =>
+            `${host} had a server error (${said})${tries(attempts)}: try again later, or read the server's log if it is yours`,
+        };
+      }
+      return fixed(
+        'rejected',
+        `${host} rejected the request (${said}): check the run's model settings (temperature, reasoning effort, JSON mode) against what ${model} supports`,
+        status,
+      );
+    }
+    if (error instanceof SyntaxError)
+      return fixed('bad-response', this.badResponse(`malformed JSON (${error.message})`).message);
+    const message = error instanceof Error ? error.message : String(error);
+    return fixed('bad-response', `unexpected failure calling ${host}: ${message}`);
+  }
+
+  /** The key never leaves in a message, whatever a server echoes. */
+  private redact(text: string): string {
+    const key = this.#apiKey;
+    return key && key.length >= 4 ? text.split(key).join('[redacted]') : text;
+  }
+}
+
+const CONTEXT_LENGTH = /context[_ ](length|window|size)|maximum context|too many tokens|prompt is too long/i;
+
+function tries(attempts: number): string {
+  return attempts > 1 ? `, on all ${attempts} attempts` : '';
+}
+
+function preview(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
+  const body = error.error as { message?: unknown } | undefined;
+  const text =
+    typeof body?.message === 'string' ? body.message : error.message.replace(/^\d{3}\s*/, '') || 'no message';
+  return preview(text);
+}
+
+/** A URL fit to show: no user, password, query or fragment. */
+export function displayURL(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//').replace(/[?#].*$/, '');
+  }
+}
+
+const CONNECTION_CODES: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused (nothing listens there)',
+  ENOTFOUND: 'the host name was not found',
+  EAI_AGAIN: 'the host name could not be resolved',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  UND_ERR_SOCKET: 'the connection was closed',
+  UND_ERR_HEADERS_TIMEOUT: 'the server sent no headers in time',
+  UND_ERR_BODY_TIMEOUT: 'the server stopped sending the body',
+};
+
+/** The innermost cause's code (ECONNREFUSED, ...) said in words, else the innermost cause's message. */
+function connectionDetail(error: Error): string {
+  let coded: string | null = null;
+  let innermost = error.message;
+  let cause: unknown = (error as { cause?: unknown }).cause;
+  for (let depth = 0; cause instanceof Error && depth < 6; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') coded = `${CONNECTION_CODES[code] ?? cause.message} (${code})`;
+    innermost = cause.message;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return coded ?? innermost;
+}
+
+/** Retry-After as ms: `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date (relative to now). */
+export function retryAfterMs(headers: Headers | undefined, now: number): number | null {
+  const ms = headers?.get('retry-after-ms')?.trim();
+  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.ceil(Number(ms));
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return null;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/**
+ * Error bodies in the SDK's shape ({ error: { message, type, code } }): vLLM sends { message, type, code },
+ * Ollama { error: "..." }, FastAPI servers { detail }; without this the SDK would lose their message.
+ */
+async function normalizingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.ok) return response;
+  const text = await response.text();
+  const normalized = normalizeErrorBody(text);
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  if (normalized !== text) headers.set('content-type', 'application/json');
+  return new Response(normalized, { status: response.status, statusText: response.statusText, headers });
+}
+
+export function normalizeErrorBody(text: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return text;
+  const b = body as Record<string, unknown>;
+  if (b.error && typeof b.error === 'object') return text;
+  const message =
+    typeof b.error === 'string'
+      ? b.error
+      : typeof b.message === 'string'
+        ? b.message
+        : typeof b.detail === 'string'
+          ? b.detail
+          : JSON.stringify(body);
+  return JSON.stringify({
+    error: { message, type: typeof b.type === 'string' ? b.type : null, code: b.code ?? null },
+  });
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

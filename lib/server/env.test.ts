@@ -1,0 +1,74 @@
+/**
+ * The server's environment: defaults, the OpenAI settings, and ARBORIST_PRICES merged over the default prices,
+ * with a clear startup error for a bad value (and never a secret in it).
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PRICES, priceCall } from '../engine/pricing';
+import { loadPriceTable, readEnv } from './env';
+
+describe('readEnv', () => {
+  it('needs nothing: every setting has a default', () => {
+    const env = readEnv({});
+    expect(env).toMatchObject({
+      ARBORIST_MAX_CONCURRENT_RUNS: 4,
+      OPENAI_BASE_URL: 'https://api.openai.com/v1',
+      ARBORIST_DEFAULT_MODEL: 'gpt-4o-mini',
+    });
+    expect(env.OPENAI_API_KEY).toBeUndefined();
+    expect(env.ARBORIST_PRICES).toBeUndefined();
+    expect(loadPriceTable(env)).toEqual(DEFAULT_PRICES);
+  });
+
+  it('reads the OpenAI settings; an empty variable is an unset one', () => {
+    const env = readEnv({
+      OPENAI_API_KEY: 'sk-test-SECRET-1234',
+      OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1',
+      ARBORIST_DEFAULT_MODEL: 'Qwen/Qwen2.5-7B-Instruct',
+    });
+    expect(env.OPENAI_API_KEY).toBe('sk-test-SECRET-1234');
+    expect(env.OPENAI_BASE_URL).toBe('http://127.0.0.1:8000/v1');
+    expect(env.ARBORIST_DEFAULT_MODEL).toBe('Qwen/Qwen2.5-7B-Instruct');
+    const empty = readEnv({ OPENAI_API_KEY: '', OPENAI_BASE_URL: ' ', ARBORIST_PRICES: '' });
+    expect(empty.OPENAI_API_KEY).toBeUndefined();
+    expect(empty.OPENAI_BASE_URL).toBe('https://api.openai.com/v1');
+    expect(empty.ARBORIST_PRICES).toBeUndefined();
+  });
+
+  it('merges ARBORIST_PRICES over the default prices', () => {
+    const env = readEnv({
+      ARBORIST_PRICES: JSON.stringify({
+        'my-llm': { inputPerMillion: 0.2, outputPerMillion: 0.8 },
+        'gpt-4o': { inputPerMillion: 2, outputPerMillion: 8 },
+      }),
+    });
+    const table = loadPriceTable(env);
+    expect(table['my-llm']).toEqual({ inputPerMillion: 0.2, outputPerMillion: 0.8 });
+    expect(table['gpt-4o']).toEqual({ inputPerMillion: 2, outputPerMillion: 8 });
+    expect(table['gpt-4o-mini']).toEqual(DEFAULT_PRICES['gpt-4o-mini']);
+    // a dated name finds its family's price; a model nobody priced stays unpriced
+    expect(priceCall('my-llm-2025-01', { inputTokens: 1_000_000, outputTokens: 0 }, table)).toBeCloseTo(0.2);
+    expect(priceCall('other-llm', { inputTokens: 10, outputTokens: 10 }, table)).toBeNull();
+  });
+
+  it('refuses a bad price table at startup, saying what is wrong', () => {
+    const bad: [string, RegExp][] = [
+      ['{not json', /^Invalid environment: ARBORIST_PRICES: is not JSON: expected e\.g\. \{"my-model"/],
+      ['[1, 2]', /ARBORIST_PRICES: /],
+      ['{"m": {"inputPerMillion": -1, "outputPerMillion": 1}}', /ARBORIST_PRICES\.m\.inputPerMillion: /],
+      ['{"m": {"inputPerMillion": 1}}', /ARBORIST_PRICES\.m\.outputPerMillion: /],
+      ['{"m": {"inputPerMillion": 1, "outputPerMillion": 1, "perCall": 3}}', /ARBORIST_PRICES\.m: .*perCall/],
+      ['{"m": {"inputPerMillion": "1", "outputPerMillion": 1}}', /ARBORIST_PRICES\.m\.inputPerMillion: /],
+    ];
+    for (const [value, message] of bad) expect(() => readEnv({ ARBORIST_PRICES: value })).toThrow(message);
+  });
+
+  it('refuses a base URL that is not http(s), without echoing any value', () => {
+    const attempt = () => readEnv({ OPENAI_API_KEY: 'sk-test-SECRET-1234', OPENAI_BASE_URL: 'ftp://files.example' });
+    expect(attempt).toThrow(/OPENAI_BASE_URL: must be an http\(s\) URL/);
+    try {
+      attempt();
+    } catch (error) {
+      expect(String(error)).not.toContain('SECRET');
+    }
+  });
+});

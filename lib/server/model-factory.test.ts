@@ -1,0 +1,207 @@
+/**
+ * The model factory: ModelSpec validation (no key can ride in a spec), what the run form may see, where the key is
+ * sent (only to OPENAI_BASE_URL's origin), OpenAI runs recorded, and a replay of a run built from its events.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExplorationEvent } from '../engine/events';
+import { ThoughtTreeExecutor } from '../engine/executor';
+import type { LanguageModel } from '../engine/types';
+import { ModelError } from '../models/model-error';
+import { RecordingModel, ReplayModel, recordingFromEvents } from '../models/recording';
+import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/test-server';
+import { game24Simulation } from '../tasks/game24/simulation';
+import { game24Task } from '../tasks/game24/task';
+import { createRng, hashString } from '../models/random';
+import { readEnv } from './env';
+import { type ModelEnv, createModel, listBackends, modelLabel, modelSpecSchema, specModelId } from './model-factory';
+
+const KEY = 'sk-test-SECRET-1234';
+
+const servers: FakeOpenAIServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function game24Server(): Promise<FakeOpenAIServer> {
+  const server = await startFakeOpenAI((received) => {
+    const messages = received.body?.messages ?? [];
+    const request = { purpose: 'generate' as const, messages: messages as never };
+    const text = game24Simulation.respond(request, createRng(hashString(JSON.stringify(messages), 3)));
+    return { json: completionBody(text) };
+  });
+  servers.push(server);
+  return server;
+}
+
+const envFor = (baseURL: string, key: string | null = KEY): ModelEnv =>
+  readEnv({ OPENAI_BASE_URL: baseURL, ...(key ? { OPENAI_API_KEY: key } : {}) });
+
+describe('modelSpecSchema', () => {
+  it('takes an OpenAI spec with the server preset by default, and strips anything like a key', () => {
+    const spec = modelSpecSchema.parse({ provider: 'openai', model: 'gpt-4o-mini', apiKey: KEY });
+    expect(spec).toEqual({ provider: 'openai', baseUrlPreset: 'openai', model: 'gpt-4o-mini' });
+    expect(JSON.stringify(spec)).not.toContain(KEY);
+    const full = modelSpecSchema.parse({
+      provider: 'openai',
+      baseUrlPreset: 'custom',
+      baseURL: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.1:8b',
+      temperature: 0.4,
+      reasoningEffort: 'high',
+      jsonMode: true,
+      timeoutMs: 30_000,
+    });
+    expect(full).toMatchObject({ baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.1:8b', jsonMode: true });
+  });
+
+  it('refuses inconsistent or unsafe OpenAI specs, naming the field', () => {
+    const issues = (input: unknown) =>
+      modelSpecSchema.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+    expect(issues({ provider: 'openai', baseUrlPreset: 'custom', model: 'm' })).toEqual([
+      'baseURL: a custom server needs its base URL',
+    ]);
+    expect(issues({ provider: 'openai', baseURL: 'http://x.test/v1', model: 'm' })).toEqual([
+      'baseURL: a base URL is given only with the custom preset',
+    ]);
+    expect(
+      issues({ provider: 'openai', baseUrlPreset: 'custom', baseURL: 'http://user:pw@x.test/v1', model: 'm' }),
+    ).toEqual(['baseURL: a base URL carries no credentials or query (the key comes from the server)']);
+    expect(issues({ provider: 'openai', baseUrlPreset: 'custom', baseURL: 'file:///etc/passwd', model: 'm' })).toEqual([
+      'baseURL: must be an http(s) URL',
+    ]);
+    expect(issues({ provider: 'openai', model: ' ' })[0]).toMatch(/^model: /);
+    expect(issues({ provider: 'openai', model: 'm', temperature: 3 })[0]).toMatch(/^temperature: /);
+    expect(issues({ provider: 'openai', model: 'm', reasoningEffort: 'max' })[0]).toMatch(/^reasoningEffort: /);
+  });
+
+  it('takes a replay spec naming the recorded run; it has no seed', () => {
+    expect(modelSpecSchema.parse({ provider: 'replay', recordingRunId: 'run-1' })).toEqual({
+      provider: 'replay',
+      recordingRunId: 'run-1',
+    });
+    expect(modelSpecSchema.safeParse({ provider: 'replay', recordingRunId: '' }).success).toBe(false);
+    expect(modelSpecSchema.safeParse({ provider: 'replay', recordingRunId: 'r', seed: 1 }).success).toBe(false);
+  });
+});
+
+describe('listBackends', () => {
+  it('says whether OpenAI is configured, its default base URL and model, never the key', () => {
+    expect(listBackends(readEnv({}))).toEqual({
+      simulated: true,
+      openai: { configured: false, defaultBaseURL: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini' },
+    });
+    const configured = listBackends(readEnv({ OPENAI_API_KEY: KEY, ARBORIST_DEFAULT_MODEL: 'gpt-4.1-mini' }));
+    expect(configured.openai).toEqual({
+      configured: true,
+      defaultBaseURL: 'https://api.openai.com/v1',
+      defaultModel: 'gpt-4.1-mini',
+    });
+    expect(JSON.stringify(configured)).not.toContain(KEY);
+  });
+});
+
+describe('createModel', () => {
+  it('an OpenAI spec: the server preset gets the key, and the model is recorded', async () => {
+    const server = await game24Server();
+    const model = createModel(
+      { provider: 'openai', baseUrlPreset: 'openai', model: 'gpt-4o-mini' },
+      {
+        env: envFor(server.baseURL),
+      },
+    );
+    expect(model).toBeInstanceOf(RecordingModel);
+    expect(model.id).toBe('gpt-4o-mini');
+    await model.complete({ purpose: 'generate', messages: [{ role: 'user', content: 'Game of 24 — propose' }] });
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect((model as RecordingModel).recording().calls).toHaveLength(1);
+    expect(JSON.stringify(model)).not.toContain(KEY);
+  });
+
+  it('a custom base URL on another origin never gets the key; on the same origin it does', async () => {
+    const keyed = await game24Server();
+    const other = await game24Server();
+    const env = envFor(keyed.baseURL);
+    const ask = (m: LanguageModel) =>
+      m.complete({ purpose: 'generate', messages: [{ role: 'user', content: 'Game of 24 — propose' }] });
+    await ask(
+      createModel({ provider: 'openai', baseUrlPreset: 'custom', baseURL: other.baseURL, model: 'm' }, { env }),
+    );
+    await ask(
+      createModel({ provider: 'openai', baseUrlPreset: 'custom', baseURL: keyed.baseURL, model: 'm' }, { env }),
+    );
+    expect(other.requests[0]?.headers.authorization).toBe('Bearer no-key');
+    expect(keyed.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('OpenAI itself without a key is a configuration error that says what to set', () => {
+    const attempt = () =>
+      createModel({ provider: 'openai', baseUrlPreset: 'openai', model: 'gpt-4o' }, { env: readEnv({}) });
+    expect(attempt).toThrow(ModelError);
+    expect(attempt).toThrow(/OPENAI_API_KEY is not set on the server/);
+  });
+
+  it('a local server as OPENAI_BASE_URL needs no key', async () => {
+    const server = await game24Server();
+    const model = createModel(
+      { provider: 'openai', baseUrlPreset: 'openai', model: 'llama' },
+      { env: envFor(server.baseURL, null) },
+    );
+    await model.complete({ purpose: 'generate', messages: [{ role: 'user', content: 'Game of 24 — propose' }] });
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer no-key');
+  });
+
+  it('a replay without its recording says so; with it, it is named after the recorded model', () => {
+    const spec = modelSpecSchema.parse({ provider: 'replay', recordingRunId: 'source-run' });
+    expect(() => createModel(spec)).toThrow(/no recording of run source-run was loaded/);
+    const recording = recordingFromEvents([], 'gpt-4o');
+    const model = createModel(spec, { recordings: new Map([['source-run', recording]]) });
+    expect(model).toBeInstanceOf(ReplayModel);
+    expect(model.id).toBe('gpt-4o');
+    expect(specModelId(spec, recording)).toBe('gpt-4o');
+    expect(modelLabel(spec, recording)).toBe('gpt-4o (replay)');
+    expect(modelLabel(spec)).toBe('replay of run source-r');
+  });
+
+  it('labels and model ids of every provider', () => {
+    const openai = modelSpecSchema.parse({ provider: 'openai', model: 'gpt-4o-mini' });
+    const custom = modelSpecSchema.parse({
+      provider: 'openai',
+      baseUrlPreset: 'custom',
+      baseURL: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.1:8b',
+    });
+    const simulated = modelSpecSchema.parse({ provider: 'simulated' });
+    expect([openai, custom, simulated].map((s) => [specModelId(s), modelLabel(s)])).toEqual([
+      ['gpt-4o-mini', 'gpt-4o-mini'],
+      ['llama3.1:8b', 'llama3.1:8b @ 127.0.0.1:11434'],
+      ['simulated', 'simulated'],
+    ]);
+  });
+
+  it("a run replayed from another run's events makes the same events (the server's replay path)", async () => {
+    const server = await game24Server();
+    const run = async (model: LanguageModel) => {
+      const events: ExplorationEvent[] = [];
+      await new ThoughtTreeExecutor({ maxTotalNodes: 20 }).explore({ name: 'arborist', model }, '1 1 4 6', {
+        task: game24Task,
+        runId: 'r',
+        onEvent: (e) => events.push(e),
+      });
+      return events.map((e) => ({
+        ...e,
+        ts: 0,
+        payload: e.type === 'model.called' ? { ...e.payload, latencyMs: 0 } : e.payload,
+      }));
+    };
+    const source = await run(
+      createModel(modelSpecSchema.parse({ provider: 'openai', model: 'gpt-4o-mini' }), { env: envFor(server.baseURL) }),
+    );
+    await server.close();
+    // what the run manager does for a replay run: the source run's events become its recording
+    const recording = recordingFromEvents(source as ExplorationEvent[], 'gpt-4o-mini');
+    const spec = modelSpecSchema.parse({ provider: 'replay', recordingRunId: 'source' });
+    const replayed = await run(createModel(spec, { recordings: new Map([['source', recording]]) }));
+    expect(replayed).toEqual(source);
+    expect(JSON.stringify({ source, recording })).not.toContain(KEY);
+  });
+});
