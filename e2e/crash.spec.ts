@@ -1,53 +1,14 @@
 // A server killed with SIGKILL mid-run loses nothing: started again on the same database, it continues the run
 // from its event log, and the log has no gap. Runs its own server processes on their own port and database.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { mutate, ndjson, query } from './api';
+import { freePort, startServer, waitUntilUp } from './server-process';
 
 const DB = 'data/e2e-crash.db';
-let PORT = 0;
 let BASE = '';
-
-/** A port nobody listens on now, so a second copy of this test (or anything else) cannot answer for our server. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-function startServer(): ChildProcess {
-  // node runs next directly, so the PID we kill is the server itself (no npx wrapper left orphaned)
-  return spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: `file:./${DB}`,
-      ARBORIST_RESUME: 'auto',
-      ARBORIST_DEMO: '0',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: 'ignore',
-  });
-}
-
-async function waitUntilUp(server: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`);
-    try {
-      if ((await fetch(`${BASE}/`)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not start');
-}
+const launch = (port: number) =>
+  startServer(port, { DATABASE_URL: `file:./${DB}`, ARBORIST_RESUME: 'auto', ARBORIST_DEMO: '0' });
 
 interface Run {
   status: string;
@@ -56,11 +17,11 @@ interface Run {
 
 test('a run survives SIGKILL of its server', async () => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${DB}${suffix}`, { force: true });
-  PORT = await freePort();
-  BASE = `http://127.0.0.1:${PORT}`;
-  let server = startServer();
+  const port = await freePort();
+  BASE = `http://127.0.0.1:${port}`;
+  let server = launch(port);
   try {
-    await waitUntilUp(server);
+    await waitUntilUp(server, BASE);
     const { id } = await mutate<{ id: string }>(BASE, 'run.create', {
       taskId: 'open-goal',
       goal: 'Plan the migration of a payments service to a new database',
@@ -73,8 +34,8 @@ test('a run survives SIGKILL of its server', async () => {
     server.kill('SIGKILL');
     await new Promise((resolve) => server.once('exit', resolve));
     const before = await (async () => {
-      server = startServer();
-      await waitUntilUp(server);
+      server = launch(port);
+      await waitUntilUp(server, BASE);
       return ndjson(BASE, id);
     })();
     expect(before.length).toBeGreaterThan(40);

@@ -30,6 +30,8 @@ import {
   type FormValues,
   type NumberFieldSpec,
 } from './form-model';
+import { defaultModelChoice, modelChoiceError, modelSpec, type ModelChoice } from './model-choice';
+import { ModelPicker } from './ModelPicker';
 import s from './NewRunForm.module.css';
 
 /** Moves focus to a field once React has rendered it (an advanced field may only now be shown). */
@@ -152,7 +154,14 @@ export function NewRunForm() {
     }),
   );
 
+  const [modelChoice, setModelChoice] = useState<ModelChoice>(() => defaultModelChoice());
   const client = useMemo(() => parseForm(values), [values]);
+  const modelError = modelChoiceError(modelChoice);
+  // a server message about the model (model.model, model.baseURL, ...) shows beside the model picker
+  const modelServerError =
+    create.error && /^model\./.test(create.error.message) && sentValues && sameValues(values, sentValues)
+      ? create.error.message
+      : null;
   const server = sentValues && sameValues(values, sentValues) ? serverErrors(create.error) : serverErrors(null);
 
   // Settings start valid, so any message there comes from an edit and shows at once; the goal's waits for a blur.
@@ -187,8 +196,9 @@ export function NewRunForm() {
       focusField(firstErrorField(client.errors));
       return;
     }
+    if (modelError) return;
     setSentValues(values);
-    create.mutate(client.input);
+    create.mutate({ ...client.input, model: modelSpec(modelChoice, client.input.model) });
   }
 
   const advancedSummary =
@@ -280,15 +290,24 @@ export function NewRunForm() {
                     </select>
                   </SettingRow>
                 )}
-                {main.map((f) => (
-                  <NumberInput
-                    key={f.name}
-                    field={f}
-                    value={values[f.name]}
-                    error={errors[f.name]}
-                    onChange={(v) => set(f.name, v)}
+                {group.id === 'model' && (
+                  <ModelPicker
+                    choice={modelChoice}
+                    onChange={setModelChoice}
+                    error={submitted ? (modelError ?? modelServerError) : modelServerError}
                   />
-                ))}
+                )}
+                {main
+                  .filter(() => group.id !== 'model' || modelChoice.provider === 'simulated')
+                  .map((f) => (
+                    <NumberInput
+                      key={f.name}
+                      field={f}
+                      value={values[f.name]}
+                      error={errors[f.name]}
+                      onChange={(v) => set(f.name, v)}
+                    />
+                  ))}
               </div>
               {showAdvanced && advanced.length > 0 && (
                 <div className={s.advancedFields} data-testid={`advanced-${group.id}`}>

@@ -30,7 +30,7 @@ export const GROUPS: readonly { id: GroupId; title: string }[] = [
   { id: 'search', title: 'Search shape' },
   { id: 'scoring', title: 'Scoring' },
   { id: 'limits', title: 'Limits' },
-  { id: 'model', title: 'Model: simulated (offline)' },
+  { id: 'model', title: 'Model' },
 ];
 
 export const STRATEGIES: readonly { value: ExplorationStrategy; label: string; hint: string }[] = [

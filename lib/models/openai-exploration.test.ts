@@ -8,15 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
 import { MAX_CONSECUTIVE_MODEL_FAILURES, ThoughtTreeExecutor } from '../engine/executor';
 import { priceCall } from '../engine/pricing';
-import type { ChatMessage, CompletionRequest, LanguageModel, ToTConfig, ToTResult } from '../engine/types';
-import { game24Simulation } from '../tasks/game24/simulation';
+import type { LanguageModel, ToTConfig, ToTResult } from '../engine/types';
 import { game24Task } from '../tasks/game24/task';
 import { ModelError } from './model-error';
 import { OpenAIModel } from './openai';
-import { createRng, hashString } from './random';
+import { game24Handler } from './fake-game24';
 import { RecordingModel, ReplayModel, recordingFromEvents } from './recording';
 import { countTokens } from './simulated';
-import { type FakeOpenAIServer, type Handler, completionBody, errorBody, startFakeOpenAI } from './test-server';
+import { type FakeOpenAIServer, type Handler, errorBody, startFakeOpenAI } from './test-server';
 
 const KEY = 'sk-test-SECRET-1234';
 const GOAL = '4 9 10 13';
@@ -26,25 +25,6 @@ const servers: FakeOpenAIServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-/** Answers like the offline model would, from the messages alone, with OpenAI-style usage. */
-function game24Handler(seed = 7): Handler {
-  return (received) => {
-    const messages = (received.body?.messages ?? []) as ChatMessage[];
-    const request: CompletionRequest = { purpose: 'generate', messages };
-    if (!game24Simulation.recognizes(request)) {
-      return { status: 400, json: errorBody('not a Game of 24 prompt', 'invalid_request_error') };
-    }
-    const text = game24Simulation.respond(request, createRng(hashString(JSON.stringify(messages), seed)));
-    const prompt = messages.reduce((sum, m) => sum + countTokens(m.content), 0);
-    return {
-      json: completionBody(text, {
-        model: received.body?.model,
-        usage: { prompt_tokens: prompt, completion_tokens: countTokens(text) },
-      }),
-    };
-  };
-}
 
 async function serve(handler: Handler): Promise<FakeOpenAIServer> {
   const server = await startFakeOpenAI(handler);

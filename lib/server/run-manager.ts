@@ -18,7 +18,9 @@ import { getTaskEntry } from '../tasks/index';
 import type { PrismaClient } from './db/client';
 import { ConflictError, InputError, NotFoundError } from './errors';
 import type { EventBus } from './event-bus';
-import { type ModelSpec, createModel, modelLabel, modelSpecSchema } from './model-factory';
+import { recordingFromEvents, type Recording } from '../models/recording';
+import { readEnv, loadPriceTable } from './env';
+import { type ModelSpec, createModel, modelLabel, modelSpecSchema, specModelId } from './model-factory';
 import { appendEvents, appendEventsInTransaction, listEvents } from './repositories/events';
 import { upsertNodes } from './repositories/nodes';
 import { bestScoreAfter, foldForSummary, summarizeTree } from './run-summary';
@@ -97,12 +99,25 @@ export class RunManager {
       throw new InputError(issue ? `config.${issue.path}` : 'config', (error as Error).message);
     }
     const model = modelSpecSchema.parse(input.model);
+    let modelId = specModelId(model);
+    let label = modelLabel(model);
+    let task: string = entry.id;
+    let replayGoal = goal;
+    if (model.provider === 'replay') {
+      // a replay answers the recorded calls of another run: the same task and goal, so the same prompts come up
+      const source = await getRun(this.options.prisma, model.recordingRunId);
+      if (!source) throw new InputError('model', `no run ${model.recordingRunId} to replay`);
+      modelId = source.modelId;
+      label = `${source.modelId} (replay)`;
+      task = source.taskId;
+      replayGoal = source.goal;
+    }
     const record = await createRun(this.options.prisma, {
       id: randomUUID(),
-      taskId: entry.id,
-      goal,
-      modelId: model.provider === 'simulated' ? 'simulated' : model.provider,
-      modelLabel: modelLabel(model),
+      taskId: task,
+      goal: replayGoal,
+      modelId,
+      modelLabel: label,
       modelSettings: model,
       config,
       seed: model.seed,
@@ -149,13 +164,13 @@ export class RunManager {
       editedThought: input.thought ?? null,
       config,
       agentName: 'arborist',
-      modelId: model.provider === 'simulated' ? 'simulated' : model.provider,
+      modelId: specModelId(model),
     });
     const record = await createRun(prisma, {
       id,
       taskId: source.taskId,
       goal: source.goal,
-      modelId: model.provider === 'simulated' ? 'simulated' : model.provider,
+      modelId: specModelId(model),
       modelLabel: modelLabel(model),
       modelSettings: model,
       config,
@@ -307,7 +322,14 @@ export class RunManager {
     if (!record) return;
     try {
       const spec = modelSpecSchema.parse(record.modelSettings ?? { provider: 'simulated', seed: record.seed ?? 1 });
-      const agent = { name: 'arborist', model: createModel(spec) };
+      const env = readEnv();
+      // a replay's recording is the model.called events of the run it replays
+      const recordings = new Map<string, Recording>();
+      if (spec.provider === 'replay') {
+        const source = await listEvents(prisma, spec.recordingRunId);
+        if (source.length) recordings.set(spec.recordingRunId, recordingFromEvents(source));
+      }
+      const agent = { name: 'arborist', model: createModel(spec, { env, recordings }) };
       const task = getTaskEntry(record.taskId).task;
       const executor = new ThoughtTreeExecutor(record.config);
       const options = {
@@ -316,6 +338,7 @@ export class RunManager {
         control: run.control,
         abortSignal: run.abort.signal,
         onCommit: (group: ExplorationEvent[]) => this.enqueueWrite(run, group),
+        prices: loadPriceTable(env),
         // a fork's first start continues its seed log: nothing was interrupted
         announceResume: record.startedAt !== null,
       };

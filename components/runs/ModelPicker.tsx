@@ -1,0 +1,190 @@
+'use client';
+// The model part of the run form: the simulated model (offline), an OpenAI-compatible server (this server's, or a
+// custom base URL), or a replay of another run's recorded model calls. Shows which backends the server has; the
+// key never reaches the browser, only whether one is configured.
+import { useQuery } from '@tanstack/react-query';
+import { useTRPC } from '@/lib/trpc/client';
+import { BASE_URL_PRESETS, type ModelChoice } from './model-choice';
+import s from './NewRunForm.module.css';
+
+export function ModelPicker({
+  choice,
+  onChange,
+  error,
+}: {
+  choice: ModelChoice;
+  onChange: (next: ModelChoice) => void;
+  error: string | null;
+}) {
+  const trpc = useTRPC();
+  const backends = useQuery(trpc.backend.list.queryOptions());
+  const runs = useQuery({
+    ...trpc.run.list.queryOptions({ limit: 100, status: 'finished' }),
+    enabled: choice.provider === 'replay',
+  });
+  const openai = backends.data?.openai;
+  const set = (patch: Partial<ModelChoice>) => onChange({ ...choice, ...patch });
+  return (
+    <div className={s.fields} data-testid="model-picker">
+      <Row label="Model" htmlFor="model-provider" hint={hintFor(choice, openai)}>
+        <select
+          id="model-provider"
+          className={s.control}
+          value={choice.provider}
+          onChange={(e) => set({ provider: e.target.value as ModelChoice['provider'] })}
+          data-testid="field-provider"
+        >
+          <option value="simulated">Simulated (offline)</option>
+          <option value="openai">
+            OpenAI-compatible{openai && !openai.configured ? ' (no key on the server)' : ''}
+          </option>
+          <option value="replay">Replay a recorded run</option>
+        </select>
+      </Row>
+      {choice.provider === 'openai' && (
+        <>
+          <Row
+            label="Server"
+            htmlFor="model-preset"
+            hint={choice.baseUrlPreset === 'openai' ? (openai?.defaultBaseURL ?? '') : 'any OpenAI-compatible /v1'}
+          >
+            <select
+              id="model-preset"
+              className={s.control}
+              value={choice.baseUrlPreset === 'openai' ? 'openai' : choice.baseURL}
+              onChange={(e) =>
+                e.target.value === 'openai'
+                  ? set({ baseUrlPreset: 'openai', baseURL: '' })
+                  : set({
+                      baseUrlPreset: 'custom',
+                      baseURL: e.target.value === 'custom' ? choice.baseURL : e.target.value,
+                    })
+              }
+              data-testid="field-preset"
+            >
+              <option value="openai">This server’s ({openai?.defaultBaseURL ?? 'OpenAI'})</option>
+              {BASE_URL_PRESETS.map((p) => (
+                <option key={p.url} value={p.url}>
+                  {p.label}
+                </option>
+              ))}
+              <option value="custom">Custom URL…</option>
+            </select>
+          </Row>
+          {choice.baseUrlPreset === 'custom' && (
+            <Row label="Base URL" htmlFor="model-base-url" hint="the server's key is sent only to its own URL">
+              <input
+                id="model-base-url"
+                className={s.control}
+                value={choice.baseURL}
+                placeholder="http://localhost:11434/v1"
+                onChange={(e) => set({ baseURL: e.target.value })}
+                data-testid="field-baseURL"
+              />
+            </Row>
+          )}
+          <Row label="Model name" htmlFor="model-name" hint="as the server names it">
+            <input
+              id="model-name"
+              className={s.control}
+              value={choice.model}
+              onChange={(e) => set({ model: e.target.value })}
+              data-testid="field-model"
+            />
+          </Row>
+          <Row label="Temperature" htmlFor="model-temperature" hint="0-2, empty: the server's default">
+            <input
+              id="model-temperature"
+              className={s.control}
+              type="number"
+              step="0.1"
+              value={choice.temperature}
+              placeholder="default"
+              onChange={(e) => set({ temperature: e.target.value })}
+            />
+          </Row>
+          <Row label="Reasoning effort" htmlFor="model-effort" hint="for models that take one">
+            <select
+              id="model-effort"
+              className={s.control}
+              value={choice.reasoningEffort}
+              onChange={(e) => set({ reasoningEffort: e.target.value as ModelChoice['reasoningEffort'] })}
+            >
+              <option value="">not sent</option>
+              <option value="low">low</option>
+              <option value="medium">medium</option>
+              <option value="high">high</option>
+            </select>
+          </Row>
+          <Row label="JSON mode" htmlFor="model-json" hint="where the server supports it">
+            <input
+              id="model-json"
+              type="checkbox"
+              checked={choice.jsonMode}
+              onChange={(e) => set({ jsonMode: e.target.checked })}
+            />
+          </Row>
+        </>
+      )}
+      {choice.provider === 'replay' && (
+        <Row
+          label="Recorded run"
+          htmlFor="model-recording"
+          hint="its calls answer this run; calls it never made are reported"
+        >
+          <select
+            id="model-recording"
+            className={s.control}
+            value={choice.recordingRunId}
+            onChange={(e) => set({ recordingRunId: e.target.value })}
+            data-testid="field-recording"
+          >
+            <option value="">pick a run…</option>
+            {(runs.data?.items ?? []).map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.goal.slice(0, 40)} · {r.modelLabel} · {r.id.slice(0, 8)}
+              </option>
+            ))}
+          </select>
+        </Row>
+      )}
+      {error && (
+        <span className={`field-error ${s.settingError}`} role="alert" data-testid="model-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function hintFor(choice: ModelChoice, openai: { configured: boolean } | undefined): string {
+  if (choice.provider === 'simulated') return 'offline, the same seed gives the same tree';
+  if (choice.provider === 'replay') return 'offline: the recorded answers, no key needed';
+  return openai?.configured
+    ? 'the key stays on the server'
+    : 'no OPENAI_API_KEY on the server: a local server may not need one';
+}
+
+function Row({
+  label,
+  htmlFor,
+  hint,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  hint: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={s.setting}>
+      <div className={s.settingText}>
+        <span className={s.settingLabel}>
+          <label htmlFor={htmlFor}>{label}</label>
+        </span>
+        <span className={s.hint}>{hint}</span>
+      </div>
+      {children}
+    </div>
+  );
+}
