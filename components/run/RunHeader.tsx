@@ -77,6 +77,8 @@ export function RunHeader({
   const startedAt = useRunStore((s) => s.tree.startedAt);
   const finishedAt = useRunStore((s) => s.tree.finishedAt);
   const viewSeq = useRunStore((s) => s.viewSeq);
+  const finishReason = useRunStore((s) => s.tree.finishReason);
+  const finishDetail = useRunStore((s) => s.tree.finishDetail);
   const lastSeq = useRunStore((s) => s.lastSeq);
   // looking at a past step: the time is that step's
   const viewTs = useRunStore((s) => (s.viewSeq !== null ? (s.events[s.viewSeq - 1]?.ts ?? s.tree.startedAt) : null));
@@ -149,6 +151,13 @@ export function RunHeader({
           </button>
         )}
       </span>
+      {(finishReason === 'error' || (status === 'failed' && run?.error)) && (
+        <p className="run-alert" role="alert" data-testid="run-error">
+          {finishReason === 'error'
+            ? `The model backend kept failing, so the run stopped: ${finishDetail}`
+            : `The run failed: ${run?.error}`}
+        </p>
+      )}
       <div className="run-controls">
         {run && <RunRelations runId={runId} parentRunId={run.parentRunId} parentNodeId={run.parentNodeId} />}
         <CopyLinkButton />
