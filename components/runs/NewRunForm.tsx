@@ -263,7 +263,12 @@ export function NewRunForm() {
           const main = fields.filter((f) => !f.advanced);
           const advanced = fields.filter((f) => f.advanced);
           return (
-            <fieldset key={group.id} className={s.group} data-testid={`group-${group.id}`}>
+            <fieldset
+              key={group.id}
+              className={s.group}
+              data-testid={`group-${group.id}`}
+              data-wide={group.id === 'model' && modelChoice.provider !== 'simulated' ? true : undefined}
+            >
               <legend className={s.legend}>{group.title}</legend>
               <div className={s.fields}>
                 {group.id === 'search' && (
