@@ -24,6 +24,7 @@ import { z } from 'zod';
 import type { CompletionRequest, CompletionResponse, LanguageModel, TokenUsage } from '../engine/types';
 import { ModelError, type ModelErrorKind } from './model-error';
 import { countTokens } from './simulated';
+import { sleep } from './sleep';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /** Sent as the bearer token when no key is configured for the server (local servers ignore it). */
@@ -508,20 +509,5 @@ export function normalizeErrorBody(text: string): string {
           : JSON.stringify(body);
   return JSON.stringify({
     error: { message, type: typeof b.type === 'string' ? b.type : null, code: b.code ?? null },
-  });
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -7,6 +7,7 @@
  */
 import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/types';
 import { createRng, hashString, type Rng } from './random';
+import { sleep } from './sleep';
 
 export interface Simulation {
   /** The task this simulation answers for (for error messages). */
@@ -56,19 +57,4 @@ export class SimulatedModel implements LanguageModel {
     const input = request.messages.reduce((sum, m) => sum + countTokens(m.content), 0);
     return { text, usage: { inputTokens: input, outputTokens: countTokens(text) } };
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
