@@ -33,7 +33,7 @@ export function useRunStatus(runId: string) {
   const status =
     run && ['queued', 'interrupted', 'failed'].includes(run.status) && treeStatus !== 'finished'
       ? run.status
-      : (treeStatus ?? run?.status ?? 'queued');
+      : (treeStatus ?? run?.status ?? 'loading');
   const loadError = record.error
     ? { notFound: record.error.data?.code === 'NOT_FOUND', message: record.error.message }
     : null;

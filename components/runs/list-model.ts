@@ -104,6 +104,8 @@ export interface RunTiming {
 /** How long it ran: to its end, to now while it is active, to its last update when it stopped without ending. */
 export function runDurationMs(run: RunTiming, now: number): number | null {
   if (!run.startedAt) return null;
+  // an imported log without times (a Tree-of-Thoughts log) starts and finishes at one instant: unknown, not 0 ms
+  if (run.finishedAt && run.finishedAt.getTime() === run.startedAt.getTime()) return null;
   const end = run.finishedAt?.getTime() ?? (ACTIVE_STATUSES.has(run.status) ? now : run.updatedAt.getTime());
   return Math.max(0, end - run.startedAt.getTime());
 }
