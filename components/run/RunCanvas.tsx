@@ -108,8 +108,9 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
         });
       }
     }
-    return { ...stabilize(cache, flowNodes, flowEdges), positions, itemOf };
-  }, [tree, version, foldDeadEnds, showDropped, openFolds, selectedNodeId, bestNodeId, lastBacktrack, cache]);
+    const measuredOf = (id: string) => flow.getInternalNode(id)?.measured;
+    return { ...stabilize(cache, flowNodes, flowEdges, measuredOf), positions, itemOf };
+  }, [tree, version, foldDeadEnds, showDropped, openFolds, selectedNodeId, bestNodeId, lastBacktrack, cache, flow]);
 
   // Follow live: keep the newest activity (the step running now, else the latest node) in view until the user pans.
   const activityId = useRunStore((s) => s.tree.inFlight?.entry.nodeId ?? s.tree.nodeOrder.at(-1) ?? null);

@@ -27,3 +27,14 @@ describe('stabilize', () => {
     expect(cache.nodes.size).toBe(1); // removed elements are forgotten
   });
 });
+
+describe('stabilize, for a node that moved', () => {
+  it('carries the size React Flow measured, so the card is not measured again', () => {
+    const cache = createElementCache();
+    stabilize(cache, [node('a', 0)], []);
+    const moved = stabilize(cache, [node('a', 40)], [], () => ({ width: 232, height: 88 }));
+    expect(moved.nodes[0]?.measured).toEqual({ width: 232, height: 88 });
+    const unmeasured = stabilize(cache, [node('a', 80)], [], () => undefined);
+    expect(unmeasured.nodes[0]?.measured).toBeUndefined();
+  });
+});

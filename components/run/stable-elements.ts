@@ -40,16 +40,30 @@ export interface ElementCache {
 
 export const createElementCache = (): ElementCache => ({ nodes: new Map(), edges: new Map() });
 
-/** The same lists, with every element that equals last frame's replaced by last frame's object. */
+type Measured = { width?: number; height?: number } | undefined;
+
+/**
+ * The same lists, with every element that equals last frame's replaced by last frame's object. A node that did
+ * change (it moved as the tree grew) carries the size React Flow measured for it, so it is not measured again.
+ */
 export function stabilize(
   cache: ElementCache,
   nodes: RunFlowNode[],
   edges: Edge[],
+  measuredOf: (id: string) => Measured = () => undefined,
 ): { nodes: RunFlowNode[]; edges: Edge[] } {
   const nextNodes = new Map<string, RunFlowNode>();
   const stableNodes = nodes.map((node) => {
     const previous = cache.nodes.get(node.id);
-    const kept = previous && sameNode(previous, node) ? previous : node;
+    if (previous && sameNode(previous, node)) {
+      nextNodes.set(node.id, previous);
+      return previous;
+    }
+    const measured = measuredOf(node.id);
+    const kept =
+      measured?.width && measured.height
+        ? { ...node, measured: { width: measured.width, height: measured.height } }
+        : node;
     nextNodes.set(node.id, kept);
     return kept;
   });
