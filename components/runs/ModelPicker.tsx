@@ -29,7 +29,7 @@ export function ModelPicker({
       <Row label="Model" htmlFor="model-provider" hint={hintFor(choice, openai)}>
         <select
           id="model-provider"
-          className={s.control}
+          className={`input ${s.control}`}
           value={choice.provider}
           onChange={(e) => set({ provider: e.target.value as ModelChoice['provider'] })}
           data-testid="field-provider"
@@ -50,7 +50,7 @@ export function ModelPicker({
           >
             <select
               id="model-preset"
-              className={s.control}
+              className={`input ${s.control}`}
               value={choice.baseUrlPreset === 'openai' ? 'openai' : choice.baseURL}
               onChange={(e) =>
                 e.target.value === 'openai'
@@ -75,7 +75,7 @@ export function ModelPicker({
             <Row label="Base URL" htmlFor="model-base-url" hint="the server's key is sent only to its own URL">
               <input
                 id="model-base-url"
-                className={s.control}
+                className={`input ${s.control}`}
                 value={choice.baseURL}
                 placeholder="http://localhost:11434/v1"
                 onChange={(e) => set({ baseURL: e.target.value })}
@@ -86,7 +86,7 @@ export function ModelPicker({
           <Row label="Model name" htmlFor="model-name" hint="as the server names it">
             <input
               id="model-name"
-              className={s.control}
+              className={`input ${s.control}`}
               value={choice.model}
               onChange={(e) => set({ model: e.target.value })}
               data-testid="field-model"
@@ -95,7 +95,7 @@ export function ModelPicker({
           <Row label="Temperature" htmlFor="model-temperature" hint="0-2, empty: the server's default">
             <input
               id="model-temperature"
-              className={s.control}
+              className={`input ${s.control}`}
               type="number"
               step="0.1"
               value={choice.temperature}
@@ -106,7 +106,7 @@ export function ModelPicker({
           <Row label="Reasoning effort" htmlFor="model-effort" hint="for models that take one">
             <select
               id="model-effort"
-              className={s.control}
+              className={`input ${s.control}`}
               value={choice.reasoningEffort}
               onChange={(e) => set({ reasoningEffort: e.target.value as ModelChoice['reasoningEffort'] })}
             >
@@ -134,7 +134,7 @@ export function ModelPicker({
         >
           <select
             id="model-recording"
-            className={s.control}
+            className={`input ${s.control}`}
             value={choice.recordingRunId}
             onChange={(e) => set({ recordingRunId: e.target.value })}
             data-testid="field-recording"

@@ -113,7 +113,7 @@ function NumberInput({
       <input
         id={field.name}
         name={field.name}
-        className={s.control}
+        className={`input ${s.control}`}
         type="number"
         inputMode={field.step < 1 ? 'decimal' : 'numeric'}
         step={field.step}
@@ -280,7 +280,7 @@ export function NewRunForm() {
                   >
                     <select
                       id="explorationStrategy"
-                      className={s.control}
+                      className={`input ${s.control}`}
                       value={values.explorationStrategy}
                       onChange={(e) => set('explorationStrategy', e.target.value)}
                       aria-invalid={Boolean(errors.explorationStrategy)}

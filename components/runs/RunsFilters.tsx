@@ -47,6 +47,7 @@ export function RunsFilters({
       <label className={s.taskFilter}>
         <span>Task</span>
         <select
+          className="input"
           value={filters.taskId ?? ''}
           disabled={disabled}
           onChange={(e) => onChange({ ...filters, taskId: (e.target.value || null) as TaskId | null })}

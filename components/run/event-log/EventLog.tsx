@@ -119,7 +119,7 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
         <LogTitle total={events.length} shown={active ? shown.length : null} />
         <div className={styles.tools}>
           <input
-            className={styles.nodeBox}
+            className={`input ${styles.nodeBox}`}
             type="search"
             value={nodeQuery}
             onChange={(e) => setNodeQuery(e.target.value)}
@@ -138,7 +138,7 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
             selected node only
           </label>
           <select
-            className={styles.typeSelect}
+            className={`input ${styles.typeSelect}`}
             value={type ?? ''}
             onChange={(e) => chooseType(e.target.value)}
             aria-label="Show one event type"

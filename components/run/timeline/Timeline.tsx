@@ -126,7 +126,7 @@ export function Timeline() {
           {playing ? '❚❚' : '▶ play'}
         </button>
         <select
-          className={styles.select}
+          className={`input ${styles.select}`}
           value={speed}
           onChange={(e) => setSpeed(Number(e.target.value))}
           aria-label="Playback speed"
@@ -165,7 +165,7 @@ export function Timeline() {
           ⤺
         </button>
         <select
-          className={styles.select}
+          className={`input ${styles.select}`}
           value={jumpKind}
           onChange={(e) => setJumpKind(e.target.value as JumpTarget)}
           aria-label="Jump to"
