@@ -10,7 +10,8 @@ if (!executablePath) {
   process.exit(1);
 }
 
-export const E2E_PORT = 3100;
+// E2E_PORT lets two checkouts on one machine run their browser tests at once
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 
 export default defineConfig({
   testDir: 'e2e',

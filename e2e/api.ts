@@ -3,6 +3,9 @@
  */
 import type { ExplorationEvent } from '../lib/engine/events';
 
+/** The test server's address (playwright.config.ts starts it on E2E_PORT, 3100 unless set). */
+export const E2E_BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`;
+
 export async function mutate<T>(base: string, path: string, input: unknown): Promise<T> {
   const res = await fetch(`${base}/api/trpc/${path}`, {
     method: 'POST',

@@ -3,9 +3,9 @@
 // data-testid used: thought-node (data-node-id, data-status), fold-node, run-status, node-menu, mark-expand.
 import { expect, test, type Page } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/engine/events';
-import { demoRunId, mutate, ndjson } from './api';
+import { demoRunId, mutate, ndjson, E2E_BASE } from './api';
 
-const BASE = 'http://127.0.0.1:3100';
+const BASE = E2E_BASE;
 
 async function startRun(page: Page, latencyMs: number, seed = 3): Promise<string> {
   const { id } = await mutate<{ id: string }>(BASE, 'run.create', {

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/engine/events';
 import { fold } from '../lib/engine/tree';
 import type { ThoughtNode } from '../lib/engine/types';
-import { demoRunId, query } from './api';
+import { demoRunId, query, E2E_BASE } from './api';
 
 const SAMPLE = 'lib/formats/fixtures/tot-game24-gpt4-bfs-sample.json';
 
@@ -149,7 +149,7 @@ test('the runs page imports a ToT log dropped on it, and the imported runs open'
 });
 
 test('the run page exports the run it shows', async ({ page }) => {
-  await page.goto(`/runs/${await demoRunId('http://127.0.0.1:3100')}`);
+  await page.goto(`/runs/${await demoRunId(E2E_BASE)}`);
   await expect(page.getByTestId('run-status')).toHaveText('finished');
   const download = page.waitForEvent('download');
   await page.getByTestId('export-run').click();

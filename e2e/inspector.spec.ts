@@ -13,10 +13,10 @@
 //              (data-kind, aria-pressed), event-filter-node (a text box), event-filter-selected (a checkbox),
 //              event-filter-clear
 import { expect, test, type Page } from '@playwright/test';
-import { demoRunId } from './api';
+import { demoRunId, E2E_BASE } from './api';
 
 async function openDemoRun(page: Page) {
-  await page.goto(`/runs/${await demoRunId('http://127.0.0.1:3100')}`); // the oldest run: the demo
+  await page.goto(`/runs/${await demoRunId(E2E_BASE)}`); // the oldest run: the demo
   await expect(page.getByTestId('run-status')).toHaveText('finished');
   await expect(page.getByTestId('event-log-count')).not.toHaveText('0');
 }

@@ -3,9 +3,9 @@
 // data-testid used: scrubber, timeline-position, timeline-back, timeline-forward, back-to-live, time-travel,
 // copy-link, fork-dialog, forked-from, forks, run-missing, step-problem, thought-node.
 import { expect, test, type Page } from '@playwright/test';
-import { demoRunId, ndjson, query } from './api';
+import { demoRunId, ndjson, query, E2E_BASE } from './api';
 
-const BASE = 'http://127.0.0.1:3100';
+const BASE = E2E_BASE;
 
 async function demoRun(_page: Page): Promise<string> {
   return demoRunId(BASE);

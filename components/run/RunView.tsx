@@ -3,6 +3,7 @@
 // the inspector and the event log, and the keyboard.
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useState } from 'react';
+import { createPageViewStore } from '@/lib/store/page-view';
 import { createRunStore } from '@/lib/store/run-store';
 import { EventLog } from './event-log/EventLog';
 import { ForkDialog } from './ForkDialog';
@@ -10,6 +11,7 @@ import { Inspector } from './inspector/Inspector';
 import { KeyboardHelp } from './KeyboardHelp';
 import { RunCanvas } from './RunCanvas';
 import { RunHeader, useRunStatus } from './RunHeader';
+import { PageViewProvider } from './PageViewContext';
 import { RunStoreProvider } from './RunStoreContext';
 import { useRunCommands } from './useRunCommands';
 import { useRunEvents } from './useRunEvents';
@@ -19,11 +21,14 @@ import { Timeline } from './timeline/Timeline';
 
 export function RunView({ runId }: { runId: string }) {
   const [store] = useState(() => createRunStore(runId));
+  const [pageView] = useState(createPageViewStore);
   return (
     <RunStoreProvider store={store}>
-      <ReactFlowProvider>
-        <RunPage runId={runId} />
-      </ReactFlowProvider>
+      <PageViewProvider store={pageView}>
+        <ReactFlowProvider>
+          <RunPage runId={runId} />
+        </ReactFlowProvider>
+      </PageViewProvider>
     </RunStoreProvider>
   );
 }

@@ -30,7 +30,7 @@ import {
 } from './ui-profile';
 import { CHROMIUM_ARGS, findChromium } from '../../e2e/chromium';
 
-const PORT = 3600;
+const PORT = Number(process.env.BENCH_UI_PORT ?? 3600);
 const VIEWPORT = { width: 1440, height: 900 };
 const LOADS = 5;
 const PAN_MS = 3_000;
