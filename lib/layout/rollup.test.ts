@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { ExplorationEvent } from '../engine/events';
+import { ThoughtTreeExecutor } from '../engine/executor';
+import { fold } from '../engine/tree';
+import type { ThoughtTree } from '../engine/types';
+import { createSimulatedModel } from '../tasks/simulated-model';
+import { getTaskEntry } from '../tasks/index';
+import { isVerifiedAnswer, subtreeRollups, sumRollups } from './rollup';
+
+async function searchedTree(): Promise<ThoughtTree> {
+  const events: ExplorationEvent[] = [];
+  const executor = new ThoughtTreeExecutor({
+    explorationStrategy: 'beam',
+    beamWidth: 3,
+    branchFactor: 4,
+    maxDepth: 4,
+    terminationConfidence: 1,
+  });
+  await executor.explore({ name: 't', model: createSimulatedModel({ seed: 3 }) }, '4 9 10 13', {
+    task: getTaskEntry('game24').task,
+    onEvent: (e) => events.push(e),
+  });
+  return fold(events);
+}
+
+/** The subtree of `id`, walked the slow way: the reference the one-pass rollup must agree with. */
+function descendants(tree: ThoughtTree, id: string): string[] {
+  const node = tree.nodes[id];
+  return node ? [id, ...node.childIds.flatMap((c) => descendants(tree, c))] : [];
+}
+
+describe('subtreeRollups', () => {
+  it('gives every node the totals of its whole subtree, as a slow walk does', async () => {
+    const tree = await searchedTree();
+    const rollups = subtreeRollups(tree);
+    expect(tree.nodeOrder.length).toBeGreaterThan(10);
+    for (const id of tree.nodeOrder) {
+      const ids = descendants(tree, id);
+      const nodes = ids.map((d) => tree.nodes[d]!);
+      const rollup = rollups.get(id)!;
+      expect(rollup.nodes).toBe(ids.length);
+      expect(rollup.cost).toBeCloseTo(
+        nodes.reduce((s, n) => s + n.usage.cost, 0),
+        10,
+      );
+      expect(rollup.inputTokens).toBe(nodes.reduce((s, n) => s + n.usage.inputTokens, 0));
+      expect(rollup.modelCalls).toBe(nodes.reduce((s, n) => s + n.modelCallSeqs.length, 0));
+      expect(rollup.verifiedAnswers).toBe(nodes.filter(isVerifiedAnswer).length);
+      const scores = nodes.flatMap((n) => (n.score ? [n.score.composite] : []));
+      expect(rollup.bestComposite).toBe(scores.length ? Math.max(...scores) : null);
+    }
+    // the root's subtree is the whole tree: its tokens are every node-attributed call's tokens
+    const root = rollups.get(tree.rootId!)!;
+    expect(root.nodes).toBe(tree.nodeOrder.length);
+    expect(root.inputTokens).toBeLessThanOrEqual(tree.usage.inputTokens);
+    expect(root.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('sums several subtrees for a card standing for siblings', async () => {
+    const tree = await searchedTree();
+    const rollups = subtreeRollups(tree);
+    const kids = tree.nodes[tree.rootId!]!.childIds;
+    const sum = sumRollups(kids.map((k) => rollups.get(k)));
+    expect(sum.nodes).toBe(tree.nodeOrder.length - 1);
+    expect(sumRollups([]).bestComposite).toBeNull();
+  });
+});
