@@ -96,6 +96,7 @@ export function RunDrawer({
       className={styles.slot}
       data-open={open}
       data-docked={docked}
+      data-chosen={drawer.chosen}
       style={drawer.width === null ? undefined : ({ '--drawer-width': `${drawer.width}px` } as CSSProperties)}
     >
       <div className={styles.drawer} id={DRAWER_ID} data-testid="run-drawer" data-open={open} data-tab={tab}>

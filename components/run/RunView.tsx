@@ -93,7 +93,9 @@ function RunPage({ runId }: { runId: string }) {
       ) : (
         <div className={`run-body ${layout.body}`}>
           <div className={layout.main}>
-            {/* .run-canvas: RunCanvas measures its box by this class */}
+            {/* .run-canvas: RunCanvas measures its box by this class. Inside the canvas, the toolbar row (top-left)
+                is where a search box belongs and the minimap's corner (bottom-right) where an overview of the
+                whole tree belongs: both move with the canvas box, and a docked drawer never covers them. */}
             <div className={`run-canvas ${layout.canvas}`}>
               <RunCanvas commands={commands} onFork={setForkFrom} />
             </div>

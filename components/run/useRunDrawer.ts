@@ -73,6 +73,8 @@ function subscribeDock(listener: () => void) {
 
 export interface RunDrawer {
   open: boolean;
+  /** The person has opened or closed it (otherwise it follows the window). */
+  chosen: boolean;
   tab: DrawerTab;
   /** null: the default width for the window. */
   width: number | null;
@@ -107,7 +109,17 @@ export function useRunDrawer(): RunDrawer {
     [update],
   );
   return useMemo(
-    () => ({ open, tab: state.tab, width: state.width, docked, setOpen, toggle, show, setWidth }),
-    [open, state.tab, state.width, docked, setOpen, toggle, show, setWidth],
+    () => ({
+      open,
+      chosen: state.open !== null,
+      tab: state.tab,
+      width: state.width,
+      docked,
+      setOpen,
+      toggle,
+      show,
+      setWidth,
+    }),
+    [open, state.open, state.tab, state.width, docked, setOpen, toggle, show, setWidth],
   );
 }
