@@ -8,6 +8,7 @@
 //              inspector-model-calls, inspector-model-call (data-seq), inspector-parent, inspector-child,
 //              inspector-prune, inspector-expand, inspector-command-why, inspector-command-error, inspector-goal,
 //              inspector-outcome, inspector-best
+//   drawer     drawer-tab-events (the event log's tab; the inspector's is open at first)
 //   event log  event-log (data-open), event-log-toggle, event-log-count, event-list, event-log-newest,
 //              event-row (data-seq, data-type, data-node-id), event-filter-type (a select), event-filter-kind
 //              (data-kind, aria-pressed), event-filter-node (a text box), event-filter-selected (a checkbox),
@@ -53,6 +54,7 @@ test('the inspector explains a failed node', async ({ page }) => {
 
 test('a row of the event log selects its node', async ({ page }) => {
   await openDemoRun(page);
+  await page.getByTestId('drawer-tab-events').click(); // the log is a tab of the side drawer, beside the inspector
   const row = page.locator('[data-testid=event-row][data-type="node.verified"]').last();
   const nodeId = await row.getAttribute('data-node-id');
   expect(nodeId).toMatch(/^n\d+$/);
@@ -72,6 +74,7 @@ test('a row of the event log selects its node', async ({ page }) => {
 
 test('the event log filters by type, kind and node', async ({ page }) => {
   await openDemoRun(page);
+  await page.getByTestId('drawer-tab-events').click();
   const rows = page.getByTestId('event-row');
   const count = page.getByTestId('event-log-count');
   const total = Number((await count.textContent())?.replace(/,/g, ''));

@@ -1,10 +1,38 @@
 'use client';
-// The list of keys, opened with "?".
+// The list of keys, opened with "?": the page's keys (KEYS, defined with their handler in useRunKeyboard.ts) and
+// the keys of the side drawer's own controls. Escape or a click outside closes it, and focus goes back where it
+// was. Not responsible for handling the keys.
+import { useEffect, useRef } from 'react';
 import { KEYS } from './useRunKeyboard';
 
+/** Keys that act on a focused control rather than the page (RunDrawer.tsx handles them). */
+const DRAWER_KEYS: { keys: string; what: string }[] = [
+  { keys: '← →', what: 'on the side panel tabs: switch tab' },
+  { keys: '← →', what: 'on the side panel edge: wider / narrower (Shift: faster)' },
+];
+
 export function KeyboardHelp({ onClose }: { onClose: () => void }) {
+  const returnTo = useRef<Element | null>(null);
+  useEffect(() => {
+    returnTo.current = document.activeElement;
+    return () => {
+      if (returnTo.current instanceof HTMLElement) returnTo.current.focus();
+    };
+  }, []);
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={onClose}>
+    <div
+      className="overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Keyboard shortcuts"
+      onClick={onClose}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        // Escape closes the list only; it does not also clear the canvas's selection
+        event.stopPropagation();
+        onClose();
+      }}
+    >
       <div className="overlay-card" onClick={(e) => e.stopPropagation()}>
         <div className="panel-head">
           <h2>Keyboard</h2>
@@ -14,8 +42,8 @@ export function KeyboardHelp({ onClose }: { onClose: () => void }) {
         </div>
         <table className="keys">
           <tbody>
-            {KEYS.map((k) => (
-              <tr key={k.keys}>
+            {[...KEYS, ...DRAWER_KEYS].map((k) => (
+              <tr key={`${k.keys} ${k.what}`}>
                 <td>
                   <kbd>{k.keys}</kbd>
                 </td>

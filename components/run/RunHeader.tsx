@@ -1,14 +1,17 @@
 'use client';
-// The run's header: what is searched, on which model, with which strategy and config, where the search is (live
-// stats and elapsed time), the connection with a retry, and the commands (pause, resume, step, abort).
+// The run's header, one row at any width: status, what is searched, where the search is (live figures), the run's
+// model and strategy, the connection, links, and the commands (pause, resume, step, abort). The figures and
+// settings show as many as fit, in order of importance, and the rest wrap out of sight (RunLayout.module.css); all
+// of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTRPC } from '@/lib/trpc/client';
 import { ExportButton } from './ExportButton';
 import { CopyLinkButton, RunRelations } from './RunLinks';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 import type { ConnectionState, RunConnection } from './useRunEvents';
+import layout from './RunLayout.module.css';
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   connecting: 'connecting…',
@@ -56,6 +59,13 @@ function useElapsed(startedAt: number | null, endAt: number | null, live: boolea
     : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+interface HeaderStat {
+  key: string;
+  label: string;
+  title?: string;
+  value: ReactNode;
+}
+
 export function RunHeader({
   runId,
   run,
@@ -90,121 +100,259 @@ export function RunHeader({
   );
   const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
   const unpriced = stats.unpricedCalls > 0 ? ` + ${stats.unpricedCalls} unpriced` : '';
+  const task = run ? (run.taskId === 'game24' ? 'Game of 24' : 'Open goal') : '';
+  const configTitle = `depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`;
+  const configShort = `${config.explorationStrategy} · d${config.maxDepth} · b${config.branchFactor} · w${config.beamWidth} · t${config.confidenceThreshold}`;
+
+  // in the order they leave the row when it is short of room (the last first)
+  const figures: HeaderStat[] = [
+    {
+      key: 'explored',
+      label: 'explored',
+      title: 'nodes executed / nodes created',
+      value: (
+        <>
+          <b data-testid="stat-explored">{stats.exploredNodes}</b>/<b data-testid="stat-total">{stats.totalNodes}</b>
+        </>
+      ),
+    },
+    {
+      key: 'cost',
+      label: 'cost',
+      value: (
+        <>
+          <b>${stats.cost.toFixed(4)}</b>
+          {unpriced}
+        </>
+      ),
+    },
+    { key: 'elapsed', label: 'elapsed', value: <b>{elapsed}</b> },
+    {
+      key: 'tokens',
+      label: 'tokens',
+      value: <b>{stats.tokenUsage.totalTokens.toLocaleString('en-US')}</b>,
+    },
+    { key: 'depth', label: 'depth', value: <b>{stats.maxDepthReached}</b> },
+    { key: 'backtracks', label: 'backtracks', value: <b>{stats.backtrackCount}</b> },
+    {
+      key: 'calls',
+      label: 'calls',
+      title: "the executor's own calls (generate, evaluate, synthesize) / all calls",
+      value: (
+        <>
+          <b>{stats.llmCalls}</b>/<b>{stats.modelCalls}</b>
+        </>
+      ),
+    },
+  ];
 
   return (
-    <div className="run-header" data-testid="run-header" data-run-id={runId}>
-      <div className="run-title">
-        <span className={`badge st-${status}`} data-testid="run-status">
-          {status}
-        </span>
-        <h1 title={goal || run?.goal}>{goal || run?.goal || 'Run'}</h1>
-        {viewSeq !== null && (
-          <span
-            className="badge st-paused"
-            data-testid="time-travel"
-            title="The page shows the run as it was at this step"
-          >
-            at step {viewSeq} of {lastSeq}
+    <header className={`run-header ${layout.header}`} data-testid="run-header" data-run-id={runId}>
+      <div className={layout.row}>
+        <div className={layout.title}>
+          <span className={`badge st-${status}`} data-testid="run-status">
+            {status}
           </span>
-        )}
-      </div>
-      <div className="run-meta">
-        <span>{run ? (run.taskId === 'game24' ? 'Game of 24' : 'Open goal') : ''}</span>
-        <span title="the model answering this run">model: {model}</span>
+          <h1 title={goal || run?.goal}>{goal || run?.goal || 'Run'}</h1>
+          {viewSeq !== null && (
+            <span
+              className="badge st-paused"
+              data-testid="time-travel"
+              title="The page shows the run as it was at this step"
+            >
+              at step {viewSeq} of {lastSeq}
+            </span>
+          )}
+        </div>
+        {/* what fits of the figures, then the run's settings; the rest wraps out of sight (all are in "more") */}
+        <div className={layout.info} data-testid="run-stats">
+          <span className={layout.infoStart} />
+          {figures.map((f) => (
+            <span key={f.key} title={f.title}>
+              {f.label} {f.value}
+            </span>
+          ))}
+          <span className={layout.setting} title="the model answering this run">
+            model: {model}
+          </span>
+          <span className={layout.setting} title={configTitle}>
+            {configShort}
+          </span>
+          <span className={layout.setting}>{task}</span>
+        </div>
         <span
-          title={`depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`}
+          className={`conn conn-${connection.state} ${layout.conn}`}
+          data-testid="connection"
+          title={connection.error ?? `stream: ${CONNECTION_LABELS[connection.state]}`}
         >
-          {config.explorationStrategy} · d{config.maxDepth} · b{config.branchFactor} · w{config.beamWidth} · t
-          {config.confidenceThreshold}
+          <span className={layout.connLabel}>{CONNECTION_LABELS[connection.state]}</span>
+          {connection.state === 'error' && (
+            <button className="btn btn-sm" onClick={connection.retry}>
+              Retry
+            </button>
+          )}
         </span>
-      </div>
-      <div className="run-stats" data-testid="run-stats">
-        <span title="nodes executed / nodes created">
-          explored <b data-testid="stat-explored">{stats.exploredNodes}</b>/
-          <b data-testid="stat-total">{stats.totalNodes}</b>
-        </span>
-        <span>
-          depth <b>{stats.maxDepthReached}</b>
-        </span>
-        <span>
-          backtracks <b>{stats.backtrackCount}</b>
-        </span>
-        <span title="the executor's own calls (generate, evaluate, synthesize) / all calls">
-          calls <b>{stats.llmCalls}</b>/<b>{stats.modelCalls}</b>
-        </span>
-        <span>
-          tokens <b>{stats.tokenUsage.totalTokens.toLocaleString('en-US')}</b>
-        </span>
-        <span>
-          cost <b>${stats.cost.toFixed(4)}</b>
-          {unpriced}
-        </span>
-        <span>
-          elapsed <b>{elapsed}</b>
-        </span>
-      </div>
-      <span className={`conn conn-${connection.state}`} data-testid="connection" title={connection.error ?? undefined}>
-        {CONNECTION_LABELS[connection.state]}
-        {connection.state === 'error' && (
-          <button className="btn btn-sm" onClick={connection.retry}>
-            Retry
+        <div className={layout.controls}>
+          <div className={layout.links}>
+            <RunLinksGroup runId={runId} run={run} />
+          </div>
+          {commands.error && (
+            <span className={`field-error ${layout.commandError}`} role="alert" title={commands.error}>
+              {commands.error}
+            </span>
+          )}
+          {status === 'paused' || status === 'interrupted' ? (
+            <button
+              className="btn btn-primary"
+              disabled={commands.busy}
+              onClick={commands.resume}
+              title="Resume (space)"
+            >
+              Resume
+            </button>
+          ) : (
+            <button
+              className="btn"
+              disabled={commands.busy || status !== 'running'}
+              onClick={commands.pause}
+              title="Pause (space)"
+            >
+              Pause
+            </button>
+          )}
+          <button
+            className="btn"
+            disabled={commands.busy || status !== 'paused'}
+            onClick={commands.step}
+            title="One step (s)"
+          >
+            Step
           </button>
-        )}
-      </span>
+          <button
+            className="btn btn-danger"
+            disabled={commands.busy || !['running', 'paused', 'queued'].includes(status)}
+            onClick={commands.abort}
+          >
+            Abort
+          </button>
+          <MoreMenu>
+            <section>
+              <h2>Run</h2>
+              <dl className={layout.moreFacts}>
+                <dt>goal</dt>
+                <dd>{goal || run?.goal || '—'}</dd>
+                <dt>task</dt>
+                <dd>{task || '—'}</dd>
+                <dt>model</dt>
+                <dd>{model}</dd>
+                <dt>search</dt>
+                <dd>
+                  {config.explorationStrategy} · {configTitle}
+                </dd>
+                <dt>stream</dt>
+                <dd>{CONNECTION_LABELS[connection.state]}</dd>
+              </dl>
+            </section>
+            <section>
+              <h2>Figures</h2>
+              <div className={layout.moreStats}>
+                {figures.map((f) => (
+                  <div key={f.key} title={f.title}>
+                    {f.label} {f.key === 'explored' ? <b>{`${stats.exploredNodes}/${stats.totalNodes}`}</b> : f.value}
+                  </div>
+                ))}
+              </div>
+            </section>
+            <section className={layout.moreLinks}>
+              <RunLinksGroup runId={runId} run={run} />
+            </section>
+          </MoreMenu>
+          <button
+            className="btn btn-icon"
+            onClick={onHelp}
+            title="Keyboard shortcuts (?)"
+            aria-label="Keyboard shortcuts"
+          >
+            ?
+          </button>
+        </div>
+      </div>
       {(finishReason === 'error' || (status === 'failed' && run?.error)) && (
-        <p className="run-alert" role="alert" data-testid="run-error">
+        <p className={layout.alert} role="alert" data-testid="run-error">
           {finishReason === 'error'
             ? `The model backend kept failing, so the run stopped: ${finishDetail}`
             : `The run failed: ${run?.error}`}
         </p>
       )}
-      <div className="run-controls">
-        {run && <RunRelations runId={runId} parentRunId={run.parentRunId} parentNodeId={run.parentNodeId} />}
-        <CopyLinkButton />
-        <ExportButton runId={runId} />
-        {commands.error && (
-          <span className="field-error" role="alert">
-            {commands.error}
-          </span>
-        )}
-        {status === 'paused' || status === 'interrupted' ? (
-          <button className="btn btn-primary" disabled={commands.busy} onClick={commands.resume} title="Resume (space)">
-            Resume
-          </button>
-        ) : (
-          <button
-            className="btn"
-            disabled={commands.busy || status !== 'running'}
-            onClick={commands.pause}
-            title="Pause (space)"
-          >
-            Pause
-          </button>
-        )}
-        <button
-          className="btn"
-          disabled={commands.busy || status !== 'paused'}
-          onClick={commands.step}
-          title="One step (s)"
+    </header>
+  );
+}
+
+function RunLinksGroup({ runId, run }: { runId: string; run: RunRecord }) {
+  return (
+    <>
+      {run && <RunRelations runId={runId} parentRunId={run.parentRunId} parentNodeId={run.parentNodeId} />}
+      <CopyLinkButton />
+      <ExportButton runId={runId} />
+    </>
+  );
+}
+
+/** A "more" button and the panel it opens: closes on Escape (focus back on the button) and on a click outside. */
+function MoreMenu({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const id = useId();
+  useEffect(() => {
+    if (!open) return;
+    panel.current?.focus();
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!panel.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open]);
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className={`btn btn-icon${open ? ' btn-on' : ''}`}
+        aria-expanded={open}
+        aria-controls={id}
+        aria-label="More about this run"
+        title="More: the run's settings, every figure, links"
+        onClick={() => setOpen(!open)}
+        data-testid="run-more"
+      >
+        <svg viewBox="0 0 16 16" aria-hidden="true" className={layout.icon}>
+          <circle cx="3" cy="8" r="1.5" />
+          <circle cx="8" cy="8" r="1.5" />
+          <circle cx="13" cy="8" r="1.5" />
+        </svg>
+      </button>
+      {open && (
+        <div
+          ref={panel}
+          id={id}
+          className={layout.more}
+          role="dialog"
+          aria-label="More about this run"
+          tabIndex={-1}
+          data-testid="run-more-panel"
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            // Escape closes this panel only; it does not also clear the canvas's selection
+            event.stopPropagation();
+            setOpen(false);
+            button.current?.focus();
+          }}
         >
-          Step
-        </button>
-        <button
-          className="btn btn-danger"
-          disabled={commands.busy || !['running', 'paused', 'queued'].includes(status)}
-          onClick={commands.abort}
-        >
-          Abort
-        </button>
-        <button
-          className="btn btn-icon"
-          onClick={onHelp}
-          title="Keyboard shortcuts (?)"
-          aria-label="Keyboard shortcuts"
-        >
-          ?
-        </button>
-      </div>
-    </div>
+          {children}
+        </div>
+      )}
+    </>
   );
 }

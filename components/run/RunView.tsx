@@ -1,6 +1,7 @@
 'use client';
-// The run page: a store for this run, the live event stream into it, the header with its commands, the canvas,
-// the inspector and the event log, and the keyboard.
+// The run page: a store for this run, the live event stream into it, the header with its commands, the canvas with
+// the timeline strip under it, the drawer (inspector and event log as tabs) on the right, and the keyboard.
+// Its frame is RunLayout.module.css; the drawer is RunDrawer.tsx. Not responsible for what each part shows.
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useState } from 'react';
 import { createPageViewStore } from '@/lib/store/page-view';
@@ -10,14 +11,17 @@ import { ForkDialog } from './ForkDialog';
 import { Inspector } from './inspector/Inspector';
 import { KeyboardHelp } from './KeyboardHelp';
 import { RunCanvas } from './RunCanvas';
+import { RunDrawer } from './RunDrawer';
 import { RunHeader, useRunStatus } from './RunHeader';
 import { PageViewProvider } from './PageViewContext';
 import { RunStoreProvider } from './RunStoreContext';
 import { useRunCommands } from './useRunCommands';
 import { useRunEvents } from './useRunEvents';
+import { useRunDrawer } from './useRunDrawer';
 import { useRunKeyboard } from './useRunKeyboard';
 import { useRunUrl } from './useRunUrl';
 import { Timeline } from './timeline/Timeline';
+import layout from './RunLayout.module.css';
 
 export function RunView({ runId }: { runId: string }) {
   const [store] = useState(() => createRunStore(runId));
@@ -40,10 +44,11 @@ function RunPage({ runId }: { runId: string }) {
   const [help, setHelp] = useState(false);
   const [forkFrom, setForkFrom] = useState<string | null>(null);
   const toggleHelp = useCallback(() => setHelp((h) => !h), []);
-  useRunKeyboard(commands, status, toggleHelp);
+  const drawer = useRunDrawer();
+  useRunKeyboard(commands, status, toggleHelp, drawer);
   const urlProblem = useRunUrl();
   return (
-    <div className="run-page">
+    <div className={`run-page ${layout.page}`}>
       <RunHeader
         runId={runId}
         run={run}
@@ -86,13 +91,17 @@ function RunPage({ runId }: { runId: string }) {
           </div>
         </div>
       ) : (
-        <div className="run-body">
-          <div className="run-canvas">
-            <RunCanvas commands={commands} onFork={setForkFrom} />
+        <div className={`run-body ${layout.body}`}>
+          <div className={layout.main}>
+            {/* .run-canvas: RunCanvas measures its box by this class. Inside the canvas, the toolbar row (top-left)
+                is where a search box belongs and the minimap's corner (bottom-right) where an overview of the
+                whole tree belongs: both move with the canvas box, and a docked drawer never covers them. */}
+            <div className={`run-canvas ${layout.canvas}`}>
+              <RunCanvas commands={commands} onFork={setForkFrom} />
+            </div>
+            <Timeline />
           </div>
-          <Inspector runId={runId} />
-          <Timeline />
-          <EventLog />
+          <RunDrawer drawer={drawer} inspector={<Inspector runId={runId} />} events={<EventLog />} />
         </div>
       )}
       {help && <KeyboardHelp onClose={toggleHelp} />}

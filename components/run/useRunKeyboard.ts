@@ -1,7 +1,7 @@
 'use client';
 // The run page's keys: arrows move between parent (up), first child (down) and siblings (left, right); p prunes,
-// e expands again, space pauses or resumes, s steps, f fits the tree, Escape clears the selection, ? lists the keys.
-// Ignored while typing in a field.
+// e expands again, space pauses or resumes, s steps, f fits the tree, Escape clears the selection, d opens or closes
+// the side drawer, i shows or hides the inspector in it, ? lists the keys. Ignored while typing in a field.
 import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import { type JumpTarget, jump } from '@/lib/store/timeline';
@@ -9,6 +9,7 @@ import { navigate } from './inspector/node-commands';
 import { FIT_PADDING } from './fit';
 import { useRunStoreApi } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
+import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer } from './useRunDrawer';
 
 export const KEYS: { keys: string; what: string }[] = [
   { keys: '↑', what: 'parent' },
@@ -23,6 +24,8 @@ export const KEYS: { keys: string; what: string }[] = [
   { keys: 'l', what: 'back to live (the latest step)' },
   { keys: 'f', what: 'zoom to fit' },
   { keys: 'Esc', what: 'clear the selection' },
+  { keys: 'd', what: 'open / close the side panel (inspector, events)' },
+  { keys: 'i', what: 'show / hide the inspector' },
   { keys: '?', what: 'this list' },
 ];
 
@@ -31,7 +34,14 @@ function typing(target: EventTarget | null): boolean {
   return Boolean(el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)));
 }
 
-export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp: () => void) {
+/** Closing the drawer while focus is inside it would drop focus on the page: it goes to the drawer's toggle. */
+function closeDrawer(drawer: RunDrawer) {
+  const hadFocus = document.getElementById(DRAWER_ID)?.contains(document.activeElement) ?? false;
+  drawer.setOpen(false);
+  if (hadFocus) document.getElementById(DRAWER_TOGGLE_ID)?.focus();
+}
+
+export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp: () => void, drawer: RunDrawer) {
   const store = useRunStoreApi();
   const flow = useReactFlow();
   useEffect(() => {
@@ -90,6 +100,19 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
         case 'Escape':
           state.select(null);
           break;
+        case 'd':
+          // a view toggle like f: focus stays where it is (on the canvas keys), unless it was inside the drawer
+          if (drawer.open) closeDrawer(drawer);
+          else drawer.setOpen(true);
+          break;
+        case 'i':
+          if (drawer.open && drawer.tab === 'inspector') closeDrawer(drawer);
+          else {
+            drawer.show('inspector');
+            // the person asked to read it: focus goes there, so Tab reaches its buttons (the tree keys still work)
+            requestAnimationFrame(() => document.getElementById(drawerPanelId('inspector'))?.focus());
+          }
+          break;
         case '?':
           toggleHelp();
           break;
@@ -100,5 +123,5 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store, flow, commands, status, toggleHelp]);
+  }, [store, flow, commands, status, toggleHelp, drawer]);
 }
