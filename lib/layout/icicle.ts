@@ -1,0 +1,243 @@
+/**
+ * The overview's geometry: an icicle (partition) layout of the whole tree in unit space, as flat typed arrays so
+ * that 100k nodes cost a few megabytes and a few milliseconds. Depth runs down (row d is depth d, the root's row is
+ * 0); each node's cell spans [x0, x1) of [0, 1); its children tile its span exactly, left to right in the tree's
+ * child order, each as wide as its share of the children's subtree node counts (so siblings' widths are
+ * proportional to their subtree sizes and no space goes to a parent's "own" part).
+ * This is d3-hierarchy's partition with that one change (d3 either sizes by leaf count, or, summing a value per
+ * node, leaves each parent's own value as a gap); doing it here in two linear passes avoids an object per node.
+ * Also here: hit-testing by binary search in a depth row, the culled list of what to draw in a row at a given pixel
+ * width, and the bounding box of the nodes the canvas has in view.
+ * Pure and React-free; not responsible for colours or drawing (components/run/overview) nor for the canvas's own
+ * layout (tidy.ts, published through lib/store/page-view.ts).
+ */
+import type { ThoughtTree } from '../engine/types';
+import type { CanvasLayout } from '../store/page-view';
+
+export interface IcicleLayout {
+  /** Cell index -> node id; cells are numbered in depth-first pre-order (the root is 0). */
+  ids: readonly string[];
+  indexOf: ReadonlyMap<string, number>;
+  x0: Float64Array;
+  x1: Float64Array;
+  depth: Uint16Array;
+  /** Parent cell, -1 for the root. */
+  parent: Int32Array;
+  /** Nodes in the cell's subtree, itself included. */
+  size: Uint32Array;
+  /** Cell indices of each depth row, sorted by x0 (pre-order visits a row left to right). */
+  rows: readonly Int32Array[];
+}
+
+const EMPTY: IcicleLayout = {
+  ids: [],
+  indexOf: new Map(),
+  x0: new Float64Array(0),
+  x1: new Float64Array(0),
+  depth: new Uint16Array(0),
+  parent: new Int32Array(0),
+  size: new Uint32Array(0),
+  rows: [],
+};
+
+/** The icicle of every node reachable from the root. Linear in the tree. */
+export function computeIcicle(tree: ThoughtTree): IcicleLayout {
+  const rootId = tree.rootId;
+  if (!rootId || !tree.nodes[rootId]) return EMPTY;
+  // pass 1: subtree sizes, children before parents (nodeOrder puts a parent before its children)
+  const sizeOf = new Map<string, number>();
+  for (let i = tree.nodeOrder.length - 1; i >= 0; i--) {
+    const node = tree.nodes[tree.nodeOrder[i] as string];
+    if (!node) continue;
+    let size = 1;
+    for (const childId of node.childIds) size += sizeOf.get(childId) ?? 0;
+    sizeOf.set(node.id, size);
+  }
+  const n = sizeOf.get(rootId) ?? 1;
+  const ids: string[] = new Array<string>(n);
+  const indexOf = new Map<string, number>();
+  const x0 = new Float64Array(n);
+  const x1 = new Float64Array(n);
+  const depth = new Uint16Array(n);
+  const parent = new Int32Array(n);
+  const size = new Uint32Array(n);
+  const rowLists: number[][] = [];
+  // pass 2: pre-order with an explicit stack (a 100k-deep chain must not overflow the call stack)
+  const stack: { id: string; parent: number; x0: number; x1: number; depth: number }[] = [
+    { id: rootId, parent: -1, x0: 0, x1: 1, depth: 0 },
+  ];
+  let next = 0;
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    const node = tree.nodes[item.id];
+    if (!node || indexOf.has(item.id)) continue;
+    const i = next++;
+    ids[i] = item.id;
+    indexOf.set(item.id, i);
+    x0[i] = item.x0;
+    x1[i] = item.x1;
+    depth[i] = item.depth;
+    parent[i] = item.parent;
+    const own = sizeOf.get(item.id) ?? 1;
+    size[i] = own;
+    (rowLists[item.depth] ??= []).push(i);
+    const childTotal = own - 1;
+    if (childTotal <= 0) continue;
+    const span = item.x1 - item.x0;
+    // children pushed right to left so the leftmost is visited first; the last one ends exactly at x1
+    let right = item.x1;
+    let before = childTotal;
+    for (let c = node.childIds.length - 1; c >= 0; c--) {
+      const childId = node.childIds[c] as string;
+      const childSize = sizeOf.get(childId);
+      if (childSize === undefined) continue;
+      before -= childSize;
+      const left = before === 0 ? item.x0 : item.x0 + (span * before) / childTotal;
+      stack.push({ id: childId, parent: i, x0: left, x1: right, depth: item.depth + 1 });
+      right = left;
+    }
+  }
+  const rows = rowLists.map((r) => Int32Array.from(r));
+  if (next === n) return { ids, indexOf, x0, x1, depth, parent, size, rows };
+  // a node listed twice in the tree (never in a well-formed one): keep what was placed
+  return {
+    ids: ids.slice(0, next),
+    indexOf,
+    x0: x0.slice(0, next),
+    x1: x1.slice(0, next),
+    depth: depth.slice(0, next),
+    parent: parent.slice(0, next),
+    size: size.slice(0, next),
+    rows,
+  };
+}
+
+/** The first position in `row` whose cell ends after u (cells in a row are disjoint and sorted, so x1 is too). */
+function firstEndingAfter(layout: IcicleLayout, row: Int32Array, u: number): number {
+  let lo = 0;
+  let hi = row.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (layout.x1[row[mid] as number]! <= u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The cell at horizontal position u (0..1) of depth row d, or -1 where that row has none. O(log row). */
+export function hitTest(layout: IcicleLayout, u: number, d: number): number {
+  const row = layout.rows[d];
+  if (!row || !(u >= 0 && u < 1)) return -1;
+  const at = firstEndingAfter(layout, row, u);
+  const cell = row[at];
+  if (cell === undefined || layout.x0[cell]! > u) return -1;
+  return cell;
+}
+
+/**
+ * What to draw of depth row d across `width` pixels: calls draw(cell, px0, px1) left to right with at most one call
+ * per pixel column. A cell narrower than a pixel still gets a one-pixel sliver unless the previous sliver already
+ * covers that pixel, so a subtree never vanishes; the cells skipped are the ones sharing a pixel with their left
+ * neighbour. Jumps over them by binary search: the cost is O(min(row, width) log row), not O(row).
+ */
+export function forEachDrawnCell(
+  layout: IcicleLayout,
+  d: number,
+  width: number,
+  draw: (cell: number, px0: number, px1: number) => void,
+): void {
+  const row = layout.rows[d];
+  if (!row || width <= 0) return;
+  let covered = -Infinity; // pixels left of this are drawn
+  let at = 0;
+  while (at < row.length) {
+    const cell = row[at] as number;
+    const px0 = Math.max(layout.x0[cell]! * width, covered);
+    const px1 = Math.max(layout.x1[cell]! * width, px0 + 1);
+    draw(cell, px0, px1);
+    covered = Math.max(px1, Math.floor(px0) + 1);
+    // the next cell that reaches past the covered pixels
+    at = Math.max(at + 1, firstEndingAfter(layout, row, covered / width));
+  }
+}
+
+/** The index of the node's cell, or of its nearest placed ancestor (undefined when neither is in the layout). */
+export function cellOf(layout: IcicleLayout, tree: ThoughtTree, nodeId: string): number | undefined {
+  let id: string | null = nodeId;
+  while (id) {
+    const i = layout.indexOf.get(id);
+    if (i !== undefined) return i;
+    id = tree.nodes[id]?.parentId ?? null;
+  }
+  return undefined;
+}
+
+/** Every cell of the subtree under `cell` (pre-order numbering keeps a subtree contiguous). */
+export function subtreeCells(layout: IcicleLayout, cell: number): { from: number; to: number } {
+  return { from: cell, to: cell + (layout.size[cell] ?? 1) };
+}
+
+export interface IcicleBox {
+  x0: number;
+  x1: number;
+  /** Depth rows [d0, d1). */
+  d0: number;
+  d1: number;
+}
+
+export interface Viewport {
+  /** React Flow's transform: screen = flow * zoom + (tx, ty). */
+  tx: number;
+  ty: number;
+  zoom: number;
+  /** The pane's size in screen pixels. */
+  width: number;
+  height: number;
+}
+
+/** Visible item id -> the node ids it stands for (the inverse of CanvasLayout.itemOf), built once per layout. */
+export function nodesByItem(canvas: CanvasLayout): Map<string, string[]> {
+  const byItem = new Map<string, string[]>();
+  for (const [nodeId, itemId] of canvas.itemOf) {
+    const list = byItem.get(itemId);
+    if (list) list.push(nodeId);
+    else byItem.set(itemId, [nodeId]);
+  }
+  return byItem;
+}
+
+/**
+ * The box around the icicle cells of the nodes whose canvas items are (partly) in the viewport; null when none is.
+ * Linear in the canvas's visible items, which is at most the tree.
+ */
+export function viewBox(
+  layout: IcicleLayout,
+  canvas: CanvasLayout,
+  byItem: ReadonlyMap<string, readonly string[]>,
+  view: Viewport,
+): IcicleBox | null {
+  if (view.zoom <= 0 || view.width <= 0 || view.height <= 0) return null;
+  const left = -view.tx / view.zoom;
+  const top = -view.ty / view.zoom;
+  const right = left + view.width / view.zoom;
+  const bottom = top + view.height / view.zoom;
+  let box: IcicleBox | null = null;
+  for (const [itemId, p] of canvas.positions) {
+    if (p.x > right || p.y > bottom || p.x + canvas.itemWidth < left || p.y + canvas.itemHeight < top) continue;
+    for (const nodeId of byItem.get(itemId) ?? []) {
+      const i = layout.indexOf.get(nodeId);
+      if (i === undefined) continue;
+      const x0 = layout.x0[i]!;
+      const x1 = layout.x1[i]!;
+      const d = layout.depth[i]!;
+      if (!box) box = { x0, x1, d0: d, d1: d + 1 };
+      else {
+        box.x0 = Math.min(box.x0, x0);
+        box.x1 = Math.max(box.x1, x1);
+        box.d0 = Math.min(box.d0, d);
+        box.d1 = Math.max(box.d1, d + 1);
+      }
+    }
+  }
+  return box;
+}
