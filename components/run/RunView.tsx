@@ -9,6 +9,7 @@ import { EventLog } from './event-log/EventLog';
 import { ForkDialog } from './ForkDialog';
 import { Inspector } from './inspector/Inspector';
 import { KeyboardHelp } from './KeyboardHelp';
+import { Overview } from './overview/Overview';
 import { RunCanvas } from './RunCanvas';
 import { RunHeader, useRunStatus } from './RunHeader';
 import { PageViewProvider } from './PageViewContext';
@@ -89,6 +90,7 @@ function RunPage({ runId }: { runId: string }) {
         <div className="run-body">
           <div className="run-canvas">
             <RunCanvas commands={commands} onFork={setForkFrom} />
+            <Overview />
           </div>
           <Inspector runId={runId} />
           <Timeline />

@@ -1,0 +1,133 @@
+/**
+ * Draws the overview on 2D canvases: the cells (a base layer, redrawn when the tree, the colouring, the size or the
+ * theme changes) and the marks (an overlay: the view's rectangle, search hits, the selected and hovered node,
+ * redrawn when those move). Both are devicePixelRatio aware. The cells are filled one path per colour, so a frame
+ * is a handful of fill calls whatever the tree's size; sub-pixel cells are culled by forEachDrawnCell.
+ * React-free (the bench drives it in a bare page). Not responsible for geometry (lib/layout/icicle.ts) or for
+ * choosing colours (colours.ts).
+ */
+import { forEachDrawnCell, type IcicleBox, type IcicleLayout } from '@/lib/layout/icicle';
+
+/** Prepares a canvas for drawing in CSS pixels at the screen's density. */
+export function prepare(canvas: HTMLCanvasElement, width: number, height: number, dpr: number) {
+  const w = Math.max(1, Math.round(width * dpr));
+  const h = Math.max(1, Math.round(height * dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  return ctx;
+}
+
+/** Height of a depth row in CSS pixels (rows share the height equally). */
+export function rowHeight(layout: IcicleLayout, height: number): number {
+  return height / Math.max(1, layout.rows.length);
+}
+
+/** Draws every cell; returns how many rectangles it drew (the culled count, exposed for tests). */
+export function drawCells(
+  ctx: CanvasRenderingContext2D,
+  layout: IcicleLayout,
+  width: number,
+  height: number,
+  bucket: Uint8Array,
+  colours: readonly string[],
+): number {
+  const rowH = rowHeight(layout, height);
+  const paths = colours.map(() => new Path2D());
+  const gapY = rowH >= 6 ? 1 : 0;
+  const cellH = Math.max(1, rowH - gapY);
+  let drawn = 0;
+  let lastPixelRow = -1;
+  for (let d = 0; d < layout.rows.length; d++) {
+    const y = d * rowH;
+    // rows thinner than a pixel: one row per pixel row (the one above covers its descendants' spans)
+    if (rowH < 1) {
+      if (Math.floor(y) === lastPixelRow) continue;
+      lastPixelRow = Math.floor(y);
+    }
+    forEachDrawnCell(layout, d, width, (cell, px0, px1) => {
+      const w = px1 - px0 >= 4 ? px1 - px0 - 1 : px1 - px0; // a hairline between cells wide enough to spare it
+      paths[bucket[cell] ?? 0]?.rect(px0, y, w, cellH);
+      drawn++;
+    });
+  }
+  paths.forEach((path, k) => {
+    ctx.fillStyle = colours[k] as string;
+    ctx.fill(path);
+  });
+  return drawn;
+}
+
+export interface Marks {
+  box: IcicleBox | null;
+  hits: readonly number[];
+  active: number;
+  selected: number;
+  hovered: number;
+}
+
+export interface MarkColours {
+  box: string;
+  hit: string;
+  active: string;
+  selected: string;
+  hovered: string;
+}
+
+/** Outlines a cell, at least 3 px wide so a sub-pixel cell's mark still shows. */
+function cellRect(layout: IcicleLayout, cell: number, width: number, rowH: number) {
+  const x0 = layout.x0[cell]! * width;
+  const w = Math.max(3, layout.x1[cell]! * width - x0);
+  const x = Math.min(x0, width - w);
+  return { x, y: layout.depth[cell]! * rowH, w, h: Math.max(3, rowH) };
+}
+
+export function drawMarks(
+  ctx: CanvasRenderingContext2D,
+  layout: IcicleLayout,
+  width: number,
+  height: number,
+  marks: Marks,
+  colours: MarkColours,
+): void {
+  const rowH = rowHeight(layout, height);
+  if (marks.box) {
+    const { x0, x1, d0, d1 } = marks.box;
+    const x = x0 * width;
+    const w = Math.max(4, (x1 - x0) * width);
+    const y = d0 * rowH;
+    const h = Math.max(4, (d1 - d0) * rowH);
+    ctx.globalAlpha = 0.14;
+    ctx.fillStyle = colours.box;
+    ctx.fillRect(x, y, w, h);
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = colours.box;
+    ctx.strokeRect(x + 0.75, y + 0.75, Math.max(1, w - 1.5), Math.max(1, h - 1.5));
+  }
+  if (marks.hits.length > 0) {
+    // every hit in one path: an outline plus a tick above the cell, visible however narrow the cell
+    const path = new Path2D();
+    for (const cell of marks.hits) {
+      const r = cellRect(layout, cell, width, rowH);
+      path.rect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1);
+      path.rect(r.x + r.w / 2 - 1, Math.max(0, r.y - 3), 2, 3);
+    }
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = colours.hit;
+    ctx.stroke(path);
+  }
+  const outline = (cell: number, colour: string, lineWidth: number) => {
+    if (cell < 0) return;
+    const r = cellRect(layout, cell, width, rowH);
+    ctx.lineWidth = lineWidth;
+    ctx.strokeStyle = colour;
+    ctx.strokeRect(r.x + lineWidth / 2, r.y + lineWidth / 2, r.w - lineWidth, r.h - lineWidth);
+  };
+  outline(marks.hovered, colours.hovered, 1);
+  outline(marks.active, colours.active, 2);
+  outline(marks.selected, colours.selected, 2);
+}
