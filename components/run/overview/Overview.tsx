@@ -108,7 +108,7 @@ export function Overview() {
     void shownVersion; // the tree is updated in place; version says when
     return computeIcicle(tree);
   }, [tree, shownVersion]);
-  const colours = useMemo(() => cellColours(layout, tree, colouring), [layout, tree, colouring]);
+  const colours = useMemo(() => cellColours(layout, colouring), [layout, colouring]);
   const byItem = useMemo(() => (canvasLayout ? nodesByItem(canvasLayout) : null), [canvasLayout]);
   const box = useMemo(
     () =>
@@ -307,12 +307,12 @@ function Tooltip({
   if (!node) return null;
   const rollup = rollups.get(node.id);
   const thought = node.branch ? node.branch.thought : tree.goal;
-  // keep the tip inside the panel: left or right of the pointer, above it when low
-  const left = hover.x > plot.width / 2;
-  const style = {
-    [left ? 'right' : 'left']: left ? plot.width - hover.x + 10 : hover.x + 10,
-    [hover.y > plot.height / 2 ? 'bottom' : 'top']: hover.y > plot.height / 2 ? plot.height - hover.y + 6 : hover.y + 6,
-  };
+  // above the pointer (the panel sits at the bottom of the canvas area, so there is room upwards), on the side of
+  // the pointer that has more of the panel
+  const style =
+    hover.x > plot.width / 2
+      ? { right: plot.width - hover.x + 8, bottom: plot.height - hover.y + 8 }
+      : { left: hover.x + 8, bottom: plot.height - hover.y + 8 };
   return (
     <div className={s.tip} style={style} role="tooltip" data-testid="overview-tooltip" data-node-id={node.id}>
       <div className={s.tipHead}>

@@ -9,7 +9,7 @@
  * - depth: from --accent at the root to --best at the deepest row.
  * Not responsible for geometry (lib/layout/icicle.ts) nor for drawing (draw.ts).
  */
-import type { ThoughtTree } from '@/lib/engine/types';
+import type { ThoughtNode } from '@/lib/engine/types';
 import type { IcicleLayout } from '@/lib/layout/icicle';
 import { type DisplayStatus, displayStatus } from '../node-status';
 
@@ -22,7 +22,15 @@ export const COLOURINGS: readonly { value: Colouring; label: string }[] = [
   { value: 'depth', label: 'Depth' },
 ];
 
-const STATUSES: readonly DisplayStatus[] = ['pending', 'running', 'completed', 'verified', 'failed', 'pruned', 'dropped'];
+const STATUSES: readonly DisplayStatus[] = [
+  'pending',
+  'running',
+  'completed',
+  'verified',
+  'failed',
+  'pruned',
+  'dropped',
+];
 
 /** Steps of the sequential scales; bucket STEPS is "no value" (unscored, spent nothing). */
 const STEPS = 10;
@@ -52,10 +60,10 @@ function step(t: number): number {
 }
 
 /** Every cell's bucket under a colouring. Linear in the layout. */
-export function cellColours(layout: IcicleLayout, tree: ThoughtTree, colouring: Colouring): CellColours {
+export function cellColours(layout: IcicleLayout, colouring: Colouring): CellColours {
   const n = layout.ids.length;
   const bucket = new Uint8Array(n);
-  const nodeAt = (i: number) => tree.nodes[layout.ids[i] as string];
+  const nodeAt = (i: number): ThoughtNode | undefined => layout.nodes[i];
   if (colouring === 'status') {
     for (let i = 0; i < n; i++) {
       const node = nodeAt(i);

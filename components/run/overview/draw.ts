@@ -26,7 +26,12 @@ export function rowHeight(layout: IcicleLayout, height: number): number {
   return height / Math.max(1, layout.rows.length);
 }
 
-/** Draws every cell; returns how many rectangles it drew (the culled count, exposed for tests). */
+/**
+ * Draws every cell; returns how many rectangles it drew (the culled count, exposed for tests). Rectangles are
+ * collected per colour, then each colour's are filled in one batch with edges snapped to device pixels: axis-aligned
+ * whole-pixel rectangles take the rasteriser's fast path (one Path2D of thousands of fractional rectangles took
+ * 50-100 ms to rasterise in software Chromium, these take a few).
+ */
 export function drawCells(
   ctx: CanvasRenderingContext2D,
   layout: IcicleLayout,
@@ -34,11 +39,12 @@ export function drawCells(
   height: number,
   bucket: Uint8Array,
   colours: readonly string[],
+  dpr = 1,
 ): number {
   const rowH = rowHeight(layout, height);
-  const paths = colours.map(() => new Path2D());
+  const snap = (v: number) => Math.round(v * dpr) / dpr;
+  const batches = colours.map(() => [] as number[]);
   const gapY = rowH >= 6 ? 1 : 0;
-  const cellH = Math.max(1, rowH - gapY);
   let drawn = 0;
   let lastPixelRow = -1;
   for (let d = 0; d < layout.rows.length; d++) {
@@ -48,15 +54,20 @@ export function drawCells(
       if (Math.floor(y) === lastPixelRow) continue;
       lastPixelRow = Math.floor(y);
     }
+    const y0 = snap(y);
+    const y1 = Math.max(y0 + 1 / dpr, snap(y + rowH - gapY));
     forEachDrawnCell(layout, d, width, (cell, px0, px1) => {
-      const w = px1 - px0 >= 4 ? px1 - px0 - 1 : px1 - px0; // a hairline between cells wide enough to spare it
-      paths[bucket[cell] ?? 0]?.rect(px0, y, w, cellH);
+      const x0 = snap(px0);
+      // a hairline between cells wide enough to spare it
+      const x1 = Math.max(x0 + 1 / dpr, snap(px1 - px0 >= 4 ? px1 - 1 : px1));
+      batches[bucket[cell] ?? 0]?.push(x0, y0, x1 - x0, y1 - y0);
       drawn++;
     });
   }
-  paths.forEach((path, k) => {
+  batches.forEach((rects, k) => {
+    if (rects.length === 0) return;
     ctx.fillStyle = colours[k] as string;
-    ctx.fill(path);
+    for (let r = 0; r < rects.length; r += 4) ctx.fillRect(rects[r]!, rects[r + 1]!, rects[r + 2]!, rects[r + 3]!);
   });
   return drawn;
 }
@@ -109,16 +120,21 @@ export function drawMarks(
     ctx.strokeRect(x + 0.75, y + 0.75, Math.max(1, w - 1.5), Math.max(1, h - 1.5));
   }
   if (marks.hits.length > 0) {
-    // every hit in one path: an outline plus a tick above the cell, visible however narrow the cell
-    const path = new Path2D();
+    // every hit: a frame round the cell and a tick above it, visible however narrow the cell; whole-pixel fills
+    // (the rasteriser's fast path) so thousands of hits cost a few milliseconds
+    ctx.fillStyle = colours.hit;
     for (const cell of marks.hits) {
       const r = cellRect(layout, cell, width, rowH);
-      path.rect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1);
-      path.rect(r.x + r.w / 2 - 1, Math.max(0, r.y - 3), 2, 3);
+      const x = Math.round(r.x);
+      const y = Math.round(r.y);
+      const w = Math.round(r.w);
+      const h = Math.round(r.h);
+      ctx.fillRect(x, y, w, 1);
+      ctx.fillRect(x, y + h - 1, w, 1);
+      ctx.fillRect(x, y, 1, h);
+      ctx.fillRect(x + w - 1, y, 1, h);
+      ctx.fillRect(x + Math.floor(w / 2) - 1, Math.max(0, y - 3), 2, 3);
     }
-    ctx.lineWidth = 1;
-    ctx.strokeStyle = colours.hit;
-    ctx.stroke(path);
   }
   const outline = (cell: number, colour: string, lineWidth: number) => {
     if (cell < 0) return;
