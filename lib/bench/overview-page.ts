@@ -104,8 +104,14 @@ function bench(size: number) {
         layout,
         w,
         h,
-        { box: { x0: 0.2, x1: 0.4, d0: 2, d1: 5 }, hits, active: hits[3]!, selected: 5, hovered: 9 },
-        { box: '#2563eb', hit: '#000', active: '#7c3aed', selected: '#2563eb', hovered: '#000' },
+        {
+          view: { d0: 2, x0: [0.2, 0.25, 0.3], x1: [0.4, 0.35, 0.32] },
+          hits,
+          active: hits[3]!,
+          selected: 5,
+          hovered: 9,
+        },
+        { view: '#2563eb', hit: '#000', active: '#7c3aed', selected: '#2563eb', hovered: '#000' },
       );
       ctx.getImageData(0, 0, 1, 1);
     });

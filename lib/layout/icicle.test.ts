@@ -3,7 +3,7 @@ import type { ExplorationEvent } from '../engine/events';
 import { fold } from '../engine/tree';
 import type { ThoughtTree } from '../engine/types';
 import type { CanvasLayout } from '../store/page-view';
-import { computeIcicle, forEachDrawnCell, hitTest, nodesByItem, subtreeCells, viewBox } from './icicle';
+import { computeIcicle, forEachDrawnCell, hitTest, nodesByItem, subtreeCells, viewExtent } from './icicle';
 
 /** A tree from a parent list: node i is `n${i}`, parents[i] its parent's index (null for the root, index 0). */
 function treeOf(parents: readonly (number | null)[]): ThoughtTree {
@@ -142,7 +142,7 @@ describe('forEachDrawnCell', () => {
   });
 });
 
-describe('viewBox', () => {
+describe('viewExtent', () => {
   const layout = computeIcicle(SMALL);
   // a canvas showing n0 at the top, its children below; n4..n8 folded into one item under n1
   const canvas: CanvasLayout = {
@@ -165,16 +165,29 @@ describe('viewBox', () => {
   };
   const byItem = nodesByItem(canvas);
 
-  it('boxes the cells of the nodes in view', () => {
+  it('spans, row by row, the cells of the nodes in view', () => {
     // flow x in [-50, 550), y in [150, 350): n2 and n3
-    const box = viewBox(layout, canvas, byItem, { tx: 50, ty: -150, zoom: 1, width: 600, height: 200 });
-    expect(box).toEqual({ x0: 5 / 8, x1: 1, d0: 1, d1: 2 });
+    expect(viewExtent(layout, canvas, byItem, { tx: 50, ty: -150, zoom: 1, width: 600, height: 200 })).toEqual({
+      d0: 1,
+      x0: [5 / 8],
+      x1: [1],
+    });
+    // flow x in [-50, 250), y in [-50, 350): the root (the whole width) and n2 (its part of the row below)
+    expect(viewExtent(layout, canvas, byItem, { tx: 50, ty: 50, zoom: 1, width: 300, height: 400 })).toEqual({
+      d0: 0,
+      x0: [0, 5 / 8],
+      x1: [1, 7 / 8],
+    });
   });
 
-  it('counts every node a visible fold stands for, and nothing when the view is empty', () => {
+  it('counts every node a visible fold stands for, and gives nothing when the view is empty', () => {
     // zoomed out 2x around the fold only: flow x in [-400, 0), y in [380, 580)
-    const box = viewBox(layout, canvas, byItem, { tx: 200, ty: -190, zoom: 0.5, width: 200, height: 100 });
-    expect(box).toEqual({ x0: 0, x1: 7 / 8, d0: 2, d1: 4 }); // n4..n8: n7 sits under n2, so the box spans both
-    expect(viewBox(layout, canvas, byItem, { tx: 5000, ty: 0, zoom: 1, width: 100, height: 100 })).toBeNull();
+    expect(viewExtent(layout, canvas, byItem, { tx: 200, ty: -190, zoom: 0.5, width: 200, height: 100 })).toEqual({
+      d0: 2,
+      // row 2: n4..n6 under n1 and n7 under n2; row 3: n8, the only child of n5 ([5/32, 15/32) of n1's [0, 5/8))
+      x0: [0, 5 / 32],
+      x1: [7 / 8, 15 / 32],
+    });
+    expect(viewExtent(layout, canvas, byItem, { tx: 5000, ty: 0, zoom: 1, width: 100, height: 100 })).toBeNull();
   });
 });

@@ -7,7 +7,7 @@
  * This is d3-hierarchy's partition with that one change (d3 either sizes by leaf count, or, summing a value per
  * node, leaves each parent's own value as a gap); doing it here in two linear passes avoids an object per node.
  * Also here: hit-testing by binary search in a depth row, the culled list of what to draw in a row at a given pixel
- * width, and the bounding box of the nodes the canvas has in view.
+ * width, and where the nodes the canvas has in view lie, row by row.
  * Pure and React-free; not responsible for colours or drawing (components/run/overview) nor for the canvas's own
  * layout (tidy.ts, published through lib/store/page-view.ts).
  */
@@ -223,12 +223,15 @@ export function subtreeCells(layout: IcicleLayout, cell: number): { from: number
   return { from: cell, to: cell + (layout.size[cell] ?? 1) };
 }
 
-export interface IcicleBox {
-  x0: number;
-  x1: number;
-  /** Depth rows [d0, d1). */
+/**
+ * What of the icicle the canvas has in view, row by row: depth row d0 + r spans [x0[r], x1[r]). Per row rather than
+ * one bounding box because ancestors are wide: with the root in view a box would always span the whole width,
+ * while the rows below show which branches are actually on screen.
+ */
+export interface ViewExtent {
   d0: number;
-  d1: number;
+  x0: number[];
+  x1: number[];
 }
 
 export interface Viewport {
@@ -253,37 +256,40 @@ export function nodesByItem(canvas: CanvasLayout): Map<string, string[]> {
 }
 
 /**
- * The box around the icicle cells of the nodes whose canvas items are (partly) in the viewport; null when none is.
- * Linear in the canvas's visible items, which is at most the tree.
+ * Where the nodes whose canvas items are (partly) in the viewport lie on the icicle, row by row; null when none is.
+ * A row between two rows in view with no cell of its own in view (a long edge crossing the screen) takes the
+ * extent of the row above, so the outline stays one piece. Linear in the canvas's visible items.
  */
-export function viewBox(
+export function viewExtent(
   layout: IcicleLayout,
   canvas: CanvasLayout,
   byItem: ReadonlyMap<string, readonly string[]>,
   view: Viewport,
-): IcicleBox | null {
+): ViewExtent | null {
   if (view.zoom <= 0 || view.width <= 0 || view.height <= 0) return null;
   const left = -view.tx / view.zoom;
   const top = -view.ty / view.zoom;
   const right = left + view.width / view.zoom;
   const bottom = top + view.height / view.zoom;
-  let box: IcicleBox | null = null;
+  const lo = new Map<number, number>();
+  const hi = new Map<number, number>();
   for (const [itemId, p] of canvas.positions) {
     if (p.x > right || p.y > bottom || p.x + canvas.itemWidth < left || p.y + canvas.itemHeight < top) continue;
     for (const nodeId of byItem.get(itemId) ?? []) {
       const i = layout.indexOf.get(nodeId);
       if (i === undefined) continue;
-      const x0 = layout.x0[i]!;
-      const x1 = layout.x1[i]!;
       const d = layout.depth[i]!;
-      if (!box) box = { x0, x1, d0: d, d1: d + 1 };
-      else {
-        box.x0 = Math.min(box.x0, x0);
-        box.x1 = Math.max(box.x1, x1);
-        box.d0 = Math.min(box.d0, d);
-        box.d1 = Math.max(box.d1, d + 1);
-      }
+      lo.set(d, Math.min(lo.get(d) ?? Infinity, layout.x0[i]!));
+      hi.set(d, Math.max(hi.get(d) ?? -Infinity, layout.x1[i]!));
     }
   }
-  return box;
+  if (lo.size === 0) return null;
+  const d0 = Math.min(...lo.keys());
+  const d1 = Math.max(...lo.keys());
+  const extent: ViewExtent = { d0, x0: [], x1: [] };
+  for (let d = d0; d <= d1; d++) {
+    extent.x0.push(lo.get(d) ?? (extent.x0.at(-1) as number));
+    extent.x1.push(hi.get(d) ?? (extent.x1.at(-1) as number));
+  }
+  return extent;
 }

@@ -7,7 +7,7 @@
  * keyboard's position would jump, and a 100k-node layout would be computed twice), and because in a Tree-of-Thoughts
  * run cost per node is roughly even, so cost widths mostly repeat node-count widths; colouring each cell by its own
  * spend shows the nodes that break that evenness, and the tooltip gives the subtree's total.
- * The view's rectangle boxes the cells of the nodes the canvas has in view (from the layout the canvas publishes to
+ * The view's outline goes round the cells of the nodes the canvas has in view, row by row (from the layout the canvas publishes to
  * the page-view store and React Flow's transform); search hits, the active hit and the selected node are marked.
  * Click a cell: select the node and ask the canvas to frame its subtree (the node and its children when the subtree
  * is too big to read at once). Hover: the node's id, status, score, first line of thought, subtree size and cost.
@@ -33,7 +33,7 @@ import {
   hitTest,
   nodesByItem,
   subtreeCells,
-  viewBox,
+  viewExtent,
   type IcicleLayout,
 } from '@/lib/layout/icicle';
 import { subtreeRollups } from '@/lib/layout/rollup';
@@ -110,10 +110,10 @@ export function Overview() {
   }, [tree, shownVersion]);
   const colours = useMemo(() => cellColours(layout, colouring), [layout, colouring]);
   const byItem = useMemo(() => (canvasLayout ? nodesByItem(canvasLayout) : null), [canvasLayout]);
-  const box = useMemo(
+  const view = useMemo(
     () =>
       canvasLayout && byItem
-        ? viewBox(layout, canvasLayout, byItem, { tx, ty, zoom, width: paneWidth, height: paneHeight })
+        ? viewExtent(layout, canvasLayout, byItem, { tx, ty, zoom, width: paneWidth, height: paneHeight })
         : null,
     [layout, canvasLayout, byItem, tx, ty, zoom, paneWidth, paneHeight],
   );
@@ -171,16 +171,16 @@ export function Overview() {
       layout,
       size.width,
       size.height,
-      { box, hits: hitCells, active: activeCell, selected: selectedCell, hovered: hoveredCell },
+      { view, hits: hitCells, active: activeCell, selected: selectedCell, hovered: hoveredCell },
       {
-        box: themeVar(style, '--focus', '#2563eb'),
+        view: themeVar(style, '--focus', '#2563eb'),
         hit: text,
         active: themeVar(style, '--best', '#7c3aed'),
         selected: themeVar(style, '--focus', '#2563eb'),
         hovered: text,
       },
     );
-  }, [layout, size, box, hitCells, activeCell, selectedCell, hoveredCell, themeTick]);
+  }, [layout, size, view, hitCells, activeCell, selectedCell, hoveredCell, themeTick]);
 
   const cellAt = (event: PointerEvent<HTMLCanvasElement>): { cell: number; x: number; y: number } => {
     const rect = event.currentTarget.getBoundingClientRect();
@@ -256,7 +256,7 @@ export function Overview() {
           data-cells={layout.ids.length}
           data-rows={layout.rows.length}
           data-colouring={colouring}
-          data-view-box={box ? 'shown' : 'none'}
+          data-view={view ? 'shown' : 'none'}
           tabIndex={0}
           aria-label="Overview of the whole tree: click a node to frame it; arrow keys move, Enter frames"
           onPointerMove={(event) => {

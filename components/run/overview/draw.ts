@@ -6,7 +6,7 @@
  * React-free (the bench drives it in a bare page). Not responsible for geometry (lib/layout/icicle.ts) or for
  * choosing colours (colours.ts).
  */
-import { forEachDrawnCell, type IcicleBox, type IcicleLayout } from '@/lib/layout/icicle';
+import { forEachDrawnCell, type IcicleLayout, type ViewExtent } from '@/lib/layout/icicle';
 
 /** Prepares a canvas for drawing in CSS pixels at the screen's density. */
 export function prepare(canvas: HTMLCanvasElement, width: number, height: number, dpr: number) {
@@ -73,7 +73,7 @@ export function drawCells(
 }
 
 export interface Marks {
-  box: IcicleBox | null;
+  view: ViewExtent | null;
   hits: readonly number[];
   active: number;
   selected: number;
@@ -81,7 +81,7 @@ export interface Marks {
 }
 
 export interface MarkColours {
-  box: string;
+  view: string;
   hit: string;
   active: string;
   selected: string;
@@ -105,19 +105,30 @@ export function drawMarks(
   colours: MarkColours,
 ): void {
   const rowH = rowHeight(layout, height);
-  if (marks.box) {
-    const { x0, x1, d0, d1 } = marks.box;
-    const x = x0 * width;
-    const w = Math.max(4, (x1 - x0) * width);
-    const y = d0 * rowH;
-    const h = Math.max(4, (d1 - d0) * rowH);
-    ctx.globalAlpha = 0.14;
-    ctx.fillStyle = colours.box;
-    ctx.fillRect(x, y, w, h);
+  if (marks.view) {
+    // one stepped outline: down the left edges of the rows in view, back up the right edges
+    const { d0, x0, x1 } = marks.view;
+    const outline = new Path2D();
+    const rows = x0.length;
+    for (let r = 0; r < rows; r++) {
+      const x = Math.min(x0[r]! * width, width - 4);
+      outline.lineTo(x, (d0 + r) * rowH);
+      outline.lineTo(x, (d0 + r + 1) * rowH);
+    }
+    for (let r = rows - 1; r >= 0; r--) {
+      const x = Math.max(x1[r]! * width, x0[r]! * width + 4);
+      outline.lineTo(x, (d0 + r + 1) * rowH);
+      outline.lineTo(x, (d0 + r) * rowH);
+    }
+    outline.closePath();
+    ctx.globalAlpha = 0.16;
+    ctx.fillStyle = colours.view;
+    ctx.fill(outline);
     ctx.globalAlpha = 1;
-    ctx.lineWidth = 1.5;
-    ctx.strokeStyle = colours.box;
-    ctx.strokeRect(x + 0.75, y + 0.75, Math.max(1, w - 1.5), Math.max(1, h - 1.5));
+    ctx.lineWidth = 2;
+    ctx.lineJoin = 'round';
+    ctx.strokeStyle = colours.view;
+    ctx.stroke(outline);
   }
   if (marks.hits.length > 0) {
     // every hit: a frame round the cell and a tick above it, visible however narrow the cell; whole-pixel fills
