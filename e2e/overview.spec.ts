@@ -102,6 +102,25 @@ test('every node has a cell; a cell three levels down shows its thought, and a c
   await expect(card).toBeInViewport();
 });
 
+test('with the overview focused, arrow keys walk the picture: down to a child, right to its neighbour, up again', async ({
+  page,
+}) => {
+  const { nodes } = await openRun(page);
+  const canvas = page.getByTestId('overview-canvas');
+  await expect(canvas).toHaveAttribute('data-cells', String(nodes.length));
+  const inspector = page.getByTestId('inspector-node');
+  await canvas.focus();
+  await page.keyboard.press('ArrowDown'); // from the root (nothing selected) to its first child
+  const first = await hoverRow(page, canvas, 1); // the leftmost cell of row 1
+  await expect(inspector).toHaveAttribute('data-node-id', first.id);
+  await page.keyboard.press('ArrowRight');
+  await expect(inspector).not.toHaveAttribute('data-node-id', first.id);
+  const second = await inspector.getAttribute('data-node-id');
+  expect(nodes.find((n) => n.id === second)?.depth).toBe(1);
+  await page.keyboard.press('ArrowUp');
+  await expect(inspector).toHaveAttribute('data-node-id', nodes.find((n) => n.depth === 0)!.id);
+});
+
 test('switching the colouring redraws the picture; the large size is bigger', async ({ page }) => {
   await openRun(page);
   const canvas = page.getByTestId('overview-canvas');

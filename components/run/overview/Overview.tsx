@@ -25,7 +25,7 @@ import {
   useRef,
   useState,
   type KeyboardEvent,
-  type PointerEvent,
+  type MouseEvent,
 } from 'react';
 import {
   cellOf,
@@ -35,6 +35,7 @@ import {
   subtreeCells,
   viewExtent,
   type IcicleLayout,
+  type ViewExtent,
 } from '@/lib/layout/icicle';
 import { subtreeRollups } from '@/lib/layout/rollup';
 import type { ThoughtTree } from '@/lib/engine/types';
@@ -110,13 +111,13 @@ export function Overview() {
   }, [tree, shownVersion]);
   const colours = useMemo(() => cellColours(layout, colouring), [layout, colouring]);
   const byItem = useMemo(() => (canvasLayout ? nodesByItem(canvasLayout) : null), [canvasLayout]);
-  const view = useMemo(
-    () =>
-      canvasLayout && byItem
-        ? viewExtent(layout, canvasLayout, byItem, { tx, ty, zoom, width: paneWidth, height: paneHeight })
-        : null,
-    [layout, canvasLayout, byItem, tx, ty, zoom, paneWidth, paneHeight],
-  );
+  // as text, so a pan that keeps the same nodes in view gives the same value and the marks are not redrawn
+  const viewText = useMemo(() => {
+    if (!canvasLayout || !byItem) return 'null';
+    const extent = viewExtent(layout, canvasLayout, byItem, { tx, ty, zoom, width: paneWidth, height: paneHeight });
+    return JSON.stringify(extent);
+  }, [layout, canvasLayout, byItem, tx, ty, zoom, paneWidth, paneHeight]);
+  const view = useMemo(() => JSON.parse(viewText) as ViewExtent | null, [viewText]);
   const selectedCell = useMemo(
     () => (selectedNodeId ? (cellOf(layout, tree, selectedNodeId) ?? -1) : -1),
     [layout, tree, selectedNodeId],
@@ -182,7 +183,7 @@ export function Overview() {
     );
   }, [layout, size, view, hitCells, activeCell, selectedCell, hoveredCell, themeTick]);
 
-  const cellAt = (event: PointerEvent<HTMLCanvasElement>): { cell: number; x: number; y: number } => {
+  const cellAt = (event: MouseEvent<HTMLCanvasElement>): { cell: number; x: number; y: number } => {
     const rect = event.currentTarget.getBoundingClientRect();
     const x = event.clientX - rect.left;
     const y = event.clientY - rect.top;
@@ -265,7 +266,7 @@ export function Overview() {
           }}
           onPointerLeave={() => setHover(null)}
           onClick={(event) => {
-            const { cell } = cellAt(event as unknown as PointerEvent<HTMLCanvasElement>);
+            const { cell } = cellAt(event);
             if (cell >= 0) open(cell);
           }}
           onKeyDown={onKeyDown}
