@@ -28,7 +28,14 @@ async function main() {
         (n) => (window as never as { benchOverview(n: number): object }).benchOverview(n),
         size,
       );
-      console.log(JSON.stringify(figures));
+      const f = figures as Record<string, number | string>;
+      const ms = (k: string) => `${Number(f[k]).toFixed(1)} ms`;
+      console.log(
+        `${f.nodes} nodes, ${f.rows} rows: icicle ${ms('icicleMs')}, colours ${ms('statusColoursMs')} (status) ` +
+          `${ms('costColoursMs')} (cost); cells small 232x96 ${ms('smallCellsMs')} (${f.smallRects} rects), ` +
+          `large 704x330 ${ms('largeCellsMs')} (${f.largeRects} rects); marks with 500 hits ${ms('smallMarksMs')} / ` +
+          `${ms('largeMarksMs')}; hit test ${f.hitTestUs} µs (medians, devicePixelRatio 2)`,
+      );
     }
   } finally {
     await browser.close();
