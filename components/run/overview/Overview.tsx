@@ -272,6 +272,7 @@ export function Overview() {
           onKeyDown={onKeyDown}
         />
         <canvas ref={marksRef} className={s.marks} aria-hidden />
+        {layout.ids.length === 0 && <div className={s.empty}>No nodes yet</div>}
         {hover && <Tooltip layout={layout} tree={tree} hover={hover} plot={size} version={shownVersion} />}
       </div>
       {key && (
