@@ -10,6 +10,7 @@ import { EventLog } from './event-log/EventLog';
 import { ForkDialog } from './ForkDialog';
 import { Inspector } from './inspector/Inspector';
 import { KeyboardHelp } from './KeyboardHelp';
+import { Overview } from './overview/Overview';
 import { RunCanvas } from './RunCanvas';
 import { RunDrawer } from './RunDrawer';
 import { RunHeader, useRunStatus } from './RunHeader';
@@ -93,11 +94,12 @@ function RunPage({ runId }: { runId: string }) {
       ) : (
         <div className={`run-body ${layout.body}`}>
           <div className={layout.main}>
-            {/* .run-canvas: RunCanvas measures its box by this class. Inside the canvas, the toolbar row (top-left)
-                is where a search box belongs and the minimap's corner (bottom-right) where an overview of the
-                whole tree belongs: both move with the canvas box, and a docked drawer never covers them. */}
+            {/* .run-canvas: RunCanvas measures its box by this class. The search box sits in the canvas's toolbar row
+                and the overview in its bottom-right corner: both move with the canvas box, and a docked drawer
+                never covers them. */}
             <div className={`run-canvas ${layout.canvas}`}>
               <RunCanvas commands={commands} onFork={setForkFrom} />
+              <Overview />
             </div>
             <Timeline />
           </div>

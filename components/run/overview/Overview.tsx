@@ -1,0 +1,334 @@
+'use client';
+/**
+ * The overview: the whole tree as an icicle on a canvas, docked at the bottom-right of the canvas area, small or
+ * large. Depth runs down (the root's row on top, as on the canvas); siblings' widths are proportional to their
+ * subtree's node count under every colouring. Width by cost when coloured by cost was the alternative: it was not
+ * taken because switching the colouring would then move every cell (the view's rectangle, the hovered cell and the
+ * keyboard's position would jump, and a 100k-node layout would be computed twice), and because in a Tree-of-Thoughts
+ * run cost per node is roughly even, so cost widths mostly repeat node-count widths; colouring each cell by its own
+ * spend shows the nodes that break that evenness, and the tooltip gives the subtree's total.
+ * The view's outline goes round the cells of the nodes the canvas has in view, row by row (from the layout the canvas publishes to
+ * the page-view store and React Flow's transform); search hits, the active hit and the selected node are marked.
+ * Click a cell: select the node and ask the canvas to frame its subtree (the node and its children when the subtree
+ * is too big to read at once). Hover: the node's id, status, score, first line of thought, subtree size and cost.
+ * Keys, when focused: arrows move through the picture (up parent, down first child, left/right the neighbouring
+ * cell of the row), Enter frames the node's subtree.
+ * Not responsible for geometry (lib/layout/icicle.ts), colours (colours.ts) or the drawing itself (draw.ts), nor for
+ * moving the canvas (the canvas answers focus requests).
+ */
+import { useStore as useFlowStore } from '@xyflow/react';
+import {
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
+import {
+  cellOf,
+  computeIcicle,
+  hitTest,
+  nodesByItem,
+  subtreeCells,
+  viewExtent,
+  type IcicleLayout,
+  type ViewExtent,
+} from '@/lib/layout/icicle';
+import { subtreeRollups } from '@/lib/layout/rollup';
+import type { ThoughtTree } from '@/lib/engine/types';
+import { formatScore } from '../event-log/describe-event';
+import { formatTokens, formatUsageCost } from '../inspector/model-calls';
+import { displayStatus, firstLine, STATUS_LABELS } from '../node-status';
+import { usePageView, usePageViewApi } from '../PageViewContext';
+import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { cellColours, COLOURINGS, legend, palette, themeVar, type Colouring } from './colours';
+import { drawCells, drawMarks, prepare, rowHeight } from './draw';
+import s from './Overview.module.css';
+
+/** A subtree bigger than this is framed as the node and its children: thousands of cards fit only as specks. */
+const MAX_FRAMED = 200;
+
+/** The ids to frame for a clicked cell. */
+function framing(layout: IcicleLayout, tree: ThoughtTree, cell: number): string[] {
+  const { from, to } = subtreeCells(layout, cell);
+  if (to - from <= MAX_FRAMED) return layout.ids.slice(from, to) as string[];
+  const id = layout.ids[cell] as string;
+  const children = tree.nodes[id]?.childIds ?? [];
+  return children.length < MAX_FRAMED ? [id, ...children] : [id];
+}
+
+/** Bumped when the page's colour scheme changes, so the cells are redrawn in the new theme's colours. */
+function useThemeTick(): number {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    const bump = () => setTick((t) => t + 1);
+    media.addEventListener('change', bump);
+    const observer = new MutationObserver(bump); // an explicit data-theme on <html>
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
+    return () => {
+      media.removeEventListener('change', bump);
+      observer.disconnect();
+    };
+  }, []);
+  return tick;
+}
+
+interface Hover {
+  cell: number;
+  x: number;
+  y: number;
+}
+
+export function Overview() {
+  const store = useRunStoreApi();
+  const pageView = usePageViewApi();
+  const tree = useRunStore((st) => st.tree);
+  const version = useRunStore((st) => st.version);
+  const selectedNodeId = useRunStore((st) => st.selectedNodeId);
+  const search = usePageView((st) => st.search);
+  const canvasLayout = usePageView((st) => st.layout);
+  const [tx, ty, zoom] = useFlowStore((st) => st.transform);
+  const paneWidth = useFlowStore((st) => st.width);
+  const paneHeight = useFlowStore((st) => st.height);
+  const [colouring, setColouring] = useState<Colouring>('status');
+  const [large, setLarge] = useState(false);
+  const [hover, setHover] = useState<Hover | null>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  const themeTick = useThemeTick();
+  const plotRef = useRef<HTMLDivElement>(null);
+  const cellsRef = useRef<HTMLCanvasElement>(null);
+  const marksRef = useRef<HTMLCanvasElement>(null);
+
+  // a big live tree changes every frame: let React recompute the picture when it has time, not on every event
+  const shownVersion = useDeferredValue(version);
+  const layout = useMemo(() => {
+    void shownVersion; // the tree is updated in place; version says when
+    return computeIcicle(tree);
+  }, [tree, shownVersion]);
+  const colours = useMemo(() => cellColours(layout, colouring), [layout, colouring]);
+  const byItem = useMemo(() => (canvasLayout ? nodesByItem(canvasLayout) : null), [canvasLayout]);
+  // as text, so a pan that keeps the same nodes in view gives the same value and the marks are not redrawn
+  const viewText = useMemo(() => {
+    if (!canvasLayout || !byItem) return 'null';
+    const extent = viewExtent(layout, canvasLayout, byItem, { tx, ty, zoom, width: paneWidth, height: paneHeight });
+    return JSON.stringify(extent);
+  }, [layout, canvasLayout, byItem, tx, ty, zoom, paneWidth, paneHeight]);
+  const view = useMemo(() => JSON.parse(viewText) as ViewExtent | null, [viewText]);
+  const selectedCell = useMemo(
+    () => (selectedNodeId ? (cellOf(layout, tree, selectedNodeId) ?? -1) : -1),
+    [layout, tree, selectedNodeId],
+  );
+  const hitCells = useMemo(() => {
+    const cells: number[] = [];
+    for (const id of search.hits) {
+      const i = layout.indexOf.get(id);
+      if (i !== undefined) cells.push(i);
+    }
+    return cells;
+  }, [layout, search.hits]);
+  const activeId = search.active >= 0 ? search.hits[search.active] : undefined;
+  const activeCell = activeId !== undefined ? (layout.indexOf.get(activeId) ?? -1) : -1;
+
+  useLayoutEffect(() => {
+    const el = plotRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry) return;
+      const { width, height } = entry.contentRect;
+      setSize((old) => (old.width === width && old.height === height ? old : { width, height }));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // the cells: only when the tree, the colouring, the size or the theme changed
+  useEffect(() => {
+    const canvas = cellsRef.current;
+    if (!canvas || size.width === 0) return;
+    const started = performance.now();
+    const ctx = prepare(canvas, size.width, size.height, window.devicePixelRatio || 1);
+    if (!ctx) return;
+    const style = getComputedStyle(canvas);
+    const drawn = drawCells(ctx, layout, size.width, size.height, colours.bucket, palette(style, colouring));
+    canvas.dataset.drawn = String(drawn);
+    canvas.dataset.drawMs = (performance.now() - started).toFixed(2);
+  }, [layout, colours, colouring, size, themeTick]);
+
+  // the marks: the view's rectangle, hits, selection and hover
+  const hoveredCell = hover?.cell ?? -1;
+  useEffect(() => {
+    const canvas = marksRef.current;
+    if (!canvas || size.width === 0) return;
+    const ctx = prepare(canvas, size.width, size.height, window.devicePixelRatio || 1);
+    if (!ctx) return;
+    const style = getComputedStyle(canvas);
+    const text = themeVar(style, '--text', '#17202c');
+    drawMarks(
+      ctx,
+      layout,
+      size.width,
+      size.height,
+      { view, hits: hitCells, active: activeCell, selected: selectedCell, hovered: hoveredCell },
+      {
+        view: themeVar(style, '--focus', '#2563eb'),
+        hit: text,
+        active: themeVar(style, '--best', '#7c3aed'),
+        selected: themeVar(style, '--focus', '#2563eb'),
+        hovered: text,
+      },
+    );
+  }, [layout, size, view, hitCells, activeCell, selectedCell, hoveredCell, themeTick]);
+
+  const cellAt = (event: MouseEvent<HTMLCanvasElement>): { cell: number; x: number; y: number } => {
+    const rect = event.currentTarget.getBoundingClientRect();
+    const x = event.clientX - rect.left;
+    const y = event.clientY - rect.top;
+    const d = Math.floor(y / rowHeight(layout, rect.height));
+    return { cell: hitTest(layout, x / rect.width, d), x, y };
+  };
+
+  const open = (cell: number) => {
+    const id = layout.ids[cell];
+    if (id === undefined) return;
+    store.getState().select(id);
+    pageView.getState().requestFocus(framing(layout, tree, cell));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLCanvasElement>) => {
+    if (layout.ids.length === 0) return;
+    const current = selectedCell >= 0 ? selectedCell : 0;
+    let next = -1;
+    if (event.key === 'ArrowUp') next = layout.parent[current] ?? -1;
+    else if (event.key === 'ArrowDown') next = layout.parent[current + 1] === current ? current + 1 : -1;
+    else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      const row = layout.rows[layout.depth[current] ?? 0];
+      const at = row ? row.indexOf(current) : -1;
+      const to = row?.[at + (event.key === 'ArrowLeft' ? -1 : 1)];
+      next = at >= 0 && to !== undefined ? to : -1;
+    } else if (event.key === 'Enter') {
+      open(current);
+    } else return;
+    // the page's own arrow keys walk the canvas's siblings: here they walk the picture instead
+    event.preventDefault();
+    event.stopPropagation();
+    const id = next >= 0 ? layout.ids[next] : undefined;
+    if (id) store.getState().select(id);
+  };
+
+  const key = legend(colouring, colours.unit);
+  return (
+    <div className={s.panel} data-size={large ? 'large' : 'small'} data-testid="overview">
+      <div className={s.bar}>
+        <span className={s.title}>Overview</span>
+        <select
+          className={s.select}
+          aria-label="Colour the overview by"
+          data-testid="overview-colouring"
+          value={colouring}
+          onChange={(e) => setColouring(e.target.value as Colouring)}
+        >
+          {COLOURINGS.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className={s.size}
+          aria-label={large ? 'Smaller overview' : 'Larger overview'}
+          aria-pressed={large}
+          title={large ? 'Smaller' : 'Larger'}
+          data-testid="overview-size"
+          onClick={() => setLarge((l) => !l)}
+        >
+          {large ? '↘' : '↖'}
+        </button>
+      </div>
+      <div className={s.plot} ref={plotRef}>
+        <canvas
+          ref={cellsRef}
+          className={s.canvas}
+          data-testid="overview-canvas"
+          data-cells={layout.ids.length}
+          data-rows={layout.rows.length}
+          data-colouring={colouring}
+          data-view={view ? 'shown' : 'none'}
+          tabIndex={0}
+          aria-label="Overview of the whole tree: click a node to frame it; arrow keys move, Enter frames"
+          onPointerMove={(event) => {
+            const { cell, x, y } = cellAt(event);
+            setHover(cell < 0 ? null : { cell, x, y });
+          }}
+          onPointerLeave={() => setHover(null)}
+          onClick={(event) => {
+            const { cell } = cellAt(event);
+            if (cell >= 0) open(cell);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <canvas ref={marksRef} className={s.marks} aria-hidden />
+        {layout.ids.length === 0 && <div className={s.empty}>No nodes yet</div>}
+        {hover && <Tooltip layout={layout} tree={tree} hover={hover} plot={size} version={shownVersion} />}
+      </div>
+      {key && (
+        <div className={s.legend} data-colouring={colouring}>
+          <span>{key.low}</span>
+          <span className={s.ramp} data-colouring={colouring} />
+          <span>{key.high}</span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Tooltip({
+  layout,
+  tree,
+  hover,
+  plot,
+  version,
+}: {
+  layout: IcicleLayout;
+  tree: ThoughtTree;
+  hover: Hover;
+  plot: { width: number; height: number };
+  version: number;
+}) {
+  // the subtree totals the inspector shows; computed only while hovering, once per tree change
+  const rollups = useMemo(() => {
+    void version;
+    return subtreeRollups(tree);
+  }, [tree, version]);
+  const id = layout.ids[hover.cell];
+  const node = id ? tree.nodes[id] : undefined;
+  if (!node) return null;
+  const rollup = rollups.get(node.id);
+  const thought = node.branch ? node.branch.thought : tree.goal;
+  // above the pointer (the panel sits at the bottom of the canvas area, so there is room upwards), on the side of
+  // the pointer that has more of the panel
+  const style =
+    hover.x > plot.width / 2
+      ? { right: plot.width - hover.x + 8, bottom: plot.height - hover.y + 8 }
+      : { left: hover.x + 8, bottom: plot.height - hover.y + 8 };
+  return (
+    <div className={s.tip} style={style} role="tooltip" data-testid="overview-tooltip" data-node-id={node.id}>
+      <div className={s.tipHead}>
+        <span className="mono">{node.id}</span>
+        <span className={`badge st-${displayStatus(node)}`}>{STATUS_LABELS[displayStatus(node)]}</span>
+        {node.score && <span className="mono">score {formatScore(node.score.composite)}</span>}
+      </div>
+      <div className={s.tipThought}>{firstLine(thought) || '(no thought)'}</div>
+      {rollup && (
+        <div className={s.tipFoot}>
+          subtree {formatTokens(rollup.nodes)} node{rollup.nodes === 1 ? '' : 's'} ·{' '}
+          {formatUsageCost(rollup, rollup.modelCalls)}
+        </div>
+      )}
+    </div>
+  );
+}
