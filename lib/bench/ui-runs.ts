@@ -46,18 +46,29 @@ export interface RecordedRun {
   importMs: number;
 }
 
-/** Runs the engine until about `targetEvents` events (never stopping early) and returns its log. */
-async function searchEvents(targetEvents: number): Promise<{ events: ExplorationEvent[]; config: ToTConfig }> {
+/** One search of `maxTotalNodes` executed nodes; its log. */
+async function search(maxTotalNodes: number): Promise<ExplorationEvent[]> {
   const events: ExplorationEvent[] = [];
-  const executor = new ThoughtTreeExecutor({
-    ...BENCH_CONFIG,
-    maxTotalNodes: Math.max(10, Math.round(targetEvents / EVENTS_PER_EXECUTED_NODE)),
-  });
+  const executor = new ThoughtTreeExecutor({ ...BENCH_CONFIG, maxTotalNodes });
   await executor.explore({ name: 'arborist', model: createSimulatedModel({ seed: SEED, latencyMs: 0 }) }, BENCH_GOAL, {
     task: getTaskEntry('open-goal').task,
     runId: randomUUID(),
     onEvent: (event) => events.push(event),
   });
+  return events;
+}
+
+/**
+ * A finished search of about `targetEvents` events: a first guess at the node cap from the usual events per node,
+ * then, when that lands more than 15% off (the ratio drifts with the tree's size), once more with the cap scaled.
+ */
+async function searchEvents(targetEvents: number): Promise<{ events: ExplorationEvent[]; config: ToTConfig }> {
+  let nodes = Math.max(10, Math.round(targetEvents / EVENTS_PER_EXECUTED_NODE));
+  let events = await search(nodes);
+  if (Math.abs(events.length - targetEvents) / targetEvents > 0.15) {
+    nodes = Math.max(10, Math.round((nodes * targetEvents) / events.length));
+    events = await search(nodes);
+  }
   const started = events[0];
   if (started?.type !== 'run.started') throw new Error('the engine wrote no run.started');
   return { events, config: started.payload.config };
