@@ -612,9 +612,19 @@ async function zoomToCard(page: Page, durationMs: number) {
     await sleep(Math.max(0, (i + 1) * 16 - (Date.now() - t0)));
   }
   await Promise.all(sent);
+  // a slow page is still applying the wheel: the zoom is over when the view has stopped moving (or 5 s more)
+  let zoom = await currentZoom(page);
+  for (let stableSince = Date.now(), until = Date.now() + 5_000; Date.now() < until;) {
+    await sleep(50);
+    const now = await currentZoom(page);
+    if (now !== zoom) {
+      zoom = now;
+      stableSince = Date.now();
+    } else if (Date.now() - stableSince > 300) break;
+  }
   const recorded = await stopRecording(page);
   await cdp.detach();
-  return { ...recorded, fromZoom, toZoom: await currentZoom(page), onCard: target.onCard };
+  return { ...recorded, fromZoom, toZoom: zoom, onCard: target.onCard };
 }
 
 interface Seeks {
@@ -693,8 +703,17 @@ interface Profiling {
   dir: string;
 }
 
-/** Runs `work` under a Chromium trace and a V8 CPU profile of the page, writes both and prints their summaries. */
-async function profiled<T>(profiling: Profiling, page: Page, name: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` under a V8 CPU profile of the page and (unless `trace` is false: a minutes-long load's trace runs to
+ * gigabytes) a Chromium trace, writes both and prints their summaries.
+ */
+async function profiled<T>(
+  profiling: Profiling,
+  page: Page,
+  name: string,
+  work: () => Promise<T>,
+  { trace: withTrace = true } = {},
+): Promise<T> {
   await page.evaluate(() => {
     const r = window.__renders;
     if (r) {
@@ -705,17 +724,19 @@ async function profiled<T>(profiling: Profiling, page: Page, name: string, work:
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-  await profiling.browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  if (withTrace) await profiling.browser.startTracing(page, { categories: TRACE_CATEGORIES });
   await cdp.send('Profiler.start');
   const t0 = Date.now();
   const result = await work();
   const windowMs = Date.now() - t0;
   const { profile } = await cdp.send('Profiler.stop');
-  const trace = await profiling.browser.stopTracing();
+  const trace = withTrace ? await profiling.browser.stopTracing() : null;
   await cdp.detach();
-  writeFileSync(path.join(profiling.dir, `${name}.trace.json`), trace);
   writeFileSync(path.join(profiling.dir, `${name}.cpuprofile`), JSON.stringify(profile));
-  summariseTrace(trace, windowMs, `${name}.trace.json`);
+  if (trace) {
+    writeFileSync(path.join(profiling.dir, `${name}.trace.json`), trace);
+    summariseTrace(trace, windowMs, `${name}.trace.json`);
+  }
   summariseCpuProfile(profile, `${name}.cpuprofile`);
   const { renders, cards } = await page.evaluate(
     (sel) => ({ renders: window.__renders, cards: document.querySelectorAll(sel.nodeCard).length }),
@@ -732,7 +753,7 @@ interface SizeFigures {
   size: RunSize;
   run: RecordedRun;
   loads: Load[];
-  pan: (FrameStats & { seconds: number; moved: number }) | null;
+  pan: (FrameStats & { seconds: number; moved: number; cardsInPage: number }) | null;
   zoom: (FrameStats & { fromZoom: number; toZoom: number; onCard: boolean }) | null;
   seeks: Seeks | null;
   bare: (FrameStats & { nodesDrawn: number; loadMs: number }) | null;
@@ -823,8 +844,14 @@ async function measureSize(browser: Browser, server: BenchServer, size: RunSize,
   if (page && loads.at(-1)?.firstPaint !== undefined && Number.isFinite(loads.at(-1)?.firstPaint)) {
     try {
       await sleep(500);
+      const cardsInPage = await page.page.evaluate((sel) => document.querySelectorAll(sel.nodeCard).length, SELECTORS);
       const panned = await pan(page.page, PAN_MS);
-      figures.pan = { ...frameStats(panned.frames), seconds: panned.seconds, moved: panned.transformChanges };
+      figures.pan = {
+        ...frameStats(panned.frames),
+        seconds: panned.seconds,
+        moved: panned.transformChanges,
+        cardsInPage,
+      };
       progress(
         `${size.label}: pan: ${panned.moves} moves in ${panned.seconds.toFixed(1)} s, the view moved in ` +
           `${panned.transformChanges} of ${panned.frames.length} frames; median ${ms1(figures.pan.median)} ms, p95 ${ms1(figures.pan.p95)} ms`,
@@ -1106,10 +1133,17 @@ async function main() {
       const profiling = { browser, dir: profileDir };
       const expect = { status: 'finished', total: String(largest.run.total), events: largest.run.events };
       const again = await newPage(browser, expect, { countRenders: true });
-      await profiled(profiling, again.page, `load-${largest.size.label}`, async () => {
-        await again.page.goto(`${server.base}/runs/${largest.run.id}`, { waitUntil: 'commit' });
-        return waitLoaded(again.page, loadTimeoutMs(largest.size.events));
-      });
+      const load = await profiled(
+        profiling,
+        again.page,
+        `load-${largest.size.label}`,
+        async () => {
+          await again.page.goto(`${server.base}/runs/${largest.run.id}`, { waitUntil: 'commit' });
+          return waitLoaded(again.page, loadTimeoutMs(largest.size.events));
+        },
+        { trace: (largest.loads[0]?.usable ?? Infinity) < 20_000 },
+      );
+      console.log(`  (this load: usable ${ms(load.usable ?? NaN)}${load.gaveUp ? `, ${load.gaveUp}` : ''})`);
       await sleep(1_000);
       const from = await panePoint(again.page); // its hit tests are not part of the pan
       await profiled(profiling, again.page, `pan-${largest.size.label}`, () => pan(again.page, PAN_MS, from));
