@@ -47,7 +47,7 @@ import {
   summariseRenders,
   summariseTrace,
 } from './ui-profile';
-import { BENCH_CONFIG, BENCH_GOAL, type RecordedRun, recordRun } from './ui-runs';
+import { BENCH_GOAL, type RecordedRun, recordRun } from './ui-runs';
 import { CHROMIUM_ARGS, findChromium } from '../../e2e/chromium';
 
 /**
@@ -347,13 +347,15 @@ function followNodes(server: BenchServer, runId: string) {
   };
 }
 
-const { explorationStrategy: _recordedStrategy, ...LIVE_CONFIG } = BENCH_CONFIG;
+/** The live run: the engine's own strategy (beam), as deep as bench:ui has always grown it, never stopping early. */
+const LIVE_CONFIG = { maxDepth: 12, terminationConfidence: 1, confidenceThreshold: 0 };
+/** A live probe or pass that takes longer than this (the page or the server fell behind) is given up on. */
+const LIVE_BOUND_MS = 60_000;
 
 async function createLiveRun(server: BenchServer, latencyMs: number): Promise<string> {
   const { id } = await server.post<{ id: string }>('run.create', {
     taskId: 'open-goal',
     goal: BENCH_GOAL,
-    // the engine's own strategy (beam): it keeps growing at the model's pace
     config: { ...LIVE_CONFIG, maxTotalNodes: 100_000 },
     model: { provider: 'simulated', seed: 11, latencyMs },
   });
@@ -953,16 +955,29 @@ async function liveRun(
   }
 }
 
+/** `work`, or an error once LIVE_BOUND_MS has passed (the work goes on in the background until its page closes). */
+async function bounded<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: gave up after ${LIVE_BOUND_MS / 1000} s`)), LIVE_BOUND_MS);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The model latency that gives about `target` nodes/s *with the run page open* (the page and the server share the
  * cores): proportional steps from a guess, like bench:server does for events/s, each a fresh run and page
  * measured for 2 s.
  */
 async function calibrate(server: BenchServer, browser: Browser, target: number) {
-  let latency = 5;
+  let latency = 10;
   const probes: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const { nodesPerSecond } = await liveRun(server, browser, latency, 2_000);
+    const { nodesPerSecond } = await bounded(liveRun(server, browser, latency, 2_000), `probe at ${latency} ms`);
     probes.push(`${latency} ms: ${nodesPerSecond.toFixed(0)}/s`);
     if (Math.abs(nodesPerSecond - target) / target < 0.1) break;
     const next = Math.max(0, Math.round((latency * nodesPerSecond) / target));
@@ -1126,18 +1141,25 @@ async function main() {
 
     // first, while the server has nothing else on its hands (after the 100k run it is still collecting garbage)
     progress('live run: calibrating the model latency for ~50 nodes/s…');
-    const { latency, probes } = await calibrate(server, browser, LIVE_TARGET_NODES_PER_S);
-    progress(`live run: model latency ${latency} ms (${probes.join(', ')})`);
-    const live = await liveRun(server, browser, latency, LIVE_MS);
-    progress(
-      `live run: ${live.created} nodes created in ${live.seconds.toFixed(1)} s; cards on the page ${live.cardsBefore} -> ${live.cardsAfter}`,
-    );
+    let live: { stats: FrameStats; rate: number; latency: number } | null = null;
+    try {
+      const { latency, probes } = await calibrate(server, browser, LIVE_TARGET_NODES_PER_S);
+      progress(`live run: model latency ${latency} ms (${probes.join(', ')})`);
+      const measured = await bounded(liveRun(server, browser, latency, LIVE_MS), 'live pass');
+      live = { stats: frameStats(measured.frames), rate: measured.nodesPerSecond, latency };
+      progress(
+        `live run: ${measured.created} nodes created in ${measured.seconds.toFixed(1)} s; cards on the page ` +
+          `${measured.cardsBefore} -> ${measured.cardsAfter}`,
+      );
+    } catch (error) {
+      progress(`live run: no figure (${(error as Error).message.split('\n')[0]})`);
+    }
 
     const all: SizeFigures[] = [];
     for (const [i, size] of sizes.entries()) all.push(await measureSize(browser, server, size, i === 0));
 
     console.log(`\n${header}; load average ${os.loadavg()[0]?.toFixed(1)} at the end`);
-    printTable(all, { stats: frameStats(live.frames), rate: live.nodesPerSecond, latency });
+    printTable(all, live);
 
     if (profileDir) {
       const largest = all.at(-1) as SizeFigures;
@@ -1163,7 +1185,7 @@ async function main() {
       const from = await panePoint(again.page); // its hit tests are not part of the pan
       await profiled(profiling, again.page, `pan-${largest.size.label}`, () => pan(again.page, PAN_MS, from));
       await again.context.close();
-      await liveRun(server, browser, latency, LIVE_MS, profiling);
+      if (live) await bounded(liveRun(server, browser, live.latency, LIVE_MS, profiling), 'profiled live pass');
     }
     progress('done');
   } finally {
