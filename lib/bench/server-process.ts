@@ -26,6 +26,8 @@ export interface BenchServer {
   base: string;
   /** The PID of the node process that runs next start (no npx in between). */
   pid: number;
+  /** Its SQLite file (a temp dir of its own), for a bench that writes through a repository in its own process. */
+  databaseFile: string;
   post<T>(route: string, input: unknown): Promise<T>;
   query<T>(route: string, input: unknown): Promise<T>;
   stop(): void;
@@ -50,10 +52,11 @@ export async function startBenchServer(port: number, env: Record<string, string>
     // nothing there: good
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), `arborist-bench-${port}-`));
+  const databaseFile = path.join(dir, 'bench.db');
   const server: ChildProcess = spawn(process.execPath, [nextBin, 'start', '-p', String(port)], {
     env: {
       ...process.env,
-      DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
+      DATABASE_URL: `file:${databaseFile}`,
       ARBORIST_DEMO: '0',
       NEXT_TELEMETRY_DISABLED: '1',
       ...env,
@@ -87,6 +90,7 @@ export async function startBenchServer(port: number, env: Record<string, string>
         return {
           base,
           pid: server.pid as number,
+          databaseFile,
           stop,
           async post<T>(route: string, input: unknown) {
             const res = await fetch(`${base}/api/trpc/${route}`, {

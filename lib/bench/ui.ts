@@ -1,26 +1,45 @@
 /**
- * `npm run bench:ui`: the run page's figures in a real browser, printed, never asserted.
- * 1. Loading a recorded run of about 1,000 nodes: navigation start -> first node card painted, and -> every card of
- *    the final tree rendered by React Flow (as many [data-testid=thought-node] as the tidy layout places, all
- *    visible, or the count stopped changing), over 5 fresh pages; median and max.
- * 2. Frame times while dragging the canvas of that run for 3 s (1440x900): median, p95, max, frames over 50 ms.
- * 3. Frame times for 5 s while a live run adds about 50 nodes per second (the simulated model's latency calibrated
- *    to that rate against the node.created events of /api/runs/<id>/events.ndjson?follow=1).
- * Times are taken inside the page (performance.now(), a requestAnimationFrame loop installed by addInitScript).
- * The production server (next start) runs on port 3600 with its own temp database; the browser is headless
- * Chromium (CHROMIUM_PATH or /usr/bin/chromium) with --disable-gpu, so it rasterises in software and shares the
- * machine's cores with the server. BENCH_UI_PROFILE=<dir> adds one more pass of each (load, pan, live) under a
- * Chromium performance trace and a V8 CPU profile, writes them there and prints where the time went.
+ * `npm run bench:ui`: the run page's figures in a real browser at several run sizes, printed, never asserted.
+ * For each size of BENCH_UI_SIZES (default 1k,10k,100k events), a finished run of about that many events is built by
+ * the engine and stored through the import path (ui-runs.ts), then:
+ *   1. load, on fresh browser contexts (3 times, fewer when a load is slow): navigation start -> first node painted
+ *      (a visible node card, or the first paint of a <canvas> in the canvas slot); -> usable (the header shows the
+ *      final status and the final tree's node total, something is drawn and React Flow hides no node); -> history
+ *      complete (the timeline at the last step); the longest main-thread task; the JS heap at usable and after a GC;
+ *   2. frame times while dragging the canvas for 3 s, as loaded (at fit);
+ *   3. frame times while zooming with the wheel from fit to a single card (zoom 1.5) around a card near the middle;
+ *   4. seeking to 20 seeded random steps by clicking the timeline's scrubber where a person would: from the
+ *      pointerdown to the second animation frame after the timeline shows that step (the frame after it is painted);
+ *   5. the same pan on /bench/flow?n=<nodes> (app/bench/flow): a bare React Flow page drawing as many plain nodes.
+ * Before them, once: frame times for 5 s while a live run adds about 50 nodes/s (the simulated model's latency calibrated
+ * to that rate against the node.created events of /api/runs/<id>/events.ndjson?follow=1). The table at the end
+ * puts the sizes side by side, with each frame figure divided by the smallest size's (target <= 1.5) and our pan
+ * divided by the bare page's.
+ * Times are taken inside the page (performance.now(), a requestAnimationFrame loop installed by addInitScript); the
+ * heap through CDP (Runtime.getHeapUsage). The DOM the bench reads is named in SELECTORS below, in one place, for
+ * the day the page changes. The production server (next start) runs on BENCH_UI_PORT (3600) with its own temp
+ * database; the browser is headless Chromium (CHROMIUM_PATH or /usr/bin/chromium) with --disable-gpu, so it
+ * rasterises in software and shares the machine's cores with the server. Each size's pass is bounded (load, seek
+ * and bare-page budgets below). BENCH_UI_PROFILE=<dir> adds one load and pan of the largest size under a Chromium
+ * trace and a V8 CPU profile (and a live pass), writes them there and prints where the time went.
  * Not a test; builds the app first if there is no build.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import type { ExplorationEvent } from '../engine/events';
-import { fold } from '../engine/tree';
-import type { RunRecord } from '../server/repositories/runs';
 import { type BenchServer, ensureBuild, percentile, startBenchServer } from './server-process';
+import {
+  type FrameStats,
+  type RunSize,
+  ascending,
+  frameStats,
+  median,
+  parseSizes,
+  ratio,
+  seekFractions,
+} from './ui-figures';
 import {
   TRACE_CATEGORIES,
   installRenderCounter,
@@ -28,34 +47,87 @@ import {
   summariseRenders,
   summariseTrace,
 } from './ui-profile';
+import { BENCH_GOAL, type RecordedRun, recordRun } from './ui-runs';
 import { CHROMIUM_ARGS, findChromium } from '../../e2e/chromium';
+
+/**
+ * Everything the bench reads from the page. When the run page changes, adapt these and nothing else:
+ * - nodeCard: a node drawn as a DOM card (counts as "a node painted" once its React Flow wrapper is visible);
+ * - canvasSlot: where the tree is drawn; a <canvas> inside it that has pixels counts as "a node painted" too
+ *   (a canvas layer for low zoom, an overview);
+ * - flowNode / flowViewport / flowPane / flowRoot: React Flow's own elements (its hidden-until-measured wrappers,
+ *   the transform that says where the view is, the pane a drag starts on, its box);
+ * - runStatus / statTotal: the header's status badge and "explored a/total" total (the final tree is in when both
+ *   say what the finished run says);
+ * - timelinePosition / scrubber: the timeline's "step N / M" and the range input a person clicks to seek.
+ */
+const SELECTORS = {
+  nodeCard: '[data-testid="thought-node"]',
+  canvasSlot: '.run-canvas',
+  flowNode: '.react-flow__node',
+  flowViewport: '.react-flow__viewport',
+  flowPane: '.react-flow__pane',
+  flowRoot: '.react-flow',
+  runStatus: '[data-testid="run-status"]',
+  statTotal: '[data-testid="stat-total"]',
+  timelinePosition: '[data-testid="timeline-position"]',
+  scrubber: '[data-testid="scrubber"]',
+};
+type Selectors = typeof SELECTORS;
 
 const PORT = Number(process.env.BENCH_UI_PORT ?? 3600);
 const VIEWPORT = { width: 1440, height: 900 };
-const LOADS = 5;
+const LOADS = 3;
+/** No further load of a size once its loads have taken this long (a slow size gets one or two). */
+const LOAD_BUDGET_MS = 100_000;
+/** How long one load may take before the bench gives up on it; a page whose progress stalls this long is done too. */
+const loadTimeoutMs = (events: number) => Math.min(300_000, 60_000 + events * 2);
+const STALL_MS = 20_000;
 const PAN_MS = 3_000;
+const ZOOM_MS = 2_500;
+/** A single card fills a good part of the view at this zoom (the run canvas allows up to 2). */
+const CARD_ZOOM = 1.5;
+const SEEKS = 20;
+const SEEK_BUDGET_MS = 90_000;
+const SEEK_TIMEOUT_MS = 30_000;
+const BARE_LOAD_TIMEOUT_MS = 90_000;
 const LIVE_MS = 5_000;
 const LIVE_TARGET_NODES_PER_S = 50;
-/**
- * maxTotalNodes caps the nodes *executed*. A beam search of this config grows whole levels (765 nodes, then 1,533),
- * so the recorded run searches best-first, which grows about two nodes per executed one: 510 make ~1,000.
- */
-const RECORDED = { maxTotalNodes: 510, explorationStrategy: 'best-first' } as const;
-const GOAL = 'Reduce the p99 latency of the checkout API';
-const CONFIG = { maxDepth: 12, terminationConfidence: 1, confidenceThreshold: 0 };
+/** React Flow's wheel zoom: each pixel of deltaY scales by 2^0.002 (xyflow's wheelDelta, as d3-zoom's). */
+const WHEEL_LOG2_PER_PIXEL = 0.002;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const benchStart = Date.now();
+function progress(line: string) {
+  const s = Math.round((Date.now() - benchStart) / 1000);
+  console.log(`[${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}] ${line}`);
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // In the page
 
+interface PageExpectation {
+  /** The header's status and total once the finished run's final tree is in. */
+  status: string;
+  total: string;
+  /** Events in the run: the timeline says "step events / events" once the whole history is there. */
+  events: number;
+}
+
+interface PageBenchConfig {
+  sel: Selectors;
+  /** What counts as a node painted: a run page's node card, or the bare page's React Flow node. */
+  paintSelector: string;
+  expect: PageExpectation | null;
+}
+
 interface PageBench {
-  /** Events the run has: the tree is complete when the timeline says all of them are applied (0: first card only). */
-  expected: number;
   watchLoad: boolean;
-  firstCard: number | null;
-  allCards: number | null;
-  count: number;
+  firstPaint: number | null;
+  firstPaintBy: 'node' | 'canvas' | null;
+  usable: number | null;
+  history: number | null;
+  progress: string;
   lastChange: number;
   recording: boolean;
   prevFrame: number;
@@ -65,6 +137,9 @@ interface PageBench {
   /** Recorded frames that began with some node hidden by React Flow (it hides a node until it has measured it). */
   hiddenFrames: number;
   longTasks: { start: number; duration: number }[];
+  lastPointerDown: number;
+  /** A seek being watched: armed by the bench, given its step by the scrubber's input event. */
+  seek: { start: number; step: number | null; seenAt: number | null; framesAfter: number; end: number | null } | null;
 }
 
 declare global {
@@ -73,14 +148,16 @@ declare global {
   }
 }
 
-/** Installed before any page script: one requestAnimationFrame loop that watches the cards and records frames. */
-function installPageBench(expected: number) {
+/** Installed before any page script: one requestAnimationFrame loop that watches the page and records frames. */
+function installPageBench(config: PageBenchConfig) {
+  const { sel, expect } = config;
   const b: PageBench = {
-    expected,
     watchLoad: true,
-    firstCard: null,
-    allCards: null,
-    count: 0,
+    firstPaint: null,
+    firstPaintBy: null,
+    usable: null,
+    history: null,
+    progress: '',
     lastChange: 0,
     recording: false,
     prevFrame: 0,
@@ -89,6 +166,8 @@ function installPageBench(expected: number) {
     transformChanges: 0,
     hiddenFrames: 0,
     longTasks: [],
+    lastPointerDown: NaN,
+    seek: null,
   };
   window.__bench = b;
   try {
@@ -98,54 +177,107 @@ function installPageBench(expected: number) {
   } catch {
     // no long task timing
   }
-  // React Flow renders a node hidden until it has measured it: a card counts once its wrapper is visible.
-  const visible = (card: Element) =>
-    (card.closest('.react-flow__node') as HTMLElement | null)?.style.visibility !== 'hidden';
+  // the time the input happened (its timeStamp), not when a busy page got round to it
+  window.addEventListener('pointerdown', (e) => (b.lastPointerDown = e.timeStamp), true);
+  // before React's own handler: the step the browser put in the slider where the person clicked
+  window.addEventListener(
+    'input',
+    (e) => {
+      const target = e.target as HTMLInputElement | null;
+      if (b.seek && b.seek.step === null && target?.matches?.(sel.scrubber)) {
+        b.seek.step = Math.min(Number(target.value), Number(target.max));
+        b.seek.start = b.lastPointerDown;
+      }
+    },
+    true,
+  );
+  // whitespace collapsed and thousands separators dropped ("12,286" and "12 286" read as 12286)
+  const text = (selector: string) =>
+    (document.querySelector(selector)?.textContent ?? '')
+      .replace(/(\d)[,\u00a0\u202f](?=\d{3}\b)/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim();
+  // React Flow renders a node hidden until it has measured it: a node counts once its wrapper is visible.
+  const visible = (el: Element) =>
+    (el.closest(sel.flowNode) as HTMLElement | null)?.style.visibility !== 'hidden' && el.getClientRects().length > 0;
+  let scratch: CanvasRenderingContext2D | null = null;
+  const painted = (canvas: HTMLCanvasElement) => {
+    if (canvas.width === 0 || canvas.height === 0) return false;
+    try {
+      scratch ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+      if (!scratch) return false;
+      scratch.canvas.width = 16;
+      scratch.canvas.height = 16;
+      scratch.drawImage(canvas, 0, 0, 16, 16);
+      const pixels = scratch.getImageData(0, 0, 16, 16).data;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) return true;
+    } catch {
+      // a canvas that cannot be read back counts once it has a size
+      return true;
+    }
+    return false;
+  };
   const tick = (t: number) => {
+    const now = performance.now();
     if (b.recording) {
       if (b.prevFrame) b.frames.push(t - b.prevFrame);
       b.prevFrame = t;
-      const viewport = document.querySelector('.react-flow__viewport') as HTMLElement | null;
-      const transform = viewport?.style.transform ?? '';
+      const transform = (document.querySelector(sel.flowViewport) as HTMLElement | null)?.style.transform ?? '';
       if (transform !== b.transform) {
         b.transform = transform;
         b.transformChanges++;
       }
-      if (document.querySelector('.react-flow__node[style*="visibility: hidden"]')) b.hiddenFrames++;
+      if (document.querySelector(`${sel.flowNode}[style*="visibility: hidden"]`)) b.hiddenFrames++;
+    }
+    const seek = b.seek;
+    if (seek && seek.step !== null && seek.end === null) {
+      if (seek.seenAt === null) {
+        if (` ${text(sel.timelinePosition)}`.includes(` ${seek.step} /`)) seek.seenAt = now;
+      } else if (++seek.framesAfter >= 2) {
+        // the frame that showed the step has been painted
+        seek.end = now;
+      }
     }
     if (b.watchLoad) {
-      const now = performance.now();
-      const cards = document.querySelectorAll('[data-testid="thought-node"]');
-      if (cards.length !== b.count) {
-        b.count = cards.length;
+      const nodes = document.querySelectorAll(config.paintSelector);
+      const status = text(sel.runStatus);
+      const total = text(sel.statTotal);
+      const position = text(sel.timelinePosition);
+      const signature = `${nodes.length}|${status}|${total}|${position}`;
+      if (signature !== b.progress) {
+        b.progress = signature;
         b.lastChange = now;
       }
-      if (b.firstCard === null) {
-        for (const card of cards) {
-          if (visible(card)) {
-            b.firstCard = now;
+      if (b.firstPaint === null) {
+        for (const node of nodes) {
+          if (visible(node)) {
+            b.firstPaint = now;
+            b.firstPaintBy = 'node';
             break;
           }
         }
       }
-      // the canvas renders only the cards in view: the run is drawn when every event is applied and those are shown
-      const position = document.querySelector('[data-testid="timeline-position"]')?.textContent ?? '';
-      if (
-        b.firstCard !== null &&
-        b.expected > 0 &&
-        position.replace(/\s+/g, ' ').includes(`step ${b.expected} / ${b.expected}`)
-      ) {
-        let all = true;
-        for (const card of cards) {
-          if (!visible(card)) {
-            all = false;
+      if (b.firstPaint === null) {
+        for (const canvas of document.querySelectorAll(`${sel.canvasSlot} canvas`)) {
+          if (painted(canvas as HTMLCanvasElement)) {
+            b.firstPaint = now;
+            b.firstPaintBy = 'canvas';
             break;
           }
         }
-        if (all) {
-          b.allCards = now;
-          b.watchLoad = false;
+      }
+      if (expect) {
+        if (b.history === null && position.includes(`step ${expect.events} / ${expect.events}`)) b.history = now;
+        if (
+          b.usable === null &&
+          b.firstPaint !== null &&
+          status.toLowerCase().includes(expect.status) &&
+          total === expect.total &&
+          !document.querySelector(`${sel.flowNode}[style*="visibility: hidden"]`)
+        ) {
+          b.usable = now;
         }
+        if (b.usable !== null && b.history !== null) b.watchLoad = false;
       }
     }
     requestAnimationFrame(tick);
@@ -154,15 +286,15 @@ function installPageBench(expected: number) {
 }
 
 async function startRecording(page: Page) {
-  await page.evaluate(() => {
+  await page.evaluate((sel) => {
     const b = window.__bench;
     b.frames = [];
     b.prevFrame = 0;
     b.transformChanges = 0;
     b.hiddenFrames = 0;
-    b.transform = (document.querySelector('.react-flow__viewport') as HTMLElement | null)?.style.transform ?? '';
+    b.transform = (document.querySelector(sel.flowViewport) as HTMLElement | null)?.style.transform ?? '';
     b.recording = true;
-  });
+  }, SELECTORS);
 }
 
 async function stopRecording(page: Page) {
@@ -176,52 +308,13 @@ async function stopRecording(page: Page) {
 // ---------------------------------------------------------------------------------------------------------------
 // Figures
 
-interface FrameStats {
-  frames: number;
-  median: number;
-  p95: number;
-  max: number;
-  long: number;
-}
-
-const ascending = (xs: number[]) => [...xs].sort((a, b) => a - b);
-
-function frameStats(deltas: number[]): FrameStats {
-  const sorted = ascending(deltas);
-  return {
-    frames: sorted.length,
-    median: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    max: sorted.at(-1) ?? NaN,
-    long: sorted.filter((d) => d > 50).length,
-  };
-}
-
-const median = (xs: number[]) => percentile(ascending(xs), 50);
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '-');
-const ms1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+const ms1 = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)}` : '-');
+const times = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : '-');
+const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : '-');
 
 // ---------------------------------------------------------------------------------------------------------------
 // The server side: runs and their events
-
-async function readEvents(server: BenchServer, runId: string): Promise<ExplorationEvent[]> {
-  const res = await fetch(`${server.base}/api/runs/${runId}/events.ndjson`);
-  if (!res.ok) throw new Error(`events.ndjson failed (${res.status})`);
-  return (await res.text())
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as ExplorationEvent);
-}
-
-async function waitFinished(server: BenchServer, runId: string, timeoutMs: number): Promise<RunRecord> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await server.query<RunRecord>('run.byId', { id: runId });
-    if (run.status === 'finished' || run.status === 'failed') return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status} after ${timeoutMs} ms`);
-    await sleep(250);
-  }
-}
 
 /**
  * Follows a run's live events over HTTP and keeps the timestamp of every node.created. `count(from, to)` counts
@@ -229,7 +322,6 @@ async function waitFinished(server: BenchServer, runId: string, timeoutMs: numbe
  */
 function followNodes(server: BenchServer, runId: string) {
   const created: number[] = [];
-  let started = 0;
   const controller = new AbortController();
   const done = (async () => {
     const res = await fetch(`${server.base}/api/runs/${runId}/events.ndjson?follow=1`, { signal: controller.signal });
@@ -245,7 +337,6 @@ function followNodes(server: BenchServer, runId: string) {
       for (const line of lines) {
         if (!line) continue;
         const event = JSON.parse(line) as ExplorationEvent;
-        if (event.type === 'run.started') started = event.ts;
         if (event.type === 'node.created') created.push(event.ts);
       }
     }
@@ -253,7 +344,6 @@ function followNodes(server: BenchServer, runId: string) {
     if (!controller.signal.aborted) throw error;
   });
   return {
-    started: () => started,
     count: (from: number, to: number) => created.filter((t) => t >= from && t <= to).length,
     async stop() {
       controller.abort();
@@ -262,15 +352,16 @@ function followNodes(server: BenchServer, runId: string) {
   };
 }
 
-async function createRun(
-  server: BenchServer,
-  config: { maxTotalNodes: number; explorationStrategy?: string },
-  latencyMs: number,
-): Promise<string> {
+/** The live run: the engine's own strategy (beam), as deep as bench:ui has always grown it, never stopping early. */
+const LIVE_CONFIG = { maxDepth: 12, terminationConfidence: 1, confidenceThreshold: 0 };
+/** A live probe or pass that takes longer than this (the page or the server fell behind) is given up on. */
+const LIVE_BOUND_MS = 60_000;
+
+async function createLiveRun(server: BenchServer, latencyMs: number): Promise<string> {
   const { id } = await server.post<{ id: string }>('run.create', {
     taskId: 'open-goal',
-    goal: GOAL,
-    config: { ...CONFIG, ...config },
+    goal: BENCH_GOAL,
+    config: { ...LIVE_CONFIG, maxTotalNodes: 100_000 },
     model: { provider: 'simulated', seed: 11, latencyMs },
   });
   return id;
@@ -281,20 +372,30 @@ async function createRun(
 
 /** Set when the page's canvas slot has no height of its own (see canvasHeight). */
 let canvasStyle: string | null = null;
-const CANVAS_FALLBACK_STYLE = '.run-canvas { position: absolute; inset: 0; }';
+const CANVAS_FALLBACK_STYLE = `${SELECTORS.canvasSlot} { position: absolute; inset: 0; }`;
 
-async function openPage(browser: Browser, url: string, expected: number) {
-  const opened = await newPage(browser, expected);
-  await opened.page.goto(url, { waitUntil: 'commit' });
-  return opened;
+interface Opened {
+  context: BrowserContext;
+  page: Page;
 }
 
-async function newPage(browser: Browser, expected: number, countRenders = false) {
+async function newPage(
+  browser: Browser,
+  expect: PageExpectation | null,
+  options: { countRenders?: boolean; paintSelector?: string } = {},
+): Promise<Opened> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
+  const config: PageBenchConfig = {
+    sel: SELECTORS,
+    paintSelector: options.paintSelector ?? SELECTORS.nodeCard,
+    expect,
+  };
   // as source text: tsx names functions through an __name helper that the page does not have
-  await page.addInitScript({ content: `var __name = (f) => f;\n(${installPageBench.toString()})(${expected});` });
-  if (countRenders)
+  await page.addInitScript({
+    content: `var __name = (f) => f;\n(${installPageBench.toString()})(${JSON.stringify(config)});`,
+  });
+  if (options.countRenders)
     await page.addInitScript({ content: `var __name = (f) => f;\n(${installRenderCounter.toString()})();` });
   if (canvasStyle) {
     // into <head> as soon as it exists (hydration removes anything else added to <html>)
@@ -308,46 +409,88 @@ async function newPage(browser: Browser, expected: number, countRenders = false)
   return { context, page };
 }
 
-/** The height of React Flow's box on the run page once a card is there (0: the canvas has no room). */
+async function openPage(browser: Browser, url: string, expect: PageExpectation | null): Promise<Opened> {
+  const opened = await newPage(browser, expect);
+  await opened.page.goto(url, { waitUntil: 'commit' });
+  return opened;
+}
+
+/** The height of React Flow's box on the run page once a node is painted (0: the canvas has no room). */
 async function canvasHeight(browser: Browser, url: string): Promise<number> {
-  const { context, page } = await openPage(browser, url, 0);
+  const { context, page } = await openPage(browser, url, null);
   try {
-    await page.waitForSelector('[data-testid="thought-node"]', { state: 'attached', timeout: 120_000 });
-    return await page.evaluate(() => document.querySelector('.react-flow')?.clientHeight ?? 0);
+    await page.waitForFunction(() => window.__bench.firstPaint !== null, null, { timeout: 120_000, polling: 100 });
+    return await page.evaluate((sel) => document.querySelector(sel.flowRoot)?.clientHeight ?? 0, SELECTORS);
   } finally {
     await context.close();
   }
 }
 
-/** Waits until every card is there and visible, or the count has not changed for 10 s. */
-async function waitLoaded(page: Page) {
-  await page.waitForFunction(
-    () => {
+interface Load {
+  firstPaint: number;
+  firstPaintBy: string;
+  usable: number | null;
+  history: number | null;
+  /** When the page was given up on (timeout or stalled), else null. */
+  gaveUp: string | null;
+  nodesOnPage: number;
+  longestTask: number;
+  blocking: number;
+  heapUsed: number;
+  heapAfterGc: number;
+}
+
+/** Waits until the page is usable and its history complete, stalls for STALL_MS, or `timeoutMs` passes. */
+async function waitLoaded(page: Page, timeoutMs: number): Promise<Load> {
+  let gaveUp: string | null = null;
+  try {
+    await page.waitForFunction(
+      (stall) => {
+        const b = window.__bench;
+        return !b.watchLoad || (b.lastChange > 0 && performance.now() - b.lastChange > stall);
+      },
+      STALL_MS,
+      { timeout: timeoutMs, polling: 250 },
+    );
+  } catch {
+    gaveUp = `not usable after ${Math.round(timeoutMs / 1000)} s`;
+  }
+  const state = await page.evaluate(
+    ({ sel }) => {
       const b = window.__bench;
-      return b.allCards !== null || (b.count > 0 && performance.now() - b.lastChange > 10_000);
+      const end = b.usable ?? performance.now();
+      const longTasks = b.longTasks.filter((t) => t.start <= end);
+      return {
+        watchLoad: b.watchLoad,
+        firstPaint: b.firstPaint ?? NaN,
+        firstPaintBy: b.firstPaintBy ?? '-',
+        usable: b.usable,
+        history: b.history,
+        lastChange: b.lastChange,
+        nodesOnPage: document.querySelectorAll(sel.nodeCard).length,
+        longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
+        blocking: longTasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
+      };
     },
-    null,
-    { timeout: 180_000, polling: 200 },
+    { sel: SELECTORS },
   );
-  return page.evaluate(() => {
-    const b = window.__bench;
-    const end = b.allCards ?? b.lastChange;
-    const longTasks = b.longTasks.filter((t) => t.start <= end);
-    return {
-      firstCard: b.firstCard ?? NaN,
-      allCards: b.allCards,
-      lastChange: b.lastChange,
-      count: b.count,
-      longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
-      blocking: longTasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
-    };
-  });
+  // a page too busy to answer the poll may have become usable meanwhile: that is its figure
+  if (state.usable !== null) gaveUp = null;
+  else if (!gaveUp) gaveUp = `stalled: nothing changed for ${STALL_MS / 1000} s`;
+  // a page still loading its history is usable already: stop watching so the frames measured next are clean
+  await page.evaluate(() => (window.__bench.watchLoad = false));
+  const cdp = await page.context().newCDPSession(page);
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const after = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return { ...state, gaveUp, heapUsed: usedSize, heapAfterGc: after.usedSize };
 }
 
 /** A point over the bare pane (no card, edge or control on top) near the middle of the canvas. */
 async function panePoint(page: Page): Promise<{ x: number; y: number }> {
-  const point = await page.evaluate(() => {
-    const pane = document.querySelector('.react-flow__pane');
+  const point = await page.evaluate((sel) => {
+    const pane = document.querySelector(sel.flowPane);
     if (!pane) return null;
     const r = pane.getBoundingClientRect();
     const cx = r.left + r.width / 2;
@@ -360,10 +503,12 @@ async function panePoint(page: Page): Promise<{ x: number; y: number }> {
       }
     }
     return null;
-  });
+  }, SELECTORS);
   if (!point) throw new Error('no bare pane to drag');
   return point;
 }
+
+type MouseType = 'mousePressed' | 'mouseMoved' | 'mouseReleased' | 'mouseWheel';
 
 /**
  * Drags the pane in a figure of eight for `durationMs`: mouse down, a move every 16 ms, mouse up. The moves go
@@ -374,14 +519,14 @@ async function panePoint(page: Page): Promise<{ x: number; y: number }> {
 async function pan(page: Page, durationMs: number, from?: { x: number; y: number }) {
   const { x, y } = from ?? (await panePoint(page));
   const cdp = await page.context().newCDPSession(page);
-  const mouse = (type: 'mousePressed' | 'mouseMoved' | 'mouseReleased', px: number, py: number) =>
+  const mouse = (type: MouseType, px: number, py: number) =>
     cdp.send('Input.dispatchMouseEvent', {
       type,
       x: px,
       y: py,
       button: 'left',
       buttons: type === 'mouseReleased' ? 0 : 1,
-      clickCount: type === 'mouseMoved' ? 0 : 1,
+      clickCount: 1,
     });
   await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
   await mouse('mousePressed', x, y);
@@ -403,13 +548,195 @@ async function pan(page: Page, durationMs: number, from?: { x: number; y: number
   return { ...recorded, moves: sent.length, seconds };
 }
 
+/** The view's zoom, from React Flow's viewport transform (1 when there is none). */
+async function currentZoom(page: Page): Promise<number> {
+  return page.evaluate((sel) => {
+    const transform = (document.querySelector(sel.flowViewport) as HTMLElement | null)?.style.transform ?? '';
+    const match = /scale\(([\d.e+-]+)\)/.exec(transform);
+    return match ? Number(match[1]) : 1;
+  }, SELECTORS);
+}
+
+/** Presses the page's own "zoom to fit" key and waits until the view has stopped moving. */
+async function fitView(page: Page) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('f');
+  let last = '';
+  let stableSince = Date.now();
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const transform = await page.evaluate(
+      (sel) => (document.querySelector(sel.flowViewport) as HTMLElement | null)?.style.transform ?? '',
+      SELECTORS,
+    );
+    if (transform !== last) {
+      last = transform;
+      stableSince = Date.now();
+    } else if (Date.now() - stableSince > 500) return;
+    await sleep(50);
+  }
+}
+
+/**
+ * Zooms with the mouse wheel from the current view to CARD_ZOOM in `durationMs`, around the node card nearest the
+ * middle of the canvas (the middle itself when no card is in the page): a wheel event every 16 ms, sent without
+ * waiting, each of the share of deltaY that gets there (React Flow scales by 2^(0.002 per pixel)).
+ */
+async function zoomToCard(page: Page, durationMs: number) {
+  const target = await page.evaluate((sel) => {
+    const pane = document.querySelector(sel.flowPane)?.getBoundingClientRect();
+    if (!pane) return null;
+    const cx = pane.left + pane.width / 2;
+    const cy = pane.top + pane.height / 2;
+    let best: { x: number; y: number; d: number } | null = null;
+    for (const card of document.querySelectorAll(sel.nodeCard)) {
+      const r = card.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (x < pane.left || x > pane.right || y < pane.top || y > pane.bottom) continue;
+      const d = (x - cx) ** 2 + (y - cy) ** 2;
+      if (!best || d < best.d) best = { x, y, d };
+    }
+    return best ? { x: best.x, y: best.y, onCard: true } : { x: cx, y: cy, onCard: false };
+  }, SELECTORS);
+  if (!target) throw new Error('no pane to zoom');
+  const fromZoom = await currentZoom(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: target.x, y: target.y });
+  /** Wheels from `zoom` to CARD_ZOOM in `ms`: a wheel event every 16 ms, each a share of the deltaY. */
+  const wheel = async (zoom: number, ms: number) => {
+    const totalDelta = -Math.log2(CARD_ZOOM / zoom) / WHEEL_LOG2_PER_PIXEL;
+    const steps = Math.max(1, Math.round(ms / 16));
+    const started = Date.now();
+    const sent: Promise<unknown>[] = [];
+    for (let i = 0; i < steps; i++) {
+      sent.push(
+        cdp.send('Input.dispatchMouseEvent', {
+          type: 'mouseWheel',
+          x: target.x,
+          y: target.y,
+          deltaX: 0,
+          deltaY: totalDelta / steps,
+        }),
+      );
+      await sleep(Math.max(0, (i + 1) * 16 - (Date.now() - started)));
+    }
+    await Promise.all(sent);
+  };
+  /** The zoom once the view has stopped moving (a slow page is still applying the wheel), or after 3 s. */
+  const settled = async () => {
+    let zoom = await currentZoom(page);
+    for (let stableSince = Date.now(), until = Date.now() + 3_000; Date.now() < until;) {
+      await sleep(50);
+      const now = await currentZoom(page);
+      if (now !== zoom) {
+        zoom = now;
+        stableSince = Date.now();
+      } else if (Date.now() - stableSince > 300) break;
+    }
+    return zoom;
+  };
+  await startRecording(page);
+  const t0 = Date.now();
+  await wheel(fromZoom, durationMs);
+  let zoom = await settled();
+  // a busy page loses some of the wheel: a person keeps scrolling until the card is big enough (bounded)
+  while (zoom < CARD_ZOOM * 0.95 && Date.now() - t0 < 3 * durationMs) {
+    await wheel(zoom, 500);
+    zoom = await settled();
+  }
+  const recorded = await stopRecording(page);
+  await cdp.detach();
+  return { ...recorded, fromZoom, toZoom: zoom, onCard: target.onCard };
+}
+
+interface Seeks {
+  times: number[];
+  /** Seeks that did not show their step within SEEK_TIMEOUT_MS, or clicks that moved nothing. */
+  failed: number;
+  skipped: number;
+  note: string | null;
+}
+
+/**
+ * Seeks to SEEKS seeded random steps the way a person does: a click on the timeline's scrubber (the browser moves
+ * the slider there and fires input). Each is timed in the page from the pointerdown's timeStamp to the second
+ * animation frame after the timeline shows the step the slider got.
+ */
+async function seekAround(page: Page): Promise<Seeks> {
+  const box = await page
+    .locator(SELECTORS.scrubber)
+    .first()
+    .boundingBox()
+    .catch(() => null);
+  if (!box) return { times: [], failed: 0, skipped: SEEKS, note: 'no scrubber on the page' };
+  const cdp = await page.context().newCDPSession(page);
+  const click = async (x: number, y: number) => {
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+    await cdp.send('Input.dispatchMouseEvent', {
+      type: 'mousePressed',
+      x,
+      y,
+      button: 'left',
+      buttons: 1,
+      clickCount: 1,
+    });
+    await cdp.send('Input.dispatchMouseEvent', {
+      type: 'mouseReleased',
+      x,
+      y,
+      button: 'left',
+      buttons: 0,
+      clickCount: 1,
+    });
+  };
+  const result: Seeks = { times: [], failed: 0, skipped: 0, note: null };
+  const t0 = Date.now();
+  const fractions = seekFractions(SEEKS);
+  for (const [i, f] of fractions.entries()) {
+    if (Date.now() - t0 > SEEK_BUDGET_MS) {
+      result.skipped = fractions.length - i;
+      result.note = `seek budget of ${SEEK_BUDGET_MS / 1000} s spent`;
+      break;
+    }
+    await page.evaluate(() => {
+      window.__bench.seek = { start: NaN, step: null, seenAt: null, framesAfter: 0, end: null };
+    });
+    // the thumb is ~16 px: keep clicks on the track inside it
+    await click(box.x + 8 + f * (box.width - 16), box.y + box.height / 2);
+    try {
+      await page.waitForFunction(() => window.__bench.seek?.end != null, null, {
+        timeout: SEEK_TIMEOUT_MS,
+        polling: 16,
+      });
+      const seek = await page.evaluate(() => window.__bench.seek);
+      if (seek && seek.end !== null && Number.isFinite(seek.start)) result.times.push(seek.end - seek.start);
+      else result.failed++;
+    } catch {
+      result.failed++;
+    }
+  }
+  await page.evaluate(() => (window.__bench.seek = null));
+  await cdp.detach();
+  return result;
+}
+
 interface Profiling {
   browser: Browser;
   dir: string;
 }
 
-/** Runs `work` under a Chromium trace and a V8 CPU profile of the page, writes both and prints their summaries. */
-async function profiled<T>(profiling: Profiling, page: Page, name: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` under a V8 CPU profile of the page and (unless `trace` is false: a minutes-long load's trace runs to
+ * gigabytes) a Chromium trace, writes both and prints their summaries.
+ */
+async function profiled<T>(
+  profiling: Profiling,
+  page: Page,
+  name: string,
+  work: () => Promise<T>,
+  { trace: withTrace = true } = {},
+): Promise<T> {
   await page.evaluate(() => {
     const r = window.__renders;
     if (r) {
@@ -420,31 +747,183 @@ async function profiled<T>(profiling: Profiling, page: Page, name: string, work:
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-  await profiling.browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  if (withTrace) await profiling.browser.startTracing(page, { categories: TRACE_CATEGORIES });
   await cdp.send('Profiler.start');
   const t0 = Date.now();
   const result = await work();
   const windowMs = Date.now() - t0;
   const { profile } = await cdp.send('Profiler.stop');
-  const trace = await profiling.browser.stopTracing();
+  const trace = withTrace ? await profiling.browser.stopTracing() : null;
   await cdp.detach();
-  writeFileSync(path.join(profiling.dir, `${name}.trace.json`), trace);
   writeFileSync(path.join(profiling.dir, `${name}.cpuprofile`), JSON.stringify(profile));
-  summariseTrace(trace, windowMs, `${name}.trace.json`);
+  if (trace) {
+    writeFileSync(path.join(profiling.dir, `${name}.trace.json`), trace);
+    summariseTrace(trace, windowMs, `${name}.trace.json`);
+  }
   summariseCpuProfile(profile, `${name}.cpuprofile`);
-  const { renders, cards } = await page.evaluate(() => ({
-    renders: window.__renders,
-    cards: document.querySelectorAll('[data-testid="thought-node"]').length,
-  }));
+  const { renders, cards } = await page.evaluate(
+    (sel) => ({ renders: window.__renders, cards: document.querySelectorAll(sel.nodeCard).length }),
+    SELECTORS,
+  );
   summariseRenders(renders, cards, `${name}: React renders (a DevTools hook counting)`);
   return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One size
+
+interface SizeFigures {
+  size: RunSize;
+  run: RecordedRun;
+  loads: Load[];
+  pan: (FrameStats & { seconds: number; moved: number; cardsInPage: number }) | null;
+  zoom: (FrameStats & { fromZoom: number; toZoom: number; onCard: boolean }) | null;
+  seeks: Seeks | null;
+  bare: (FrameStats & { nodesDrawn: number; loadMs: number }) | null;
+  bareNote: string | null;
+  seconds: number;
+}
+
+/** The bare React Flow page with `n` plain nodes: loaded (bounded), then panned as the run page is. */
+async function barePan(browser: Browser, base: string, n: number) {
+  const opened = await newPage(browser, null, { paintSelector: SELECTORS.flowNode });
+  try {
+    await opened.page.goto(`${base}/bench/flow?n=${n}`, { waitUntil: 'commit' });
+    // drawn: the first node painted and no node left hidden for measuring, or the count stopped changing
+    await opened.page.waitForFunction(
+      (sel) => {
+        const b = window.__bench;
+        return (
+          b.firstPaint !== null &&
+          (!document.querySelector(`${sel.flowNode}[style*="visibility: hidden"]`) ||
+            performance.now() - b.lastChange > 5_000)
+        );
+      },
+      SELECTORS,
+      { timeout: BARE_LOAD_TIMEOUT_MS, polling: 250 },
+    );
+    const { loadMs, nodesDrawn } = await opened.page.evaluate((sel) => {
+      window.__bench.watchLoad = false;
+      return { loadMs: performance.now(), nodesDrawn: document.querySelectorAll(sel.flowNode).length };
+    }, SELECTORS);
+    await sleep(500);
+    const panned = await pan(opened.page, PAN_MS);
+    return { ...frameStats(panned.frames), nodesDrawn, loadMs };
+  } finally {
+    await opened.context.close();
+  }
+}
+
+async function measureSize(browser: Browser, server: BenchServer, size: RunSize, first: boolean): Promise<SizeFigures> {
+  const t0 = Date.now();
+  progress(`${size.label}: building a run of about ${size.events.toLocaleString('en-US')} events with the engine…`);
+  const run = await recordRun(server, size.events, size.label);
+  progress(
+    `${size.label}: run ${run.id}: ${run.events} events, ${run.nodes} nodes (${run.explored} executed), ` +
+      `${mb(run.bytes)} export; built in ${ms(run.buildMs)}, stored via ${run.via} in ${ms(run.importMs)}`,
+  );
+  const url = `${server.base}/runs/${run.id}`;
+  if (first) {
+    const height = await canvasHeight(browser, url);
+    if (height < 100) {
+      canvasStyle = CANVAS_FALLBACK_STYLE;
+      progress(
+        `note: React Flow's box is ${height} px high on this build's run page (its slot has no size); the bench ` +
+          `gives it the page body with \`${CANVAS_FALLBACK_STYLE}\` so there is a canvas to paint`,
+      );
+    }
+  }
+  const expect: PageExpectation = { status: 'finished', total: String(run.total), events: run.events };
+  const loads: Load[] = [];
+  let page: Opened | null = null;
+  const loadsStarted = Date.now();
+  for (let i = 0; i < LOADS; i++) {
+    if (i > 0 && Date.now() - loadsStarted > LOAD_BUDGET_MS) {
+      progress(`${size.label}: ${i} load(s) took over ${LOAD_BUDGET_MS / 1000} s: no more loads of this size`);
+      break;
+    }
+    await page?.context.close();
+    page = await openPage(browser, url, expect);
+    const load = await waitLoaded(page.page, loadTimeoutMs(size.events));
+    loads.push(load);
+    progress(
+      `${size.label}: load ${i + 1}: first node painted ${ms(load.firstPaint)} (${load.firstPaintBy}), usable ` +
+        `${ms(load.usable ?? NaN)}, history complete ${ms(load.history ?? NaN)}, ${load.nodesOnPage} cards in the ` +
+        `page, longest task ${ms(load.longestTask)}, heap ${mb(load.heapUsed)} (${mb(load.heapAfterGc)} after GC)` +
+        (load.gaveUp ? `; ${load.gaveUp}` : ''),
+    );
+  }
+  const figures: SizeFigures = {
+    size,
+    run,
+    loads,
+    pan: null,
+    zoom: null,
+    seeks: null,
+    bare: null,
+    bareNote: null,
+    seconds: 0,
+  };
+  if (page && loads.at(-1)?.firstPaint !== undefined && Number.isFinite(loads.at(-1)?.firstPaint)) {
+    try {
+      await sleep(500);
+      const cardsInPage = await page.page.evaluate((sel) => document.querySelectorAll(sel.nodeCard).length, SELECTORS);
+      const panned = await pan(page.page, PAN_MS);
+      figures.pan = {
+        ...frameStats(panned.frames),
+        seconds: panned.seconds,
+        moved: panned.transformChanges,
+        cardsInPage,
+      };
+      progress(
+        `${size.label}: pan: ${panned.moves} moves in ${panned.seconds.toFixed(1)} s, the view moved in ` +
+          `${panned.transformChanges} of ${panned.frames.length} frames; median ${ms1(figures.pan.median)} ms, p95 ${ms1(figures.pan.p95)} ms`,
+      );
+      await fitView(page.page);
+      const zoomed = await zoomToCard(page.page, ZOOM_MS);
+      figures.zoom = {
+        ...frameStats(zoomed.frames),
+        fromZoom: zoomed.fromZoom,
+        toZoom: zoomed.toZoom,
+        onCard: zoomed.onCard,
+      };
+      progress(
+        `${size.label}: zoom ${zoomed.fromZoom.toFixed(3)} -> ${zoomed.toZoom.toFixed(2)} around ` +
+          `${zoomed.onCard ? 'a card' : 'the middle (no card in the page)'} in ${zoomed.frames.length} frames; ` +
+          `median ${ms1(figures.zoom.median)} ms, p95 ${ms1(figures.zoom.p95)} ms`,
+      );
+      figures.seeks = await seekAround(page.page);
+      const sorted = figures.seeks.times;
+      progress(
+        `${size.label}: ${sorted.length} seeks, median ${ms(median(sorted))}, max ${ms(sorted.length ? Math.max(...sorted) : NaN)}` +
+          (figures.seeks.failed ? `, ${figures.seeks.failed} never showed their step` : '') +
+          (figures.seeks.note ? `; ${figures.seeks.note}` : ''),
+      );
+    } catch (error) {
+      progress(`${size.label}: stopped measuring this page: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  await page?.context.close();
+  try {
+    figures.bare = await barePan(browser, server.base, run.nodes);
+    progress(
+      `${size.label}: bare React Flow, ${run.nodes} plain nodes (${figures.bare.nodesDrawn} in the page after ` +
+        `${ms(figures.bare.loadMs)}): pan median ${ms1(figures.bare.median)} ms, p95 ${ms1(figures.bare.p95)} ms`,
+    );
+  } catch (error) {
+    figures.bareNote = (error as Error).message.split('\n')[0] ?? 'failed';
+    progress(`${size.label}: bare React Flow page: ${figures.bareNote}`);
+  }
+  figures.seconds = (Date.now() - t0) / 1000;
+  progress(`${size.label}: done in ${figures.seconds.toFixed(0)} s`);
+  return figures;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // The live run
 
 /**
- * Starts a live run with the model at `latency` ms, opens its page at once and, once the first card is painted,
+ * Starts a live run with the model at `latency` ms, opens its page at once and, once the first node is painted,
  * records frames for `windowMs` while counting the node.created events of that window.
  */
 async function liveRun(
@@ -454,14 +933,14 @@ async function liveRun(
   windowMs: number,
   profiling: Profiling | null = null,
 ) {
-  const id = await createRun(server, { maxTotalNodes: 100_000 }, latency);
+  const id = await createLiveRun(server, latency);
   const follow = followNodes(server, id);
-  const { context, page } = await newPage(browser, 0, profiling !== null);
+  const { context, page } = await newPage(browser, null, { countRenders: profiling !== null });
   try {
     await page.goto(`${server.base}/runs/${id}`, { waitUntil: 'commit' });
-    await page.waitForFunction(() => window.__bench.firstCard !== null, null, { timeout: 60_000, polling: 100 });
-    const firstCard = await page.evaluate(() => window.__bench.firstCard ?? NaN);
-    const cards = () => page.evaluate(() => document.querySelectorAll('[data-testid="thought-node"]').length);
+    await page.waitForFunction(() => window.__bench.firstPaint !== null, null, { timeout: 60_000, polling: 100 });
+    await page.evaluate(() => (window.__bench.watchLoad = false));
+    const cards = () => page.evaluate((sel) => document.querySelectorAll(sel.nodeCard).length, SELECTORS);
     const cardsBefore = await cards();
     const record = async () => {
       const from = Date.now();
@@ -475,22 +954,24 @@ async function liveRun(
     await sleep(300); // the stream's last events of the window
     const seconds = (recorded.to - recorded.from) / 1000;
     const created = follow.count(recorded.from, recorded.to);
-    return {
-      frames: recorded.frames,
-      hiddenFrames: recorded.hiddenFrames,
-      seconds,
-      created,
-      nodesPerSecond: created / seconds,
-      firstCard,
-      cardsBefore,
-      cardsAfter,
-      cardsPerSecond: (cardsAfter - cardsBefore) / seconds,
-      behind: follow.count(0, recorded.to) - cardsAfter, // the root is a node.created too
-    };
+    return { frames: recorded.frames, seconds, created, nodesPerSecond: created / seconds, cardsBefore, cardsAfter };
   } finally {
     await context.close();
     await follow.stop();
     await server.post('run.abort', { id }).catch(() => undefined);
+  }
+}
+
+/** `work`, or an error once LIVE_BOUND_MS has passed (the work goes on in the background until its page closes). */
+async function bounded<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: gave up after ${LIVE_BOUND_MS / 1000} s`)), LIVE_BOUND_MS);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -502,8 +983,8 @@ async function liveRun(
 async function calibrate(server: BenchServer, browser: Browser, target: number) {
   let latency = 10;
   const probes: string[] = [];
-  for (let i = 0; i < 3; i++) {
-    const { nodesPerSecond } = await liveRun(server, browser, latency, 2_000);
+  for (let i = 0; i < 4; i++) {
+    const { nodesPerSecond } = await bounded(liveRun(server, browser, latency, 2_000), `probe at ${latency} ms`);
     probes.push(`${latency} ms: ${nodesPerSecond.toFixed(0)}/s`);
     if (Math.abs(nodesPerSecond - target) / target < 0.1) break;
     const next = Math.max(0, Math.round((latency * nodesPerSecond) / target));
@@ -514,8 +995,144 @@ async function calibrate(server: BenchServer, browser: Browser, target: number) 
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// The table
+
+function printTable(all: SizeFigures[], live: { stats: FrameStats; rate: number; latency: number } | null) {
+  const col = 22;
+  const rule = '-'.repeat(48 + col * all.length);
+  const row = (label: string, cells: string[]) =>
+    console.log(`${label.padEnd(48)}${cells.map((c) => c.padStart(col)).join('')}`);
+  const pair = (a: number, b: number, unit = ' ms', digits = 1) =>
+    Number.isFinite(a) || Number.isFinite(b)
+      ? `${Number.isFinite(a) ? a.toFixed(digits) : '-'} / ${Number.isFinite(b) ? b.toFixed(digits) : '-'}${unit}`
+      : '-';
+  const loadFigure = (f: SizeFigures, pick: (l: Load) => number | null) => {
+    const xs = f.loads.map(pick).filter((x): x is number => x !== null && Number.isFinite(x));
+    const missing = f.loads.length - xs.length;
+    return xs.length === 0
+      ? missing
+        ? `never (${f.loads.length})`
+        : '-'
+      : `${ms(median(xs))} (${xs.length}${missing ? `, ${missing} never` : ''})`;
+  };
+  const base = all[0] as SizeFigures;
+  console.log(rule);
+  row(
+    'figure',
+    all.map((f) => f.size.label),
+  );
+  console.log(rule);
+  row(
+    'events / nodes in the tree',
+    all.map((f) => `${f.run.events} / ${f.run.nodes}`),
+  );
+  row(
+    'export file, stored via',
+    all.map((f) => `${mb(f.run.bytes)} ${f.run.via.startsWith('POST') ? 'POST' : 'importRun'}`),
+  );
+  row(
+    'load: nav -> first node painted (median, n)',
+    all.map((f) => loadFigure(f, (l) => l.firstPaint)),
+  );
+  row(
+    'load: nav -> usable (median, n)',
+    all.map((f) => loadFigure(f, (l) => l.usable)),
+  );
+  row(
+    'load: nav -> history complete (median, n)',
+    all.map((f) => loadFigure(f, (l) => l.history)),
+  );
+  row(
+    'load: longest task (median)',
+    all.map((f) => ms(median(f.loads.map((l) => l.longestTask)))),
+  );
+  row(
+    'JS heap at usable / after GC (median)',
+    all.map((f) =>
+      pair(
+        median(f.loads.map((l) => l.heapUsed / 1048576)),
+        median(f.loads.map((l) => l.heapAfterGc / 1048576)),
+        ' MB',
+        0,
+      ),
+    ),
+  );
+  row(
+    'pan frames median / p95',
+    all.map((f) => pair(f.pan?.median ?? NaN, f.pan?.p95 ?? NaN)),
+  );
+  row(
+    'zoom fit -> card frames median / p95',
+    all.map((f) => pair(f.zoom?.median ?? NaN, f.zoom?.p95 ?? NaN)),
+  );
+  row(
+    `zoom reached (the card's zoom is ${CARD_ZOOM})`,
+    all.map((f) => (f.zoom ? `${f.zoom.fromZoom.toFixed(2)} -> ${f.zoom.toZoom.toFixed(2)}` : '-')),
+  );
+  row(
+    'seek to a random step median / p95',
+    all.map(
+      (f) =>
+        pair(median(f.seeks?.times ?? []), percentile(ascending(f.seeks?.times ?? []), 95), ' ms', 0) +
+        (f.seeks && f.seeks.times.length < SEEKS ? ` (${f.seeks.times.length})` : ''),
+    ),
+  );
+  row(
+    'bare React Flow pan median / p95',
+    all.map((f) => pair(f.bare?.median ?? NaN, f.bare?.p95 ?? NaN)),
+  );
+  row(
+    'our pan / bare pan, median / p95',
+    all.map((f) =>
+      pair(ratio(f.pan?.median ?? NaN, f.bare?.median ?? NaN), ratio(f.pan?.p95 ?? NaN, f.bare?.p95 ?? NaN), 'x', 2),
+    ),
+  );
+  row(
+    `pan vs ${base.size.label}, median / p95 (target <= 1.5)`,
+    all.map((f) =>
+      pair(
+        ratio(f.pan?.median ?? NaN, base.pan?.median ?? NaN),
+        ratio(f.pan?.p95 ?? NaN, base.pan?.p95 ?? NaN),
+        'x',
+        2,
+      ),
+    ),
+  );
+  row(
+    `zoom vs ${base.size.label}, median / p95 (target <= 1.5)`,
+    all.map((f) =>
+      pair(
+        ratio(f.zoom?.median ?? NaN, base.zoom?.median ?? NaN),
+        ratio(f.zoom?.p95 ?? NaN, base.zoom?.p95 ?? NaN),
+        'x',
+        2,
+      ),
+    ),
+  );
+  row(
+    'time the size took',
+    all.map((f) => `${f.seconds.toFixed(0)} s`),
+  );
+  console.log(rule);
+  if (live) {
+    console.log(
+      `live run at ${live.rate.toFixed(0)} nodes/s (model ${live.latency} ms${live.rate < 25 ? ': the machine could not keep up' : ''}): frames median ${ms1(live.stats.median)} ms, ` +
+        `p95 ${ms1(live.stats.p95)} ms, max ${ms1(live.stats.max)} ms, ${live.stats.long} of ${live.stats.frames} over 50 ms`,
+    );
+  }
+  const last = all.at(-1) as SizeFigures;
+  if (all.length > 1) {
+    console.log(
+      `frame time at ${last.size.label} / at ${base.size.label}: pan p95 ${times(ratio(last.pan?.p95 ?? NaN, base.pan?.p95 ?? NaN))}, ` +
+        `zoom p95 ${times(ratio(last.zoom?.p95 ?? NaN, base.zoom?.p95 ?? NaN))} (target <= 1.5)`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 
 async function main() {
+  const sizes = parseSizes(process.env.BENCH_UI_SIZES);
   ensureBuild('the UI benchmark');
   const executablePath = findChromium();
   if (!executablePath) throw new Error('no Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH');
@@ -529,122 +1146,59 @@ async function main() {
     const header =
       `Arborist UI benchmark: headless Chromium ${browser.version()} with --disable-gpu (software rendering) on ` +
       `${os.cpus().length} cores shared with the server (next start on :${PORT}), ${VIEWPORT.width}x${VIEWPORT.height}`;
-    console.log(`${header}; load average ${os.loadavg()[0]?.toFixed(1)} at the start\n`);
-
-    // 1. a recorded run of about 1,000 nodes
-    const t0 = Date.now();
-    const recordedId = await createRun(server, RECORDED, 0);
-    const record = await waitFinished(server, recordedId, 300_000);
-    const events = await readEvents(server, recordedId);
-    const tree = fold(events);
-    const nodes = Object.keys(tree.nodes).length;
-    const expected = events.length;
     console.log(
-      `recorded run ${recordedId}: ${record.status} in ${((Date.now() - t0) / 1000).toFixed(1)} s, ` +
-        `${nodes} nodes (${record.exploredNodes} executed), ${events.length} events`,
+      `${header}; sizes ${sizes.map((s) => s.label).join(', ')}; load average ${os.loadavg()[0]?.toFixed(1)} at the start\n`,
     );
 
-    const url = `${server.base}/runs/${recordedId}`;
-    const height = await canvasHeight(browser, url);
-    if (height < 100) {
-      canvasStyle = CANVAS_FALLBACK_STYLE;
-      console.log(
-        `note: React Flow's box is ${height} px high on this build's run page (its slot, .run-canvas, has no size);\n` +
-          `      the benchmark gives it the page body with \`${CANVAS_FALLBACK_STYLE}\` so there is a canvas to paint`,
+    // first, while the server has nothing else on its hands (after the 100k run it is still collecting garbage)
+    progress('live run: calibrating the model latency for ~50 nodes/s…');
+    let live: { stats: FrameStats; rate: number; latency: number } | null = null;
+    try {
+      const { latency, probes } = await calibrate(server, browser, LIVE_TARGET_NODES_PER_S);
+      progress(`live run: model latency ${latency} ms (${probes.join(', ')})`);
+      const measured = await bounded(liveRun(server, browser, latency, LIVE_MS), 'live pass');
+      live = { stats: frameStats(measured.frames), rate: measured.nodesPerSecond, latency };
+      progress(
+        `live run: ${measured.created} nodes created in ${measured.seconds.toFixed(1)} s; cards on the page ` +
+          `${measured.cardsBefore} -> ${measured.cardsAfter}`,
       );
+    } catch (error) {
+      progress(`live run: no figure (${(error as Error).message.split('\n')[0]})`);
     }
-    const loads: Awaited<ReturnType<typeof waitLoaded>>[] = [];
-    let loaded: Awaited<ReturnType<typeof openPage>> | null = null;
-    for (let i = 0; i < LOADS; i++) {
-      loaded = await openPage(browser, url, expected);
-      const load = await waitLoaded(loaded.page);
-      loads.push(load);
-      console.log(
-        `  load ${i + 1}: first card ${ms(load.firstCard)}, ${load.count} cards ` +
-          `${load.allCards === null ? 'stopped at' : 'all rendered at'} ${ms(load.allCards ?? load.lastChange)}, ` +
-          `longest task ${ms(load.longestTask)}`,
-      );
-      if (i < LOADS - 1) await loaded.context.close();
-    }
-    const incomplete = loads.filter((l) => l.allCards === null);
 
-    // 2. panning it (the last page loaded)
-    if (!loaded) throw new Error('no page');
-    await sleep(1_000);
-    const panned = await pan(loaded.page, PAN_MS);
-    await loaded.context.close();
-    console.log(
-      `  pan: ${panned.moves} mouse moves sent in ${panned.seconds.toFixed(1)} s; the viewport moved in ` +
-        `${panned.transformChanges} of ${panned.frames.length} frames; ${panned.hiddenFrames} frames began with a card hidden`,
-    );
-
-    // 3. a live run at about 50 nodes/s
-    const { latency, probes } = await calibrate(server, browser, LIVE_TARGET_NODES_PER_S);
-    console.log(`live run: model latency ${latency} ms for ~${LIVE_TARGET_NODES_PER_S} nodes/s (${probes.join(', ')})`);
-    const live = await liveRun(server, browser, latency, LIVE_MS);
-    console.log(
-      `  live: ${live.created} nodes created in ${live.seconds.toFixed(1)} s; cards on the page ${live.cardsBefore} -> ` +
-        `${live.cardsAfter} (${live.cardsPerSecond.toFixed(0)}/s), ${live.behind} created but not on the page at the ` +
-        `end; first card ${ms(live.firstCard)} after navigation; ${live.hiddenFrames} of ${live.frames.length} frames ` +
-        `began with cards hidden (React Flow re-measuring them)`,
-    );
+    const all: SizeFigures[] = [];
+    for (const [i, size] of sizes.entries()) all.push(await measureSize(browser, server, size, i === 0));
 
     console.log(`\n${header}; load average ${os.loadavg()[0]?.toFixed(1)} at the end`);
-    console.log(
-      `recorded run: ${nodes} nodes, ${events.length} events; ${LOADS} loads, a fresh browser context each\n`,
-    );
-    const rule = '-'.repeat(100);
-    console.log(
-      `${'figure'.padEnd(52)} ${'n'.padStart(5)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)} ${'>50 ms'.padStart(7)}`,
-    );
-    console.log(rule);
-    const loadRow = (label: string, xs: number[]) =>
-      console.log(
-        `${label.padEnd(52)} ${String(xs.length).padStart(5)} ${ms(median(xs)).padStart(8)} ${''.padStart(8)} ${ms(Math.max(...xs)).padStart(8)}`,
-      );
-    loadRow(
-      'load: nav start -> first node card painted',
-      loads.map((l) => l.firstCard),
-    );
-    loadRow(
-      `load: nav start -> whole run drawn (${expected} events)${incomplete.length ? ` (${incomplete.length} stalled)` : ''}`,
-      loads.map((l) => l.allCards ?? l.lastChange),
-    );
-    loadRow(
-      'load: longest main-thread task',
-      loads.map((l) => l.longestTask),
-    );
-    loadRow(
-      'load: total blocking time',
-      loads.map((l) => l.blocking),
-    );
-    const frameRow = (label: string, f: FrameStats) =>
-      console.log(
-        `${label.padEnd(52)} ${String(f.frames).padStart(5)} ${`${ms1(f.median)} ms`.padStart(8)} ${`${ms1(f.p95)} ms`.padStart(8)} ${`${ms1(f.max)} ms`.padStart(8)} ${String(f.long).padStart(7)}`,
-      );
-    frameRow(`frames: panning the recorded run, ${panned.seconds.toFixed(1)} s`, frameStats(panned.frames));
-    frameRow(
-      `frames: live run at ${live.nodesPerSecond.toFixed(0)} nodes/s (model ${latency} ms), ${live.seconds.toFixed(1)} s`,
-      frameStats(live.frames),
-    );
-    console.log(rule);
+    printTable(all, live);
 
     if (profileDir) {
+      const largest = all.at(-1) as SizeFigures;
       console.log(
-        `\nprofiles: one more pass of each under a trace and a CPU profile (their overhead included), in ${profileDir}`,
+        `\nprofiles: one more load and pan of the ${largest.size.label} run and a live pass under a trace and a CPU ` +
+          `profile (their overhead included), in ${profileDir}`,
       );
       const profiling = { browser, dir: profileDir };
-      const again = await newPage(browser, expected, true);
-      await profiled(profiling, again.page, 'load', async () => {
-        await again.page.goto(url, { waitUntil: 'commit' });
-        return waitLoaded(again.page);
-      });
+      const expect = { status: 'finished', total: String(largest.run.total), events: largest.run.events };
+      const again = await newPage(browser, expect, { countRenders: true });
+      const load = await profiled(
+        profiling,
+        again.page,
+        `load-${largest.size.label}`,
+        async () => {
+          await again.page.goto(`${server.base}/runs/${largest.run.id}`, { waitUntil: 'commit' });
+          return waitLoaded(again.page, loadTimeoutMs(largest.size.events));
+        },
+        { trace: (largest.loads[0]?.usable ?? Infinity) < 20_000 },
+      );
+      console.log(`  (this load: usable ${ms(load.usable ?? NaN)}${load.gaveUp ? `, ${load.gaveUp}` : ''})`);
       await sleep(1_000);
       const from = await panePoint(again.page); // its hit tests are not part of the pan
-      await profiled(profiling, again.page, 'pan', () => pan(again.page, PAN_MS, from));
+      await profiled(profiling, again.page, `pan-${largest.size.label}`, () => pan(again.page, PAN_MS, from));
       await again.context.close();
-      await liveRun(server, browser, latency, LIVE_MS, profiling);
+      if (live) await bounded(liveRun(server, browser, live.latency, LIVE_MS, profiling), 'profiled live pass');
     }
+    progress('done');
   } finally {
     await browser?.close().catch(() => undefined);
     server.stop();
