@@ -13,6 +13,7 @@ import { RunCanvas } from './RunCanvas';
 import { RunHeader, useRunStatus } from './RunHeader';
 import { PageViewProvider } from './PageViewContext';
 import { RunStoreProvider } from './RunStoreContext';
+import { SearchBox } from './search/SearchBox';
 import { useRunCommands } from './useRunCommands';
 import { useRunEvents } from './useRunEvents';
 import { useRunKeyboard } from './useRunKeyboard';
@@ -88,6 +89,7 @@ function RunPage({ runId }: { runId: string }) {
       ) : (
         <div className="run-body">
           <div className="run-canvas">
+            <SearchBox />
             <RunCanvas commands={commands} onFork={setForkFrom} />
           </div>
           <Inspector runId={runId} />
