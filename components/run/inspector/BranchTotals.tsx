@@ -56,8 +56,9 @@ export function BranchTotals({ node }: { node: ThoughtNode }) {
           'model calls',
           formatTokens(rollup.modelCalls),
           undefined,
-          rollup.modelCalls > 0
-            ? `${formatLatency(rollup.elapsedMs)}${timeShare ? `, ${timeShare} of the time` : ''}`
+          // no time to show when the calls took none (an offline simulation, an imported log without times)
+          rollup.elapsedMs > 0
+            ? `${formatLatency(rollup.elapsedMs)}${timeShare ? `, ${timeShare} of the model time` : ''}`
             : null,
         )}
         {fact('verified answers', String(rollup.verifiedAnswers), 'inspector-branch-verified')}

@@ -7,10 +7,30 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { buildSearchIndex, hitSnippet, normaliseQuery, searchIndex } from '@/lib/search/tree-search';
 import { usePageView, usePageViewApi } from '../PageViewContext';
-import { useRunStore } from '../RunStoreContext';
+import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import styles from './SearchBox.module.css';
 
 const DEBOUNCE_MS = 120;
+/** While a run is live, hits follow the tree at most this often (an index walk costs ~10 ms at 10k nodes). */
+const LIVE_REFRESH_MS = 300;
+
+/** `value`, changing at most once per `ms` (the latest value wins once the time has passed). */
+function useThrottled<T>(value: T, ms: number): T {
+  const [shown, setShown] = useState(value);
+  const last = useRef(0);
+  useEffect(() => {
+    if (Object.is(value, shown)) return;
+    const timer = setTimeout(
+      () => {
+        last.current = Date.now();
+        setShown(value);
+      },
+      Math.max(0, last.current + ms - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [value, shown, ms]);
+  return shown;
+}
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -33,8 +53,11 @@ export function SearchBox() {
   const stepWhenReady = useRef<{ query: string; direction: 1 | -1 } | null>(null);
   const tree = useRunStore((s) => s.tree);
   // the live tree is updated in place: version says when it (or the log) changed
-  const version = useRunStore((s) => s.version);
-  const events = useRunStore((s) => s.events);
+  const version = useThrottled(
+    useRunStore((s) => s.version),
+    LIVE_REFRESH_MS,
+  );
+  const runStore = useRunStoreApi();
   const select = useRunStore((s) => s.select);
   const pageView = usePageViewApi();
   const active = usePageView((s) => s.search.active);
@@ -46,11 +69,12 @@ export function SearchBox() {
     return () => clearTimeout(timer);
   }, [text, query]);
 
+  const searching = normaliseQuery(query) !== '';
   const index = useMemo(
-    () => (normaliseQuery(query) === '' ? null : buildSearchIndex(tree, events)),
-    // version: the same tree object changes in place while a run is live
+    () => (searching ? buildSearchIndex(tree, runStore.getState().events) : null),
+    // version (throttled) stands for the tree changing in place and for the log growing
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [query === '', tree, version, events],
+    [searching, tree, version, runStore],
   );
   const hits = useMemo(() => (index ? searchIndex(index, query) : []), [index, query]);
 
@@ -113,7 +137,6 @@ export function SearchBox() {
   }
 
   const pending = normaliseQuery(text) !== normaliseQuery(query);
-  const searching = normaliseQuery(query) !== '';
   const activeHit = active >= 0 ? hits[active] : undefined;
   const snippet = index && activeHit ? hitSnippet(index, activeHit) : null;
   const count = !searching
@@ -165,6 +188,7 @@ export function SearchBox() {
           className={styles.count}
           data-testid="run-search-count"
           data-empty={searching && hits.length === 0}
+          data-idle={!searching}
           aria-live="polite"
         >
           {count}
