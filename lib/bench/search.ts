@@ -2,8 +2,8 @@
  * `npx tsx lib/bench/search.ts`: how long the run page's search takes on big trees, printed, never asserted.
  * Builds runs of about 1k, 10k and 30k nodes with the engine and a model that answers instantly with texts of a
  * realistic length (thoughts of ~80 characters, responses of ~400), then times: the index built cold, the index
- * rebuilt after one more event (what each live frame costs while a query is typed), and queries that match many
- * nodes, a few, and none. Not a test: nothing here can fail a build.
+ * rebuilt after one more event (what a live update costs while a query is typed), and queries that match many
+ * nodes, a few (one node's whole thought: it, and the parent whose generation answered it), and none. Not a test: nothing here can fail a build.
  */
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
@@ -78,9 +78,10 @@ async function main() {
     const next = time(() => buildSearchIndex(tree, events), 1);
     const index = buildSearchIndex(tree, events);
     const many = time(() => searchIndex(index, 'sigma'));
-    const few = time(() => searchIndex(index, 'idea 123.'));
+    const one = tree.nodes[tree.nodeOrder[Math.floor(tree.nodeOrder.length / 2)] as string]?.branch?.thought ?? '';
+    const few = time(() => searchIndex(index, one));
     const none = time(() => searchIndex(index, 'no such text'));
-    const counts = `${searchIndex(index, 'sigma').length}/${searchIndex(index, 'idea 123.').length}`;
+    const counts = `${searchIndex(index, 'sigma').length}/${searchIndex(index, one).length}`;
     console.log(
       [tree.nodeOrder.length, events.length, cold, Math.max(next, warm), many, few, none]
         .map((x) => (Number.isInteger(x) ? String(x) : (x as number).toFixed(1)))
