@@ -11,7 +11,10 @@ import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import styles from './SearchBox.module.css';
 
 const DEBOUNCE_MS = 120;
-/** While a run is live, hits follow the tree at most this often (an index walk costs ~10 ms at 10k nodes). */
+/**
+ * Hits follow a changing tree at most this often: an index walk costs ~10-20 ms at 10k nodes, and a tree from a
+ * snapshot (time travel) shares no node objects with the last one, so its index is built cold.
+ */
 const LIVE_REFRESH_MS = 300;
 
 /** `value`, changing at most once per `ms` (the latest value wins once the time has passed). */
@@ -51,8 +54,12 @@ export function SearchBox() {
   const [query, setQuery] = useState('');
   // Enter pressed before the debounce ran: step once this query's hits are in
   const stepWhenReady = useRef<{ query: string; direction: 1 | -1 } | null>(null);
-  const tree = useRunStore((s) => s.tree);
-  // the live tree is updated in place: version says when it (or the log) changed
+  // Throttled: a live tree is updated in place (version says when it or the log changed), and scrubbing through
+  // time hands over a new tree per step; hits follow both, at most every LIVE_REFRESH_MS.
+  const tree = useThrottled(
+    useRunStore((s) => s.tree),
+    LIVE_REFRESH_MS,
+  );
   const version = useThrottled(
     useRunStore((s) => s.version),
     LIVE_REFRESH_MS,
