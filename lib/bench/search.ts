@@ -61,18 +61,20 @@ function time(work: () => unknown, repeat = 7): number {
 }
 
 async function main() {
-  console.log('tree search (medians of 7, ms)');
+  console.log('tree search (ms; medians of 5 cold builds, of 7 for the rest)');
   console.log('nodes\tevents\tindex cold\tindex next version\tquery many\tquery few\tquery none\thits many/few');
   for (const executed of [350, 3_500, 10_000]) {
     const events = await run(executed);
     const last = events.at(-1) as ExplorationEvent;
     const tree = fold(events.slice(0, -1));
-    const cold = (() => {
-      const fresh = structuredClone(tree); // new node objects: nothing cached
-      const t = performance.now();
-      buildSearchIndex(fresh, events);
-      return performance.now() - t;
-    })();
+    const cold = median(
+      Array.from({ length: 5 }, () => {
+        const fresh = structuredClone(tree); // new node objects: nothing cached
+        const t = performance.now();
+        buildSearchIndex(fresh, events);
+        return performance.now() - t;
+      }),
+    );
     const warm = time(() => buildSearchIndex(tree, events));
     fold([last], tree);
     const next = time(() => buildSearchIndex(tree, events), 1);

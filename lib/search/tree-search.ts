@@ -71,20 +71,30 @@ const SEPARATOR = '\u0000';
 /** Entries reused across tree versions and across indexes: node objects are never mutated, only replaced. */
 const entryCache = new WeakMap<ThoughtNode, NodeEntry>();
 
-function fieldTexts(tree: ThoughtTree, node: ThoughtNode, events: readonly ExplorationEvent[]) {
-  const fields: Omit<FieldText, 'start'>[] = [];
+/**
+ * A node's texts, each lowercased once into the node's search string (`lower`, fields joined by SEPARATOR).
+ * Plain loops and no spread: this runs for every node when a search starts on a big run.
+ */
+function buildEntry(tree: ThoughtTree, node: ThoughtNode, events: readonly ExplorationEvent[]): NodeEntry {
+  const fields: FieldText[] = [];
+  const parts: string[] = [];
+  let start = 0;
   const add = (
     field: SearchField,
     text: string | null | undefined,
-    seq: number | null = null,
-    purpose = null as ModelPurpose | null,
+    seq: number | null,
+    purpose: ModelPurpose | null,
   ) => {
-    if (text) fields.push({ field, text, seq, purpose });
+    if (!text) return;
+    const lower = text.toLowerCase();
+    fields.push({ field, text, start, seq, purpose });
+    parts.push(lower);
+    start += lower.length + SEPARATOR.length;
   };
-  if (node.parentId === null) add('goal', tree.goal);
+  if (node.parentId === null) add('goal', tree.goal, null, null);
   const branch = node.branch;
   if (branch) {
-    add('thought', branch.thought);
+    add('thought', branch.thought, null, null);
     const action = branch.proposedAction;
     const actionText =
       action.type === 'response'
@@ -92,32 +102,18 @@ function fieldTexts(tree: ThoughtTree, node: ThoughtNode, events: readonly Explo
         : action.type === 'sub_goal'
           ? action.goal
           : `${action.toolName} ${JSON.stringify(action.arguments)}`;
-    if (actionText !== branch.thought) add('action', actionText);
+    if (actionText !== branch.thought) add('action', actionText, null, null);
   }
-  add('result', node.result?.response);
-  add('verification', node.verification?.trace);
-  add('failure', node.failureReason);
+  add('result', node.result?.response, null, null);
+  add('verification', node.verification?.trace, null, null);
+  add('failure', node.failureReason, null, null);
   let missing = 0;
   for (const seq of node.modelCallSeqs) {
     const event = events[seq - 1];
     if (!event || event.seq !== seq) missing += 1;
     else if (event.type === 'model.called') add('response', event.payload.response, seq, event.payload.purpose);
   }
-  return { fields, missing };
-}
-
-function buildEntry(tree: ThoughtTree, node: ThoughtNode, events: readonly ExplorationEvent[]): NodeEntry {
-  const { fields, missing } = fieldTexts(tree, node, events);
-  const parts: string[] = [];
-  let start = 0;
-  const placed = fields.map((f) => {
-    const lower = f.text.toLowerCase();
-    parts.push(lower);
-    const out: FieldText = { ...f, start };
-    start += lower.length + SEPARATOR.length;
-    return out;
-  });
-  return { node, goal: node.parentId === null ? tree.goal : '', fields: placed, lower: parts.join(SEPARATOR), missing };
+  return { node, goal: node.parentId === null ? tree.goal : '', fields, lower: parts.join(SEPARATOR), missing };
 }
 
 /** Node ids from the root down, each node's children in order. */
