@@ -16,6 +16,7 @@ import { RunDrawer } from './RunDrawer';
 import { RunHeader, useRunStatus } from './RunHeader';
 import { PageViewProvider } from './PageViewContext';
 import { RunStoreProvider } from './RunStoreContext';
+import { SearchBox } from './search/SearchBox';
 import { useRunCommands } from './useRunCommands';
 import { useRunEvents } from './useRunEvents';
 import { useRunDrawer } from './useRunDrawer';
@@ -98,6 +99,7 @@ function RunPage({ runId }: { runId: string }) {
                 and the overview in its bottom-right corner: both move with the canvas box, and a docked drawer
                 never covers them. */}
             <div className={`run-canvas ${layout.canvas}`}>
+              <SearchBox />
               <RunCanvas commands={commands} onFork={setForkFrom} />
               <Overview />
             </div>

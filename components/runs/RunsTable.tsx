@@ -1,6 +1,6 @@
 'use client';
 /**
- * The runs panel: filters kept in the URL (?status=&task=, so a filtered list can be shared), the table of runs
+ * The runs panel: filters kept in the URL (?status=&task=&q=, so a filtered list can be shared), the table of runs
  * newest first with "Load more" pages, polling while a shown run is active, and designed loading, empty and error
  * states. Uses useSearchParams, so the page wraps it in Suspense with RunsPanelSkeleton as the fallback.
  * Not responsible for a row's cells (RunRow.tsx), the filter controls (RunsFilters.tsx) or formatting (list-model.ts).
@@ -144,7 +144,11 @@ function StateBox({
 }
 
 function describeFilters(filters: RunFilters): string {
-  return [filters.status && `status ${filters.status}`, filters.taskId && `task ${taskLabel(filters.taskId)}`]
+  return [
+    filters.q && `“${filters.q}” in the goal, output or import tag`,
+    filters.status && `status ${filters.status}`,
+    filters.taskId && `task ${taskLabel(filters.taskId)}`,
+  ]
     .filter(Boolean)
     .join(' and ');
 }
@@ -159,7 +163,12 @@ export function RunsTable() {
 
   const runs = useInfiniteQuery({
     ...trpc.run.list.infiniteQueryOptions(
-      { limit: PAGE_SIZE, status: filters.status ?? undefined, taskId: filters.taskId ?? undefined },
+      {
+        limit: PAGE_SIZE,
+        status: filters.status ?? undefined,
+        taskId: filters.taskId ?? undefined,
+        q: filters.q || undefined,
+      },
       { getNextPageParam: (page) => page.nextCursor },
     ),
     placeholderData: keepPreviousData,

@@ -21,18 +21,23 @@ describe('filters in the URL', () => {
     expect([...STATUS_FILTERS].sort()).toEqual([...RUN_STATUSES].sort());
   });
 
-  it('are read from ?status=&task=, ignoring unknown values', () => {
-    expect(parseFilters(params('status=running&task=game24'))).toEqual({ status: 'running', taskId: 'game24' });
+  it('are read from ?status=&task=&q=, ignoring unknown values', () => {
+    expect(parseFilters(params('status=running&task=game24'))).toEqual({ status: 'running', taskId: 'game24', q: '' });
+    expect(parseFilters(params('q=%20autumn%20leaves%20')).q).toBe('autumn leaves');
+    expect(parseFilters(params(`q=${'x'.repeat(500)}`)).q).toHaveLength(200);
     expect(parseFilters(params('status=bogus&task=chess'))).toEqual(NO_FILTERS);
     expect(parseFilters(params(''))).toEqual(NO_FILTERS);
   });
 
   it('are written back, keeping other parameters', () => {
-    expect(filtersQuery({ status: 'failed', taskId: 'open-goal' })).toBe('?status=failed&task=open-goal');
+    expect(filtersQuery({ status: 'failed', taskId: 'open-goal', q: '' })).toBe('?status=failed&task=open-goal');
+    expect(filtersQuery({ ...NO_FILTERS, q: ' "soft" launch ' }, 'q=old&x=1')).toBe('?x=1&q=%22soft%22+launch');
     expect(filtersQuery(NO_FILTERS, 'status=failed&x=1')).toBe('?x=1');
     expect(filtersQuery(NO_FILTERS)).toBe('');
     expect(hasFilters(NO_FILTERS)).toBe(false);
-    expect(hasFilters({ status: null, taskId: 'game24' })).toBe(true);
+    expect(hasFilters({ status: null, taskId: 'game24', q: '' })).toBe(true);
+    expect(hasFilters({ ...NO_FILTERS, q: 'haiku' })).toBe(true);
+    expect(hasFilters({ ...NO_FILTERS, q: '  ' })).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The runs list's model, free of React: the filters as they live in the URL (?status=&task=), and how a run's
+ * The runs list's model, free of React: the filters as they live in the URL (?status=&task=&q=), and how a run's
  * summary reads in the table (relative start time, duration, cost, solved or not).
  * Where it helps: a filtered list is a shareable link, and every cell's text is tested without a DOM.
  * Not responsible for fetching (RunsTable.tsx) or the server's list query (lib/server/repositories/runs.ts).
@@ -23,9 +23,14 @@ export const ACTIVE_STATUSES: ReadonlySet<StoredRunStatus> = new Set(['queued', 
 export interface RunFilters {
   status: StoredRunStatus | null;
   taskId: TaskId | null;
+  /** Words to find in a run's goal, output or import tag ('' for none); the server searches (full text). */
+  q: string;
 }
 
-export const NO_FILTERS: RunFilters = { status: null, taskId: null };
+export const NO_FILTERS: RunFilters = { status: null, taskId: null, q: '' };
+
+/** The longest search the server accepts (lib/server/trpc/schemas.ts listRunsInput.q). */
+export const MAX_SEARCH_LENGTH = 200;
 
 /** Filters from the URL; an unknown value is ignored rather than showing an empty list. */
 export function parseFilters(params: { get(name: string): string | null }): RunFilters {
@@ -34,6 +39,7 @@ export function parseFilters(params: { get(name: string): string | null }): RunF
   return {
     status: (STATUS_FILTERS as readonly string[]).includes(status ?? '') ? (status as StoredRunStatus) : null,
     taskId: TASKS.some((t) => t.id === task) ? (task as TaskId) : null,
+    q: (params.get('q') ?? '').trim().slice(0, MAX_SEARCH_LENGTH),
   };
 }
 
@@ -42,14 +48,16 @@ export function filtersQuery(filters: RunFilters, current = ''): string {
   const params = new URLSearchParams(current);
   params.delete('status');
   params.delete('task');
+  params.delete('q');
   if (filters.status) params.set('status', filters.status);
   if (filters.taskId) params.set('task', filters.taskId);
+  if (filters.q.trim()) params.set('q', filters.q.trim());
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
 export function hasFilters(filters: RunFilters): boolean {
-  return filters.status !== null || filters.taskId !== null;
+  return filters.status !== null || filters.taskId !== null || filters.q.trim() !== '';
 }
 
 export function taskLabel(taskId: string): string {

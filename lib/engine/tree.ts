@@ -226,7 +226,11 @@ const APPLY: Appliers = {
     if (node) {
       const usage = { ...node.usage };
       addUsage(usage, payload.usage, payload.cost);
-      replaceNode(tree, node.id, { usage, modelCallSeqs: [...node.modelCallSeqs, seq] });
+      replaceNode(tree, node.id, {
+        usage,
+        modelCallSeqs: [...node.modelCallSeqs, seq],
+        modelMs: node.modelMs + payload.latencyMs,
+      });
     }
   },
 
@@ -351,6 +355,7 @@ function newNode(
     dropped: [],
     usage: emptyUsage(),
     modelCallSeqs: [],
+    modelMs: 0,
     startedSeq: null,
     finishedSeq: null,
     ...fields,

@@ -115,6 +115,11 @@ export interface ThoughtNode {
   usage: CostedUsage;
   /** Seq numbers of the model.called events made for this node, in order. */
   modelCallSeqs: number[];
+  /**
+   * Milliseconds its model calls took, summed (their latencyMs): the node's time, attributed call by call as its
+   * usage is, so a branch's times add up to the run's and pauses, restarts and other branches never count.
+   */
+  modelMs: number;
   createdSeq: number;
   startedSeq: number | null;
   finishedSeq: number | null;

@@ -5,7 +5,7 @@ import { fold } from '../engine/tree';
 import type { ThoughtTree } from '../engine/types';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { getTaskEntry } from '../tasks/index';
-import { isVerifiedAnswer, subtreeRollups, sumRollups } from './rollup';
+import { isVerifiedAnswer, rollupsFor, subtreeRollups, sumRollups } from './rollup';
 
 async function searchedTree(): Promise<ThoughtTree> {
   const events: ExplorationEvent[] = [];
@@ -20,7 +20,12 @@ async function searchedTree(): Promise<ThoughtTree> {
     task: getTaskEntry('game24').task,
     onEvent: (e) => events.push(e),
   });
-  return fold(events);
+  // latencies made up per call (the simulator's are 0): each call's time must reach its own node's subtree
+  return fold(
+    events.map((e) =>
+      e.type === 'model.called' ? { ...e, payload: { ...e.payload, latencyMs: (e.seq % 7) + 1 } } : e,
+    ),
+  );
 }
 
 /** The subtree of `id`, walked the slow way: the reference the one-pass rollup must agree with. */
@@ -46,6 +51,8 @@ describe('subtreeRollups', () => {
       expect(rollup.inputTokens).toBe(nodes.reduce((s, n) => s + n.usage.inputTokens, 0));
       expect(rollup.modelCalls).toBe(nodes.reduce((s, n) => s + n.modelCallSeqs.length, 0));
       expect(rollup.verifiedAnswers).toBe(nodes.filter(isVerifiedAnswer).length);
+      const seqs = nodes.flatMap((n) => n.modelCallSeqs);
+      expect(rollup.elapsedMs).toBe(seqs.reduce((s, seq) => s + (seq % 7) + 1, 0));
       const scores = nodes.flatMap((n) => (n.score ? [n.score.composite] : []));
       expect(rollup.bestComposite).toBe(scores.length ? Math.max(...scores) : null);
     }
@@ -56,12 +63,22 @@ describe('subtreeRollups', () => {
     expect(root.inputTokens).toBeGreaterThan(0);
   });
 
+  it('computes once per tree version and again after an event', async () => {
+    const tree = await searchedTree();
+    const first = rollupsFor(tree);
+    expect(rollupsFor(tree)).toBe(first);
+    tree.lastSeq += 1; // what reduce does with every event it applies in place
+    expect(rollupsFor(tree)).not.toBe(first);
+    expect(rollupsFor(tree).get(tree.rootId!)).toEqual(first.get(tree.rootId!));
+  });
+
   it('sums several subtrees for a card standing for siblings', async () => {
     const tree = await searchedTree();
     const rollups = subtreeRollups(tree);
     const kids = tree.nodes[tree.rootId!]!.childIds;
     const sum = sumRollups(kids.map((k) => rollups.get(k)));
     expect(sum.nodes).toBe(tree.nodeOrder.length - 1);
+    expect(sum.elapsedMs).toBe(rollups.get(tree.rootId!)!.elapsedMs - tree.nodes[tree.rootId!]!.modelMs);
     expect(sumRollups([]).bestComposite).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Per-subtree totals: what a branch cost, in tokens, calls and dollars, how many nodes it holds, how many verified
- * answers it found and the best score in it. One pass over the tree (children always come after their parent in
+ * Per-subtree totals: what a branch cost, in tokens, calls, dollars and model time, how many nodes it holds, how
+ * many verified answers it found and the best score in it. One pass over the tree (children always come after their parent in
  * nodeOrder, so walking it backwards adds every child into its parent before the parent is read).
  * Pure and React-free; feeds summary cards, the inspector ("this branch cost $0.41, 38% of the run") and the
  * overview's cost colouring. Not responsible for formatting (the components) or for what a node's own usage is
@@ -25,6 +25,11 @@ export interface SubtreeRollup {
   bestComposite: number | null;
   /** Nodes that failed or were pruned by a person. */
   deadEnds: number;
+  /**
+   * Milliseconds the subtree's model calls took, summed (node.modelMs): attributed as cost is, so it adds up
+   * across branches to the run's model time; not the wall-clock span, which other branches and pauses overlap.
+   */
+  elapsedMs: number;
 }
 
 export function isVerifiedAnswer(node: ThoughtNode): boolean {
@@ -42,6 +47,7 @@ function own(node: ThoughtNode): SubtreeRollup {
     verifiedAnswers: isVerifiedAnswer(node) ? 1 : 0,
     bestComposite: node.score?.composite ?? null,
     deadEnds: node.status === 'failed' || node.status === 'pruned' ? 1 : 0,
+    elapsedMs: node.modelMs,
   };
 }
 
@@ -54,6 +60,7 @@ function addInto(total: SubtreeRollup, part: SubtreeRollup): void {
   total.modelCalls += part.modelCalls;
   total.verifiedAnswers += part.verifiedAnswers;
   total.deadEnds += part.deadEnds;
+  total.elapsedMs += part.elapsedMs;
   if (part.bestComposite !== null && (total.bestComposite === null || part.bestComposite > total.bestComposite))
     total.bestComposite = part.bestComposite;
 }
@@ -74,6 +81,21 @@ export function subtreeRollups(tree: ThoughtTree): Map<string, SubtreeRollup> {
   return rollups;
 }
 
+const memo = new WeakMap<ThoughtTree, { lastSeq: number; rollups: Map<string, SubtreeRollup> }>();
+
+/**
+ * subtreeRollups, computed once per tree version and shared by every reader (inspector, cards, overview). The
+ * store's live tree is updated in place, but reduce moves lastSeq with every event, so (tree, lastSeq) names a
+ * version; a past tree (time travel) is its own object.
+ */
+export function rollupsFor(tree: ThoughtTree): ReadonlyMap<string, SubtreeRollup> {
+  const hit = memo.get(tree);
+  if (hit && hit.lastSeq === tree.lastSeq) return hit.rollups;
+  const rollups = subtreeRollups(tree);
+  memo.set(tree, { lastSeq: tree.lastSeq, rollups });
+  return rollups;
+}
+
 /** The totals of several subtrees together (a summary card standing for some siblings). */
 export function sumRollups(parts: Iterable<SubtreeRollup | undefined>): SubtreeRollup {
   const total: SubtreeRollup = {
@@ -86,6 +108,7 @@ export function sumRollups(parts: Iterable<SubtreeRollup | undefined>): SubtreeR
     verifiedAnswers: 0,
     bestComposite: null,
     deadEnds: 0,
+    elapsedMs: 0,
   };
   for (const part of parts) if (part) addInto(total, part);
   return total;

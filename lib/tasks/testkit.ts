@@ -30,6 +30,7 @@ export function makeNode(
     dropped: [],
     usage: { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 },
     modelCallSeqs: [],
+    modelMs: 0,
     createdSeq: 0,
     startedSeq: null,
     finishedSeq: null,

@@ -9,6 +9,7 @@ import { useRunStore } from '../RunStoreContext';
 import { STATUS_LABELS, displayStatus } from '../node-status';
 import { actionLabel } from '../event-log/describe-event';
 import { expandBlock, pruneBlock } from './node-commands';
+import { BranchTotals } from './BranchTotals';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
 import styles from './Inspector.module.css';
@@ -37,6 +38,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
         <Dropped node={node} />
         <Timing node={node} />
         <Usage node={node} />
+        <BranchTotals node={node} />
         <Family node={node} />
         <ModelCalls node={node} />
       </div>

@@ -86,6 +86,7 @@ export function sampleNode(id: string, overrides: Partial<ThoughtNode> = {}): Th
     dropped: [],
     usage: { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 },
     modelCallSeqs: [],
+    modelMs: 0,
     createdSeq: 1,
     startedSeq: null,
     finishedSeq: null,

@@ -1,7 +1,12 @@
 /** Runs against real SQLite through real Prisma: the record mapping, pages, filters, patches and cascades. */
+import { cpSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyStats } from '../../engine/tree';
-import { type TestDb, createTestDb, sampleEvents, sampleNode, sampleRunInput } from '../db/testkit';
+import { createPrismaClient } from '../db/client';
+import { migrate, readMigrations } from '../db/migrate';
+import { type TestDb, createTestDb, sampleEvents, sampleNode, sampleRunInput, tempDir } from '../db/testkit';
 import { appendEvents, countEvents } from './events';
 import { listNodes, upsertNodes } from './nodes';
 import { type RunRecord, createRun, deleteRun, findRunsByStatus, getRun, listRuns, updateRun } from './runs';
@@ -220,5 +225,124 @@ describe('deleteRun', () => {
     expect(await listNodes(t.prisma, 'drop')).toEqual([]);
     expect(await countEvents(t.prisma, 'keep')).toBe(30);
     expect(await listNodes(t.prisma, 'keep')).toHaveLength(1);
+  });
+});
+
+describe('listRuns with a search', () => {
+  beforeEach(async () => {
+    const runs: [string, string, string | null, string | null][] = [
+      ['g1', 'Use 4 9 10 13 to make 24', '4 * (9 + 10 - 13) = 24', null],
+      ['g2', 'Use 1 1 4 6 to make 24', null, 'tot-log:paper-runs.json:2025'],
+      ['o1', 'Write a haiku about autumn leaves', 'Crimson leaves falling', null],
+      ['o2', 'Plan a café opening in Lisbon', 'Rent first, then "soft launch"', 'arborist.run:abc'],
+    ];
+    for (const [i, [id, goal, output, importTag]] of runs.entries()) {
+      await createRun(
+        t.prisma,
+        sampleRunInput(id, { goal, importTag, createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)) }),
+      );
+      if (output) await updateRun(t.prisma, id, { output, status: 'finished' });
+    }
+  });
+
+  const search = async (q: string, more: Partial<Parameters<typeof listRuns>[1]> = {}) =>
+    ids((await listRuns(t.prisma, { limit: 50, q, ...more })).items);
+
+  it('finds runs by a word of the goal, of the output, of the import tag, and by a prefix', async () => {
+    expect(await search('haiku')).toEqual(['o1']);
+    expect(await search('HAIKU autumn')).toEqual(['o1']); // every word, any case
+    expect(await search('haiku lisbon')).toEqual([]);
+    expect(await search('crimson')).toEqual(['o1']); // output
+    expect(await search('paper-runs')).toEqual(['g2']); // import tag
+    expect(await search('tot-log')).toEqual(['g2']);
+    expect(await search('autu')).toEqual(['o1']); // a prefix
+    expect(await search('cafe')).toEqual(['o2']); // diacritics folded
+    expect(await search('24')).toEqual(['g2', 'g1']); // newest first
+  });
+
+  it('keeps the index in step with the table: an output written later, an edited goal, a deleted run', async () => {
+    await updateRun(t.prisma, 'g2', { output: 'Solved by sixes' });
+    expect(await search('sixes')).toEqual(['g2']);
+    await updateRun(t.prisma, 'o1', { goal: 'Write a limerick' });
+    expect(await search('haiku')).toEqual([]);
+    expect(await search('limerick')).toEqual(['o1']);
+    await updateRun(t.prisma, 'o1', { status: 'failed' }); // an unsearched column leaves it alone
+    expect(await search('limerick')).toEqual(['o1']);
+    await deleteRun(t.prisma, 'o1');
+    expect(await search('limerick')).toEqual([]);
+  });
+
+  it('treats quotes, operators and stars as text: a hostile query never errors', async () => {
+    for (const q of [
+      '"',
+      '"soft',
+      'soft"',
+      'NEAR(',
+      'NEAR(a b)',
+      '*',
+      'a*',
+      'AND',
+      'OR haiku',
+      '-haiku',
+      '^x',
+      "'; DROP",
+    ]) {
+      await expect(search(q), q).resolves.toBeInstanceOf(Array);
+    }
+    expect(await search('"soft launch"')).toEqual(['o2']);
+    expect(await search('OR haiku')).toEqual([]); // "or" is a word to find, not an operator
+    expect(await search('*')).toEqual(['o2', 'o1', 'g2', 'g1']); // nothing to search for: every run
+  });
+
+  it('combines with the status and task filters and pages with a cursor', async () => {
+    expect(await search('24', { status: 'finished' })).toEqual(['g1']);
+    expect(await search('make', { taskId: 'open-goal' })).toEqual([]);
+    expect(await search('use', { status: [] })).toEqual([]);
+    const p1 = await listRuns(t.prisma, { limit: 1, q: 'use' });
+    expect(ids(p1.items)).toEqual(['g2']);
+    const p2 = await listRuns(t.prisma, { limit: 1, q: 'use', cursor: p1.nextCursor });
+    expect(ids(p2.items)).toEqual(['g1']);
+    expect(p2.nextCursor).toBeNull();
+    expect(await listRuns(t.prisma, { limit: 1, q: 'use', cursor: 'gone' })).toEqual({ items: [], nextCursor: null });
+  });
+
+  it('returns whole records, as the unfiltered list does', async () => {
+    const all = (await listRuns(t.prisma, { limit: 50 })).items.find((r) => r.id === 'o2');
+    expect((await listRuns(t.prisma, { limit: 50, q: 'lisbon' })).items).toEqual([all]);
+  });
+});
+
+describe('the runs_search migration', () => {
+  it('indexes the runs stored before it', async () => {
+    const dir = tempDir('arborist-fts-');
+    try {
+      const migrations = path.join(dir, 'migrations');
+      cpSync(path.join('prisma', 'migrations'), migrations, { recursive: true });
+      const later = readMigrations(migrations).filter((m) => m.name >= '20261130110000_runs_search');
+      for (const m of later) rmSync(path.join(migrations, m.name), { recursive: true });
+      const file = path.join(dir, 'old.db');
+      migrate(file, { migrationsDir: migrations });
+      const raw = new Database(file);
+      raw
+        .prepare(
+          'INSERT INTO "Run" ("id", "updatedAt", "taskId", "goal", "modelId", "modelLabel", "config", "status", ' +
+            '"output") VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run('old', 'open-goal', 'An older goal about glaciers', 'm', 'm', '{}', 'finished', 'Ice moves');
+      raw.close();
+
+      cpSync(path.join('prisma', 'migrations'), migrations, { recursive: true });
+      expect(migrate(file, { migrationsDir: migrations }).applied).toContain('20261130110000_runs_search');
+      const prisma = createPrismaClient(file);
+      try {
+        const found = async (q: string) => ids((await listRuns(prisma, { limit: 5, q })).items);
+        expect(await found('glaciers')).toEqual(['old']);
+        expect(await found('ice')).toEqual(['old']);
+      } finally {
+        await prisma.$disconnect();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -95,6 +95,8 @@ export interface ListRunsOptions {
   limit: number;
   status?: StoredRunStatus | StoredRunStatus[];
   taskId?: string;
+  /** Words a run's goal, output or import tag must contain (each word, or a word starting with it). */
+  q?: string | null;
 }
 
 export interface RunPage {
@@ -177,12 +179,33 @@ export async function getRun(db: Db, id: string): Promise<RunRecord | null> {
   return row ? toRunRecord(row) : null;
 }
 
+/** At most this many words of a search are used (a pasted paragraph must not become a huge query). */
+const MAX_SEARCH_WORDS = 12;
+
+/**
+ * A search box's text as an FTS5 query: every word a quoted prefix ("tok"*), all required. Quoting makes the input
+ * plain words, never FTS syntax: a quote, AND, NEAR( or * in the box is text to find, not an operator (a quote is
+ * doubled inside the string, as FTS5 escapes it). Words with no letter or digit are dropped, since they hold no
+ * token; null when nothing is left to search for.
+ */
+export function toFtsQuery(text: string): string | null {
+  const words = text
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+    .slice(0, MAX_SEARCH_WORDS);
+  if (words.length === 0) return null;
+  return words.map((word) => `"${word.replaceAll('"', '""')}"*`).join(' ');
+}
+
 /**
  * A page of runs, newest first (createdAt desc, then id desc so equal times keep a stable order). The cursor is the
- * last id of the previous page; a cursor whose run has since been deleted gives an empty last page.
+ * last id of the previous page; a cursor whose run has since been deleted gives an empty last page. With `q`, only
+ * runs whose goal, output or import tag hold its words (the RunSearch full-text index), same order and paging.
  */
 export async function listRuns(db: Db, options: ListRunsOptions): Promise<RunPage> {
   const limit = Math.min(Math.max(Math.trunc(options.limit), 1), MAX_RUN_PAGE);
+  const fts = options.q ? toFtsQuery(options.q) : null;
+  if (fts !== null) return searchRuns(db, options, fts, limit);
   const where: Prisma.RunWhereInput = {
     ...(options.status !== undefined && {
       status: Array.isArray(options.status) ? { in: options.status } : options.status,
@@ -203,6 +226,44 @@ export async function listRuns(db: Db, options: ListRunsOptions): Promise<RunPag
   });
   const items = rows.slice(0, limit).map(toRunRecord);
   return { items, nextCursor: rows.length > limit ? (items[items.length - 1]?.id ?? null) : null };
+}
+
+/**
+ * listRuns with a full-text query: the page's ids from one SQL query over RunSearch and Run (FTS5 has no Prisma
+ * API; every value is a bound parameter), then the rows through RUN_SELECT so they map as every other list does.
+ */
+async function searchRuns(db: Db, options: ListRunsOptions, fts: string, limit: number): Promise<RunPage> {
+  const conditions: Prisma.Sql[] = [
+    Prisma.sql`r."id" IN (SELECT "runId" FROM "RunSearch" WHERE "RunSearch" MATCH ${fts})`,
+  ];
+  if (options.status !== undefined) {
+    const statuses = Array.isArray(options.status) ? options.status : [options.status];
+    if (statuses.length === 0) return { items: [], nextCursor: null };
+    conditions.push(Prisma.sql`r."status" IN (${Prisma.join(statuses)})`);
+  }
+  if (options.taskId !== undefined) conditions.push(Prisma.sql`r."taskId" = ${options.taskId}`);
+  if (options.cursor) {
+    const after = await db.run.findUnique({ where: { id: options.cursor }, select: { id: true } });
+    if (!after) return { items: [], nextCursor: null };
+    // the same keyset as listRuns, read from the cursor's own row (no date crosses the driver as a parameter)
+    conditions.push(
+      Prisma.sql`(r."createdAt", r."id") < (SELECT c."createdAt", c."id" FROM "Run" c WHERE c."id" = ${after.id})`,
+    );
+  }
+  const found = await db.$queryRaw<{ id: string }[]>`
+    SELECT r."id" AS "id" FROM "Run" r
+    WHERE ${Prisma.join(conditions, ' AND ')}
+    ORDER BY r."createdAt" DESC, r."id" DESC
+    LIMIT ${limit + 1}`;
+  const pageIds = found.slice(0, limit).map((row) => row.id);
+  const rows = await db.run.findMany({ where: { id: { in: pageIds } }, select: RUN_SELECT });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  // a run deleted between the two queries is left out
+  const items = pageIds.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toRunRecord(row)] : [];
+  });
+  return { items, nextCursor: found.length > limit ? (pageIds[pageIds.length - 1] ?? null) : null };
 }
 
 /** Applies a patch; null when the run does not exist. */

@@ -26,6 +26,8 @@ export const listRunsInput = z.object({
   limit: z.number().int().min(1).max(200).default(50),
   status: z.enum(RUN_STATUSES).optional(),
   taskId: z.string().max(40).optional(),
+  /** Words to find in a run's goal, output or import tag (plain words: the server quotes them for FTS5). */
+  q: z.string().max(200).optional(),
 });
 
 export const eventsRangeInput = z.object({

@@ -54,6 +54,7 @@ export const runRouter = router({
       limit: input.limit,
       status: input.status,
       taskId: input.taskId,
+      q: input.q,
     }),
   ),
 

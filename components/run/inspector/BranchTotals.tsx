@@ -1,0 +1,69 @@
+'use client';
+// The inspector's "This branch" section: what the selected node's whole subtree holds and cost — nodes, dollars and
+// their share of the run, tokens, model calls and their time, verified answers, dead ends. "Where did the money go"
+// for one branch. Reads the subtree rollups, computed once per tree version (rollupsFor), never per render.
+// Not responsible for the node's own usage (sections.tsx Usage) or computing rollups (lib/layout/rollup.ts).
+import type { ThoughtNode } from '@/lib/engine/types';
+import { rollupsFor } from '@/lib/layout/rollup';
+import { useRunStore } from '../RunStoreContext';
+import { formatLatency } from '../event-log/describe-event';
+import { formatTokens, formatUsageCost } from './model-calls';
+import { Section } from './sections';
+import styles from './Inspector.module.css';
+
+/** "38%", "<1%" for a sliver that is not nothing; null when there is no whole to share. */
+function share(part: number, whole: number): string | null {
+  if (!(whole > 0)) return null;
+  const pct = (part / whole) * 100;
+  if (pct > 0 && pct < 1) return '<1%';
+  return `${Math.round(pct)}%`;
+}
+
+export function BranchTotals({ node }: { node: ThoughtNode }) {
+  const rollup = useRunStore((s) => rollupsFor(s.tree).get(node.id));
+  const runCost = useRunStore((s) => s.tree.usage.cost);
+  const runModelMs = useRunStore((s) => (s.tree.rootId ? (rollupsFor(s.tree).get(s.tree.rootId)?.elapsedMs ?? 0) : 0));
+  // a leaf's branch is the node itself: its Usage section says it all
+  if (!rollup || rollup.nodes < 2) return null;
+  const priced = rollup.modelCalls > rollup.unpricedCalls;
+  const costShare = priced ? share(rollup.cost, runCost) : null;
+  const timeShare = share(rollup.elapsedMs, runModelMs);
+  const fact = (label: string, value: string, testId?: string, note?: string | null) => (
+    <div className={styles.fact}>
+      <dt>{label}</dt>
+      <dd>
+        <span className={styles.num} data-testid={testId}>
+          {value}
+        </span>
+        {note && <span className={styles.muted}> · {note}</span>}
+      </dd>
+    </div>
+  );
+  return (
+    <Section title="This branch" aside={`${rollup.nodes} nodes`} testId="inspector-branch">
+      <dl className={styles.facts}>
+        {rollup.modelCalls === 0
+          ? fact('cost', 'no model calls yet', 'inspector-branch-cost')
+          : fact(
+              'cost',
+              formatUsageCost(rollup, rollup.modelCalls),
+              'inspector-branch-cost',
+              costShare && `${costShare} of the run`,
+            )}
+        {fact('tokens in', formatTokens(rollup.inputTokens))}
+        {fact('tokens out', formatTokens(rollup.outputTokens))}
+        {fact(
+          'model calls',
+          formatTokens(rollup.modelCalls),
+          undefined,
+          // no time to show when the calls took none (an offline simulation, an imported log without times)
+          rollup.elapsedMs > 0
+            ? `${formatLatency(rollup.elapsedMs)}${timeShare ? `, ${timeShare} of the model time` : ''}`
+            : null,
+        )}
+        {fact('verified answers', String(rollup.verifiedAnswers), 'inspector-branch-verified')}
+        {fact('dead ends', String(rollup.deadEnds))}
+      </dl>
+    </Section>
+  );
+}
