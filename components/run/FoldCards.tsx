@@ -61,6 +61,18 @@ function FoldCardImpl({ data }: NodeProps<FoldFlowNode>) {
   );
 }
 
+/** A bar with one segment per status, as wide as its share of the hidden nodes. */
+function StatusMix({ mix }: { mix: string }) {
+  const parts = mix ? mix.split(',').map((p) => p.split(':') as [string, string]) : [];
+  return (
+    <div className="tsum-mix" aria-label={parts.map(([s, n]) => `${n} ${s}`).join(', ')}>
+      {parts.map(([status, n]) => (
+        <span key={status} className={`mix-${status}`} style={{ flexGrow: Number(n) }} />
+      ))}
+    </div>
+  );
+}
+
 function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
   const pill = usePill();
   const best = data.best !== null ? data.best.toFixed(2) : null;
@@ -76,7 +88,10 @@ function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
       <NodeHandles />
       {pill ? (
         <>
-          <span className="tpill-words">+{data.hidden}</span>
+          <span className="tpill-words">
+            +{data.hidden}
+            {best && <span className="tpill-minor"> best {best}</span>}
+          </span>
           <span className="tpill-sr">{text}</span>
         </>
       ) : (
@@ -89,6 +104,7 @@ function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
           </div>
         </>
       )}
+      <StatusMix mix={data.mix} />
     </div>
   );
 }

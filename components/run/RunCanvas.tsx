@@ -9,6 +9,7 @@
 import { Background, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { pathTo } from '@/lib/engine/tree';
+import type { ThoughtTree } from '@/lib/engine/types';
 import { levelOf } from '@/lib/layout/lod';
 import { CARD_HEIGHT, CARD_WIDTH, placeLayers, placeTree, type LayerItem } from '@/lib/layout/place';
 import type { Position } from '@/lib/layout/tidy';
@@ -24,6 +25,7 @@ import { MIN_ZOOM, useFrame } from './fit';
 import { usePageView, usePageViewApi } from './PageViewContext';
 import { useRunStore, useRunStoreApi } from './RunStoreContext';
 import type { RunFlowNode } from './flow-types';
+import { displayStatus } from './node-status';
 import { createElementCache, stabilize } from './stable-elements';
 import { ThoughtNodeCard } from './ThoughtNodeCard';
 import type { RunCommands } from './useRunCommands';
@@ -39,6 +41,23 @@ const NO_NODES: RunFlowNode[] = [];
 const NO_EDGES: Edge[] = [];
 /** Trees up to this many nodes show everything unless asked to collapse; bigger ones start focused. */
 export const AUTO_COLLAPSE_ABOVE = 40;
+
+/** The statuses of every node under `roots`, as "status:count" pairs, most common first. */
+function statusMix(tree: ThoughtTree, roots: readonly string[]): string {
+  const counts = new Map<string, number>();
+  const stack = [...roots];
+  while (stack.length) {
+    const node = tree.nodes[stack.pop() as string];
+    if (!node) continue;
+    const status = displayStatus(node);
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+    stack.push(...node.childIds);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([status, n]) => `${status}:${n}`)
+    .join(',');
+}
 
 export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork: (nodeId: string) => void }) {
   const store = useRunStoreApi();
@@ -138,7 +157,13 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
         flowNodes.push({
           ...common,
           type: 'summary',
-          data: { parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden, best: item.best },
+          data: {
+            parentId: item.parentId,
+            nodeIds: item.nodeIds,
+            hidden: item.hidden,
+            best: item.best,
+            mix: statusMix(tree, item.nodeIds),
+          },
         });
       } else if (item.kind === 'dropped-fold') {
         flowNodes.push({

@@ -61,7 +61,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         title={thought}
       >
         <NodeHandles />
-        <span className="tpill-words">{isRoot ? 'goal' : firstLine(thought, 40)}</span>
+        <span className="tpill-words">{firstLine(thought, 60)}</span>
         <div className="tpill-foot">
           <div className="tnode-bar">
             {composite !== null && <span style={{ width: `${Math.round(composite * 100)}%` }} />}

@@ -7,6 +7,13 @@ export type DroppedFoldFlowNode = Node<{ foldId: string; parentId: string; count
 export type DroppedFlowNode = Node<{ parentId: string; index: number }, 'dropped'>;
 export type RunFlowNode = ThoughtFlowNode | FoldFlowNode | DroppedFoldFlowNode | DroppedFlowNode | SummaryFlowNode;
 export type SummaryFlowNode = Node<
-  { parentId: string; nodeIds: string[]; hidden: number; best: number | null },
+  {
+    parentId: string;
+    nodeIds: string[];
+    hidden: number;
+    best: number | null;
+    /** The hidden nodes' statuses, "completed:12,failed:3" (a string, so an unchanged mix compares equal). */
+    mix: string;
+  },
   'summary'
 >;

@@ -12,7 +12,7 @@ export const READABLE_PX = 10;
 /** The smallest text on a full card (its marks), in flow pixels. */
 export const CARD_SMALLEST_FONT = 10.5;
 /** The pill's text, in flow pixels. */
-export const PILL_FONT = 36;
+export const PILL_FONT = 30;
 
 export const CARD_MIN_ZOOM = READABLE_PX / CARD_SMALLEST_FONT;
 export const PILL_MIN_ZOOM = READABLE_PX / PILL_FONT;

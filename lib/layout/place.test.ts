@@ -61,4 +61,22 @@ describe('placeLayers', () => {
     expect(positions.get('b')?.x).toBeLessThan(positions.get('a')?.x as number);
     expect(positions.get('a')?.y).toBe(positions.get('b')?.y);
   });
+
+  it('wraps a long layer into several columns, best first, every depth still right of the one before', () => {
+    const items = [
+      { id: 'r', depth: 0, score: null },
+      ...Array.from({ length: 100 }, (_, i) => ({ id: `a${i}`, depth: 1, score: i / 100 })),
+      ...Array.from({ length: 10 }, (_, i) => ({ id: `b${i}`, depth: 2, score: i / 10 })),
+    ];
+    const { positions, bounds } = placeLayers(items, 'lr');
+    expect(overlaps([...positions.values()])).toBe(false);
+    const a = items.filter((i) => i.depth === 1).map((i) => positions.get(i.id) as { x: number; y: number });
+    expect(new Set(a.map((p) => p.x)).size).toBeGreaterThan(1); // wrapped
+    expect(bounds.height).toBeLessThan(100 * CARD_HEIGHT); // not a strip
+    const best = positions.get('a99') as { x: number; y: number };
+    expect(a.every((p) => p.x >= best.x)).toBe(true); // the best is in the first column, at the top
+    expect(a.every((p) => p.x > best.x || p.y >= best.y)).toBe(true);
+    const rightmostA = Math.max(...a.map((p) => p.x));
+    for (let i = 0; i < 10; i++) expect(positions.get(`b${i}`)?.x).toBeGreaterThan(rightmostA + CARD_WIDTH - 1);
+  });
 });

@@ -70,9 +70,13 @@ export interface LayerItem {
   score: number | null;
 }
 
+/** Gap between the sub-columns (or sub-rows) of one wrapped layer. */
+const WRAP_GAP = 24;
+
 /**
- * One column (lr) or row (tb) per depth, items sorted by score, best first (ties keep their given order);
- * each layer centred on the root's axis.
+ * One column (lr) or row (tb) per depth, items sorted by score, best first (ties keep their given order), the best
+ * at the top (lr) or the left (tb). A layer too long for one column wraps into several side by side, filled best
+ * first, so a wide beam stays roughly as tall as it is wide instead of a strip; every layer is centred on one axis.
  */
 export function placeLayers(items: readonly LayerItem[], orientation: Orientation): Placement {
   const layers = new Map<number, LayerItem[]>();
@@ -82,23 +86,30 @@ export function placeLayers(items: readonly LayerItem[], orientation: Orientatio
     layers.set(item.depth, layer);
   }
   const positions = new Map<string, Position>();
-  const across = orientation === 'tb' ? CARD_WIDTH + SIBLING_GAP.tb : CARD_HEIGHT + SIBLING_GAP.lr;
-  const along = orientation === 'tb' ? CARD_HEIGHT + DEPTH_GAP.tb : CARD_WIDTH + DEPTH_GAP.lr;
-  for (const [depth, layer] of layers) {
+  const tb = orientation === 'tb';
+  // a step across a layer (between candidates) and along it (between wrapped sub-columns)
+  const across = tb ? CARD_WIDTH + SIBLING_GAP.tb : CARD_HEIGHT + SIBLING_GAP.lr;
+  const along = tb ? CARD_HEIGHT + WRAP_GAP : CARD_WIDTH + WRAP_GAP;
+  const largest = Math.max(0, ...[...layers.values()].map((l) => l.length));
+  // the largest layer's block about square: perLine * across ~ lines * along
+  const perLine = Math.max(6, Math.ceil(Math.sqrt((largest * along) / across)));
+  let offset = 0; // where the next depth's block starts, along the depth axis
+  for (const depth of [...layers.keys()].sort((a, b) => a - b)) {
+    const layer = layers.get(depth) as LayerItem[];
     const sorted = layer
       .map((item, index) => ({ item, index }))
       .sort((a, b) => (b.item.score ?? -Infinity) - (a.item.score ?? -Infinity) || a.index - b.index)
       .map((e) => e.item);
-    const start = (-(sorted.length - 1) * across) / 2;
+    const lines = Math.ceil(sorted.length / perLine);
+    const inLine = Math.min(sorted.length, perLine);
+    const start = (-(inLine - 1) * across) / 2;
     sorted.forEach((item, i) => {
-      const offset = start + i * across;
-      positions.set(
-        item.id,
-        orientation === 'tb'
-          ? { x: offset - CARD_WIDTH / 2, y: depth * along }
-          : { x: depth * along, y: offset - CARD_HEIGHT / 2 },
-      );
+      const a = start + (i % perLine) * across;
+      const b = offset + Math.floor(i / perLine) * along;
+      positions.set(item.id, tb ? { x: a - CARD_WIDTH / 2, y: b } : { x: b, y: a - CARD_HEIGHT / 2 });
     });
+    const block = (lines - 1) * along + (tb ? CARD_HEIGHT : CARD_WIDTH);
+    offset += block + (tb ? DEPTH_GAP.tb : DEPTH_GAP.lr);
   }
   return { positions, bounds: boundsOf(positions) };
 }
