@@ -32,7 +32,7 @@ function FoldCardImpl({ data }: NodeProps<FoldFlowNode>) {
         title={`${title}: ${counts}. Click to unfold`}
       >
         <NodeHandles />
-        <span className="tpill-words">✕ {dead.length}</span>
+        <span className="tpill-words">{title}</span>
         <span className="tpill-sr">
           {title} · {counts}
         </span>
@@ -120,7 +120,7 @@ function DroppedFoldCardImpl({ data }: NodeProps<DroppedFoldFlowNode>) {
     >
       <NodeHandles />
       {pill ? (
-        <span className="tpill-words">▽ {data.count}</span>
+        <span className="tpill-words">{data.count} below threshold</span>
       ) : (
         <>
           <span className="badge st-dropped">{data.count} pruned by score</span>

@@ -6,7 +6,7 @@
 // (canvas/LodCanvas.tsx) with no DOM node per item. All of that is computed once per tree change, never per frame.
 // This component also publishes the layout to the page-view store, honours its focus requests, and keeps the newest
 // activity in view while "follow live" is on.
-import { Background, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
+import { Background, ControlButton, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { pathTo } from '@/lib/engine/tree';
 import type { ThoughtTree } from '@/lib/engine/types';
@@ -177,6 +177,8 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
       for (const childId of visible.childIds[id] ?? []) {
         const onBest = best.has(id) && best.has(childId);
         const child = visible.items.get(childId);
+        // the layer view links only the candidates that ran (see scene.ts)
+        if (layers && child?.kind === 'node' && tree.nodes[child.nodeId]?.startedSeq === null) continue;
         const faint = child?.kind === 'dropped' || child?.kind === 'dropped-fold';
         flowEdges.push({
           id: `e:${id}:${childId}`,
@@ -401,8 +403,14 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
       >
         <Background gap={24} size={1} />
         <LodCanvas scene={scene} itemOf={itemOf} />
-        {/* fit lives in the toolbar: React Flow's own fit sees no nodes at the far level */}
-        <Controls showInteractive={false} showFitView={false} position="bottom-left" />
+        <Controls showInteractive={false} showFitView={false} position="bottom-left">
+          {/* React Flow's own fit sees no nodes at the far level: this one fits the published layout */}
+          <ControlButton onClick={() => frame(null)} title="Fit View" aria-label="Fit View">
+            <svg viewBox="0 0 32 30" aria-hidden="true">
+              <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
+            </svg>
+          </ControlButton>
+        </Controls>
         <CanvasToolbar
           autoCollapse={autoCollapse}
           onAutoCollapse={(on) => setCollapseChoice(on)}

@@ -13,7 +13,8 @@ import { usePageViewApi } from './PageViewContext';
 
 export const FIT_PADDING: FitViewOptions['padding'] = { top: '56px', right: '24px', bottom: '24px', left: '24px' };
 const PAD = { top: 56, right: 24, bottom: 24, left: 24 };
-export const MIN_ZOOM = 0.02;
+/** Low enough that fit shows every item of a tree of thousands (as shapes a few pixels wide). */
+export const MIN_ZOOM = 0.001;
 
 export interface Box {
   x: number;

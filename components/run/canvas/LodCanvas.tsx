@@ -6,7 +6,8 @@
  * hits outlined. It redraws (once per animation frame at most) only when the viewport, the selection, the hits,
  * the theme or the scene changes, and draws only what is in view, batched by colour.
  * For tests it writes what it drew on itself: data-level (card | pill | shape) and data-drawn (JSON: status -> how
- * many nodes were drawn in that colour, the hidden ones of folds and summaries included).
+ * many nodes were drawn in that colour, the hidden ones of folds and summaries included), and data-draw-ms, how long
+ * the last frame's drawing took (for benchmarks to print; never asserted).
  * Not responsible for hit-testing clicks (RunCanvas, through scene.ts) nor for the DOM levels (the node cards).
  */
 import { useStoreApi } from '@xyflow/react';
@@ -210,6 +211,7 @@ export function LodCanvas({ scene, itemOf }: { scene: Scene; itemOf: ReadonlyMap
         return;
       }
       cleared = false;
+      const started = performance.now();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, canvas.width, canvas.height);
       const { selectedNodeId } = runStore.getState();
@@ -229,6 +231,7 @@ export function LodCanvas({ scene, itemOf }: { scene: Scene; itemOf: ReadonlyMap
         active: activeHit ? (itemOf.get(activeHit) ?? null) : null,
       });
       canvas.dataset.drawn = JSON.stringify(counts);
+      canvas.dataset.drawMs = (performance.now() - started).toFixed(2);
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(render);

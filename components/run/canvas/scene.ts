@@ -142,6 +142,9 @@ export function buildScene(input: SceneInput): Scene {
       const to = positions.get(childId);
       if (!to) continue;
       const child = input.items.get(childId);
+      const childNode = child?.kind === 'node' ? tree.nodes[child.nodeId] : undefined;
+      // the layer view links only the candidates that ran, as the paper draws it: the rest would be a thicket
+      if (input.fadeUnrun && childNode && childNode.startedSeq === null) continue;
       const best = input.bestPath.has(parentId) && input.bestPath.has(childId);
       const faint = child?.kind === 'dropped' || child?.kind === 'dropped-fold';
       edges.push(
