@@ -8,6 +8,7 @@ import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { levelOf } from '@/lib/layout/lod';
 import { NodeHandles } from './canvas/orientation';
+import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
 import type { ThoughtFlowNode } from './flow-types';
 import { STATUS_LABELS, displayStatus, firstLine } from './node-status';
@@ -24,6 +25,9 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const actions = useRunStore((s) => s.personActions[id]);
   const pending = useRunStore((s) => s.pendingCommands[id]);
   const shared = useIsShared(id);
+  // search hits (page-view store): booleans, so a new search re-renders only the cards whose mark changed
+  const hit = usePageView((s) => s.search.hitSet.has(id));
+  const activeHit = usePageView((s) => s.search.active >= 0 && s.search.hits[s.search.active] === id);
   // a boolean selector: the card re-renders when the level changes, not on every zoom step
   const pill = useStore((s) => levelOf(s.transform[2]) !== 'card');
   if (!node) return null;
@@ -47,7 +51,9 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
       : STATUS_LABELS[status];
 
   const thought = isRoot ? (goal ?? '') : (node.branch?.thought ?? '');
-  const classes = `s-${status}${isBest ? ' is-best' : ''}${isRoot ? ' is-root' : ''}${selected ? ' is-selected' : ''}`;
+  const classes =
+    `s-${status}${isBest ? ' is-best' : ''}${isRoot ? ' is-root' : ''}${selected ? ' is-selected' : ''}` +
+    `${hit ? ' is-hit' : ''}${activeHit ? ' is-active-hit' : ''}`;
 
   if (pill) {
     return (
