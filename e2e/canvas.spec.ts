@@ -108,27 +108,23 @@ test('focused by default, zooming out goes card -> pill -> canvas and back, with
 test('the orientation switch lays depth out left to right, and is remembered', async ({ page }) => {
   await open(page);
   const card = (id: string) => page.locator(`[data-testid=thought-node][data-node-id=${id}]`);
-  /** The root's box and the box of a child of the root on screen, after a fit. */
+  const visibleChild = async () => {
+    for (const id of rootChildren) if (await card(id).isVisible()) return id;
+    return null;
+  };
+  /** The root's box and the box of a child of the root on screen, after a fit has settled. */
   const boxes = async () => {
     await page.getByTestId('canvas-fit').click();
     await expect(card(rootId)).toBeVisible();
-    const child = await expect
-      .poll(async () => {
-        for (const id of rootChildren) if (await card(id).isVisible()) return id;
-        return null;
-      })
-      .not.toBeNull()
-      .then(async () => {
-        for (const id of rootChildren) if (await card(id).isVisible()) return id;
-        return rootChildren[0] as string;
-      });
-    // wait for the fit's animation to end: two reads of the root's box agree
+    await expect.poll(visibleChild).not.toBeNull();
+    const child = (await visibleChild()) as string;
+    // the fit animates: wait until two reads a couple of frames apart agree
     await expect
       .poll(async () => {
         const a = await card(rootId).boundingBox();
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const b = await card(rootId).boundingBox();
-        return a && b && a.x === b.x && a.y === b.y;
+        return a !== null && b !== null && a.x === b.x && a.y === b.y;
       })
       .toBe(true);
     return { root: await card(rootId).boundingBox(), child: await card(child).boundingBox() };
