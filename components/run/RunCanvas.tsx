@@ -13,7 +13,7 @@ import type { ThoughtTree } from '@/lib/engine/types';
 import { levelOf } from '@/lib/layout/lod';
 import { CARD_HEIGHT, CARD_WIDTH, placeLayers, placeTree, type LayerItem } from '@/lib/layout/place';
 import type { Position } from '@/lib/layout/tidy';
-import { focusNodes, visibleTree } from '@/lib/layout/visible-tree';
+import { droppedItemId, focusNodes, visibleTree } from '@/lib/layout/visible-tree';
 import { CanvasToolbar } from './CanvasToolbar';
 import { LodCanvas } from './canvas/LodCanvas';
 import { OrientationContext } from './canvas/orientation';
@@ -248,7 +248,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   const previous = useRef<{ positions: ReadonlyMap<string, Position>; itemOf: ReadonlyMap<string, string> } | null>(
     null,
   );
-  const anchor = useRef<{ nodeId: string; at: Position } | null>(null);
+  const anchor = useRef<{ itemId: string; at: Position } | null>(null);
   useLayoutEffect(() => {
     const before = previous.current;
     previous.current = { positions, itemOf };
@@ -258,7 +258,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
     let now: Position | undefined;
     if (pinned) {
       was = pinned.at;
-      now = positions.get(itemOf.get(pinned.nodeId) ?? '');
+      now = positions.get(pinned.itemId);
     } else if (before && selectedNodeId && !store.getState().followLive) {
       was = before.positions.get(before.itemOf.get(selectedNodeId) ?? '');
       now = positions.get(itemOf.get(selectedNodeId) ?? '');
@@ -272,13 +272,19 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   const activityId = useRunStore((s) => s.tree.inFlight?.entry.nodeId ?? s.tree.nodeOrder.at(-1) ?? null);
   const finished = useRunStore((s) => s.tree.status === 'finished');
   const fitted = useRef(false);
+  const wasFinished = useRef(finished);
   const itemCount = positions.size;
   useEffect(() => {
     if (itemCount === 0) return;
-    if (!fitted.current || (followLive && (finished || itemCount <= 12))) {
+    // fit once on arrival, while a small live tree grows, and when a followed run finishes; not when a finished
+    // tree changes shape (a click opens the focus around a node: the view must stay where the person is looking)
+    const justFinished = finished && !wasFinished.current;
+    wasFinished.current = finished;
+    if (!fitted.current || (followLive && (justFinished || (!finished && itemCount <= 12)))) {
       fitted.current = frame(null, fitted.current && !finished ? 250 : 0);
       return;
     }
+    if (finished) return;
     if (!followLive || !activityId) return;
     const item = itemOf.get(activityId);
     const p = item ? positions.get(item) : undefined;
@@ -344,12 +350,10 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
 
   function onNodeClick(_: unknown, node: RunFlowNode) {
     setMenu(null);
-    if (node.type === 'summary') {
-      const first = node.data.nodeIds[0];
-      if (first) anchor.current = { nodeId: first, at: node.position };
-      store.getState().setView({ followLive: false });
-      store.getState().toggleFold(node.id);
-    } else if (node.type === 'fold' || node.type === 'droppedFold') {
+    if (node.type === 'summary' || node.type === 'fold' || node.type === 'droppedFold') {
+      // what the summary hid opens in place: its first item takes the summary's spot on screen
+      const first = node.type === 'droppedFold' ? droppedItemId(node.data.parentId, 0) : (node.data.nodeIds[0] ?? null);
+      if (first) anchor.current = { itemId: first, at: node.position };
       store.getState().toggleFold(node.id);
     } else if (node.type === 'dropped') store.getState().select(node.data.parentId);
     else store.getState().select(node.id);

@@ -3,13 +3,13 @@ import { boxOf, viewportFor } from './fit';
 
 describe('viewportFor', () => {
   it('centres the box in the pane below the toolbar, never zooming past the maximum', () => {
-    const v = viewportFor({ x: 0, y: 0, width: 1000, height: 100 }, 1048, 400);
+    const v = viewportFor({ x: 0, y: 0, width: 1000, height: 100 }, 1080, 400);
     expect(v.zoom).toBeCloseTo(1);
-    expect(v.x + 500 * v.zoom).toBeCloseTo(24 + 500); // the box's centre at the padded pane's centre
-    const far = viewportFor({ x: -50_000, y: 0, width: 100_000, height: 500 }, 1048, 400);
+    expect(v.x + 500 * v.zoom).toBeCloseTo(56 + 500); // the box's centre at the padded pane's centre
+    const far = viewportFor({ x: -50_000, y: 0, width: 100_000, height: 500 }, 1080, 400);
     expect(far.zoom).toBeCloseTo(1000 / 100_000);
-    expect(far.x + 0 * far.zoom).toBeCloseTo(24 + 500);
-    expect(viewportFor({ x: 0, y: 0, width: 10, height: 10 }, 1048, 400).zoom).toBe(1);
+    expect(far.x + 0 * far.zoom).toBeCloseTo(56 + 500);
+    expect(viewportFor({ x: 0, y: 0, width: 10, height: 10 }, 1080, 400).zoom).toBe(1);
   });
 });
 

@@ -5,14 +5,14 @@
  * zoom level React Flow holds no nodes at all. Room is left at the top for the canvas toolbar.
  * Not responsible for where items go (lib/layout/place.ts).
  */
-import { useReactFlow, useStoreApi, type FitViewOptions } from '@xyflow/react';
+import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback } from 'react';
 import type { CanvasLayout } from '@/lib/store/page-view';
 import { READABLE_ZOOM } from '@/lib/layout/lod';
 import { usePageViewApi } from './PageViewContext';
 
-export const FIT_PADDING: FitViewOptions['padding'] = { top: '56px', right: '24px', bottom: '24px', left: '24px' };
-const PAD = { top: 56, right: 24, bottom: 24, left: 24 };
+// left: clear of the zoom buttons in the bottom-left corner
+const PAD = { top: 56, right: 24, bottom: 24, left: 56 };
 /** Low enough that fit shows every item of a tree of thousands (as shapes a few pixels wide). */
 export const MIN_ZOOM = 0.001;
 
