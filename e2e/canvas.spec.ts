@@ -100,6 +100,28 @@ test('focused by default, zooming out goes card -> pill -> canvas and back, with
   await expect(page.getByTestId('thought-node')).toHaveCount(0);
   await expect.poll(() => drawnTotal(page)).toBeGreaterThan(0);
 
+  // a shape shows its thought on hover and selects its node on click (hit-tested on the canvas)
+  const pane = (await page.locator('.react-flow__pane').boundingBox()) as {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+  };
+  const tooltip = page.getByRole('tooltip');
+  let found = false;
+  for (let row = 0; row < 12 && !found; row++) {
+    for (let col = 0; col < 16 && !found; col++) {
+      await page.mouse.move(pane.x + ((col + 0.5) * pane.width) / 16, pane.y + ((row + 0.5) * pane.height) / 12);
+      found = (await tooltip.isVisible()) && /^n\d+ · /.test((await tooltip.textContent()) ?? '');
+    }
+  }
+  expect(found).toBe(true);
+  const nodeId = ((await tooltip.textContent()) ?? '').split(' · ')[0] as string;
+  await page.mouse.down();
+  await page.mouse.up();
+  await expect(page.getByTestId('inspector-node')).toHaveAttribute('data-node-id', nodeId);
+  await expect(lod(page)).toHaveAttribute('data-level', 'shape'); // selecting kept the view
+
   await zoomUntil(page, 'Zoom In', 'card');
   await expect(page.locator('[data-testid=thought-node][data-level=card]').first()).toBeVisible();
   await expect(lod(page)).toHaveAttribute('data-drawn', '{}');
