@@ -1,8 +1,9 @@
 'use client';
-// The canvas's own controls: zoom to fit, follow live, what to fold, and the legend of colours and marks.
-import { Panel, useReactFlow } from '@xyflow/react';
+// The canvas's own controls: zoom to fit, follow live, what to fold or collapse, how to lay the tree out (tree or
+// per-depth layers, top-to-bottom or left-to-right, remembered), and the legend of colours and marks.
+import { Panel } from '@xyflow/react';
 import { useState } from 'react';
-import { FIT_PADDING } from './fit';
+import { setCanvasPrefs, useCanvasPrefs } from './canvas/prefs';
 import { useRunStore } from './RunStoreContext';
 
 const LEGEND: { cls: string; label: string }[] = [
@@ -15,8 +16,16 @@ const LEGEND: { cls: string; label: string }[] = [
   { cls: 'st-dropped', label: 'pruned by score (below the threshold)' },
 ];
 
-export function CanvasToolbar() {
-  const flow = useReactFlow();
+export function CanvasToolbar({
+  autoCollapse,
+  onAutoCollapse,
+  onFit,
+}: {
+  autoCollapse: boolean;
+  onAutoCollapse: (on: boolean) => void;
+  onFit: () => void;
+}) {
+  const { orientation, mode } = useCanvasPrefs();
   const followLive = useRunStore((s) => s.followLive);
   const foldDeadEnds = useRunStore((s) => s.foldDeadEnds);
   const showDropped = useRunStore((s) => s.showDropped);
@@ -25,12 +34,50 @@ export function CanvasToolbar() {
   return (
     <>
       <Panel position="top-left" className="canvas-toolbar">
+        <button className="btn btn-sm" onClick={onFit} title="Zoom to fit (f)" data-testid="canvas-fit">
+          Fit
+        </button>
+        <span className="btn-group" role="group" aria-label="Layout">
+          <button
+            className={`btn btn-sm${mode === 'tree' ? ' btn-on' : ''}`}
+            aria-pressed={mode === 'tree'}
+            onClick={() => setCanvasPrefs({ mode: 'tree' })}
+            title="The search tree: each node under its parent"
+          >
+            Tree
+          </button>
+          <button
+            className={`btn btn-sm${mode === 'layers' ? ' btn-on' : ''}`}
+            aria-pressed={mode === 'layers'}
+            onClick={() => setCanvasPrefs({ mode: 'layers' })}
+            title="One column per depth, candidates sorted by value; the ones that never ran are faint"
+            data-testid="layout-layers"
+          >
+            Layers
+          </button>
+        </span>
         <button
           className="btn btn-sm"
-          onClick={() => void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, duration: 250 })}
-          title="Zoom to fit (f)"
+          onClick={() => setCanvasPrefs({ orientation: orientation === 'tb' ? 'lr' : 'tb' })}
+          title={
+            orientation === 'tb'
+              ? 'Depth runs down: switch to left-to-right'
+              : 'Depth runs right: switch to top-to-bottom'
+          }
+          aria-label={`Orientation: ${orientation === 'tb' ? 'top to bottom' : 'left to right'}`}
+          data-testid="orientation"
+          data-orientation={orientation}
         >
-          Fit
+          {orientation === 'tb' ? '↓ Top-down' : '→ Left-right'}
+        </button>
+        <button
+          className={`btn btn-sm${autoCollapse ? '' : ' btn-on'}`}
+          aria-pressed={!autoCollapse}
+          onClick={() => onAutoCollapse(!autoCollapse)}
+          title="Show every branch, or only those around the selection, the best path and the frontier"
+          data-testid="show-all"
+        >
+          Show all
         </button>
         <button
           className={`btn btn-sm${followLive ? ' btn-on' : ''}`}

@@ -1,30 +1,51 @@
 'use client';
 // The folded parts of the tree on the canvas: a parent's dead ends (failed and pruned branches) in one summary
-// card, the candidates dropped below the threshold in another, and, once that one is opened, a ghost card per
-// dropped candidate. A click on a summary opens it (the canvas handles clicks).
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+// card, the candidates dropped below the threshold in another, once that one is opened a ghost card per dropped
+// candidate, and, with auto-collapse, the children away from the focus in one "+N more, best 0.71" card.
+// A click on a summary opens it in place (the canvas handles clicks). Between the card's readable zoom and the
+// far level each is a pill with a few large words, like the node cards (lib/layout/lod.ts).
+import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
+import { levelOf } from '@/lib/layout/lod';
+import { NodeHandles } from './canvas/orientation';
 import { useRunStore } from './RunStoreContext';
-import type { DroppedFlowNode, DroppedFoldFlowNode, FoldFlowNode } from './flow-types';
+import type { DroppedFlowNode, DroppedFoldFlowNode, FoldFlowNode, SummaryFlowNode } from './flow-types';
 import { firstLine } from './node-status';
+
+const usePill = () => useStore((s) => levelOf(s.transform[2]) !== 'card');
 
 function FoldCardImpl({ data }: NodeProps<FoldFlowNode>) {
   const nodes = useRunStore((s) => s.tree.nodes);
   useRunStore((s) => s.version);
+  const pill = usePill();
   const dead = data.nodeIds.map((id) => nodes[id]).filter((n) => n !== undefined);
   const failed = dead.filter((n) => n.status === 'failed').length;
   const pruned = dead.length - failed;
+  const counts = `${failed ? `${failed} failed` : ''}${failed && pruned ? ' · ' : ''}${pruned ? `${pruned} pruned` : ''}`;
+  const title = `${dead.length} dead end${dead.length === 1 ? '' : 's'}`;
+  if (pill) {
+    return (
+      <div
+        className="tnode tpill tnode-fold"
+        data-testid="fold-node"
+        data-fold-id={data.foldId}
+        title={`${title}: ${counts}. Click to unfold`}
+      >
+        <NodeHandles />
+        <span className="tpill-words">{title}</span>
+        <span className="tpill-sr">
+          {title} · {counts}
+        </span>
+      </div>
+    );
+  }
   return (
     <div className="tnode tnode-fold" data-testid="fold-node" data-fold-id={data.foldId} title="Click to unfold">
-      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <NodeHandles />
       <div className="tnode-top">
-        <span className="badge st-failed">
-          {dead.length} dead end{dead.length === 1 ? '' : 's'}
-        </span>
+        <span className="badge st-failed">{title}</span>
         <span className="mono tnode-id">
-          {failed ? `${failed} failed` : ''}
-          {failed && pruned ? ' · ' : ''}
-          {pruned ? `${pruned} pruned` : ''}
+          {counts}
           {data.hidden > dead.length ? ` · ${data.hidden} nodes` : ''}
         </span>
       </div>
@@ -36,44 +57,114 @@ function FoldCardImpl({ data }: NodeProps<FoldFlowNode>) {
         ))}
         {dead.length > 3 && <li className="fold-more">+{dead.length - 3} more · click to unfold</li>}
       </ul>
-      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  );
+}
+
+/** A bar with one segment per status, as wide as its share of the hidden nodes. */
+function StatusMix({ mix }: { mix: string }) {
+  const parts = mix ? mix.split(',').map((p) => p.split(':') as [string, string]) : [];
+  return (
+    <div className="tsum-mix" aria-label={parts.map(([s, n]) => `${n} ${s}`).join(', ')}>
+      {parts.map(([status, n]) => (
+        <span key={status} className={`mix-${status}`} style={{ flexGrow: Number(n) }} />
+      ))}
+    </div>
+  );
+}
+
+function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
+  const pill = usePill();
+  const best = data.best !== null ? data.best.toFixed(2) : null;
+  const text = `+${data.hidden} more${best ? `, best ${best}` : ''}`;
+  return (
+    <div
+      className={`tnode tnode-summary${pill ? ' tpill' : ''}`}
+      data-testid="summary-node"
+      data-parent-id={data.parentId}
+      data-hidden={data.hidden}
+      title="Click to show them here"
+    >
+      <NodeHandles />
+      {pill ? (
+        <>
+          <span className="tpill-words">
+            +{data.hidden}
+            {best && <span className="tpill-minor"> best {best}</span>}
+          </span>
+          <span className="tpill-sr">{text}</span>
+        </>
+      ) : (
+        <>
+          <div className="tnode-top">
+            <span className="badge st-pending">{text}</span>
+          </div>
+          <div className="fold-more">
+            {data.nodeIds.length} branch{data.nodeIds.length === 1 ? '' : 'es'} away from the focus · click to show
+          </div>
+        </>
+      )}
+      <StatusMix mix={data.mix} />
     </div>
   );
 }
 
 function DroppedFoldCardImpl({ data }: NodeProps<DroppedFoldFlowNode>) {
+  const pill = usePill();
   return (
     <div
-      className="tnode tnode-dropped tnode-compact"
+      className={`tnode tnode-dropped tnode-compact${pill ? ' tpill' : ''}`}
       data-testid="dropped-fold"
       data-fold-id={data.foldId}
       title="Click to show them"
     >
-      <Handle type="target" position={Position.Top} isConnectable={false} />
-      <span className="badge st-dropped">{data.count} pruned by score</span>
-      <span className="fold-more">below the threshold · click to show</span>
+      <NodeHandles />
+      {pill ? (
+        <span className="tpill-words">{data.count} below threshold</span>
+      ) : (
+        <>
+          <span className="badge st-dropped">{data.count} pruned by score</span>
+          <span className="fold-more">below the threshold · click to show</span>
+        </>
+      )}
+      {pill && <span className="tpill-sr">{data.count} pruned by score</span>}
     </div>
   );
 }
 
 function DroppedCardImpl({ data }: NodeProps<DroppedFlowNode>) {
   const candidate = useRunStore((s) => s.tree.nodes[data.parentId]?.dropped[data.index]);
+  const pill = usePill();
   if (!candidate) return null;
+  const bar = (
+    <div className="tnode-bar">
+      <span style={{ width: `${Math.round(candidate.score.composite * 100)}%` }} />
+    </div>
+  );
+  if (pill) {
+    return (
+      <div className="tnode tpill tnode-dropped" data-testid="dropped-node" title={candidate.branch.thought}>
+        <NodeHandles />
+        <span className="tpill-words">{firstLine(candidate.branch.thought, 40)}</span>
+        <div className="tpill-foot">{bar}</div>
+        <span className="tpill-sr">pruned by score · {candidate.score.composite.toFixed(2)}</span>
+      </div>
+    );
+  }
   return (
     <div className="tnode tnode-dropped" data-testid="dropped-node" title={candidate.reason}>
-      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <NodeHandles />
       <div className="tnode-top">
         <span className="badge st-dropped">pruned by score</span>
         <span className="mono tnode-id">{candidate.score.composite.toFixed(2)}</span>
       </div>
       <div className="tnode-thought">{firstLine(candidate.branch.thought)}</div>
-      <div className="tnode-bar">
-        <span style={{ width: `${Math.round(candidate.score.composite * 100)}%` }} />
-      </div>
+      {bar}
     </div>
   );
 }
 
 export const FoldCard = memo(FoldCardImpl);
+export const SummaryCard = memo(SummaryCardImpl);
 export const DroppedFoldCard = memo(DroppedFoldCardImpl);
 export const DroppedCard = memo(DroppedCardImpl);

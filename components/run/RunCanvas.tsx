@@ -1,16 +1,28 @@
 'use client';
-// The tree on a React Flow canvas. What is shown comes from visibleTree (dead ends and dropped candidates folded),
-// where it goes from the tidy layout; this component only places items, draws edges (the best path strong, the
-// latest backtrack animated) and keeps the newest activity in view while "follow live" is on.
-import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type Edge } from '@xyflow/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+// The tree on a React Flow canvas, readable at every size. What is shown comes from visibleTree (dead ends and
+// dropped candidates folded, and on big trees everything away from the focus collapsed into "+N more" summaries),
+// where it goes from lib/layout/place.ts (tidy tree top-to-bottom or left-to-right, or per-depth layers), how it is
+// drawn from the zoom (lib/layout/lod.ts): full cards close up, pills in the middle, and far out one canvas
+// (canvas/LodCanvas.tsx) with no DOM node per item. All of that is computed once per tree change, never per frame.
+// This component also publishes the layout to the page-view store, honours its focus requests, and keeps the newest
+// activity in view while "follow live" is on.
+import { Background, ControlButton, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { pathTo } from '@/lib/engine/tree';
-import { DEFAULT_LAYOUT, layoutTree } from '@/lib/layout/tidy';
-import { visibleTree } from '@/lib/layout/visible-tree';
+import type { ThoughtTree } from '@/lib/engine/types';
+import { levelOf } from '@/lib/layout/lod';
+import { CARD_HEIGHT, CARD_WIDTH, placeLayers, placeTree, type LayerItem } from '@/lib/layout/place';
+import type { Position } from '@/lib/layout/tidy';
+import { droppedItemId, focusNodes, visibleTree } from '@/lib/layout/visible-tree';
 import { CanvasToolbar } from './CanvasToolbar';
-import { DroppedCard, DroppedFoldCard, FoldCard } from './FoldCards';
+import { LodCanvas } from './canvas/LodCanvas';
+import { OrientationContext } from './canvas/orientation';
+import { useCanvasPrefs } from './canvas/prefs';
+import { buildScene, hitTest, type SceneItem } from './canvas/scene';
+import { DroppedCard, DroppedFoldCard, FoldCard, SummaryCard } from './FoldCards';
 import { NodeContextMenu } from './NodeContextMenu';
-import { FIT_PADDING } from './fit';
+import { MIN_ZOOM, useFrame } from './fit';
+import { usePageView, usePageViewApi } from './PageViewContext';
 import { useRunStore, useRunStoreApi } from './RunStoreContext';
 import type { RunFlowNode } from './flow-types';
 import { displayStatus } from './node-status';
@@ -18,10 +30,38 @@ import { createElementCache, stabilize } from './stable-elements';
 import { ThoughtNodeCard } from './ThoughtNodeCard';
 import type { RunCommands } from './useRunCommands';
 
-const nodeTypes = { thought: ThoughtNodeCard, fold: FoldCard, droppedFold: DroppedFoldCard, dropped: DroppedCard };
+const nodeTypes = {
+  thought: ThoughtNodeCard,
+  fold: FoldCard,
+  droppedFold: DroppedFoldCard,
+  dropped: DroppedCard,
+  summary: SummaryCard,
+};
+const NO_NODES: RunFlowNode[] = [];
+const NO_EDGES: Edge[] = [];
+/** Trees up to this many nodes show everything unless asked to collapse; bigger ones start focused. */
+export const AUTO_COLLAPSE_ABOVE = 40;
+
+/** The statuses of every node under `roots`, as "status:count" pairs, most common first. */
+function statusMix(tree: ThoughtTree, roots: readonly string[]): string {
+  const counts = new Map<string, number>();
+  const stack = [...roots];
+  while (stack.length) {
+    const node = tree.nodes[stack.pop() as string];
+    if (!node) continue;
+    const status = displayStatus(node);
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+    stack.push(...node.childIds);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([status, n]) => `${status}:${n}`)
+    .join(',');
+}
 
 export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork: (nodeId: string) => void }) {
   const store = useRunStoreApi();
+  const pageView = usePageViewApi();
   const version = useRunStore((s) => s.version);
   const tree = useRunStore((s) => s.tree);
   const selectedNodeId = useRunStore((s) => s.selectedNodeId);
@@ -31,37 +71,80 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   const showDropped = useRunStore((s) => s.showDropped);
   const openFolds = useRunStore((s) => s.openFolds);
   const followLive = useRunStore((s) => s.followLive);
+  const nodeCount = useRunStore((s) => s.tree.nodeOrder.length);
+  const { orientation, mode } = useCanvasPrefs();
+  const [collapseChoice, setCollapseChoice] = useState<boolean | null>(null);
+  const autoCollapse = collapseChoice ?? nodeCount > AUTO_COLLAPSE_ABOVE;
+  // only a change of level re-renders the canvas, not every zoom step
+  const level = useStore((s) => levelOf(s.transform[2]));
   const flow = useReactFlow();
+  const frame = useFrame();
   const [menu, setMenu] = useState<{ nodeId: string; x: number; y: number } | null>(null);
   const [cache] = useState(createElementCache);
 
-  const { nodes, edges, positions, itemOf } = useMemo(() => {
+  const model = useMemo(() => {
     void version; // the tree is updated in place; version says when
-    const visible = visibleTree(tree, { foldDeadEnds, showDropped, openFolds, reveal: selectedNodeId });
+    const visible = visibleTree(tree, {
+      foldDeadEnds,
+      showDropped,
+      openFolds,
+      reveal: selectedNodeId,
+      autoCollapse,
+      focus: focusNodes(tree, selectedNodeId, bestNodeId),
+    });
+    const itemOf = new Map<string, string>(); // node id -> the visible item standing for it
+    const best = new Set(bestNodeId ? pathTo(tree, bestNodeId).map((n) => n.id) : []);
+    if (!visible.rootId) {
+      const empty = new Map<string, Position>();
+      return {
+        nodes: NO_NODES,
+        edges: NO_EDGES,
+        positions: empty,
+        itemOf,
+        scene: buildScene({ ...visible, tree, positions: empty, orientation, bestPath: best, fadeUnrun: false }),
+      };
+    }
+    const layers = mode === 'layers';
+    let positions: Map<string, Position>;
+    if (layers) {
+      const layerItems: LayerItem[] = [];
+      for (const item of visible.items.values()) {
+        const node = tree.nodes[item.kind === 'node' ? item.nodeId : item.parentId];
+        if (!node) continue;
+        layerItems.push(
+          item.kind === 'node'
+            ? { id: item.id, depth: node.depth, score: node.score?.composite ?? null }
+            : { id: item.id, depth: node.depth + 1, score: null },
+        );
+      }
+      positions = placeLayers(layerItems, orientation).positions;
+    } else {
+      positions = placeTree(visible.childIds, visible.rootId, orientation).positions;
+    }
     const flowNodes: RunFlowNode[] = [];
     const flowEdges: Edge[] = [];
-    const itemOf = new Map<string, string>(); // node id -> the visible item standing for it
-    if (!visible.rootId) return { nodes: flowNodes, edges: flowEdges, positions: new Map(), itemOf };
-    const layoutInput = Object.fromEntries(
-      Object.entries(visible.childIds).map(([id, childIds]) => [id, { id, childIds }]),
-    );
-    const positions = layoutTree(layoutInput, visible.rootId, DEFAULT_LAYOUT);
-    const best = new Set(bestNodeId ? pathTo(tree, bestNodeId).map((n) => n.id) : []);
-    for (const [id, p] of positions) {
+    for (const [id, position] of positions) {
       const item = visible.items.get(id);
       if (!item) continue;
-      const position = { x: p.x - DEFAULT_LAYOUT.nodeWidth / 2, y: p.y };
-      // initial sizes let fitView and the minimap place nodes before React Flow has measured them
+      // initial sizes let React Flow cull and place nodes before it has measured them
       const common = {
         id,
         position,
         draggable: false,
         selected: id === selectedNodeId,
-        initialWidth: DEFAULT_LAYOUT.nodeWidth,
-        initialHeight: DEFAULT_LAYOUT.nodeHeight,
+        initialWidth: CARD_WIDTH,
+        initialHeight: CARD_HEIGHT,
       };
       if (item.kind === 'node') {
-        flowNodes.push({ ...common, type: 'thought', data: { nodeId: item.nodeId } });
+        const node = tree.nodes[item.nodeId];
+        // the layer view marks the candidates that ran (kept) and fades the ones that never did
+        const faint = layers && node?.parentId !== null && node?.startedSeq === null;
+        flowNodes.push({
+          ...common,
+          type: 'thought',
+          data: { nodeId: item.nodeId },
+          className: faint ? 'is-faint' : undefined,
+        });
         itemOf.set(item.nodeId, id);
       } else if (item.kind === 'dead-fold') {
         flowNodes.push({
@@ -70,6 +153,18 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
           data: { foldId: id, parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden },
         });
         for (const nodeId of item.nodeIds) itemOf.set(nodeId, id);
+      } else if (item.kind === 'summary') {
+        flowNodes.push({
+          ...common,
+          type: 'summary',
+          data: {
+            parentId: item.parentId,
+            nodeIds: item.nodeIds,
+            hidden: item.hidden,
+            best: item.best,
+            mix: statusMix(tree, item.nodeIds),
+          },
+        });
       } else if (item.kind === 'dropped-fold') {
         flowNodes.push({
           ...common,
@@ -82,6 +177,8 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
       for (const childId of visible.childIds[id] ?? []) {
         const onBest = best.has(id) && best.has(childId);
         const child = visible.items.get(childId);
+        // the layer view links only the candidates that ran (see scene.ts)
+        if (layers && child?.kind === 'node' && tree.nodes[child.nodeId]?.startedSeq === null) continue;
         const faint = child?.kind === 'dropped' || child?.kind === 'dropped-fold';
         flowEdges.push({
           id: `e:${id}:${childId}`,
@@ -90,6 +187,17 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
           type: 'smoothstep',
           className: onBest ? 'edge-best' : faint ? 'edge-faint' : undefined,
         });
+      }
+    }
+    // nodes hidden in a fold or a summary are stood for by it (search hits, focus requests, selection marks)
+    for (const item of visible.items.values()) {
+      if (item.kind !== 'dead-fold' && item.kind !== 'summary') continue;
+      const stack = [...item.nodeIds];
+      while (stack.length) {
+        const n = tree.nodes[stack.pop() as string];
+        if (!n) continue;
+        if (!itemOf.has(n.id)) itemOf.set(n.id, item.id);
+        stack.push(...n.childIds);
       }
     }
     if (lastBacktrack?.toId) {
@@ -108,28 +216,82 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
         });
       }
     }
+    const scene = buildScene({ ...visible, tree, positions, orientation, bestPath: best, fadeUnrun: layers });
     const measuredOf = (id: string) => flow.getInternalNode(id)?.measured;
-    return { ...stabilize(cache, flowNodes, flowEdges, measuredOf), positions, itemOf };
-  }, [tree, version, foldDeadEnds, showDropped, openFolds, selectedNodeId, bestNodeId, lastBacktrack, cache, flow]);
+    return { ...stabilize(cache, flowNodes, flowEdges, measuredOf), positions, itemOf, scene };
+  }, [
+    tree,
+    version,
+    foldDeadEnds,
+    showDropped,
+    openFolds,
+    selectedNodeId,
+    bestNodeId,
+    lastBacktrack,
+    autoCollapse,
+    orientation,
+    mode,
+    cache,
+    flow,
+  ]);
+  const { nodes, positions, itemOf, scene } = model;
+
+  // Publish where everything is (the overview draws the view's rectangle, fit and focus requests frame from it).
+  useEffect(() => {
+    pageView.getState().setLayout({ positions, itemOf, itemWidth: CARD_WIDTH, itemHeight: CARD_HEIGHT });
+  }, [pageView, positions, itemOf]);
+  useEffect(() => () => pageView.getState().setLayout(null), [pageView]);
+
+  // When the layout changes around what a person is looking at, keep it where it was on screen rather than letting
+  // the tree jump under the pointer: an opened summary's first child takes the summary's place, and the selection
+  // stays put when its branch opens around it.
+  const previous = useRef<{ positions: ReadonlyMap<string, Position>; itemOf: ReadonlyMap<string, string> } | null>(
+    null,
+  );
+  const anchor = useRef<{ itemId: string; at: Position } | null>(null);
+  useLayoutEffect(() => {
+    const before = previous.current;
+    previous.current = { positions, itemOf };
+    const pinned = anchor.current;
+    anchor.current = null;
+    let was: Position | undefined;
+    let now: Position | undefined;
+    if (pinned) {
+      was = pinned.at;
+      now = positions.get(pinned.itemId);
+    } else if (before && selectedNodeId && !store.getState().followLive) {
+      was = before.positions.get(before.itemOf.get(selectedNodeId) ?? '');
+      now = positions.get(itemOf.get(selectedNodeId) ?? '');
+    }
+    if (!was || !now || (was.x === now.x && was.y === now.y)) return;
+    const { x, y, zoom } = flow.getViewport();
+    void flow.setViewport({ x: x - (now.x - was.x) * zoom, y: y - (now.y - was.y) * zoom, zoom });
+  }, [positions, itemOf, selectedNodeId, flow, store]);
 
   // Follow live: keep the newest activity (the step running now, else the latest node) in view until the user pans.
   const activityId = useRunStore((s) => s.tree.inFlight?.entry.nodeId ?? s.tree.nodeOrder.at(-1) ?? null);
   const finished = useRunStore((s) => s.tree.status === 'finished');
   const fitted = useRef(false);
+  const wasFinished = useRef(finished);
+  const itemCount = positions.size;
   useEffect(() => {
-    if (nodes.length === 0) return;
-    if (!fitted.current || (followLive && (finished || nodes.length <= 12))) {
-      fitted.current = true;
-      void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, duration: finished ? 0 : 250 });
+    if (itemCount === 0) return;
+    // fit once on arrival, while a small live tree grows, and when a followed run finishes; not when a finished
+    // tree changes shape (a click opens the focus around a node: the view must stay where the person is looking)
+    const justFinished = finished && !wasFinished.current;
+    wasFinished.current = finished;
+    if (!fitted.current || (followLive && (justFinished || (!finished && itemCount <= 12)))) {
+      fitted.current = frame(null, fitted.current && !finished ? 250 : 0);
       return;
     }
+    if (finished) return;
     if (!followLive || !activityId) return;
     const item = itemOf.get(activityId);
     const p = item ? positions.get(item) : undefined;
     if (!p) return;
     const zoom = Math.max(flow.getZoom(), 0.55);
-    void flow.setCenter(p.x, p.y + DEFAULT_LAYOUT.nodeHeight / 2, { zoom, duration: 250 });
-  }, [activityId, nodes.length, finished, followLive, flow, itemOf, positions]);
+    void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom, duration: 250 });
+  }, [activityId, itemCount, finished, followLive, flow, frame, itemOf, positions]);
 
   // A node selected from elsewhere (keyboard, event log, inspector) is brought into view if it is off screen.
   useEffect(() => {
@@ -141,27 +303,68 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
     const el = document.querySelector('.run-canvas');
     const width = el?.clientWidth ?? 0;
     const height = el?.clientHeight ?? 0;
-    const sx = p.x * zoom + x;
-    const sy = (p.y + DEFAULT_LAYOUT.nodeHeight / 2) * zoom + y;
+    const sx = (p.x + CARD_WIDTH / 2) * zoom + x;
+    const sy = (p.y + CARD_HEIGHT / 2) * zoom + y;
     const margin = 60;
     if (sx < margin || sy < margin || sx > width - margin || sy > height - margin) {
       store.getState().setView({ followLive: false });
-      void flow.setCenter(p.x, p.y + DEFAULT_LAYOUT.nodeHeight / 2, { zoom, duration: 250 });
+      void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom, duration: 250 });
     }
   }, [selectedNodeId, itemOf, positions, flow, store]);
 
+  // Frame what another part of the page asks for (the overview, the search).
+  const focusRequest = usePageView((s) => s.focusRequest);
+  useEffect(() => {
+    if (!focusRequest || focusRequest.nodeIds.length === 0) return;
+    store.getState().setView({ followLive: false });
+    frame(focusRequest.nodeIds);
+  }, [focusRequest, frame, store]);
+
+  // The far level has no DOM per item: clicks, hovers and right clicks land on the pane and are hit-tested here.
+  const tooltip = useRef<HTMLDivElement>(null);
+  function itemAt(event: ReactMouseEvent): SceneItem | null {
+    if (level !== 'shape') return null;
+    const p = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    return hitTest(scene, p.x, p.y, 3 / flow.getZoom());
+  }
+  function activate(item: SceneItem | null) {
+    const state = store.getState();
+    if (!item) state.select(null);
+    else if (item.nodeId) state.select(item.nodeId);
+    else if (item.kind === 'dropped') state.select(item.id.split(':')[1] ?? null);
+    else state.toggleFold(item.id);
+  }
+  function showTooltip(event: ReactMouseEvent) {
+    const el = tooltip.current;
+    if (!el) return;
+    const item = itemAt(event);
+    if (!item) {
+      el.hidden = true;
+      return;
+    }
+    el.textContent = item.label.length > 280 ? `${item.label.slice(0, 279)}…` : item.label;
+    el.style.left = `${event.clientX + 14}px`;
+    el.style.top = `${event.clientY + 14}px`;
+    el.hidden = false;
+  }
+
   function onNodeClick(_: unknown, node: RunFlowNode) {
     setMenu(null);
-    if (node.type === 'fold' || node.type === 'droppedFold') store.getState().toggleFold(node.id);
-    else if (node.type === 'dropped') store.getState().select(node.data.parentId);
+    if (node.type === 'summary' || node.type === 'fold' || node.type === 'droppedFold') {
+      // what the summary hid opens in place: its first item takes the summary's spot on screen
+      const first = node.type === 'droppedFold' ? droppedItemId(node.data.parentId, 0) : (node.data.nodeIds[0] ?? null);
+      if (first) anchor.current = { itemId: first, at: node.position };
+      store.getState().toggleFold(node.id);
+    } else if (node.type === 'dropped') store.getState().select(node.data.parentId);
     else store.getState().select(node.id);
   }
 
+  const far = level === 'shape';
   return (
-    <>
+    <OrientationContext.Provider value={orientation}>
       <ReactFlow
-        nodes={nodes}
-        edges={edges}
+        nodes={far ? NO_NODES : nodes}
+        edges={far ? NO_EDGES : model.edges}
         nodeTypes={nodeTypes}
         onNodeClick={onNodeClick}
         onNodeContextMenu={(event, node) => {
@@ -170,43 +373,56 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
           store.getState().select(node.id);
           setMenu({ nodeId: node.id, x: event.clientX, y: event.clientY });
         }}
-        onPaneClick={() => {
+        onPaneClick={(event) => {
           setMenu(null);
-          store.getState().select(null);
+          activate(itemAt(event));
+        }}
+        onPaneContextMenu={(event) => {
+          const item = itemAt(event as ReactMouseEvent);
+          if (!item?.nodeId) return;
+          event.preventDefault();
+          store.getState().select(item.nodeId);
+          setMenu({ nodeId: item.nodeId, x: event.clientX, y: event.clientY });
+        }}
+        onPaneMouseMove={showTooltip}
+        onPaneMouseLeave={() => {
+          if (tooltip.current) tooltip.current.hidden = true;
         }}
         onMoveStart={(event) => {
           // a person panned or zoomed (programmatic moves have no event): stop following
           if (event) store.getState().setView({ followLive: false });
+          if (tooltip.current) tooltip.current.hidden = true;
         }}
         nodesConnectable={false}
         nodesDraggable={false}
         elementsSelectable={false}
-        // big trees: only what is in view is in the page, so panning hit-tests dozens of cards, not thousands
+        // only what is in view is in the page, so panning hit-tests dozens of cards, not thousands
         onlyRenderVisibleElements
-        fitViewOptions={{ padding: FIT_PADDING, maxZoom: 1 }}
-        minZoom={0.05}
+        minZoom={MIN_ZOOM}
         maxZoom={2}
         proOptions={{ hideAttribution: true }}
         aria-label="Search tree"
+        data-level={level}
+        className={far ? 'is-far' : undefined}
       >
         <Background gap={24} size={1} />
-        <MiniMap
-          style={{ width: 150, height: 100 }}
-          pannable
-          zoomable
-          ariaLabel="Minimap"
-          nodeStrokeWidth={3}
-          // SVG fill attributes cannot read CSS variables: classes carry the status colours instead
-          nodeClassName={(n) => {
-            if (n.type !== 'thought') return n.type === 'fold' ? 'mm-failed' : 'mm-dropped';
-            const node = tree.nodes[(n.data as { nodeId: string }).nodeId];
-            return `mm-${node ? displayStatus(node) : 'pending'}`;
-          }}
+        <LodCanvas scene={scene} itemOf={itemOf} />
+        <Controls showInteractive={false} showFitView={false} position="bottom-left">
+          {/* React Flow's own fit sees no nodes at the far level: this one fits the published layout */}
+          <ControlButton onClick={() => frame(null)} title="Fit View" aria-label="Fit View">
+            <svg viewBox="0 0 32 30" aria-hidden="true">
+              <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
+            </svg>
+          </ControlButton>
+        </Controls>
+        <CanvasToolbar
+          autoCollapse={autoCollapse}
+          onAutoCollapse={(on) => setCollapseChoice(on)}
+          onFit={() => frame(null)}
         />
-        <Controls showInteractive={false} position="bottom-left" />
-        <CanvasToolbar />
       </ReactFlow>
+      <div ref={tooltip} className="lod-tooltip" role="tooltip" hidden />
       {menu && <NodeContextMenu {...menu} commands={commands} onFork={onFork} onClose={() => setMenu(null)} />}
-    </>
+    </OrientationContext.Provider>
   );
 }

@@ -1,9 +1,14 @@
 'use client';
 // One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, and the
 // marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did.
+// Between the card's readable zoom and the far level it is a pill: status colour, score bar, a few words in a large
+// font, marks as dots (lib/layout/lod.ts says where each starts); the full labels stay in the page for screen readers.
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
+import { levelOf } from '@/lib/layout/lod';
+import { NodeHandles } from './canvas/orientation';
+import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
 import type { ThoughtFlowNode } from './flow-types';
 import { STATUS_LABELS, displayStatus, firstLine } from './node-status';
@@ -20,6 +25,11 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const actions = useRunStore((s) => s.personActions[id]);
   const pending = useRunStore((s) => s.pendingCommands[id]);
   const shared = useIsShared(id);
+  // search hits (page-view store): booleans, so a new search re-renders only the cards whose mark changed
+  const hit = usePageView((s) => s.search.hitSet.has(id));
+  const activeHit = usePageView((s) => s.search.active >= 0 && s.search.hits[s.search.active] === id);
+  // a boolean selector: the card re-renders when the level changes, not on every zoom step
+  const pill = useStore((s) => levelOf(s.transform[2]) !== 'card');
   if (!node) return null;
   const status = displayStatus(node);
   const isRoot = node.parentId === null;
@@ -40,15 +50,51 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
       ? `pruned by ${node.prunedBy}`
       : STATUS_LABELS[status];
 
+  const thought = isRoot ? (goal ?? '') : (node.branch?.thought ?? '');
+  const classes =
+    `s-${status}${isBest ? ' is-best' : ''}${isRoot ? ' is-root' : ''}${selected ? ' is-selected' : ''}` +
+    `${hit ? ' is-hit' : ''}${activeHit ? ' is-active-hit' : ''}`;
+
+  if (pill) {
+    return (
+      <div
+        className={`tnode tpill ${classes}`}
+        data-testid="thought-node"
+        data-node-id={id}
+        data-status={status}
+        data-best={isBest || undefined}
+        data-level="pill"
+        title={thought}
+      >
+        <NodeHandles />
+        <span className="tpill-words">{firstLine(thought, 60)}</span>
+        <div className="tpill-foot">
+          <div className="tnode-bar">
+            {composite !== null && <span style={{ width: `${Math.round(composite * 100)}%` }} />}
+          </div>
+          {marks.map((m) => (
+            <span key={m.key} className={`pill-mark mark-${m.tone}`} data-testid={`mark-${m.key}`} title={m.label} />
+          ))}
+        </div>
+        <span className="tpill-sr">
+          {statusLabel} · {id}
+          {composite !== null ? ` · ${composite.toFixed(2)}` : ''}
+          {marks.map((m) => ` · ${m.label}`).join('')}
+        </span>
+      </div>
+    );
+  }
+
   return (
     <div
-      className={`tnode s-${status}${isBest ? ' is-best' : ''}${isRoot ? ' is-root' : ''}${selected ? ' is-selected' : ''}`}
+      className={`tnode ${classes}`}
       data-testid="thought-node"
       data-node-id={id}
       data-status={status}
       data-best={isBest || undefined}
+      data-level="card"
     >
-      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <NodeHandles />
       <div className="tnode-top">
         <span className={`badge st-${isRoot ? 'root' : status}`}>{statusLabel}</span>
         <span className="mono tnode-id">
@@ -56,7 +102,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
           {composite !== null ? ` · ${composite.toFixed(2)}` : ''}
         </span>
       </div>
-      <div className="tnode-thought" title={isRoot ? (goal ?? '') : (node.branch?.thought ?? '')}>
+      <div className="tnode-thought" title={thought}>
         {isRoot ? goal : firstLine(node.branch?.thought ?? '')}
       </div>
       {composite !== null && (
@@ -80,7 +126,6 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
           ))}
         </div>
       )}
-      <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );
 }

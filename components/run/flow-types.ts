@@ -5,4 +5,15 @@ export type ThoughtFlowNode = Node<{ nodeId: string }, 'thought'>;
 export type FoldFlowNode = Node<{ foldId: string; parentId: string; nodeIds: string[]; hidden: number }, 'fold'>;
 export type DroppedFoldFlowNode = Node<{ foldId: string; parentId: string; count: number }, 'droppedFold'>;
 export type DroppedFlowNode = Node<{ parentId: string; index: number }, 'dropped'>;
-export type RunFlowNode = ThoughtFlowNode | FoldFlowNode | DroppedFoldFlowNode | DroppedFlowNode;
+export type RunFlowNode = ThoughtFlowNode | FoldFlowNode | DroppedFoldFlowNode | DroppedFlowNode | SummaryFlowNode;
+export type SummaryFlowNode = Node<
+  {
+    parentId: string;
+    nodeIds: string[];
+    hidden: number;
+    best: number | null;
+    /** The hidden nodes' statuses, "completed:12,failed:3" (a string, so an unchanged mix compares equal). */
+    mix: string;
+  },
+  'summary'
+>;

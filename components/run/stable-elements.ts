@@ -21,6 +21,7 @@ function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): b
 const sameNode = (a: RunFlowNode, b: RunFlowNode) =>
   a.type === b.type &&
   a.selected === b.selected &&
+  a.className === b.className &&
   a.position.x === b.position.x &&
   a.position.y === b.position.y &&
   shallowEqual(a.data as Record<string, unknown>, b.data as Record<string, unknown>);

@@ -2,11 +2,10 @@
 // The run page's keys: arrows move between parent (up), first child (down) and siblings (left, right); p prunes,
 // e expands again, space pauses or resumes, s steps, f fits the tree, Escape clears the selection, d opens or closes
 // the side drawer, i shows or hides the inspector in it, ? lists the keys. Ignored while typing in a field.
-import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import { type JumpTarget, jump } from '@/lib/store/timeline';
 import { navigate } from './inspector/node-commands';
-import { FIT_PADDING } from './fit';
+import { useFrame } from './fit';
 import { useRunStoreApi } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer } from './useRunDrawer';
@@ -43,7 +42,7 @@ function closeDrawer(drawer: RunDrawer) {
 
 export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp: () => void, drawer: RunDrawer) {
   const store = useRunStoreApi();
-  const flow = useReactFlow();
+  const frame = useFrame(); // fits from the published layout: at the far zoom React Flow holds no nodes
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       if (typing(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
@@ -95,7 +94,7 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
           state.seek(null);
           break;
         case 'f':
-          void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, duration: 250 });
+          frame(null);
           break;
         case 'Escape':
           state.select(null);
@@ -123,5 +122,5 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store, flow, commands, status, toggleHelp, drawer]);
+  }, [store, frame, commands, status, toggleHelp, drawer]);
 }

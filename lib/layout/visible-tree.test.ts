@@ -6,7 +6,7 @@ import type { ThoughtTree } from '../engine/types';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { DEFAULT_LAYOUT, layoutTree } from './tidy';
-import { deadFoldId, droppedFoldId, visibleTree } from './visible-tree';
+import { deadFoldId, droppedFoldId, focusNodes, summaryId, visibleTree } from './visible-tree';
 
 async function game(seed: number): Promise<{ tree: ThoughtTree; events: ExplorationEvent[] }> {
   const events: ExplorationEvent[] = [];
@@ -73,6 +73,55 @@ describe('visibleTree', () => {
     );
   });
 });
+
+describe('visibleTree with autoCollapse', () => {
+  const base = { foldDeadEnds: false, showDropped: false, openFolds: none, autoCollapse: true };
+
+  it('keeps the best path and the selection with its siblings and children open; the rest becomes "+N more"', async () => {
+    const { tree } = await game(3);
+    const best = tree.bestNodeId as string;
+    const bestPath = new Set<string>();
+    for (let n = tree.nodes[best]; n; n = n.parentId ? tree.nodes[n.parentId] : undefined) bestPath.add(n.id);
+    const v = visibleTree(tree, { ...base, focus: focusNodes(tree, null, best) });
+    for (const id of bestPath) expect(v.items.has(id)).toBe(true);
+    const root = tree.nodes[tree.rootId as string];
+    const offPath = root?.childIds.filter((id) => !bestPath.has(id)) ?? [];
+    expect(offPath.length).toBeGreaterThan(0);
+    for (const id of offPath) expect(v.items.has(id)).toBe(false);
+    // the summary counts every hidden node and knows the best score among them
+    const summary = v.items.get(summaryId(root?.id as string));
+    const hidden = offPath.flatMap((id) => subtree(tree, id));
+    const bestHidden = Math.max(...hidden.map((id) => tree.nodes[id]?.score?.composite ?? -1));
+    expect(summary).toMatchObject({ kind: 'summary', nodeIds: offPath, hidden: hidden.length, best: bestHidden });
+    // nothing is lost: shown nodes plus hidden ones make the whole tree
+    const shown = [...v.items.values()].filter((i) => i.kind === 'node').length;
+    const summarized = [...v.items.values()].reduce((sum, i) => sum + (i.kind === 'summary' ? i.hidden : 0), 0);
+    expect(shown + summarized).toBe(tree.nodeOrder.length);
+
+    // select an off-path child of the root: it, its siblings and its children come into view
+    const picked = offPath.find((id) => (tree.nodes[id]?.childIds.length ?? 0) > 0) ?? (offPath[0] as string);
+    const focused = visibleTree(tree, { ...base, focus: focusNodes(tree, picked, best) });
+    for (const id of [...(root?.childIds ?? []), ...(tree.nodes[picked]?.childIds ?? [])]) {
+      expect(focused.items.has(id)).toBe(true);
+    }
+  });
+
+  it('opens a summary in place on request, and shows everything when off', async () => {
+    const { tree } = await game(3);
+    const root = tree.rootId as string;
+    const focus = focusNodes(tree, null, tree.bestNodeId);
+    const opened = visibleTree(tree, { ...base, focus, openFolds: new Set([summaryId(root)]) });
+    for (const id of tree.nodes[root]?.childIds ?? []) expect(opened.items.has(id)).toBe(true);
+    expect(opened.items.has(summaryId(root))).toBe(false);
+    const all = visibleTree(tree, { ...base, autoCollapse: false, focus });
+    expect([...all.items.values()].filter((i) => i.kind === 'node')).toHaveLength(tree.nodeOrder.length);
+  });
+});
+
+function subtree(tree: ThoughtTree, id: string): string[] {
+  const node = tree.nodes[id];
+  return node ? [id, ...node.childIds.flatMap((c) => subtree(tree, c))] : [];
+}
 
 describe('layout as the tree grows', () => {
   it('never moves a node to another row and never reorders a row, event after event', async () => {

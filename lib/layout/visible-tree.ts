@@ -2,6 +2,9 @@
  * What the canvas shows of a tree: the scratchpad's compaction on screen. A node's failed and pruned children
  * (with their subtrees) fold into one summary item per parent, and the candidates dropped below the threshold into
  * another; a fold opens on request, or by itself when the item to reveal (the selection) is inside it.
+ * With autoCollapse, the tree is shown around a focus (focusNodes: the selection with its siblings and children,
+ * the best node, the frontier and the running node, each with its ancestors); a parent's other children collapse
+ * into one "+N more, best 0.71" summary item, which opens in place on request.
  * Pure and React-free; the result feeds the tidy layout (tidy.ts) as a plain parent -> children map.
  * Not responsible for positions (tidy.ts) or drawing (components/run).
  */
@@ -11,7 +14,18 @@ export type VisibleItem =
   | { kind: 'node'; id: string; nodeId: string }
   | { kind: 'dead-fold'; id: string; parentId: string; nodeIds: string[]; hidden: number }
   | { kind: 'dropped-fold'; id: string; parentId: string; count: number }
-  | { kind: 'dropped'; id: string; parentId: string; index: number };
+  | { kind: 'dropped'; id: string; parentId: string; index: number }
+  | {
+      kind: 'summary';
+      id: string;
+      parentId: string;
+      /** The collapsed children (each hides its subtree too). */
+      nodeIds: string[];
+      /** Nodes hidden, subtrees included. */
+      hidden: number;
+      /** Best composite score among the hidden nodes; null when none is scored. */
+      best: number | null;
+    };
 
 export interface VisibleTree {
   rootId: string | null;
@@ -29,24 +43,71 @@ export interface VisibilityOptions {
   openFolds: ReadonlySet<string>;
   /** An item that must be visible (the selection): the folds that hide it open. */
   reveal?: string | null;
+  /** Collapse children off the focus into one summary per parent (summaries open through openFolds). */
+  autoCollapse?: boolean;
+  /** What stays open under autoCollapse (with every ancestor): see focusNodes. */
+  focus?: ReadonlySet<string>;
 }
 
 export const deadFoldId = (parentId: string) => `fold:${parentId}`;
 export const droppedFoldId = (parentId: string) => `drop:${parentId}`;
 export const droppedItemId = (parentId: string, index: number) => `drop:${parentId}:${index}`;
+export const summaryId = (parentId: string) => `more:${parentId}`;
+
+/**
+ * The nodes a person is looking at: the selection, its siblings and children; the best node; and, while the run
+ * is not finished, the frontier and the node running now. visibleTree keeps these and their ancestors open.
+ */
+export function focusNodes(tree: ThoughtTree, selectedId: string | null, bestId: string | null): Set<string> {
+  const focus = new Set<string>();
+  const selected = selectedId ? tree.nodes[selectedId] : undefined;
+  if (selected) {
+    focus.add(selected.id);
+    const parent = selected.parentId ? tree.nodes[selected.parentId] : undefined;
+    for (const id of parent?.childIds ?? []) focus.add(id);
+    for (const id of selected.childIds) focus.add(id);
+  }
+  if (bestId && tree.nodes[bestId]) focus.add(bestId);
+  if (tree.status !== 'finished') {
+    for (const id of Object.keys(tree.frontier)) focus.add(id);
+    if (tree.inFlight) focus.add(tree.inFlight.entry.nodeId);
+  }
+  return focus;
+}
+
+/** The focus nodes with all their ancestors. */
+function withAncestors(tree: ThoughtTree, focus: ReadonlySet<string>): Set<string> {
+  const keep = new Set<string>();
+  for (const id of focus) {
+    let node = tree.nodes[id];
+    while (node && !keep.has(node.id)) {
+      keep.add(node.id);
+      node = node.parentId ? tree.nodes[node.parentId] : undefined;
+    }
+  }
+  return keep;
+}
 
 const isDead = (node: ThoughtNode) => node.status === 'failed' || node.status === 'pruned';
 
 function countSubtree(tree: ThoughtTree, id: string): number {
+  return summarize(tree, [id]).count;
+}
+
+/** How many nodes the subtrees of `ids` hold, and the best composite score among them. */
+function summarize(tree: ThoughtTree, ids: readonly string[]): { count: number; best: number | null } {
   let count = 0;
-  const stack = [id];
+  let best: number | null = null;
+  const stack = [...ids];
   while (stack.length) {
     const node = tree.nodes[stack.pop() as string];
     if (!node) continue;
     count++;
+    const score = node.score?.composite;
+    if (score !== undefined && (best === null || score > best)) best = score;
     stack.push(...node.childIds);
   }
-  return count;
+  return { count, best };
 }
 
 /** The folds that must open for `reveal` to be visible. */
@@ -72,6 +133,8 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
   if (!tree.rootId) return { rootId: null, items, childIds };
   const open = foldsToOpen(tree, options.reveal);
   for (const id of options.openFolds) open.add(id);
+  const keep = options.autoCollapse ? withAncestors(tree, options.focus ?? new Set()) : null;
+  if (keep) keep.add(tree.rootId);
 
   const visit = (id: string) => {
     const node = tree.nodes[id];
@@ -79,13 +142,23 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
     items.set(id, { kind: 'node', id, nodeId: id });
     const kids: string[] = [];
     const dead: string[] = [];
+    const more: string[] = [];
+    const collapse = keep !== null && !open.has(summaryId(id));
     for (const childId of node.childIds) {
       const child = tree.nodes[childId];
       if (!child) continue;
       if (options.foldDeadEnds && isDead(child) && !open.has(deadFoldId(id))) dead.push(childId);
+      else if (collapse && !keep.has(childId)) more.push(childId);
       else kids.push(childId);
     }
     for (const childId of kids) visit(childId);
+    if (more.length > 0) {
+      const itemId = summaryId(id);
+      const { count, best } = summarize(tree, more);
+      items.set(itemId, { kind: 'summary', id: itemId, parentId: id, nodeIds: more, hidden: count, best });
+      kids.push(itemId);
+      childIds[itemId] = [];
+    }
     if (dead.length > 0) {
       const foldId = deadFoldId(id);
       const hidden = dead.reduce((sum, d) => sum + countSubtree(tree, d), 0);
