@@ -72,6 +72,7 @@ test('at fit, with every branch shown, the far-zoom canvas draws every node of a
 }) => {
   expect(nodeCount).toBeGreaterThan(80);
   await open(page);
+  await page.getByTestId('canvas-view').click();
   await page.getByTestId('show-all').click();
   await expect(page.getByTestId('show-all')).toHaveAttribute('aria-pressed', 'true');
   await page.getByTestId('canvas-fit').click();
@@ -85,7 +86,9 @@ test('focused by default, zooming out goes card -> pill -> canvas and back, with
   page,
 }) => {
   await open(page);
+  await page.getByTestId('canvas-view').click();
   await expect(page.getByTestId('show-all')).toHaveAttribute('aria-pressed', 'false');
+  await page.getByTestId('canvas-view').click(); // closed again: the menu would cover the canvas
   await expect(page.getByTestId('summary-node').first()).toBeAttached();
   // focused, the summaries still stand for every hidden node
   await zoomUntil(page, 'Zoom In', 'card');

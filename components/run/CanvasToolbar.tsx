@@ -31,6 +31,8 @@ export function CanvasToolbar({
   const showDropped = useRunStore((s) => s.showDropped);
   const setView = useRunStore((s) => s.setView);
   const [legend, setLegend] = useState(false);
+  // the toggles of what is shown live in a menu, so the toolbar keeps one row beside the search box
+  const [viewOpen, setViewOpen] = useState(false);
   return (
     <>
       <Panel position="top-left" className="canvas-toolbar">
@@ -71,15 +73,6 @@ export function CanvasToolbar({
           {orientation === 'tb' ? '↓ Top-down' : '→ Left-right'}
         </button>
         <button
-          className={`btn btn-sm${autoCollapse ? '' : ' btn-on'}`}
-          aria-pressed={!autoCollapse}
-          onClick={() => onAutoCollapse(!autoCollapse)}
-          title="Show every branch, or only those around the selection, the best path and the frontier"
-          data-testid="show-all"
-        >
-          Show all
-        </button>
-        <button
           className={`btn btn-sm${followLive ? ' btn-on' : ''}`}
           aria-pressed={followLive}
           onClick={() => setView({ followLive: !followLive })}
@@ -88,29 +81,61 @@ export function CanvasToolbar({
         >
           Follow live
         </button>
-        <button
-          className={`btn btn-sm${foldDeadEnds ? ' btn-on' : ''}`}
-          aria-pressed={foldDeadEnds}
-          onClick={() => setView({ foldDeadEnds: !foldDeadEnds })}
-          title="Fold each parent's failed and pruned branches into one card"
-        >
-          Fold dead ends
-        </button>
-        <button
-          className={`btn btn-sm${showDropped ? ' btn-on' : ''}`}
-          aria-pressed={showDropped}
-          onClick={() => setView({ showDropped: !showDropped })}
-          title="Show the candidates dropped below the threshold"
-        >
-          Pruned by score
-        </button>
-        <button
-          className={`btn btn-sm${legend ? ' btn-on' : ''}`}
-          aria-pressed={legend}
-          onClick={() => setLegend(!legend)}
-        >
-          Legend
-        </button>
+        <span className="view-menu">
+          <button
+            className={`btn btn-sm${viewOpen ? ' btn-on' : ''}`}
+            aria-expanded={viewOpen}
+            aria-controls="canvas-view-menu"
+            onClick={() => setViewOpen(!viewOpen)}
+            data-testid="canvas-view"
+          >
+            View ▾
+          </button>
+          {viewOpen && (
+            <span
+              className="view-menu-panel"
+              id="canvas-view-menu"
+              role="group"
+              aria-label="What the canvas shows"
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') setViewOpen(false);
+              }}
+            >
+              <button
+                className={`btn btn-sm${autoCollapse ? '' : ' btn-on'}`}
+                aria-pressed={!autoCollapse}
+                onClick={() => onAutoCollapse(!autoCollapse)}
+                title="Show every branch, or only those around the selection, the best path and the frontier"
+                data-testid="show-all"
+              >
+                Show all
+              </button>
+              <button
+                className={`btn btn-sm${foldDeadEnds ? ' btn-on' : ''}`}
+                aria-pressed={foldDeadEnds}
+                onClick={() => setView({ foldDeadEnds: !foldDeadEnds })}
+                title="Fold each parent's failed and pruned branches into one card"
+              >
+                Fold dead ends
+              </button>
+              <button
+                className={`btn btn-sm${showDropped ? ' btn-on' : ''}`}
+                aria-pressed={showDropped}
+                onClick={() => setView({ showDropped: !showDropped })}
+                title="Show the candidates dropped below the threshold"
+              >
+                Pruned by score
+              </button>
+              <button
+                className={`btn btn-sm${legend ? ' btn-on' : ''}`}
+                aria-pressed={legend}
+                onClick={() => setLegend(!legend)}
+              >
+                Legend
+              </button>
+            </span>
+          )}
+        </span>
       </Panel>
       {legend && (
         <Panel position="top-left" className="legend" aria-label="Legend">

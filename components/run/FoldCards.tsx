@@ -7,6 +7,8 @@
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { levelOf } from '@/lib/layout/lod';
+import { rollupsFor, sumRollups } from '@/lib/layout/rollup';
+import { formatUsageCost } from './inspector/model-calls';
 import { NodeHandles } from './canvas/orientation';
 import { useRunStore } from './RunStoreContext';
 import type { DroppedFlowNode, DroppedFoldFlowNode, FoldFlowNode, SummaryFlowNode } from './flow-types';
@@ -73,8 +75,19 @@ function StatusMix({ mix }: { mix: string }) {
   );
 }
 
+/** What the branches behind a summary cost, in words ("$0.0041 · 1 verified"); one string so the card re-renders
+ * only when the words change. */
+function useHiddenTotals(nodeIds: readonly string[]): string {
+  return useRunStore((s) => {
+    const totals = sumRollups(nodeIds.map((id) => rollupsFor(s.tree).get(id)));
+    const cost = formatUsageCost(totals, totals.modelCalls);
+    return totals.verifiedAnswers > 0 ? `${cost} · ${totals.verifiedAnswers} verified` : cost;
+  });
+}
+
 function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
   const pill = usePill();
+  const totals = useHiddenTotals(data.nodeIds);
   const best = data.best !== null ? data.best.toFixed(2) : null;
   const text = `+${data.hidden} more${best ? `, best ${best}` : ''}`;
   return (
@@ -100,7 +113,8 @@ function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
             <span className="badge st-pending">{text}</span>
           </div>
           <div className="fold-more">
-            {data.nodeIds.length} branch{data.nodeIds.length === 1 ? '' : 'es'} away from the focus · click to show
+            {data.nodeIds.length} branch{data.nodeIds.length === 1 ? '' : 'es'} away from the focus · {totals} · click
+            to show
           </div>
         </>
       )}

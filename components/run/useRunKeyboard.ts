@@ -22,6 +22,7 @@ export const KEYS: { keys: string; what: string }[] = [
   { keys: '[ ]', what: 'back / forward one search step in time' },
   { keys: 'l', what: 'back to live (the latest step)' },
   { keys: 'f', what: 'zoom to fit' },
+  { keys: '/  Ctrl F', what: 'search the nodes (Enter: next hit, Shift Enter: previous, Esc: clear)' },
   { keys: 'Esc', what: 'clear the selection' },
   { keys: 'd', what: 'open / close the side panel (inspector, events)' },
   { keys: 'i', what: 'show / hide the inspector' },
