@@ -28,7 +28,7 @@ export function useRunUrl(): UrlProblem | null {
     const sync = () => {
       const s = store.getState();
       if (!applied && step !== null) {
-        const ended = s.events.at(-1)?.type === 'run.finished';
+        const ended = s.liveStatus === 'finished';
         if (s.lastSeq >= step) {
           applied = true;
           s.setView({ followLive: false });

@@ -17,13 +17,23 @@ import {
   isBadEvent,
   type EventKind,
 } from './describe-event';
-import { ALL_KINDS, createEventFilterCache, isAtBottom, isFilterActive, visibleRows, type EventFilter } from './filter';
+import {
+  ALL_KINDS,
+  createEventFilterCache,
+  firstRowFrom,
+  isAtBottom,
+  isFilterActive,
+  visibleRows,
+  type EventFilter,
+} from './filter';
 import styles from './EventLog.module.css';
 
 const ROW_HEIGHT = 24;
 
 export function EventLog() {
   const events = useRunStore((s) => s.events);
+  // the log grows in place: its length is what changes
+  const count = useRunStore((s) => s.eventCount);
   const [open, setOpen] = useState(true);
   return (
     <section
@@ -33,10 +43,10 @@ export function EventLog() {
       aria-label="Event log"
     >
       {open ? (
-        <OpenLog events={events} onClose={() => setOpen(false)} />
+        <OpenLog events={events} count={count} onClose={() => setOpen(false)} />
       ) : (
         <header className={styles.head}>
-          <LogTitle total={events.length} shown={null} />
+          <LogTitle total={count} shown={null} />
           <ToggleButton open={false} onClick={() => setOpen(true)} />
         </header>
       )}
@@ -81,7 +91,15 @@ const TYPE_GROUPS = EVENT_KINDS.map(({ kind, label }) => ({
   types: EVENT_TYPES.filter((t) => eventKind(t) === kind),
 }));
 
-function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () => void }) {
+function OpenLog({
+  events,
+  count,
+  onClose,
+}: {
+  events: readonly ExplorationEvent[];
+  count: number;
+  onClose: () => void;
+}) {
   const selectedId = useRunStore((s) => s.selectedNodeId);
   const [kinds, setKinds] = useState<ReadonlySet<EventKind>>(ALL_KINDS);
   const [type, setType] = useState<ExplorationEventType | null>(null);
@@ -92,7 +110,11 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
     [kinds, type, nodeQuery, onlySelected, selectedId],
   );
   const [filterCached] = useState(createEventFilterCache);
-  const shown = useMemo(() => filterCached(events, filter), [filterCached, events, filter]);
+  // the filter tests only the events added since the last count; unfiltered, it is the log itself
+  const shown = useMemo(() => {
+    const matched = filterCached(events, filter);
+    return { events: matched, count: matched === events ? count : matched.length };
+  }, [filterCached, events, filter, count]);
   const active = isFilterActive(filter) || (onlySelected && selectedId === null);
 
   const toggleKind = (kind: EventKind) => {
@@ -116,7 +138,7 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
   return (
     <>
       <header className={styles.head}>
-        <LogTitle total={events.length} shown={active ? shown.length : null} />
+        <LogTitle total={count} shown={active ? shown.count : null} />
         <div className={styles.tools}>
           <input
             className={`input ${styles.nodeBox}`}
@@ -179,10 +201,11 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
         )}
       </div>
       <EventRows
-        events={shown}
+        events={shown.events}
+        count={shown.count}
         selectedId={selectedId}
         emptyText={
-          events.length === 0
+          count === 0
             ? 'No events yet.'
             : onlySelected && selectedId === null
               ? 'Select a node to see its events.'
@@ -195,10 +218,13 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
 
 function EventRows({
   events,
+  count,
   selectedId,
   emptyText,
 }: {
   events: readonly ExplorationEvent[];
+  /** Rows to show: the log grows in place, so its length at this render. */
+  count: number;
   selectedId: string | null;
   emptyText: string;
 }) {
@@ -210,7 +236,7 @@ function EventRows({
   const runStart = useRunStore((s) => s.tree.startedAt);
   const rootId = useRunStore((s) => s.tree.rootId);
   const selectNode = useRunStore((s) => s.select);
-  const total = events.length * ROW_HEIGHT;
+  const total = count * ROW_HEIGHT;
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -223,7 +249,7 @@ function EventRows({
   // While following, the window is computed from the bottom, and the DOM is scrolled there before paint.
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el && following) el.scrollTop = el.scrollHeight;
+    if (el && following) el.scrollTop = total; // the browser clamps it; reading scrollHeight would force layout
   }, [following, total, height]);
 
   // Time travel: the row of the step on screen is scrolled into the middle of the list.
@@ -231,22 +257,23 @@ function EventRows({
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el || viewSeq === null) return;
-    let index = events.findIndex((e) => e.seq >= viewSeq);
-    if (index < 0) index = events.length - 1;
-    const target = Math.max(0, index * ROW_HEIGHT - el.clientHeight / 2);
+    const index = Math.min(firstRowFrom(events, count, viewSeq), count - 1);
+    const target = Math.max(0, index * ROW_HEIGHT - height / 2);
     setFollowing(false);
     el.scrollTop = target;
     setScrollTop(target);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new step (or filter) scrolls, not a new event
   }, [viewSeq, events]);
 
   const top = following ? Math.max(0, total - height) : scrollTop;
-  const { start, end } = visibleRows(top, height, ROW_HEIGHT, events.length);
+  const { start, end } = visibleRows(top, height, ROW_HEIGHT, count);
 
   const onScroll = () => {
     const el = ref.current;
     if (!el) return;
+    // sizes from state, not clientHeight/scrollHeight: reading those in a scroll handler forces a layout
     setScrollTop(el.scrollTop);
-    setFollowing(isAtBottom(el.scrollTop, el.clientHeight, el.scrollHeight, ROW_HEIGHT / 2));
+    setFollowing(isAtBottom(el.scrollTop, height, total, ROW_HEIGHT / 2));
   };
 
   const onPick = useCallback(
@@ -279,7 +306,7 @@ function EventRows({
   return (
     <div className={styles.listWrap}>
       <div className={styles.list} ref={ref} onScroll={onScroll} data-testid="event-list">
-        {events.length === 0 ? (
+        {count === 0 ? (
           <p className={styles.empty}>{emptyText}</p>
         ) : (
           <div className={styles.spacer} style={{ height: total }}>
@@ -287,7 +314,7 @@ function EventRows({
           </div>
         )}
       </div>
-      {!following && events.length > 0 && (
+      {!following && count > 0 && (
         <button
           type="button"
           className={styles.newest}

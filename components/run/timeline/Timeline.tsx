@@ -25,6 +25,7 @@ const SPEEDS = [0.5, 1, 2, 5, 10];
 function TimelineMarks() {
   const canvas = useRef<HTMLCanvasElement>(null);
   const events = useRunStore((s) => s.events);
+  const count = useRunStore((s) => s.eventCount); // the log grows in place
   useEffect(() => {
     const el = canvas.current;
     if (!el) return;
@@ -53,7 +54,7 @@ function TimelineMarks() {
     const observer = new ResizeObserver(draw);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [events]);
+  }, [events, count]);
   return <canvas ref={canvas} className={styles.marks} aria-hidden="true" />;
 }
 
@@ -61,7 +62,7 @@ export function Timeline() {
   const store = useRunStoreApi();
   const lastSeq = useRunStore((s) => s.lastSeq);
   const viewSeq = useRunStore((s) => s.viewSeq);
-  const live = useRunStore((s) => s.events.at(-1)?.type !== 'run.finished');
+  const live = useRunStore((s) => s.liveStatus !== 'finished');
   const [playRequested, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
   const [jumpKind, setJumpKind] = useState<JumpTarget>('backtrack');
