@@ -1,6 +1,6 @@
 'use client';
 // The URL holds what is on screen: /runs/<id>?step=<seq>&node=<nodeId>. Opening such a link shows the same step
-// with the same node selected once the log has arrived that far; afterwards the URL follows the screen (replaced,
+// with the same node selected once the history has arrived that far; afterwards the URL follows the screen (replaced,
 // not pushed, so the back button leaves the run instead of undoing every click).
 import { useEffect, useState } from 'react';
 import { useRunStoreApi } from './RunStoreContext';
@@ -29,11 +29,13 @@ export function useRunUrl(): UrlProblem | null {
       const s = store.getState();
       if (!applied && step !== null) {
         const ended = s.liveStatus === 'finished';
-        if (s.lastSeq >= step) {
+        // the step can be shown once the history reaches it (a long run's history loads after its latest tree);
+        // until then the address keeps the step
+        if (s.eventCount >= step) {
           applied = true;
           s.setView({ followLive: false });
           s.seek(step);
-        } else if (ended) {
+        } else if (ended && s.lastSeq < step) {
           applied = true;
           setProblem({ kind: 'beyond-end', step, lastSeq: s.lastSeq });
         }

@@ -92,13 +92,18 @@ export interface ListEventsOptions {
   /** Only events with seq <= untilSeq. */
   untilSeq?: number;
   limit?: number;
+  /**
+   * Leave out what only the inspector's open model call shows: model.called events come with `messages` empty
+   * (their response, usage, cost and latency stay). Most of a long run's log is prompts that repeat the scratchpad.
+   */
+  light?: boolean;
 }
 
 /** A run's events in seq order, payloads parsed. */
 export async function listEvents(
   db: Db,
   runId: string,
-  { afterSeq = 0, untilSeq, limit }: ListEventsOptions = {},
+  { afterSeq = 0, untilSeq, limit, light = false }: ListEventsOptions = {},
 ): Promise<ExplorationEvent[]> {
   const rows = await db.event.findMany({
     where: { runId, seq: { gt: afterSeq, ...(untilSeq !== undefined && { lte: untilSeq }) } },
@@ -107,16 +112,16 @@ export async function listEvents(
     select: { seq: true, type: true, payload: true, ts: true },
   });
   // The type and payload were written from an ExplorationEvent by appendEvents; they are trusted, not re-validated.
-  return rows.map(
-    (row) =>
-      ({
-        runId,
-        seq: row.seq,
-        ts: Number(row.ts),
-        type: row.type,
-        payload: JSON.parse(row.payload),
-      }) as ExplorationEvent,
-  );
+  return rows.map((row) => {
+    const payload = JSON.parse(row.payload);
+    if (light && row.type === 'model.called') payload.messages = [];
+    return { runId, seq: row.seq, ts: Number(row.ts), type: row.type, payload } as ExplorationEvent;
+  });
+}
+
+/** One event of a run, whole (a model call with its prompt); null when the run has no such seq. */
+export async function getEvent(db: Db, runId: string, seq: number): Promise<ExplorationEvent | null> {
+  return (await listEvents(db, runId, { afterSeq: seq - 1, untilSeq: seq }))[0] ?? null;
 }
 
 export async function countEvents(db: Db, runId: string): Promise<number> {
