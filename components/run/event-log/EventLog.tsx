@@ -4,9 +4,9 @@
 // event's node. Collapsible. The list is windowed (fixed row height: only the visible rows are in the DOM), so it
 // stays fast with tens of thousands of events, and it follows the newest event while scrolled to the bottom.
 // Not responsible for what an event says (describe-event.ts) or which events match (filter.ts).
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { EVENT_TYPES, type ExplorationEvent, type ExplorationEventType } from '@/lib/engine/events';
-import { useRunStore } from '../RunStoreContext';
+import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import {
   EVENT_KINDS,
   describeEvent,
@@ -32,8 +32,7 @@ const ROW_HEIGHT = 24;
 
 export function EventLog() {
   const events = useRunStore((s) => s.events);
-  // the log grows in place: its length is what changes
-  const count = useRunStore((s) => s.eventCount);
+  const count = useEventCount();
   const [open, setOpen] = useState(true);
   return (
     <section
@@ -54,7 +53,40 @@ export function EventLog() {
   );
 }
 
+/** Rows refresh at most this often: a live run flushes every frame, and a list need not follow at 60 Hz. */
+const REFRESH_MS = 250;
+
+/**
+ * The history's length (the log grows in place: its length is what changes), followed at most every REFRESH_MS,
+ * so a long live run re-renders the list (and moves its scroll) a few times a second, not on every flush.
+ */
+function useEventCount(): number {
+  const store = useRunStoreApi();
+  const [count, setCount] = useState(() => store.getState().eventCount);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let last = 0;
+    const update = () => {
+      timer = null;
+      last = performance.now();
+      setCount(store.getState().eventCount);
+    };
+    update();
+    const unsubscribe = store.subscribe((s, previous) => {
+      if (s.eventCount === previous.eventCount || timer) return;
+      timer = setTimeout(update, Math.max(0, last + REFRESH_MS - performance.now()));
+    });
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [store]);
+  return count;
+}
+
 function LogTitle({ total, shown }: { total: number; shown: number | null }) {
+  // a long run's history arrives after its tree: say so rather than show a short log as the whole
+  const loading = useRunStore((s) => s.eventCount < s.lastSeq);
   return (
     <h2 className={styles.title}>
       Event log
@@ -63,6 +95,11 @@ function LogTitle({ total, shown }: { total: number; shown: number | null }) {
           ? total.toLocaleString('en-US')
           : `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`}
       </span>
+      {loading && (
+        <span className={styles.loading} data-testid="event-log-loading">
+          loading history…
+        </span>
+      )}
     </h2>
   );
 }
@@ -101,6 +138,7 @@ function OpenLog({
   onClose: () => void;
 }) {
   const selectedId = useRunStore((s) => s.selectedNodeId);
+  const loadingHistory = useRunStore((s) => s.eventCount < s.lastSeq);
   const [kinds, setKinds] = useState<ReadonlySet<EventKind>>(ALL_KINDS);
   const [type, setType] = useState<ExplorationEventType | null>(null);
   const [nodeQuery, setNodeQuery] = useState('');
@@ -206,7 +244,9 @@ function OpenLog({
         selectedId={selectedId}
         emptyText={
           count === 0
-            ? 'No events yet.'
+            ? loadingHistory
+              ? 'Loading history…'
+              : 'No events yet.'
             : onlySelected && selectedId === null
               ? 'Select a node to see its events.'
               : 'No event matches the filters.'
