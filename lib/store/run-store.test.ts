@@ -127,9 +127,6 @@ describe('a long run opened from its latest tree', () => {
     store.getState().flush();
     expect(store.getState().lastSeq).toBe(n + 10);
     expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, n + 10), createEmptyTree(runId))));
-    // a step the history has not reached cannot be shown yet
-    store.getState().seek(5);
-    expect(store.getState().viewSeq).toBeNull();
 
     // the first history page: the index grows, the tree on screen is untouched and the canvas is not told to redraw
     const version = store.getState().version;
@@ -142,6 +139,9 @@ describe('a long run opened from its latest tree', () => {
     store.getState().seek(30);
     expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, 30), createEmptyTree(runId))));
     store.getState().seek(null);
+    // a step the history has not reached is shown once it has
+    store.getState().seek(n - 3);
+    expect(store.getState().viewSeq).toBeNull();
 
     // the rest of the history, and the end of the run live: each event is applied exactly once
     store.getState().receiveMany(events.slice(40, n));
@@ -149,12 +149,15 @@ describe('a long run opened from its latest tree', () => {
     store.getState().flush();
     expect(store.getState().eventCount).toBe(events.length);
     expect(store.getState().events.map((e) => e.seq)).toEqual(events.map((e) => e.seq));
+    expect(store.getState().viewSeq).toBe(n - 3);
+    expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, n - 3), createEmptyTree(runId))));
+    store.getState().seek(null);
     expect(plain(store.getState().tree)).toEqual(plain(result.tree));
     // once the history has caught up, the marks are those of the whole log
     const backtrack = events.filter((e) => e.type === 'backtrack').at(-1);
     expect(store.getState().lastBacktrack?.seq).toBe(backtrack?.seq);
-    store.getState().seek(n - 3);
-    expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, n - 3), createEmptyTree(runId))));
+    store.getState().seek(n - 5);
+    expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, n - 5), createEmptyTree(runId))));
   });
 
   it('ignores a snapshot older than what it already shows', async () => {

@@ -12,7 +12,7 @@
  *
  * Time travel: `tree` is what is on screen. Live, it is the live tree; after seek(seq) it is the tree as it was
  * right after that seq (from the snapshot index, snapshots.ts), and new events keep arriving underneath until
- * seek(null) goes back to live. A step the history has not reached yet cannot be shown (seek ignores it).
+ * seek(null) goes back to live. A step the history has not reached yet is shown once it has (the last asked).
  * Everything derived (marks, best node, frontier) follows `tree`.
  * A store per run page (createRunStore), never a module-global store. Not responsible for fetching (the page).
  */
@@ -67,7 +67,10 @@ export interface RunViewState extends Derived {
   startFrom(tree: ThoughtTree): void;
   /** Applies what is buffered now (the frame callback; tests call it directly). */
   flush(): void;
-  /** Shows the run as it was right after `seq` (clamped to the live end); null goes back to live. */
+  /**
+   * Shows the run as it was right after `seq` (clamped to the live end); null goes back to live. A step beyond
+   * the history loaded so far is shown as soon as the history reaches it.
+   */
   seek(seq: number | null): void;
   select(nodeId: string | null): void;
   markPending(nodeId: string, command: 'prune' | 'expand' | null): void;
@@ -98,6 +101,8 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
   const index = new SnapshotIndex(runId);
   // the notes of the live tree: the index's once the history has caught up, else those of the live events alone
   let liveNotes: StepNotes = NO_NOTES;
+  // a step asked for before the history reached it
+  let wanted: number | null = null;
 
   return createStore<RunViewState>()((set, get) => {
     const enqueue = (events: readonly ExplorationEvent[]) => {
@@ -109,6 +114,56 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
           get().flush();
         });
       }
+    };
+
+    /** Applies the buffered events each log can take now; what is early for either stays buffered. */
+    const applyBuffer = () => {
+      if (buffer.length === 0) return;
+      const pending = buffer.sort((a, b) => a.seq - b.seq);
+      buffer = [];
+      const applied: ExplorationEvent[] = []; // to the live tree
+      const history: ExplorationEvent[] = []; // to the index, continuing it
+      let historyNext = index.lastSeq + 1;
+      for (const event of pending) {
+        if (event.seq === liveTree.lastSeq + 1) {
+          reduce(liveTree, event);
+          applied.push(event);
+        }
+        if (event.seq === historyNext) {
+          history.push(event);
+          historyNext++;
+        }
+        // early for either log (a gap, or history still loading below it): wait for the events in between
+        if (event.seq > liveTree.lastSeq || event.seq >= historyNext) buffer.push(event);
+      }
+      if (applied.length === 0 && history.length === 0) return;
+      index.append(history);
+      const caughtUp = index.lastSeq === liveTree.lastSeq;
+      const notesBefore = liveNotes;
+      liveNotes = caughtUp ? index.notes : noteEvents(liveNotes, applied);
+      const live = get().viewSeq === null;
+      if (applied.length === 0) {
+        // history only: the time-travel index grew; the tree on screen did not change
+        set({ eventCount: index.lastSeq, ...(live && liveNotes !== notesBefore ? liveNotes : {}) });
+        return;
+      }
+      let { pendingCommands } = get();
+      for (const event of applied) {
+        if (event.type !== 'steer.prune' && event.type !== 'steer.expand') continue;
+        const { nodeId } = event.payload;
+        if (pendingCommands[nodeId] === (event.type === 'steer.prune' ? 'prune' : 'expand')) {
+          const { [nodeId]: _done, ...rest } = pendingCommands;
+          pendingCommands = rest;
+        }
+      }
+      set((s) => ({
+        version: s.version + 1,
+        eventCount: index.lastSeq,
+        lastSeq: liveTree.lastSeq,
+        liveStatus: liveTree.status,
+        pendingCommands,
+        ...(live ? liveView() : {}),
+      }));
     };
 
     const liveView = (): Partial<RunViewState> => ({ tree: liveTree, ...liveNotes, ...frontierMarks(liveTree) });
@@ -150,63 +205,25 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       },
 
       flush() {
-        if (buffer.length === 0) return;
-        const pending = buffer.sort((a, b) => a.seq - b.seq);
-        buffer = [];
-        const applied: ExplorationEvent[] = []; // to the live tree
-        const history: ExplorationEvent[] = []; // to the index, continuing it
-        let historyNext = index.lastSeq + 1;
-        for (const event of pending) {
-          if (event.seq === liveTree.lastSeq + 1) {
-            reduce(liveTree, event);
-            applied.push(event);
-          }
-          if (event.seq === historyNext) {
-            history.push(event);
-            historyNext++;
-          }
-          // early for either log (a gap, or history still loading below it): wait for the events in between
-          if (event.seq > liveTree.lastSeq || event.seq >= historyNext) buffer.push(event);
-        }
-        if (applied.length === 0 && history.length === 0) return;
-        index.append(history);
-        const caughtUp = index.lastSeq === liveTree.lastSeq;
-        const notesBefore = liveNotes;
-        liveNotes = caughtUp ? index.notes : noteEvents(liveNotes, applied);
-        const live = get().viewSeq === null;
-        if (applied.length === 0) {
-          // history only: the time-travel index grew; the tree on screen did not change
-          set({ eventCount: index.lastSeq, ...(live && liveNotes !== notesBefore ? liveNotes : {}) });
-          return;
-        }
-        let { pendingCommands } = get();
-        for (const event of applied) {
-          if (event.type !== 'steer.prune' && event.type !== 'steer.expand') continue;
-          const { nodeId } = event.payload;
-          if (pendingCommands[nodeId] === (event.type === 'steer.prune' ? 'prune' : 'expand')) {
-            const { [nodeId]: _done, ...rest } = pendingCommands;
-            pendingCommands = rest;
-          }
-        }
-        set((s) => ({
-          version: s.version + 1,
-          eventCount: index.lastSeq,
-          lastSeq: liveTree.lastSeq,
-          liveStatus: liveTree.status,
-          pendingCommands,
-          ...(live ? liveView() : {}),
-        }));
+        applyBuffer();
+        if (wanted !== null && index.lastSeq >= wanted) get().seek(wanted);
       },
 
       seek(seq) {
         const state = get();
         if (seq === null || seq >= liveTree.lastSeq) {
+          wanted = null;
           if (state.viewSeq === null) return;
           set((s) => ({ viewSeq: null, version: s.version + 1, ...liveView() }));
           return;
         }
         const target = Math.max(0, Math.floor(seq));
-        if (state.viewSeq === target || target > index.lastSeq) return; // shown already, or history not here yet
+        wanted = null;
+        if (target > index.lastSeq) {
+          wanted = target; // the history has not reached it: shown when it does (flush)
+          return;
+        }
+        if (state.viewSeq === target) return;
         const { tree, notes } = index.stepAt(target);
         set((s) => ({ viewSeq: target, tree, version: s.version + 1, ...notes, ...frontierMarks(tree) }));
       },
