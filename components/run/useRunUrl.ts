@@ -41,10 +41,12 @@ export function useRunUrl(): UrlProblem | null {
         }
         if (!applied) return;
       }
+      // read again: the seek above changed the state (and ran this listener inside it with the new one)
+      const now = store.getState();
       const url = new URL(window.location.href);
-      if (s.viewSeq === null) url.searchParams.delete('step');
-      else url.searchParams.set('step', String(s.viewSeq));
-      if (s.selectedNodeId) url.searchParams.set('node', s.selectedNodeId);
+      if (now.viewSeq === null) url.searchParams.delete('step');
+      else url.searchParams.set('step', String(now.viewSeq));
+      if (now.selectedNodeId) url.searchParams.set('node', now.selectedNodeId);
       else url.searchParams.delete('node');
       if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
     };
