@@ -14,7 +14,8 @@ import { createRunStore } from '../store/run-store';
 import { InstantModel } from './instant-model';
 import { percentile } from './server-process';
 
-const SIZES = [1_000, 10_000, 100_000];
+/** BENCH_SEEK_SIZES=1000,10000 measures fewer sizes. */
+const SIZES = (process.env.BENCH_SEEK_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const PAGE = 5_000;
 const LIVE_TAIL = 2_000; // at most a fifth of the log
 const SEEKS = 200;
