@@ -51,6 +51,7 @@ export async function latestTreeText(
       afterSeq: tree.lastSeq,
       untilSeq: run.lastSeq,
       limit: FOLD_PAGE,
+      light: true, // reduce() reads a model call's usage and cost, never its prompt
     });
     if (page.length === 0) break;
     tree = fold(page, tree);
