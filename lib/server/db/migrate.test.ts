@@ -169,7 +169,7 @@ describe('schema.prisma and the migrations agree', () => {
   const models = parseSchema(readFileSync(path.join('prisma', 'schema.prisma'), 'utf8'));
 
   it('parses the models this project expects', () => {
-    expect(models.map((m) => m.name).sort()).toEqual(['Event', 'Node', 'Run', 'RunSnapshot']);
+    expect(models.map((m) => m.name).sort()).toEqual(['Event', 'Node', 'PromptText', 'Run', 'RunSnapshot']);
   });
 
   it('has every field as a column of the right type and nullability, the same keys and indexes, nothing extra', () => {
