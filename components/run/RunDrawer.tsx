@@ -28,7 +28,7 @@ export function RunDrawer({
   events: ReactNode;
 }) {
   const slot = useRef<HTMLDivElement>(null);
-  const eventCount = useRunStore((s) => s.events.length);
+  const eventCount = useRunStore((s) => s.eventCount);
   const selectedId = useRunStore((s) => s.selectedNodeId);
   const { open, tab, docked } = drawer;
 

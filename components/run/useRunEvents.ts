@@ -1,43 +1,56 @@
 'use client';
-// Streams a run's events into its store. What is already stored comes first in a few large pages (run.events),
-// so a recorded run of thousands of events is drawn at once instead of event by event; then the tRPC
-// subscription (SSE) takes over from the last seq, resuming from the last one received on reconnect.
-// Returns the connection's state, derived from the subscription, and a retry.
+// Streams a run into its store. The latest tree comes first (run.snapshot: one stored snapshot, not the log), so a
+// long run is drawn and usable at once; the live subscription (SSE) follows from its seq, resuming from the last
+// one received on reconnect. The history from seq 1 is paged in behind (run.events, light: model calls without
+// their prompts) for time travel, the timeline and the event log; it changes the store's history, not the tree
+// on screen. Returns the connection's state, derived from the subscription, a retry, and whether the history is
+// still loading.
 import { skipToken } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useEffect, useState } from 'react';
+import type { ThoughtTree } from '@/lib/engine/types';
 import { useTRPC, useTRPCClient } from '@/lib/trpc/client';
 import { useRunStoreApi } from './RunStoreContext';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'error';
 
-const PAGE = 5_000;
+const PAGE = 10_000;
 
 export function useRunEvents(runId: string) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const store = useRunStoreApi();
-  // null until the stored history is in the store; then where the live stream starts
+  // null until the latest tree is in the store; then where the live stream starts
   const [startAfter, setStartAfter] = useState<number | null>(null);
   const [received, setReceived] = useState(false);
 
   useEffect(() => {
     let cancelled = false;
     (async () => {
-      let after = store.getState().lastSeq;
-      for (;;) {
-        const page = await client.run.events.query({ id: runId, afterSeq: after, limit: PAGE });
+      const latest = await client.run.snapshot.query({ id: runId });
+      if (cancelled) return;
+      store.getState().startFrom(JSON.parse(latest.tree) as ThoughtTree);
+      setStartAfter(store.getState().lastSeq);
+      // the history, up to where the snapshot was taken (the stream brings what follows)
+      let after = store.getState().eventCount;
+      while (after < latest.seq) {
+        const page = await client.run.events.query({
+          id: runId,
+          afterSeq: after,
+          untilSeq: latest.seq,
+          limit: PAGE,
+          light: true,
+        });
         if (cancelled) return;
         store.getState().receiveMany(page.events);
         store.getState().flush();
         const last = page.events.at(-1);
-        if (!last || page.events.length < PAGE) break;
+        if (!last) break;
         after = last.seq;
       }
-      setStartAfter(store.getState().lastSeq);
     })().catch(() => {
       // a missing run is reported by the page (run.byId); the stream then has nothing to follow
-      if (!cancelled) setStartAfter(store.getState().lastSeq);
+      if (!cancelled) setStartAfter((seq) => seq ?? store.getState().lastSeq);
     });
     return () => {
       cancelled = true;

@@ -1,6 +1,6 @@
 'use client';
 // The URL holds what is on screen: /runs/<id>?step=<seq>&node=<nodeId>. Opening such a link shows the same step
-// with the same node selected once the log has arrived that far; afterwards the URL follows the screen (replaced,
+// with the same node selected once the history has arrived that far; afterwards the URL follows the screen (replaced,
 // not pushed, so the back button leaves the run instead of undoing every click).
 import { useEffect, useState } from 'react';
 import { useRunStoreApi } from './RunStoreContext';
@@ -28,21 +28,25 @@ export function useRunUrl(): UrlProblem | null {
     const sync = () => {
       const s = store.getState();
       if (!applied && step !== null) {
-        const ended = s.events.at(-1)?.type === 'run.finished';
-        if (s.lastSeq >= step) {
+        const ended = s.liveStatus === 'finished';
+        // the step can be shown once the history reaches it (a long run's history loads after its latest tree);
+        // until then the address keeps the step
+        if (s.eventCount >= step) {
           applied = true;
           s.setView({ followLive: false });
           s.seek(step);
-        } else if (ended) {
+        } else if (ended && s.lastSeq < step) {
           applied = true;
           setProblem({ kind: 'beyond-end', step, lastSeq: s.lastSeq });
         }
         if (!applied) return;
       }
+      // read again: the seek above changed the state (and ran this listener inside it with the new one)
+      const now = store.getState();
       const url = new URL(window.location.href);
-      if (s.viewSeq === null) url.searchParams.delete('step');
-      else url.searchParams.set('step', String(s.viewSeq));
-      if (s.selectedNodeId) url.searchParams.set('node', s.selectedNodeId);
+      if (now.viewSeq === null) url.searchParams.delete('step');
+      else url.searchParams.set('step', String(now.viewSeq));
+      if (now.selectedNodeId) url.searchParams.set('node', now.selectedNodeId);
       else url.searchParams.delete('node');
       if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
     };

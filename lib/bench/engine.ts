@@ -7,36 +7,11 @@
  * Not a test: nothing here can fail a build.
  */
 import { ThoughtTreeExecutor } from '../engine/executor';
-import type { CompletionRequest, CompletionResponse, ExplorationStrategy, LanguageModel } from '../engine/types';
-import { hashString } from '../models/random';
+import type { ExplorationStrategy } from '../engine/types';
 import { puzzleGoal, puzzleRange } from '../tasks/game24/puzzles';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
-
-/** Answers instantly: three branches per generation, a score derived from the prompt's hash. */
-class InstantModel implements LanguageModel {
-  readonly id = 'gpt-4o-mini';
-  private count = 0;
-  async complete(request: CompletionRequest): Promise<CompletionResponse> {
-    this.count++;
-    const usage = { inputTokens: 200, outputTokens: 40 };
-    if (request.purpose === 'generate') {
-      const n = this.count;
-      return {
-        text: JSON.stringify(
-          [0, 1, 2].map((i) => ({ thought: `idea ${n}.${i}`, action: { type: 'response', content: `r${n}.${i}` } })),
-        ),
-        usage,
-      };
-    }
-    if (request.purpose === 'evaluate') {
-      const h = (hashString(request.messages.at(-1)?.content ?? '') % 1000) / 1000;
-      const v = 0.3 + h * 0.6;
-      return { text: `{"confidence": ${Math.min(v, 0.79)}, "progress": ${v}, "novelty": ${v}}`, usage };
-    }
-    return { text: 'done', usage };
-  }
-}
+import { InstantModel } from './instant-model';
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

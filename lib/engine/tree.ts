@@ -5,7 +5,7 @@
  * Deterministic and free of I/O and clocks (times come from the events). For speed on runs of many thousand
  * events it updates the tree's containers in place and returns the same tree; node objects are replaced,
  * never mutated, so a React selector reading one node sees a new object exactly when that node changed.
- * Callers that need an older tree keep a copy (cloneTree).
+ * Callers that need an older tree keep a copy (snapshotTree, or cloneTree for a deep one).
  * Not responsible for deciding anything: the executor decides, the events record, reduce folds.
  */
 import { DEFAULT_TOT_CONFIG } from './config';
@@ -75,6 +75,34 @@ export function nextNodeId(tree: ThoughtTree): string {
 
 export function cloneTree(tree: ThoughtTree): ThoughtTree {
   return structuredClone(tree);
+}
+
+/**
+ * A copy that later reduce() calls on either tree cannot change: only the containers reduce() mutates in place
+ * are copied (the node map, the lists, the frontier map, stats and usage); node objects, frontier entries and
+ * everything else reduce() only ever replaces are shared. O(nodes) pointer copies instead of a deep clone: what
+ * time travel keeps per snapshot. Keep it in step with reduce(): a container mutated in place but not copied
+ * here would leak later events into old snapshots (snapshot tests in lib/store fold every event type to catch it).
+ */
+export function snapshotTree(tree: ThoughtTree): ThoughtTree {
+  return {
+    ...tree,
+    nodes: copyNodes(tree.nodes, tree.nodeOrder),
+    nodeOrder: tree.nodeOrder.slice(),
+    frontier: { ...tree.frontier },
+    deadEnds: tree.deadEnds.slice(),
+    exploredThoughts: tree.exploredThoughts.slice(),
+    stats: { ...tree.stats, tokenUsage: { ...tree.stats.tokenUsage } },
+    usage: { ...tree.usage },
+  };
+}
+
+/** The node map copied by walking nodeOrder (every node is in it): several times faster than a spread of a map
+ * of thousands of keys, which V8 keeps in dictionary mode. */
+function copyNodes(nodes: ThoughtTree['nodes'], order: readonly string[]): ThoughtTree['nodes'] {
+  const copy: ThoughtTree['nodes'] = {};
+  for (const id of order) copy[id] = nodes[id] as ThoughtNode;
+  return copy;
 }
 
 export function fold(events: Iterable<ExplorationEvent>, from?: ThoughtTree): ThoughtTree {

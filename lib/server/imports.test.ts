@@ -72,6 +72,9 @@ describe('exportRun then importRun', () => {
     expect(stripRunId(after)).toEqual(stripRunId(before));
     const nodes = (id: string) => listNodes(s.prisma, id).then((ns) => ns.map(({ runId: _r, ...n }) => n));
     expect(await nodes(imported.id)).toEqual(await nodes(original.id));
+    // its latest tree is stored with it: the page draws it before the history
+    const snapshot = await s.prisma.runSnapshot.findUnique({ where: { runId: imported.id }, select: { seq: true } });
+    expect(snapshot?.seq).toBe(after.length);
 
     // and once more: the export of the import is the original's file but for the ids and the tag
     const again = (await exportRun(s.prisma, imported.id)) as RunExport;

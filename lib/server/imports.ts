@@ -20,6 +20,7 @@ import { looksLikeTotLog, parseTotLog } from '../formats/tot-log';
 import type { PrismaClient } from './db/client';
 import { InputError } from './errors';
 import { appendEventsInTransaction, listEvents } from './repositories/events';
+import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { type RunRecord, type StoredRunStatus, createRun, getRun, updateRun } from './repositories/runs';
 import { foldForSummary, summarizeTree } from './run-summary';
@@ -186,6 +187,7 @@ async function storeRuns(prisma: PrismaClient, runs: readonly RunToStore[]): Pro
         await appendEventsInTransaction(tx, run.id, run.events);
         const nodes = tree.nodeOrder.flatMap((id) => tree.nodes[id] ?? []);
         await upsertNodes(tx, run.id, nodes);
+        await saveSnapshot(tx, run.id, tree);
         const record = await updateRun(tx, run.id, {
           ...summarizeTree(tree, bestScore),
           status,

@@ -22,6 +22,7 @@ import { recordingFromEvents, type Recording } from '../models/recording';
 import { readEnv, loadPriceTable } from './env';
 import { type ModelSpec, createModel, modelLabel, modelSpecSchema, specModelId } from './model-factory';
 import { appendEvents, appendEventsInTransaction, listEvents } from './repositories/events';
+import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { bestScoreAfter, foldForSummary, summarizeTree } from './run-summary';
 import { type RunRecord, createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
@@ -355,6 +356,10 @@ export class RunManager {
       }
       await this.drain(run);
       if (run.writeError) throw run.writeError;
+      // the page of a finished run draws this before its history (a derived copy: losing it costs a fold later)
+      await saveSnapshot(prisma, run.id, run.tree).catch((error: unknown) =>
+        this.log(`snapshot of run ${run.id} not stored: ${error instanceof Error ? error.message : String(error)}`),
+      );
     } catch (error) {
       await this.drain(run).catch(() => undefined);
       await updateRun(prisma, run.id, {

@@ -4,7 +4,10 @@ import { ThoughtTreeExecutor } from '../engine/executor';
 import { createEmptyTree, fold } from '../engine/tree';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { getTaskEntry } from '../tasks/index';
+import type { ThoughtTree } from '../engine/types';
 import { createRunStore } from './run-store';
+
+const plain = (tree: ThoughtTree) => JSON.parse(JSON.stringify(tree)) as unknown;
 
 async function recordRun() {
   const events: ExplorationEvent[] = [];
@@ -106,5 +109,63 @@ describe('time travel in the store', () => {
     expect(store.getState().lastBacktrack).toBeNull();
     store.getState().seek(firstBacktrack.seq);
     expect(store.getState().lastBacktrack?.seq).toBe(firstBacktrack.seq);
+  });
+});
+
+describe('a long run opened from its latest tree', () => {
+  it('draws the latest tree at once, takes live events after it, and fills the history behind without redrawing', async () => {
+    const { events, result } = await recordRun();
+    const runId = result.runId;
+    const n = events.length - 20;
+    const store = createRunStore(runId, () => {});
+    store.getState().startFrom(fold(events.slice(0, n), createEmptyTree(runId)));
+    expect(store.getState().lastSeq).toBe(n);
+    expect(store.getState().eventCount).toBe(0);
+    // live events after the snapshot arrive before any history (twice, and one the snapshot already holds)
+    store.getState().receiveMany(events.slice(n - 1, n + 10));
+    store.getState().receiveMany(events.slice(n, n + 10));
+    store.getState().flush();
+    expect(store.getState().lastSeq).toBe(n + 10);
+    expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, n + 10), createEmptyTree(runId))));
+
+    // the first history page: the index grows, the tree on screen is untouched and the canvas is not told to redraw
+    const version = store.getState().version;
+    const tree = store.getState().tree;
+    store.getState().receiveMany(events.slice(0, 40));
+    store.getState().flush();
+    expect(store.getState().eventCount).toBe(40);
+    expect(store.getState().version).toBe(version);
+    expect(store.getState().tree).toBe(tree);
+    store.getState().seek(30);
+    expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, 30), createEmptyTree(runId))));
+    store.getState().seek(null);
+    // a step the history has not reached is shown once it has
+    store.getState().seek(n - 3);
+    expect(store.getState().viewSeq).toBeNull();
+
+    // the rest of the history, and the end of the run live: each event is applied exactly once
+    store.getState().receiveMany(events.slice(40, n));
+    store.getState().receiveMany(events.slice(n + 10));
+    store.getState().flush();
+    expect(store.getState().eventCount).toBe(events.length);
+    expect(store.getState().events.map((e) => e.seq)).toEqual(events.map((e) => e.seq));
+    expect(store.getState().viewSeq).toBe(n - 3);
+    expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, n - 3), createEmptyTree(runId))));
+    store.getState().seek(null);
+    expect(plain(store.getState().tree)).toEqual(plain(result.tree));
+    // once the history has caught up, the marks are those of the whole log
+    const backtrack = events.filter((e) => e.type === 'backtrack').at(-1);
+    expect(store.getState().lastBacktrack?.seq).toBe(backtrack?.seq);
+    store.getState().seek(n - 5);
+    expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, n - 5), createEmptyTree(runId))));
+  });
+
+  it('ignores a snapshot older than what it already shows', async () => {
+    const { events, result } = await recordRun();
+    const store = createRunStore(result.runId, () => {});
+    store.getState().receiveMany(events.slice(0, 50));
+    store.getState().flush();
+    store.getState().startFrom(fold(events.slice(0, 30), createEmptyTree(result.runId)));
+    expect(store.getState().tree.lastSeq).toBe(50);
   });
 });

@@ -4,9 +4,16 @@
  * arrives early waits for the missing ones). reduce() replaces only the node objects an event changes, so a
  * component selecting one node re-renders only when that node changed.
  *
- * Time travel: `tree` is what is on screen. Live, it is the tree of every event received; after seek(seq) it is
- * the tree as it was right after that seq (from the snapshot index, snapshots.ts), and new events keep arriving
- * underneath until seek(null) goes back to live. Everything derived (marks, best node, frontier) follows `tree`.
+ * Two logs meet here. The live tree is what the newest events say; it may start from a tree folded elsewhere
+ * (startFrom: the server's snapshot of a long run) and then takes events after it. The history (`events`, the
+ * snapshot index) is the log read from seq 1; it fills in behind, page by page, for time travel, and may lag the
+ * live tree (`eventCount` < `lastSeq` while it loads). Only the live tree is drawn live: history pages arriving
+ * change `eventCount`, not `tree`.
+ *
+ * Time travel: `tree` is what is on screen. Live, it is the live tree; after seek(seq) it is the tree as it was
+ * right after that seq (from the snapshot index, snapshots.ts), and new events keep arriving underneath until
+ * seek(null) goes back to live. A step the history has not reached yet is shown once it has (the last asked).
+ * Everything derived (marks, best node, frontier) follows `tree`.
  * A store per run page (createRunStore), never a module-global store. Not responsible for fetching (the page).
  */
 import { createStore } from 'zustand/vanilla';
@@ -14,24 +21,12 @@ import type { ExplorationEvent } from '../engine/events';
 import { selectNext } from '../engine/frontier';
 import { createEmptyTree, findBestNode, reduce } from '../engine/tree';
 import type { ThoughtTree } from '../engine/types';
-import { SnapshotIndex } from './snapshots';
+import { NO_NOTES, noteEvents, SnapshotIndex, type StepNotes } from './snapshots';
 
-export interface PersonAction {
-  type: 'prune' | 'expand';
-  actor: string;
-  seq: number;
-}
-
-export interface BacktrackMark {
-  fromId: string;
-  toId: string | null;
-  seq: number;
-}
+export type { BacktrackMark, PersonAction } from './snapshots';
 
 /** What is derived from the tree on screen and the events up to it. */
-interface Derived {
-  personActions: Record<string, PersonAction[]>;
-  lastBacktrack: BacktrackMark | null;
+interface Derived extends StepNotes {
   /** The node the strategy runs next, and the best node so far (the winner once finished). */
   nextNodeId: string | null;
   bestNodeId: string | null;
@@ -43,13 +38,18 @@ export interface RunViewState extends Derived {
   tree: ThoughtTree;
   /** The seq on screen, or null when following the live end. */
   viewSeq: number | null;
-  /** The last seq received, and the run's status at that point (what commands act on). */
+  /** The last seq of the live tree, and the run's status at that point (what commands act on). */
   lastSeq: number;
   liveStatus: ThoughtTree['status'] | null;
   /** Bumped whenever the tree on screen or the log changes: the signal for whole-tree views. */
   version: number;
-  /** Every event received, in seq order (index = seq - 1). */
-  events: ExplorationEvent[];
+  /**
+   * The history: every event read from seq 1 on, in seq order (index = seq - 1). Appended in place (copying a
+   * 100k-event log on every frame was quadratic), so select `eventCount` to follow it, and never change it.
+   */
+  events: readonly ExplorationEvent[];
+  /** How many events the history holds (events.length); below lastSeq while older pages are still loading. */
+  eventCount: number;
   selectedNodeId: string | null;
   /** Commands sent but not yet seen in the log: shown at once on the node. */
   pendingCommands: Record<string, 'prune' | 'expand'>;
@@ -60,9 +60,17 @@ export interface RunViewState extends Derived {
   followLive: boolean;
   receive(event: ExplorationEvent): void;
   receiveMany(events: readonly ExplorationEvent[]): void;
+  /**
+   * Starts the live tree from a tree folded elsewhere (its lastSeq says where it is); the store owns it from now
+   * on. Ignored when the live tree is already as far. Events up to its lastSeq then only fill the history.
+   */
+  startFrom(tree: ThoughtTree): void;
   /** Applies what is buffered now (the frame callback; tests call it directly). */
   flush(): void;
-  /** Shows the run as it was right after `seq` (clamped to what has arrived); null goes back to live. */
+  /**
+   * Shows the run as it was right after `seq` (clamped to the live end); null goes back to live. A step beyond
+   * the history loaded so far is shown as soon as the history reaches it.
+   */
   seek(seq: number | null): void;
   select(nodeId: string | null): void;
   markPending(nodeId: string, command: 'prune' | 'expand' | null): void;
@@ -79,24 +87,6 @@ const nextFrame: Scheduler = (callback) => {
   else setTimeout(callback, 16);
 };
 
-/** Folds the person actions and the latest backtrack of some events into `into` (new objects where changed). */
-function noteEvents(into: Pick<Derived, 'personActions' | 'lastBacktrack'>, events: readonly ExplorationEvent[]) {
-  let { personActions, lastBacktrack } = into;
-  for (const event of events) {
-    if (event.type === 'steer.prune' || event.type === 'steer.expand') {
-      const { nodeId, actor } = event.payload;
-      const type = event.type === 'steer.prune' ? 'prune' : 'expand';
-      personActions = {
-        ...personActions,
-        [nodeId]: [...(personActions[nodeId] ?? []), { type, actor, seq: event.seq }],
-      };
-    } else if (event.type === 'backtrack') {
-      lastBacktrack = { fromId: event.payload.fromId, toId: event.payload.toId, seq: event.seq };
-    }
-  }
-  return { personActions, lastBacktrack };
-}
-
 function frontierMarks(tree: ThoughtTree): Pick<Derived, 'nextNodeId' | 'bestNodeId'> {
   return {
     nextNodeId: tree.status === 'finished' ? null : (selectNext(tree)?.nodeId ?? null),
@@ -107,13 +97,16 @@ function frontierMarks(tree: ThoughtTree): Pick<Derived, 'nextNodeId' | 'bestNod
 export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
   let buffer: ExplorationEvent[] = [];
   let scheduled = false;
-  const liveTree = createEmptyTree(runId);
+  let liveTree = createEmptyTree(runId);
   const index = new SnapshotIndex(runId);
-  let liveDerived: Pick<Derived, 'personActions' | 'lastBacktrack'> = { personActions: {}, lastBacktrack: null };
+  // the notes of the live tree: the index's once the history has caught up, else those of the live events alone
+  let liveNotes: StepNotes = NO_NOTES;
+  // a step asked for before the history reached it
+  let wanted: number | null = null;
 
   return createStore<RunViewState>()((set, get) => {
     const enqueue = (events: readonly ExplorationEvent[]) => {
-      buffer.push(...events);
+      for (const event of events) buffer.push(event);
       if (!scheduled) {
         scheduled = true;
         schedule(() => {
@@ -123,6 +116,58 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       }
     };
 
+    /** Applies the buffered events each log can take now; what is early for either stays buffered. */
+    const applyBuffer = () => {
+      if (buffer.length === 0) return;
+      const pending = buffer.sort((a, b) => a.seq - b.seq);
+      buffer = [];
+      const applied: ExplorationEvent[] = []; // to the live tree
+      const history: ExplorationEvent[] = []; // to the index, continuing it
+      let historyNext = index.lastSeq + 1;
+      for (const event of pending) {
+        if (event.seq === liveTree.lastSeq + 1) {
+          reduce(liveTree, event);
+          applied.push(event);
+        }
+        if (event.seq === historyNext) {
+          history.push(event);
+          historyNext++;
+        }
+        // early for either log (a gap, or history still loading below it): wait for the events in between
+        if (event.seq > liveTree.lastSeq || event.seq >= historyNext) buffer.push(event);
+      }
+      if (applied.length === 0 && history.length === 0) return;
+      index.append(history);
+      const caughtUp = index.lastSeq === liveTree.lastSeq;
+      const notesBefore = liveNotes;
+      liveNotes = caughtUp ? index.notes : noteEvents(liveNotes, applied);
+      const live = get().viewSeq === null;
+      if (applied.length === 0) {
+        // history only: the time-travel index grew; the tree on screen did not change
+        set({ eventCount: index.lastSeq, ...(live && liveNotes !== notesBefore ? liveNotes : {}) });
+        return;
+      }
+      let { pendingCommands } = get();
+      for (const event of applied) {
+        if (event.type !== 'steer.prune' && event.type !== 'steer.expand') continue;
+        const { nodeId } = event.payload;
+        if (pendingCommands[nodeId] === (event.type === 'steer.prune' ? 'prune' : 'expand')) {
+          const { [nodeId]: _done, ...rest } = pendingCommands;
+          pendingCommands = rest;
+        }
+      }
+      set((s) => ({
+        version: s.version + 1,
+        eventCount: index.lastSeq,
+        lastSeq: liveTree.lastSeq,
+        liveStatus: liveTree.status,
+        pendingCommands,
+        ...(live ? liveView() : {}),
+      }));
+    };
+
+    const liveView = (): Partial<RunViewState> => ({ tree: liveTree, ...liveNotes, ...frontierMarks(liveTree) });
+
     return {
       runId,
       tree: liveTree,
@@ -130,7 +175,8 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       lastSeq: 0,
       liveStatus: null,
       version: 0,
-      events: [],
+      events: index.events,
+      eventCount: 0,
       selectedNodeId: null,
       personActions: {},
       pendingCommands: {},
@@ -145,62 +191,41 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       receive: (event) => enqueue([event]),
       receiveMany: (events) => enqueue(events),
 
-      flush() {
-        if (buffer.length === 0) return;
-        const pending = buffer.sort((a, b) => a.seq - b.seq);
-        buffer = [];
-        const applied: ExplorationEvent[] = [];
-        for (let i = 0; i < pending.length; i++) {
-          const event = pending[i] as ExplorationEvent;
-          if (event.seq <= liveTree.lastSeq) continue; // already applied: delivered twice
-          if (event.seq !== liveTree.lastSeq + 1) {
-            buffer = pending.slice(i); // a gap: wait for the events in between
-            break;
-          }
-          reduce(liveTree, event);
-          applied.push(event);
-        }
-        if (applied.length === 0) return;
-        index.append(applied);
-        liveDerived = noteEvents(liveDerived, applied);
-        let { pendingCommands } = get();
-        for (const event of applied) {
-          if (event.type !== 'steer.prune' && event.type !== 'steer.expand') continue;
-          const { nodeId } = event.payload;
-          if (pendingCommands[nodeId] === (event.type === 'steer.prune' ? 'prune' : 'expand')) {
-            const { [nodeId]: _done, ...rest } = pendingCommands;
-            pendingCommands = rest;
-          }
-        }
-        const live = get().viewSeq === null;
+      startFrom(tree) {
+        if (tree.lastSeq <= liveTree.lastSeq) return;
+        liveTree = tree;
+        liveNotes = index.lastSeq === tree.lastSeq ? index.notes : NO_NOTES;
         set((s) => ({
           version: s.version + 1,
-          events: s.events.concat(applied),
           lastSeq: liveTree.lastSeq,
           liveStatus: liveTree.status,
-          pendingCommands,
-          ...(live ? { tree: liveTree, ...liveDerived, ...frontierMarks(liveTree) } : {}),
+          ...(s.viewSeq === null ? liveView() : {}),
         }));
+        get().flush(); // events buffered beyond the snapshot follow it at once
+      },
+
+      flush() {
+        applyBuffer();
+        if (wanted !== null && index.lastSeq >= wanted) get().seek(wanted);
       },
 
       seek(seq) {
         const state = get();
         if (seq === null || seq >= liveTree.lastSeq) {
+          wanted = null;
           if (state.viewSeq === null) return;
-          set((s) => ({
-            viewSeq: null,
-            tree: liveTree,
-            version: s.version + 1,
-            ...liveDerived,
-            ...frontierMarks(liveTree),
-          }));
+          set((s) => ({ viewSeq: null, version: s.version + 1, ...liveView() }));
           return;
         }
         const target = Math.max(0, Math.floor(seq));
+        wanted = null;
+        if (target > index.lastSeq) {
+          wanted = target; // the history has not reached it: shown when it does (flush)
+          return;
+        }
         if (state.viewSeq === target) return;
-        const tree = index.treeAt(target);
-        const derived = noteEvents({ personActions: {}, lastBacktrack: null }, state.events.slice(0, target));
-        set((s) => ({ viewSeq: target, tree, version: s.version + 1, ...derived, ...frontierMarks(tree) }));
+        const { tree, notes } = index.stepAt(target);
+        set((s) => ({ viewSeq: target, tree, version: s.version + 1, ...notes, ...frontierMarks(tree) }));
       },
 
       select(nodeId) {

@@ -3,7 +3,7 @@ import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
-import { jump, momentKind, playDelay } from './timeline';
+import { DRAWN_KINDS, MomentBuckets, hasKind, jump, momentKind, playDelay } from './timeline';
 
 async function recordRun(): Promise<ExplorationEvent[]> {
   const events: ExplorationEvent[] = [];
@@ -44,5 +44,44 @@ describe('timeline', () => {
     expect(playDelay(events, 5, 1)).toBeGreaterThanOrEqual(40);
     expect(playDelay(events, 5, 10)).toBeCloseTo(playDelay(events, 5, 1) / 10);
     expect(playDelay(events, 5, 0.5)).toBeLessThanOrEqual(3_000);
+  });
+});
+
+describe('MomentBuckets', () => {
+  /** The column each event falls in, one mark per event (what the timeline drew before). */
+  const naive = (events: readonly ExplorationEvent[], width: number) => {
+    const out = new Array<Set<string>>(width).fill(new Set()).map(() => new Set<string>());
+    for (const e of events) {
+      const x = Math.round(((e.seq - 1) / (events.length - 1)) * (width - 1));
+      out[x]?.add(momentKind(e));
+    }
+    return out.map((kinds) => DRAWN_KINDS.filter((k) => kinds.has(k)));
+  };
+  const decode = (masks: number[]) => masks.map((mask) => DRAWN_KINDS.filter((k) => hasKind(mask, k)));
+
+  it('marks each pixel column with the kinds of the events under it, read as the log grows in place', async () => {
+    const events = await recordRun();
+    const buckets = new MomentBuckets();
+    const log: ExplorationEvent[] = [];
+    for (let i = 0; i < events.length; i += 13) {
+      log.push(...events.slice(i, i + 13));
+      buckets.read(log, log.length);
+    }
+    for (const width of [37, 300, events.length * 2]) {
+      expect(decode(buckets.columns(width, events.length))).toEqual(naive(events, width));
+    }
+  });
+
+  it('keeps a bounded number of buckets on a long log, and loses no kind', async () => {
+    const events = await recordRun();
+    const buckets = new MomentBuckets(16);
+    buckets.read(events, events.length);
+    const columns = decode(buckets.columns(8, events.length));
+    const all = new Set(columns.flat());
+    expect(all).toEqual(new Set(events.map(momentKind).filter((k) => k !== 'other')));
+    // a backtrack is marked in or beside its own column (coarse buckets spread a mark to a neighbour at most)
+    const backtrack = events.find((e) => e.type === 'backtrack') as ExplorationEvent;
+    const x = Math.round(((backtrack.seq - 1) / (events.length - 1)) * 7);
+    expect([x - 1, x, x + 1].some((c) => columns[c]?.includes('backtrack'))).toBe(true);
   });
 });

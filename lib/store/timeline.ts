@@ -78,3 +78,83 @@ export function playDelay(events: readonly ExplorationEvent[], seq: number, spee
   const gap = current && next ? next.ts - current.ts : 0;
   return Math.min(Math.max(gap, 40), 1_500) / speed;
 }
+
+/** The kinds a timeline draws, in drawing order (later ones on top); 'other' is not drawn. */
+export const DRAWN_KINDS: readonly Exclude<MomentKind, 'other'>[] = [
+  'step',
+  'expansion',
+  'prune',
+  'verified',
+  'failed',
+  'backtrack',
+  'command',
+];
+const KIND_BIT = Object.fromEntries(DRAWN_KINDS.map((kind, i) => [kind, 1 << i])) as Record<MomentKind, number>;
+KIND_BIT.other = 0;
+
+/** True when a kind's bit is set in a mask of kinds. */
+export function hasKind(mask: number, kind: MomentKind): boolean {
+  return (mask & KIND_BIT[kind]) !== 0;
+}
+
+/**
+ * Which kinds of moments happen where along the log, at a bounded resolution: the log is cut into buckets of a
+ * power-of-two number of seqs, each holding a bitmask of the kinds in it; when there would be more than
+ * `maxBuckets`, neighbours merge and the bucket size doubles. Reading new events costs O(new events), and the
+ * marks of a pixel column come from the few buckets under it, so drawing costs O(width) at any length of run
+ * (one mark per event was O(events) per redraw).
+ */
+export class MomentBuckets {
+  private masks: number[] = [];
+  private size = 1;
+  private seen = 0;
+
+  constructor(private readonly maxBuckets = 4_096) {}
+
+  /** Reads events[seen..count) (the log grows in place, index = seq - 1). */
+  read(events: readonly ExplorationEvent[], count: number): void {
+    for (let i = this.seen; i < count; i++) {
+      const event = events[i] as ExplorationEvent;
+      const bucket = Math.floor((event.seq - 1) / this.size);
+      if (bucket >= this.maxBuckets) {
+        this.coarsen();
+        i--; // place it again at the new size
+        continue;
+      }
+      while (this.masks.length <= bucket) this.masks.push(0);
+      this.masks[bucket] = (this.masks[bucket] as number) | KIND_BIT[momentKind(event)];
+    }
+    this.seen = Math.max(this.seen, count);
+  }
+
+  /** The kinds of the seqs in [from, to] (1-based, inclusive). */
+  kindsBetween(from: number, to: number): number {
+    let mask = 0;
+    const last = Math.min(Math.floor((to - 1) / this.size), this.masks.length - 1);
+    for (let b = Math.max(0, Math.floor((from - 1) / this.size)); b <= last; b++) mask |= this.masks[b] as number;
+    return mask;
+  }
+
+  /**
+   * One mask per pixel column for a timeline `width` columns wide spanning seqs 1..total; a column is the seqs
+   * whose position ((seq - 1) / (total - 1) of the width) falls in it.
+   */
+  columns(width: number, total: number): number[] {
+    const out = new Array<number>(Math.max(0, width)).fill(0);
+    if (total <= 0 || width <= 0) return out;
+    const perColumn = total <= 1 ? total : (total - 1) / Math.max(1, width - 1);
+    for (let x = 0; x < width; x++) {
+      const from = Math.ceil(x * perColumn - perColumn / 2 + 1);
+      const to = Math.floor(x * perColumn + perColumn / 2 + 1 - 1e-9);
+      if (to >= from) out[x] = this.kindsBetween(Math.max(1, from), Math.min(total, to));
+    }
+    return out;
+  }
+
+  private coarsen(): void {
+    const merged: number[] = [];
+    for (let b = 0; b < this.masks.length; b += 2) merged.push((this.masks[b] as number) | (this.masks[b + 1] ?? 0));
+    this.masks = merged;
+    this.size *= 2;
+  }
+}

@@ -4,9 +4,9 @@
 // event's node. Collapsible. The list is windowed (fixed row height: only the visible rows are in the DOM), so it
 // stays fast with tens of thousands of events, and it follows the newest event while scrolled to the bottom.
 // Not responsible for what an event says (describe-event.ts) or which events match (filter.ts).
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { EVENT_TYPES, type ExplorationEvent, type ExplorationEventType } from '@/lib/engine/events';
-import { useRunStore } from '../RunStoreContext';
+import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import {
   EVENT_KINDS,
   describeEvent,
@@ -17,13 +17,22 @@ import {
   isBadEvent,
   type EventKind,
 } from './describe-event';
-import { ALL_KINDS, createEventFilterCache, isAtBottom, isFilterActive, visibleRows, type EventFilter } from './filter';
+import {
+  ALL_KINDS,
+  createEventFilterCache,
+  firstRowFrom,
+  isAtBottom,
+  isFilterActive,
+  visibleRows,
+  type EventFilter,
+} from './filter';
 import styles from './EventLog.module.css';
 
 const ROW_HEIGHT = 24;
 
 export function EventLog() {
   const events = useRunStore((s) => s.events);
+  const count = useEventCount();
   const [open, setOpen] = useState(true);
   return (
     <section
@@ -33,10 +42,10 @@ export function EventLog() {
       aria-label="Event log"
     >
       {open ? (
-        <OpenLog events={events} onClose={() => setOpen(false)} />
+        <OpenLog events={events} count={count} onClose={() => setOpen(false)} />
       ) : (
         <header className={styles.head}>
-          <LogTitle total={events.length} shown={null} />
+          <LogTitle total={count} shown={null} />
           <ToggleButton open={false} onClick={() => setOpen(true)} />
         </header>
       )}
@@ -44,7 +53,40 @@ export function EventLog() {
   );
 }
 
+/** Rows refresh at most this often: a live run flushes every frame, and a list need not follow at 60 Hz. */
+const REFRESH_MS = 250;
+
+/**
+ * The history's length (the log grows in place: its length is what changes), followed at most every REFRESH_MS,
+ * so a long live run re-renders the list (and moves its scroll) a few times a second, not on every flush.
+ */
+function useEventCount(): number {
+  const store = useRunStoreApi();
+  const [count, setCount] = useState(() => store.getState().eventCount);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let last = 0;
+    const update = () => {
+      timer = null;
+      last = performance.now();
+      setCount(store.getState().eventCount);
+    };
+    update();
+    const unsubscribe = store.subscribe((s, previous) => {
+      if (s.eventCount === previous.eventCount || timer) return;
+      timer = setTimeout(update, Math.max(0, last + REFRESH_MS - performance.now()));
+    });
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [store]);
+  return count;
+}
+
 function LogTitle({ total, shown }: { total: number; shown: number | null }) {
+  // a long run's history arrives after its tree: say so rather than show a short log as the whole
+  const loading = useRunStore((s) => s.eventCount < s.lastSeq);
   return (
     <h2 className={styles.title}>
       Event log
@@ -53,6 +95,11 @@ function LogTitle({ total, shown }: { total: number; shown: number | null }) {
           ? total.toLocaleString('en-US')
           : `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`}
       </span>
+      {loading && (
+        <span className={styles.loading} data-testid="event-log-loading">
+          loading history…
+        </span>
+      )}
     </h2>
   );
 }
@@ -81,8 +128,17 @@ const TYPE_GROUPS = EVENT_KINDS.map(({ kind, label }) => ({
   types: EVENT_TYPES.filter((t) => eventKind(t) === kind),
 }));
 
-function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () => void }) {
+function OpenLog({
+  events,
+  count,
+  onClose,
+}: {
+  events: readonly ExplorationEvent[];
+  count: number;
+  onClose: () => void;
+}) {
   const selectedId = useRunStore((s) => s.selectedNodeId);
+  const loadingHistory = useRunStore((s) => s.eventCount < s.lastSeq);
   const [kinds, setKinds] = useState<ReadonlySet<EventKind>>(ALL_KINDS);
   const [type, setType] = useState<ExplorationEventType | null>(null);
   const [nodeQuery, setNodeQuery] = useState('');
@@ -92,7 +148,11 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
     [kinds, type, nodeQuery, onlySelected, selectedId],
   );
   const [filterCached] = useState(createEventFilterCache);
-  const shown = useMemo(() => filterCached(events, filter), [filterCached, events, filter]);
+  // the filter tests only the events added since the last count; unfiltered, it is the log itself
+  const shown = useMemo(() => {
+    const matched = filterCached(events, filter);
+    return { events: matched, count: matched === events ? count : matched.length };
+  }, [filterCached, events, filter, count]);
   const active = isFilterActive(filter) || (onlySelected && selectedId === null);
 
   const toggleKind = (kind: EventKind) => {
@@ -116,7 +176,7 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
   return (
     <>
       <header className={styles.head}>
-        <LogTitle total={events.length} shown={active ? shown.length : null} />
+        <LogTitle total={count} shown={active ? shown.count : null} />
         <div className={styles.tools}>
           <input
             className={`input ${styles.nodeBox}`}
@@ -179,11 +239,14 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
         )}
       </div>
       <EventRows
-        events={shown}
+        events={shown.events}
+        count={shown.count}
         selectedId={selectedId}
         emptyText={
-          events.length === 0
-            ? 'No events yet.'
+          count === 0
+            ? loadingHistory
+              ? 'Loading history…'
+              : 'No events yet.'
             : onlySelected && selectedId === null
               ? 'Select a node to see its events.'
               : 'No event matches the filters.'
@@ -195,10 +258,13 @@ function OpenLog({ events, onClose }: { events: ExplorationEvent[]; onClose: () 
 
 function EventRows({
   events,
+  count,
   selectedId,
   emptyText,
 }: {
   events: readonly ExplorationEvent[];
+  /** Rows to show: the log grows in place, so its length at this render. */
+  count: number;
   selectedId: string | null;
   emptyText: string;
 }) {
@@ -210,7 +276,7 @@ function EventRows({
   const runStart = useRunStore((s) => s.tree.startedAt);
   const rootId = useRunStore((s) => s.tree.rootId);
   const selectNode = useRunStore((s) => s.select);
-  const total = events.length * ROW_HEIGHT;
+  const total = count * ROW_HEIGHT;
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -223,7 +289,7 @@ function EventRows({
   // While following, the window is computed from the bottom, and the DOM is scrolled there before paint.
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el && following) el.scrollTop = el.scrollHeight;
+    if (el && following) el.scrollTop = total; // the browser clamps it; reading scrollHeight would force layout
   }, [following, total, height]);
 
   // Time travel: the row of the step on screen is scrolled into the middle of the list.
@@ -231,22 +297,23 @@ function EventRows({
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el || viewSeq === null) return;
-    let index = events.findIndex((e) => e.seq >= viewSeq);
-    if (index < 0) index = events.length - 1;
-    const target = Math.max(0, index * ROW_HEIGHT - el.clientHeight / 2);
+    const index = Math.min(firstRowFrom(events, count, viewSeq), count - 1);
+    const target = Math.max(0, index * ROW_HEIGHT - height / 2);
     setFollowing(false);
     el.scrollTop = target;
     setScrollTop(target);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new step (or filter) scrolls, not a new event
   }, [viewSeq, events]);
 
   const top = following ? Math.max(0, total - height) : scrollTop;
-  const { start, end } = visibleRows(top, height, ROW_HEIGHT, events.length);
+  const { start, end } = visibleRows(top, height, ROW_HEIGHT, count);
 
   const onScroll = () => {
     const el = ref.current;
     if (!el) return;
+    // sizes from state, not clientHeight/scrollHeight: reading those in a scroll handler forces a layout
     setScrollTop(el.scrollTop);
-    setFollowing(isAtBottom(el.scrollTop, el.clientHeight, el.scrollHeight, ROW_HEIGHT / 2));
+    setFollowing(isAtBottom(el.scrollTop, height, total, ROW_HEIGHT / 2));
   };
 
   const onPick = useCallback(
@@ -279,7 +346,7 @@ function EventRows({
   return (
     <div className={styles.listWrap}>
       <div className={styles.list} ref={ref} onScroll={onScroll} data-testid="event-list">
-        {events.length === 0 ? (
+        {count === 0 ? (
           <p className={styles.empty}>{emptyText}</p>
         ) : (
           <div className={styles.spacer} style={{ height: total }}>
@@ -287,7 +354,7 @@ function EventRows({
           </div>
         )}
       </div>
-      {!following && events.length > 0 && (
+      {!following && count > 0 && (
         <button
           type="button"
           className={styles.newest}

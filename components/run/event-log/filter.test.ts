@@ -8,6 +8,7 @@ import {
   compileFilter,
   createEventFilterCache,
   filterEvents,
+  firstRowFrom,
   isAtBottom,
   isFilterActive,
   parseNodeQuery,
@@ -79,6 +80,16 @@ describe('createEventFilterCache', () => {
     }
   });
 
+  it('follows a list that grows in place (the store appends to the same array)', () => {
+    const cached = createEventFilterCache();
+    const filter: EventFilter = { ...EMPTY_FILTER, kinds: new Set(['lifecycle']) };
+    const log: ExplorationEvent[] = [];
+    for (let n = 0; n < run.events.length; n += 11) {
+      log.push(...run.events.slice(n, n + 11));
+      expect(cached(log, filter)).toEqual(filterEvents(log, filter));
+    }
+  });
+
   it('starts over when the filter changes or the list is not a continuation', () => {
     const cached = createEventFilterCache();
     const a: EventFilter = { ...EMPTY_FILTER, type: 'backtrack' };
@@ -132,5 +143,17 @@ describe('isAtBottom', () => {
     expect(isAtBottom(795, 200, 1000)).toBe(true);
     expect(isAtBottom(700, 200, 1000)).toBe(false);
     expect(isAtBottom(0, 200, 100)).toBe(true);
+  });
+});
+
+describe('firstRowFrom', () => {
+  it('finds the first row at or after a step among the rows shown', () => {
+    const failed = filterEvents(run.events, { ...EMPTY_FILTER, type: 'node.failed' });
+    const second = failed[1] as ExplorationEvent;
+    expect(firstRowFrom(failed, failed.length, second.seq)).toBe(1);
+    expect(firstRowFrom(failed, failed.length, second.seq - 1)).toBe(1);
+    expect(firstRowFrom(failed, failed.length, second.seq + 1)).toBe(2);
+    expect(firstRowFrom(failed, failed.length, 10 ** 9)).toBe(failed.length);
+    expect(firstRowFrom(run.events, 5, 10 ** 9)).toBe(5);
   });
 });

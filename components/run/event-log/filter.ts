@@ -75,21 +75,21 @@ export function filterEvents(events: readonly ExplorationEvent[], filter: EventF
 export function createEventFilterCache() {
   let lastFilter: EventFilter | null = null;
   let lastEvents: readonly ExplorationEvent[] = [];
+  let lastFirst: ExplorationEvent | undefined;
+  let seen = 0;
   let lastResult: readonly ExplorationEvent[] = [];
 
+  // The store's log grows in place (the same array, longer), so what was seen is kept as a count, not a copy.
   return (events: readonly ExplorationEvent[], filter: EventFilter): readonly ExplorationEvent[] => {
     const test = compileFilter(filter);
-    if (!test) {
-      lastFilter = filter;
-      lastEvents = events;
-      lastResult = events;
-      return events;
-    }
-    const seen = lastEvents.length;
     const appended =
-      filter === lastFilter && events.length >= seen && (seen === 0 || events[seen - 1] === lastEvents[seen - 1]);
+      filter === lastFilter &&
+      events.length >= seen &&
+      (seen === 0 || (events === lastEvents ? events[0] === lastFirst : events[seen - 1] === lastEvents[seen - 1]));
     let result: readonly ExplorationEvent[];
-    if (appended) {
+    if (!test) {
+      result = events;
+    } else if (appended) {
       const added: ExplorationEvent[] = [];
       for (let i = seen; i < events.length; i++) {
         const event = events[i] as ExplorationEvent;
@@ -101,6 +101,8 @@ export function createEventFilterCache() {
     }
     lastFilter = filter;
     lastEvents = events;
+    lastFirst = events[0];
+    seen = events.length;
     lastResult = result;
     return result;
   };
@@ -126,6 +128,18 @@ export function visibleRows(
   const start = Math.max(0, Math.min(first, count - 1) - overscan);
   const end = Math.min(count, first + shown + overscan);
   return { start, end: Math.max(start, end) };
+}
+
+/** The index of the first of `count` rows (in seq order) whose seq is at least `seq`; `count` when none is. */
+export function firstRowFrom(events: readonly ExplorationEvent[], count: number, seq: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((events[mid] as ExplorationEvent).seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** True when the list is scrolled to (within a few pixels of) its end: new rows keep it there. */

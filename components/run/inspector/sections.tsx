@@ -3,9 +3,11 @@
 // model calls, and the scrollable copyable text box long texts go in. Each reads the smallest slice it needs:
 // a node's events by seq (events never change once applied), other nodes one by one.
 // Not responsible for the node's head and commands (NodeDetails) or the run's own facts (RunDetails).
+import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BranchScore, ThoughtNode } from '@/lib/engine/types';
+import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
 import { STATUS_LABELS, displayStatus, firstLine } from '../node-status';
 import { formatCost, formatLatency, formatOffset, formatScore } from '../event-log/describe-event';
@@ -339,16 +341,23 @@ export function ModelCalls({ node }: { node: ThoughtNode }) {
   const calls = useRunStore(useShallow((s) => modelCallsOf(s.events, node.modelCallSeqs)));
   if (node.modelCallSeqs.length === 0) return null;
   const totals = callTotals(calls);
+  // a long run's history arrives after its tree: calls not in the store yet are counted, not invented
+  const missing = node.modelCallSeqs.length - calls.length;
   return (
     <Section
       title="Model calls"
-      aside={`${totals.calls}${totals.errors ? ` · ${totals.errors} failed` : ''} · ${formatLatency(totals.latencyMs)}`}
+      aside={`${node.modelCallSeqs.length}${totals.errors ? ` · ${totals.errors} failed` : ''} · ${formatLatency(totals.latencyMs)}${missing > 0 ? ' so far' : ''}`}
       testId="inspector-model-calls"
     >
       <div className={styles.calls}>
         {calls.map((call) => (
           <ModelCallItem key={call.seq} call={call} />
         ))}
+        {missing > 0 && (
+          <p className={styles.muted} data-testid="inspector-calls-loading">
+            {missing} more: loading history…
+          </p>
+        )}
       </div>
     </Section>
   );
@@ -373,16 +382,35 @@ function ModelCallItem({ call }: { call: ModelCallEvent }) {
         </span>
         <span className={styles.callSeq}>#{call.seq}</span>
       </summary>
-      {open && (
-        <div className={styles.callBody}>
-          <p className={styles.callFacts}>
-            <span>
-              model <code>{p.modelId}</code>
-            </span>
-            <span>
-              tokens {formatTokens(p.usage.inputTokens)} in / {formatTokens(p.usage.outputTokens)} out
-            </span>
-          </p>
+      {open && <ModelCallBody call={call} />}
+    </details>
+  );
+}
+
+/** An opened call: its prompt comes with the whole event, fetched now when the history held it light. */
+function ModelCallBody({ call }: { call: ModelCallEvent }) {
+  const trpc = useTRPC();
+  const runId = useRunStore((s) => s.runId);
+  const light = call.payload.messages.length === 0;
+  const whole = useQuery({ ...trpc.run.event.queryOptions({ id: runId, seq: call.seq }), enabled: light });
+  const fetched = whole.data?.type === 'model.called' ? whole.data : null;
+  const p = (fetched ?? call).payload;
+  return (
+    <div className={styles.callBody}>
+      <p className={styles.callFacts}>
+        <span>
+          model <code>{p.modelId}</code>
+        </span>
+        <span>
+          tokens {formatTokens(p.usage.inputTokens)} in / {formatTokens(p.usage.outputTokens)} out
+        </span>
+      </p>
+      {light && !fetched ? (
+        <p className={styles.muted} data-testid="inspector-prompt-loading">
+          {whole.isError ? 'The prompt could not be loaded.' : 'Loading the prompt…'}
+        </p>
+      ) : (
+        <>
           <div className={styles.callPart}>
             <span className={styles.callPartTitle}>
               Prompt · {p.messages.length} message{p.messages.length === 1 ? '' : 's'}
@@ -402,21 +430,21 @@ function ModelCallItem({ call }: { call: ModelCallEvent }) {
               <TextBox text={m.content} label={`${m.role} message`} />
             </div>
           ))}
-          {p.error !== null ? (
-            <div className={styles.failureBox}>
-              <span className={styles.boxTitle}>Error</span>
-              <p className={styles.prose}>{p.error}</p>
-            </div>
-          ) : (
-            <>
-              <div className={styles.callPart}>
-                <span className={styles.callPartTitle}>Response</span>
-              </div>
-              <TextBox text={p.response ?? ''} label="response" />
-            </>
-          )}
-        </div>
+        </>
       )}
-    </details>
+      {p.error !== null ? (
+        <div className={styles.failureBox}>
+          <span className={styles.boxTitle}>Error</span>
+          <p className={styles.prose}>{p.error}</p>
+        </div>
+      ) : (
+        <>
+          <div className={styles.callPart}>
+            <span className={styles.callPartTitle}>Response</span>
+          </div>
+          <TextBox text={p.response ?? ''} label="response" />
+        </>
+      )}
+    </div>
   );
 }

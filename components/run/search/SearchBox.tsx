@@ -64,6 +64,11 @@ export function SearchBox() {
     useRunStore((s) => s.version),
     LIVE_REFRESH_MS,
   );
+  // history pages arrive without changing the tree: the index is rebuilt as they bring model responses in
+  const eventCount = useThrottled(
+    useRunStore((s) => s.eventCount),
+    LIVE_REFRESH_MS,
+  );
   const runStore = useRunStoreApi();
   const select = useRunStore((s) => s.select);
   const pageView = usePageViewApi();
@@ -79,9 +84,9 @@ export function SearchBox() {
   const searching = normaliseQuery(query) !== '';
   const index = useMemo(
     () => (searching ? buildSearchIndex(tree, runStore.getState().events) : null),
-    // version (throttled) stands for the tree changing in place and for the log growing
+    // version and eventCount (throttled) stand for the tree changing in place and for the log growing
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [searching, tree, version, runStore],
+    [searching, tree, version, eventCount, runStore],
   );
   const hits = useMemo(() => (index ? searchIndex(index, query) : []), [index, query]);
 

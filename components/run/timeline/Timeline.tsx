@@ -1,10 +1,19 @@
 'use client';
-// The timeline under the canvas: one mark per event, coloured by kind, a scrubber over the whole log, steps back
-// and forward by one event or one search iteration, jumps to the previous or next backtrack, prune or command,
-// play at 0.5x to 10x, and "back to live" while a run is still going. Everything else on the page shows the
-// step the timeline is on (the store's seek).
+// The timeline under the canvas: the moments of the run coloured by kind (per pixel column), a scrubber over the
+// whole run, steps back and forward by one event or one search iteration, jumps to the previous or next backtrack,
+// prune or command, play at 0.5x to 10x, and "back to live" while a run is still going. Everything else on the
+// page shows the step the timeline is on (the store's seek). While a long run's history is still arriving, steps
+// before it cannot be shown and the position says so.
 import { useEffect, useRef, useState } from 'react';
-import { type JumpTarget, jump, momentKind, playDelay, type MomentKind } from '@/lib/store/timeline';
+import {
+  DRAWN_KINDS,
+  type JumpTarget,
+  jump,
+  hasKind,
+  MomentBuckets,
+  playDelay,
+  type MomentKind,
+} from '@/lib/store/timeline';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import styles from './Timeline.module.css';
 
@@ -21,39 +30,70 @@ const COLORS: Record<MomentKind, string> = {
 const TALL = new Set<MomentKind>(['backtrack', 'command', 'failed']);
 const SPEEDS = [0.5, 1, 2, 5, 10];
 
-/** Draws a mark per event on a canvas (thousands of events stay cheap); redrawn when the log or the size changes. */
+/**
+ * Draws the marks on a canvas, per pixel column (the kinds of the events under it, MomentBuckets), so a redraw
+ * costs the same at 1k or 100k events. Follows the store by subscription, not by rendering: new events redraw at
+ * most once a frame and React never re-renders this for them; only a resize or new events redraw.
+ */
 function TimelineMarks() {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const events = useRunStore((s) => s.events);
+  const store = useRunStoreApi();
   useEffect(() => {
     const el = canvas.current;
     if (!el) return;
+    const buckets = new MomentBuckets();
+    let size = { width: 0, height: 0 };
+    let drawn = { count: -1, total: -1, width: -1, height: -1 };
+    let frame = 0;
     const draw = () => {
-      const width = el.clientWidth;
-      const height = el.clientHeight;
+      frame = 0;
+      const { events, eventCount, lastSeq } = store.getState();
+      const { width, height } = size;
+      if (drawn.count === eventCount && drawn.total === lastSeq && drawn.width === width && drawn.height === height) {
+        return;
+      }
+      drawn = { count: eventCount, total: lastSeq, width, height };
+      buckets.read(events, eventCount);
       const ratio = window.devicePixelRatio || 1;
       el.width = Math.max(1, Math.floor(width * ratio));
       el.height = Math.max(1, Math.floor(height * ratio));
       const ctx = el.getContext('2d');
-      if (!ctx) return;
+      if (!ctx || width === 0) return;
       ctx.scale(ratio, ratio);
       ctx.clearRect(0, 0, width, height);
+      // read each time (a style lookup, not a layout): the theme may have changed
       const style = getComputedStyle(el);
-      const n = events.length;
-      for (const event of events) {
-        const kind = momentKind(event);
-        if (kind === 'other') continue;
-        const x = n <= 1 ? 0 : ((event.seq - 1) / (n - 1)) * (width - 2) + 1;
+      const colors = Object.fromEntries(
+        DRAWN_KINDS.map((kind) => [kind, style.getPropertyValue(COLORS[kind]).trim() || '#888']),
+      );
+      // the whole run's span (lastSeq), so marks stay put while older history is still arriving
+      const columns = buckets.columns(Math.max(1, Math.floor(width) - 2), Math.max(lastSeq, eventCount));
+      for (const kind of DRAWN_KINDS) {
+        ctx.fillStyle = colors[kind] as string;
         const h = TALL.has(kind) ? height : kind === 'step' ? height * 0.35 : height * 0.6;
-        ctx.fillStyle = style.getPropertyValue(COLORS[kind]).trim() || '#888';
-        ctx.fillRect(Math.round(x), height - h, 1.5, h);
+        columns.forEach((mask, x) => {
+          if (hasKind(mask, kind)) ctx.fillRect(x + 1, height - h, 1.5, h);
+        });
       }
     };
-    draw();
-    const observer = new ResizeObserver(draw);
+    const request = () => {
+      if (!frame) frame = requestAnimationFrame(draw);
+    };
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry) return;
+      size = { width: entry.contentRect.width, height: entry.contentRect.height };
+      request();
+    });
     observer.observe(el);
-    return () => observer.disconnect();
-  }, [events]);
+    const unsubscribe = store.subscribe((s, previous) => {
+      if (s.eventCount !== previous.eventCount || s.lastSeq !== previous.lastSeq) request();
+    });
+    return () => {
+      observer.disconnect();
+      unsubscribe();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [store]);
   return <canvas ref={canvas} className={styles.marks} aria-hidden="true" />;
 }
 
@@ -61,7 +101,9 @@ export function Timeline() {
   const store = useRunStoreApi();
   const lastSeq = useRunStore((s) => s.lastSeq);
   const viewSeq = useRunStore((s) => s.viewSeq);
-  const live = useRunStore((s) => s.events.at(-1)?.type !== 'run.finished');
+  const live = useRunStore((s) => s.liveStatus !== 'finished');
+  // a long run's history arrives after its tree: steps before it cannot be shown yet
+  const loadingHistory = useRunStore((s) => s.eventCount < s.lastSeq);
   const [playRequested, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
   const [jumpKind, setJumpKind] = useState<JumpTarget>('backtrack');
@@ -186,6 +228,12 @@ export function Timeline() {
         </button>
         <span className={styles.position} data-testid="timeline-position">
           step <b>{shown}</b> / {lastSeq}
+          {loadingHistory && (
+            <span className={styles.loading} data-testid="timeline-loading">
+              {' '}
+              · loading history…
+            </span>
+          )}
         </span>
         {!atEnd && (
           <button className="btn btn-sm btn-primary" onClick={() => go(null)} data-testid="back-to-live">

@@ -169,7 +169,7 @@ describe('schema.prisma and the migrations agree', () => {
   const models = parseSchema(readFileSync(path.join('prisma', 'schema.prisma'), 'utf8'));
 
   it('parses the models this project expects', () => {
-    expect(models.map((m) => m.name).sort()).toEqual(['Event', 'Node', 'Run']);
+    expect(models.map((m) => m.name).sort()).toEqual(['Event', 'Node', 'PromptText', 'Run', 'RunSnapshot']);
   });
 
   it('has every field as a column of the right type and nullability, the same keys and indexes, nothing extra', () => {
@@ -218,12 +218,12 @@ describe('schema.prisma and the migrations agree', () => {
     }
   });
 
-  it('cascades deletes from Run to Event and Node', () => {
+  it('cascades deletes from Run to Event, Node and RunSnapshot', () => {
     const file = path.join(scratch(), 'e.db');
     migrate(file);
     const db = new Database(file, { readonly: true });
     try {
-      for (const table of ['Event', 'Node']) {
+      for (const table of ['Event', 'Node', 'RunSnapshot']) {
         const keys = db.pragma(`foreign_key_list("${table}")`) as { table: string; from: string; on_delete: string }[];
         expect(keys).toEqual([expect.objectContaining({ table: 'Run', from: 'runId', on_delete: 'CASCADE' })]);
       }

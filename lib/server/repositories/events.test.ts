@@ -1,5 +1,6 @@
 /** The event log against real SQLite through real Prisma: order, contiguity, no duplicates, ranges. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ExplorationEvent } from '../../engine/events';
 import { type TestDb, createTestDb, sampleEvents, sampleRunInput } from '../db/testkit';
 import {
   EVENT_CHUNK_ROWS,
@@ -152,5 +153,52 @@ describe('listEvents', () => {
   it('counts a run’s events', async () => {
     expect(await countEvents(t.prisma, 'run-a')).toBe(20);
     expect(await countEvents(t.prisma, 'missing')).toBe(0);
+  });
+});
+
+describe('model calls’ prompts', () => {
+  const call = (seq: number, user: string): ExplorationEvent => ({
+    runId: 'run-a',
+    seq,
+    ts: 1_000 + seq,
+    type: 'model.called',
+    payload: {
+      nodeId: 'n1',
+      purpose: 'evaluate',
+      modelId: 'gpt-4o',
+      messages: [
+        { role: 'system', content: `You judge steps of a search. ${'Rules. '.repeat(60)}` },
+        { role: 'user', content: user },
+      ],
+      response: '{"confidence": 0.5}',
+      error: null,
+      usage: { inputTokens: 10, outputTokens: 2 },
+      cost: 0.001,
+      latencyMs: 5,
+    },
+  });
+
+  it('stores a repeated long message once and gives every event back whole', async () => {
+    const scratchpad = `Steps so far: ${'a step. '.repeat(50)}`;
+    const events = [
+      call(1, `${scratchpad}\n\nCandidate: A`),
+      call(2, `${scratchpad}\n\nCandidate: B`),
+      call(3, 'short'),
+    ];
+    await appendEvents(t.prisma, 'run-a', events.slice(0, 2));
+    await appendEvents(t.prisma, 'run-a', events.slice(2));
+    expect(await listEvents(t.prisma, 'run-a')).toEqual(events);
+    // the system text once and the scratchpad block the two calls share once; short blocks stay inline
+    expect(await t.prisma.promptText.count()).toBe(2);
+    const stored = await t.prisma.event.findMany({ where: { runId: 'run-a' }, select: { payload: true } });
+    expect(
+      stored.every((row) => !row.payload.includes('Rules. Rules.') && !row.payload.includes('a step. a step.')),
+    ).toBe(true);
+    // light reads leave the messages out and keep the response
+    const light = await listEvents(t.prisma, 'run-a', { light: true });
+    expect(light.map((e) => (e.payload as { messages: unknown[] }).messages)).toEqual([[], [], []]);
+    expect(light.map((e) => (e.payload as { response: string }).response)).toEqual(
+      events.map((e) => (e.payload as { response: string }).response),
+    );
   });
 });

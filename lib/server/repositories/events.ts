@@ -19,9 +19,16 @@
  * (createMany is ~2% of raw speed per shared/STACK.md: never use it here.)
  *
  * ts is stored as BIGINT (unix ms): epoch milliseconds overflow Prisma's 32-bit Int.
+ *
+ * A model call's long messages are stored once (PromptText, keyed by the sha256 of the text) and the stored event
+ * names them by hash: a run's calls resend their system text and most of their scratchpad, which made a long run's
+ * log mostly copies. listEvents puts the text back, so every reader (pages, the stream, exports, NDJSON) gets
+ * whole events; `light` reads leave the messages out altogether.
  * Not responsible for folding events into a tree (lib/engine reduce), publishing them live, or the node projection.
  */
+import { createHash } from 'node:crypto';
 import type { ExplorationEvent } from '../../engine/events';
+import type { ChatMessage } from '../../engine/types';
 import { Prisma } from '../../generated/prisma/client';
 import type { Db, PrismaClient } from '../db/client';
 
@@ -73,14 +80,22 @@ export async function appendEventsInTransaction(
   checkBatch(runId, events);
   const firstSeq = events[0]!.seq;
   const lastSeq = firstSeq + events.length - 1;
+  const prompts = new Map<string, string>();
+  const payloads = events.map((e) => storedPayload(e, prompts));
   // Compare-and-set first: it checks the seq and takes SQLite's write lock in one statement.
   const advanced =
     await tx.$executeRaw`UPDATE "Run" SET "lastSeq" = ${lastSeq} WHERE "id" = ${runId} AND "lastSeq" = ${firstSeq - 1}`;
   if (advanced !== 1) throw await sequenceError(tx, runId, firstSeq);
+  const texts = [...prompts];
+  for (let start = 0; start < texts.length; start += EVENT_CHUNK_ROWS) {
+    const rows = texts.slice(start, start + EVENT_CHUNK_ROWS).map(([hash, text]) => Prisma.sql`(${hash}, ${text})`);
+    await tx.$executeRaw`INSERT INTO "PromptText" ("hash", "content") VALUES ${Prisma.join(rows)}
+      ON CONFLICT ("hash") DO NOTHING`;
+  }
   for (let start = 0; start < events.length; start += EVENT_CHUNK_ROWS) {
     const rows = events
       .slice(start, start + EVENT_CHUNK_ROWS)
-      .map((e) => Prisma.sql`(${runId}, ${e.seq}, ${e.type}, ${JSON.stringify(e.payload)}, ${e.ts})`);
+      .map((e, i) => Prisma.sql`(${runId}, ${e.seq}, ${e.type}, ${payloads[start + i]}, ${e.ts})`);
     await tx.$executeRaw`INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts") VALUES ${Prisma.join(rows)}`;
   }
   return { lastSeq };
@@ -92,13 +107,18 @@ export interface ListEventsOptions {
   /** Only events with seq <= untilSeq. */
   untilSeq?: number;
   limit?: number;
+  /**
+   * Leave out what only the inspector's open model call shows: model.called events come with `messages` empty
+   * (their response, usage, cost and latency stay). Most of a long run's log is prompts that repeat the scratchpad.
+   */
+  light?: boolean;
 }
 
 /** A run's events in seq order, payloads parsed. */
 export async function listEvents(
   db: Db,
   runId: string,
-  { afterSeq = 0, untilSeq, limit }: ListEventsOptions = {},
+  { afterSeq = 0, untilSeq, limit, light = false }: ListEventsOptions = {},
 ): Promise<ExplorationEvent[]> {
   const rows = await db.event.findMany({
     where: { runId, seq: { gt: afterSeq, ...(untilSeq !== undefined && { lte: untilSeq }) } },
@@ -107,16 +127,76 @@ export async function listEvents(
     select: { seq: true, type: true, payload: true, ts: true },
   });
   // The type and payload were written from an ExplorationEvent by appendEvents; they are trusted, not re-validated.
-  return rows.map(
-    (row) =>
-      ({
-        runId,
-        seq: row.seq,
-        ts: Number(row.ts),
-        type: row.type,
-        payload: JSON.parse(row.payload),
-      }) as ExplorationEvent,
-  );
+  const events = rows.map((row) => {
+    const payload = JSON.parse(row.payload);
+    if (light && row.type === 'model.called') payload.messages = [];
+    return { runId, seq: row.seq, ts: Number(row.ts), type: row.type, payload } as ExplorationEvent;
+  });
+  if (!light) await resolvePrompts(db, events);
+  return events;
+}
+
+/** Blocks at least this long are stored once by hash; shorter ones cost less inline than as a reference. */
+const SHARED_TEXT_MIN = 200;
+
+/**
+ * A stored message: its text as blocks (split after blank lines, so the scratchpad's steps that one call shares
+ * with the next are separate blocks), each inline or the hash of its text in PromptText.
+ */
+type StoredMessage = { role: string; content: string } | { role: string; blocks: (string | { sha256: string })[] };
+
+/** The payload as stored: a model call's long message blocks replaced by their hashes (collected in `prompts`). */
+function storedPayload(event: ExplorationEvent, prompts: Map<string, string>): string {
+  if (event.type !== 'model.called') return JSON.stringify(event.payload);
+  const messages: StoredMessage[] = event.payload.messages.map(({ role, content }) => {
+    if (content.length < SHARED_TEXT_MIN) return { role, content };
+    const blocks = content.split(/(?<=\n\n)/).map((block) => {
+      if (block.length < SHARED_TEXT_MIN) return block;
+      const sha256 = createHash('sha256').update(block).digest('hex');
+      prompts.set(sha256, block);
+      return { sha256 };
+    });
+    return { role, blocks };
+  });
+  return JSON.stringify({ ...event.payload, messages });
+}
+
+/** Puts the texts of stored messages back (in place): the events leave here whole. */
+async function resolvePrompts(db: Db, events: ExplorationEvent[]): Promise<void> {
+  const wanted = new Set<string>();
+  for (const event of events) {
+    if (event.type !== 'model.called') continue;
+    for (const message of event.payload.messages as StoredMessage[]) {
+      if ('blocks' in message)
+        for (const block of message.blocks) if (typeof block !== 'string') wanted.add(block.sha256);
+    }
+  }
+  if (wanted.size === 0) return;
+  const texts = new Map<string, string>();
+  const hashes = [...wanted];
+  for (let start = 0; start < hashes.length; start += EVENT_CHUNK_ROWS) {
+    const rows = await db.promptText.findMany({
+      where: { hash: { in: hashes.slice(start, start + EVENT_CHUNK_ROWS) } },
+      select: { hash: true, content: true },
+    });
+    for (const row of rows) texts.set(row.hash, row.content);
+  }
+  for (const event of events) {
+    if (event.type !== 'model.called') continue;
+    event.payload.messages = (event.payload.messages as StoredMessage[]).map((message) =>
+      'blocks' in message
+        ? {
+            role: message.role,
+            content: message.blocks.map((b) => (typeof b === 'string' ? b : (texts.get(b.sha256) ?? ''))).join(''),
+          }
+        : message,
+    ) as ChatMessage[];
+  }
+}
+
+/** One event of a run, whole (a model call with its prompt); null when the run has no such seq. */
+export async function getEvent(db: Db, runId: string, seq: number): Promise<ExplorationEvent | null> {
+  return (await listEvents(db, runId, { afterSeq: seq - 1, untilSeq: seq }))[0] ?? null;
 }
 
 export async function countEvents(db: Db, runId: string): Promise<number> {

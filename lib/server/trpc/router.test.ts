@@ -1,7 +1,7 @@
 // The API through createCaller against a temporary SQLite file: create, list, pages, commands, errors, streams.
 import { TRPCError } from '@trpc/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../../engine/events';
+import type { EventOf, ExplorationEvent } from '../../engine/events';
 import { fold } from '../../engine/tree';
 import { createTestServices, type TestServices } from '../testing/services';
 import { createContextInner } from './context';
@@ -68,6 +68,37 @@ describe('run.create, byId, list', () => {
     expect(fold(events).stats.exploredNodes).toBe(run.exploredNodes);
     const nodes = await api.node.list({ runId: id });
     expect(nodes.length).toBe(fold(events).nodeOrder.length);
+  });
+
+  it('gives the latest tree of a finished run (stored by the manager) as the fold of its log', async () => {
+    const { s, api } = setup();
+    const { id } = await api.run.create(game());
+    await s.manager.settled(id);
+    const { events } = await api.run.events({ id, limit: 10_000 });
+    const snapshot = await api.run.snapshot({ id });
+    expect(snapshot.seq).toBe(events.length);
+    expect(JSON.parse(snapshot.tree)).toEqual(JSON.parse(JSON.stringify(fold(events))));
+    const row = await s.prisma.runSnapshot.findUnique({ where: { runId: id }, select: { seq: true } });
+    expect(row?.seq).toBe(events.length);
+    expect(await codeOf(api.run.snapshot({ id: 'nope' }))).toBe('NOT_FOUND');
+  });
+
+  it('pages light history (model calls without prompts, responses kept) and gives one event whole', async () => {
+    const { s, api } = setup();
+    const { id } = await api.run.create(game());
+    await s.manager.settled(id);
+    const full = (await api.run.events({ id, limit: 10_000 })).events;
+    const light = (await api.run.events({ id, limit: 10_000, light: true })).events;
+    expect(light.map((e) => e.seq)).toEqual(full.map((e) => e.seq));
+    const call = full.find(
+      (e): e is EventOf<'model.called'> => e.type === 'model.called' && e.payload.messages.length > 0,
+    ) as EventOf<'model.called'>;
+    const lightCall = light[call.seq - 1] as EventOf<'model.called'>;
+    expect(lightCall.payload.messages).toEqual([]);
+    expect({ ...lightCall.payload, messages: null }).toEqual({ ...call.payload, messages: null });
+    expect(light.filter((e) => e.type !== 'model.called')).toEqual(full.filter((e) => e.type !== 'model.called'));
+    expect(await api.run.event({ id, seq: call.seq })).toEqual(call);
+    expect(await codeOf(api.run.event({ id, seq: full.length + 1 }))).toBe('NOT_FOUND');
   });
 
   it('lists runs newest first in cursor pages, filtered by status and task', async () => {

@@ -37,4 +37,6 @@ export const eventsRangeInput = z.object({
   /** Events with seq <= untilSeq. */
   untilSeq: z.number().int().min(1).optional(),
   limit: z.number().int().min(1).max(10_000).default(2_000),
+  /** Model calls without their prompts (fetch one whole with run.event). */
+  light: z.boolean().default(false),
 });

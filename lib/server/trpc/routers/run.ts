@@ -1,5 +1,5 @@
 /**
- * The `run` router: create, list, read, replay a range of events, steer (pause, resume, step, abort), delete,
+ * The `run` router: create, list, read, the latest tree (snapshot), replay a range of events, steer (pause, resume, step, abort), delete,
  * and onEvents, the live subscription (SSE, tracked by seq, resumable from lastEventId).
  * Not responsible for running anything (the run manager) or SQL (repositories).
  */
@@ -8,8 +8,9 @@ import { z } from 'zod';
 import type { SteeringCommand } from '../../../engine/control';
 import { NotFoundError } from '../../errors';
 import { streamRunEvents } from '../../event-stream';
-import { listEvents } from '../../repositories/events';
+import { getEvent, listEvents } from '../../repositories/events';
 import { findForks, getRun, listRuns } from '../../repositories/runs';
+import { latestTreeText } from '../../repositories/snapshots';
 import { publicProcedure, router } from '../trpc';
 import { configInput, createRunInput, eventsRangeInput, listRunsInput, runIdInput } from '../schemas';
 import { modelSpecSchema } from '../../model-factory';
@@ -64,6 +65,16 @@ export const runRouter = router({
     return run;
   }),
 
+  /**
+   * The run's latest tree (a ThoughtTree as JSON text, parsed by the caller: a big tree is sent as stored instead
+   * of walked by the transformer) and its seq: what the run page draws before the history arrives.
+   */
+  snapshot: publicProcedure.input(runIdInput).query(async ({ ctx, input }) => {
+    const snapshot = await latestTreeText(ctx.prisma, input.id);
+    if (!snapshot) throw new NotFoundError(`no run ${input.id}`);
+    return snapshot;
+  }),
+
   /** A seq range of the log, for replay and for clients that page through a long run. */
   events: publicProcedure.input(eventsRangeInput).query(async ({ ctx, input }) => {
     const run = await getRun(ctx.prisma, input.id);
@@ -72,9 +83,19 @@ export const runRouter = router({
       afterSeq: input.afterSeq,
       untilSeq: input.untilSeq,
       limit: input.limit,
+      light: input.light,
     });
     return { events, lastSeq: run.lastSeq };
   }),
+
+  /** One event whole: the inspector fetches a model call's prompt when someone opens it (history is light). */
+  event: publicProcedure
+    .input(z.object({ id: z.string().min(1).max(100), seq: z.number().int().min(1) }))
+    .query(async ({ ctx, input }) => {
+      const event = await getEvent(ctx.prisma, input.id, input.seq);
+      if (!event) throw new NotFoundError(`no event ${input.seq} in run ${input.id}`);
+      return event;
+    }),
 
   pause: command('pause'),
   resume: command('resume'),
