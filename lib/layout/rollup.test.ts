@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { ThoughtTreeExecutor } from '../engine/executor';
 import { fold } from '../engine/tree';
 import type { ThoughtTree } from '../engine/types';
-import { createSimulatedModel } from '../tasks/simulated-model';
-import { getTaskEntry } from '../tasks/index';
+import { searchedGame24 } from '../tasks/testkit';
 import { isVerifiedAnswer, rollupsFor, subtreeRollups, sumRollups } from './rollup';
 
 async function searchedTree(): Promise<ThoughtTree> {
-  const events: ExplorationEvent[] = [];
-  const executor = new ThoughtTreeExecutor({
-    explorationStrategy: 'beam',
-    beamWidth: 3,
-    branchFactor: 4,
-    maxDepth: 4,
-    terminationConfidence: 1,
-  });
-  await executor.explore({ name: 't', model: createSimulatedModel({ seed: 3 }) }, '4 9 10 13', {
-    task: getTaskEntry('game24').task,
-    onEvent: (e) => events.push(e),
-  });
+  const { events } = await searchedGame24();
   // latencies made up per call (the simulator's are 0): each call's time must reach its own node's subtree
   return fold(
     events.map((e) =>

@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import { fold } from '../engine/tree';
 import type { ThoughtNode, ThoughtTree } from '../engine/types';
-import { createSimulatedModel } from '../tasks/simulated-model';
-import { getTaskEntry } from '../tasks/index';
+import { fold } from '../engine/tree';
+import { searchedGame24 } from '../tasks/testkit';
 import { buildSearchIndex, hitSnippet, preOrder, searchIndex, searchTree } from './tree-search';
 
-async function game(seed = 3): Promise<{ tree: ThoughtTree; events: ExplorationEvent[] }> {
-  const events: ExplorationEvent[] = [];
-  const executor = new ThoughtTreeExecutor({
-    explorationStrategy: 'beam',
-    beamWidth: 3,
-    branchFactor: 4,
-    maxDepth: 4,
-    terminationConfidence: 1,
-  });
-  await executor.explore({ name: 't', model: createSimulatedModel({ seed }) }, '4 9 10 13', {
-    task: getTaskEntry('game24').task,
-    onEvent: (e) => events.push(e),
-  });
-  return { tree: fold(events), events };
-}
+const game = searchedGame24;
 
 /** Every text of a node the slow way: the reference the index must agree with. */
 function textsOf(tree: ThoughtTree, node: ThoughtNode, events: ExplorationEvent[]): string[] {

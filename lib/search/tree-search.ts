@@ -11,6 +11,7 @@
  * the canvas), nor for the runs list's search (server side, lib/server/repositories/runs.ts).
  */
 import type { ExplorationEvent } from '../engine/events';
+import { subtreeIds } from '../engine/tree';
 import type { ModelPurpose, ThoughtNode, ThoughtTree } from '../engine/types';
 
 export type SearchField = 'goal' | 'thought' | 'action' | 'result' | 'verification' | 'failure' | 'response';
@@ -118,17 +119,7 @@ function buildEntry(tree: ThoughtTree, node: ThoughtNode, events: readonly Explo
 
 /** Node ids from the root down, each node's children in order. */
 export function preOrder(tree: ThoughtTree): string[] {
-  const out: string[] = [];
-  if (!tree.rootId) return out;
-  const stack = [tree.rootId];
-  while (stack.length > 0) {
-    const id = stack.pop() as string;
-    const node = tree.nodes[id];
-    if (!node) continue;
-    out.push(id);
-    for (let i = node.childIds.length - 1; i >= 0; i--) stack.push(node.childIds[i] as string);
-  }
-  return out;
+  return tree.rootId ? subtreeIds(tree, tree.rootId) : [];
 }
 
 /**

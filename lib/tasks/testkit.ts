@@ -1,8 +1,30 @@
 /**
- * Test helpers for the tasks' tests: thought nodes and paths without running the engine.
- * Not used by production code.
+ * Test helpers: thought nodes and paths without running the engine, and a small real Game of 24 search (for tests
+ * of what is derived from a whole tree: rollups, search, layouts). Not used by production code.
  */
-import type { ThoughtBranch, ThoughtNode } from '../engine/types';
+import type { ExplorationEvent } from '../engine/events';
+import { ThoughtTreeExecutor } from '../engine/executor';
+import { fold } from '../engine/tree';
+import type { ThoughtBranch, ThoughtNode, ThoughtTree } from '../engine/types';
+import { getTaskEntry } from './index';
+import { createSimulatedModel } from './simulated-model';
+
+/** A beam search (3 kept of 4, depth 4) on "4 9 10 13" with the simulated model: a few dozen nodes, every status. */
+export async function searchedGame24(seed = 3): Promise<{ tree: ThoughtTree; events: ExplorationEvent[] }> {
+  const events: ExplorationEvent[] = [];
+  const executor = new ThoughtTreeExecutor({
+    explorationStrategy: 'beam',
+    beamWidth: 3,
+    branchFactor: 4,
+    maxDepth: 4,
+    terminationConfidence: 1,
+  });
+  await executor.explore({ name: 't', model: createSimulatedModel({ seed }) }, '4 9 10 13', {
+    task: getTaskEntry('game24').task,
+    onEvent: (e) => events.push(e),
+  });
+  return { tree: fold(events), events };
+}
 
 export function makeNode(
   id: string,
