@@ -23,6 +23,7 @@ test('a run is drawn from its latest tree while its history is held back, and a 
 
   await expect(page.locator('[data-testid=thought-node]').first()).toBeVisible();
   await expect(page.getByTestId('timeline-loading')).toBeVisible();
+  await page.getByTestId('drawer-tab-events').click(); // the event log is the drawer's second tab
   await expect(page.getByTestId('event-log-loading')).toBeVisible();
   await expect(page).toHaveURL(/step=40/); // the link keeps its step while it cannot be shown yet
 

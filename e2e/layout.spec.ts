@@ -197,7 +197,8 @@ test('at every size, light and dark, the page fits: one header row, no sideways 
         const shot = `test-results/screens/layout-${name}-${width}x${height}-${scheme}`;
         await page.screenshot({ path: `${shot}.png` });
         // and with a node in the inspector (on a narrow window, the drawer opened over the canvas)
-        await page.locator('[data-testid=thought-node][data-node-id=n1]').click();
+        // (a node on screen: a big tree opens focused, its other branches folded into "+N more" cards)
+        await page.locator('[data-testid=thought-node]:not([data-node-id=n0])').first().click();
         if (width < 1000) await page.getByTestId('drawer-toggle').click();
         await expect(page.getByTestId('inspector-node')).toBeVisible();
         expect(await page.evaluate(() => document.scrollingElement?.scrollWidth ?? Infinity)).toBeLessThanOrEqual(
