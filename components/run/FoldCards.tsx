@@ -80,7 +80,8 @@ function StatusMix({ mix }: { mix: string }) {
 function useHiddenTotals(nodeIds: readonly string[]): string {
   return useRunStore((s) => {
     const totals = sumRollups(nodeIds.map((id) => rollupsFor(s.tree).get(id)));
-    const cost = formatUsageCost(totals, totals.modelCalls);
+    // branches that never called the model cost nothing: "no calls" says so, where "$0" would read as a price
+    const cost = totals.modelCalls === 0 ? 'no calls' : formatUsageCost(totals, totals.modelCalls);
     return totals.verifiedAnswers > 0 ? `${cost} · ${totals.verifiedAnswers} verified` : cost;
   });
 }

@@ -71,6 +71,8 @@ const SELECTORS = {
   runStatus: '[data-testid="run-status"]',
   statTotal: '[data-testid="stat-total"]',
   timelinePosition: '[data-testid="timeline-position"]',
+  /** Shown while a run's history is still arriving behind its latest tree. */
+  timelineLoading: '[data-testid="timeline-loading"]',
   scrubber: '[data-testid="scrubber"]',
 };
 type Selectors = typeof SELECTORS;
@@ -267,7 +269,12 @@ function installPageBench(config: PageBenchConfig) {
         }
       }
       if (expect) {
-        if (b.history === null && position.includes(`step ${expect.events} / ${expect.events}`)) b.history = now;
+        if (
+          b.history === null &&
+          position.includes(`step ${expect.events} / ${expect.events}`) &&
+          !document.querySelector(sel.timelineLoading)
+        )
+          b.history = now;
         if (
           b.usable === null &&
           b.firstPaint !== null &&
