@@ -6,6 +6,7 @@
 // far level each is a pill with a few large words, like the node cards (lib/layout/lod.ts).
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { levelOf } from '@/lib/layout/lod';
 import { rollupsFor, sumRollups } from '@/lib/layout/rollup';
 import { formatUsageCost } from './inspector/model-calls';
@@ -17,10 +18,11 @@ import { firstLine } from './node-status';
 const usePill = () => useStore((s) => levelOf(s.transform[2]) !== 'card');
 
 function FoldCardImpl({ data }: NodeProps<FoldFlowNode>) {
-  const nodes = useRunStore((s) => s.tree.nodes);
-  useRunStore((s) => s.version);
+  // the folded nodes alone (node objects change exactly when the node does): no re-render for other events
+  const dead = useRunStore(
+    useShallow((s) => data.nodeIds.map((id) => s.tree.nodes[id]).filter((n) => n !== undefined)),
+  );
   const pill = usePill();
-  const dead = data.nodeIds.map((id) => nodes[id]).filter((n) => n !== undefined);
   const failed = dead.filter((n) => n.status === 'failed').length;
   const pruned = dead.length - failed;
   const counts = `${failed ? `${failed} failed` : ''}${failed && pruned ? ' · ' : ''}${pruned ? `${pruned} pruned` : ''}`;

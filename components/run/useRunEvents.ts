@@ -3,8 +3,8 @@
 // long run is drawn and usable at once; the live subscription (SSE) follows from its seq, resuming from the last
 // one received on reconnect. The history from seq 1 is paged in behind (run.events, light: model calls without
 // their prompts) for time travel, the timeline and the event log; it changes the store's history, not the tree
-// on screen. Returns the connection's state, derived from the subscription, a retry, and whether the history is
-// still loading.
+// on screen. Returns the connection's state, derived from the subscription, and a retry (whether the history is
+// still loading is the store's: eventCount < lastSeq).
 import { skipToken } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useEffect, useState } from 'react';

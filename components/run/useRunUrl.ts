@@ -29,9 +29,10 @@ export function useRunUrl(): UrlProblem | null {
       const s = store.getState();
       if (!applied && step !== null) {
         const ended = s.liveStatus === 'finished';
-        // the step can be shown once the history reaches it (a long run's history loads after its latest tree);
-        // until then the address keeps the step
-        if (s.eventCount >= step) {
+        // once the run is known to reach the step, ask the store for it: it shows the step when the history gets
+        // there (a long run's history loads after its latest tree), and forgets it if the person seeks elsewhere
+        // first; until then the address keeps the step (pendingSeq)
+        if (s.lastSeq >= step) {
           applied = true;
           s.setView({ followLive: false });
           s.seek(step);
@@ -44,8 +45,9 @@ export function useRunUrl(): UrlProblem | null {
       // read again: the seek above changed the state (and ran this listener inside it with the new one)
       const now = store.getState();
       const url = new URL(window.location.href);
-      if (now.viewSeq === null) url.searchParams.delete('step');
-      else url.searchParams.set('step', String(now.viewSeq));
+      const shown = now.viewSeq ?? now.pendingSeq;
+      if (shown === null) url.searchParams.delete('step');
+      else url.searchParams.set('step', String(shown));
       if (now.selectedNodeId) url.searchParams.set('node', now.selectedNodeId);
       else url.searchParams.delete('node');
       if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);

@@ -59,6 +59,8 @@ export async function startBenchServer(port: number, env: Record<string, string>
       DATABASE_URL: `file:${databaseFile}`,
       ARBORIST_DEMO: '0',
       NEXT_TELEMETRY_DISABLED: '1',
+      // serves /bench/flow, the bare React Flow page bench:ui compares with (a 404 on any other server)
+      ARBORIST_BENCH: '1',
       ...env,
     },
     stdio: 'ignore',

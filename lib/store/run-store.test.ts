@@ -142,6 +142,11 @@ describe('a long run opened from its latest tree', () => {
     // a step the history has not reached is shown once it has
     store.getState().seek(n - 3);
     expect(store.getState().viewSeq).toBeNull();
+    expect(store.getState().pendingSeq).toBe(n - 3); // what the address bar keeps meanwhile
+    // the person goes elsewhere before the history arrives: the earlier request is forgotten, not applied later
+    store.getState().seek(null);
+    expect(store.getState().pendingSeq).toBeNull();
+    store.getState().seek(n - 3);
 
     // the rest of the history, and the end of the run live: each event is applied exactly once
     store.getState().receiveMany(events.slice(40, n));
@@ -150,6 +155,7 @@ describe('a long run opened from its latest tree', () => {
     expect(store.getState().eventCount).toBe(events.length);
     expect(store.getState().events.map((e) => e.seq)).toEqual(events.map((e) => e.seq));
     expect(store.getState().viewSeq).toBe(n - 3);
+    expect(store.getState().pendingSeq).toBeNull();
     expect(plain(store.getState().tree)).toEqual(plain(fold(events.slice(0, n - 3), createEmptyTree(runId))));
     store.getState().seek(null);
     expect(plain(store.getState().tree)).toEqual(plain(result.tree));

@@ -38,6 +38,8 @@ export interface RunViewState extends Derived {
   tree: ThoughtTree;
   /** The seq on screen, or null when following the live end. */
   viewSeq: number | null;
+  /** A step asked for (seek) that the history has not reached yet: shown when it does, unless another seek comes. */
+  pendingSeq: number | null;
   /** The last seq of the live tree, and the run's status at that point (what commands act on). */
   lastSeq: number;
   liveStatus: ThoughtTree['status'] | null;
@@ -101,10 +103,14 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
   const index = new SnapshotIndex(runId);
   // the notes of the live tree: the index's once the history has caught up, else those of the live events alone
   let liveNotes: StepNotes = NO_NOTES;
-  // a step asked for before the history reached it
+  // a step asked for before the history reached it (also in the state, as pendingSeq, for the address bar)
   let wanted: number | null = null;
 
   return createStore<RunViewState>()((set, get) => {
+    const want = (seq: number | null) => {
+      wanted = seq;
+      if (get().pendingSeq !== seq) set({ pendingSeq: seq });
+    };
     const enqueue = (events: readonly ExplorationEvent[]) => {
       for (const event of events) buffer.push(event);
       if (!scheduled) {
@@ -172,6 +178,7 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       runId,
       tree: liveTree,
       viewSeq: null,
+      pendingSeq: null,
       lastSeq: 0,
       liveStatus: null,
       version: 0,
@@ -212,15 +219,15 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       seek(seq) {
         const state = get();
         if (seq === null || seq >= liveTree.lastSeq) {
-          wanted = null;
+          want(null);
           if (state.viewSeq === null) return;
           set((s) => ({ viewSeq: null, version: s.version + 1, ...liveView() }));
           return;
         }
         const target = Math.max(0, Math.floor(seq));
-        wanted = null;
+        want(null);
         if (target > index.lastSeq) {
-          wanted = target; // the history has not reached it: shown when it does (flush)
+          want(target); // the history has not reached it: shown when it does (flush)
           return;
         }
         if (state.viewSeq === target) return;

@@ -39,6 +39,14 @@ describe('timeline', () => {
     expect(jump(events, (starts[2] as number) - 1, 'iteration', -1)).toBe((starts[1] as number) - 1);
   });
 
+  it('jumps nowhere from a step the loaded history has not reached yet (a long run shown from its latest tree)', async () => {
+    const events = await recordRun();
+    const loaded = events.slice(0, 20); // the history so far; the screen is at the run's last seq
+    for (const target of ['event', 'iteration', 'backtrack', 'prune', 'command'] as const)
+      for (const direction of [1, -1] as const) expect(jump(loaded, events.length, target, direction)).toBeNull();
+    expect(jump(loaded, 10, 'event', -1)).toBe(9); // within what has arrived, as before
+  });
+
   it('plays at the run’s pace, faster or slower by the speed, within bounds', async () => {
     const events = await recordRun();
     expect(playDelay(events, 5, 1)).toBeGreaterThanOrEqual(40);

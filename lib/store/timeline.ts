@@ -49,6 +49,9 @@ export function jump(
   direction: 1 | -1,
 ): number | null {
   const last = events.length;
+  // A long run's history arrives after its latest tree: until it has reached the step on screen there is nothing
+  // known to jump to (and no event to read there).
+  if (seq > last) return null;
   if (target === 'event') {
     const next = seq + direction;
     return next < 0 || next > last ? null : next;

@@ -37,7 +37,7 @@ import {
   type IcicleLayout,
   type ViewExtent,
 } from '@/lib/layout/icicle';
-import { subtreeRollups } from '@/lib/layout/rollup';
+import { rollupsFor } from '@/lib/layout/rollup';
 import type { ThoughtTree } from '@/lib/engine/types';
 import { formatScore } from '../event-log/describe-event';
 import { formatTokens, formatUsageCost } from '../inspector/model-calls';
@@ -273,7 +273,7 @@ export function Overview() {
         />
         <canvas ref={marksRef} className={s.marks} aria-hidden />
         {layout.ids.length === 0 && <div className={s.empty}>No nodes yet</div>}
-        {hover && <Tooltip layout={layout} tree={tree} hover={hover} plot={size} version={shownVersion} />}
+        {hover && <Tooltip layout={layout} tree={tree} hover={hover} plot={size} />}
       </div>
       {key && (
         <div className={s.legend} data-colouring={colouring}>
@@ -291,19 +291,14 @@ function Tooltip({
   tree,
   hover,
   plot,
-  version,
 }: {
   layout: IcicleLayout;
   tree: ThoughtTree;
   hover: Hover;
   plot: { width: number; height: number };
-  version: number;
 }) {
-  // the subtree totals the inspector shows; computed only while hovering, once per tree change
-  const rollups = useMemo(() => {
-    void version;
-    return subtreeRollups(tree);
-  }, [tree, version]);
+  // the subtree totals the inspector shows, from the cache shared with it (once per tree version)
+  const rollups = rollupsFor(tree);
   const id = layout.ids[hover.cell];
   const node = id ? tree.nodes[id] : undefined;
   if (!node) return null;
