@@ -45,3 +45,23 @@ test('an opened model call shows its prompt, fetched whole (history holds it lig
   await expect(call).toContainText('user');
   await expect(call.getByTestId('inspector-prompt-loading')).toHaveCount(0);
 });
+
+test('a history page that fails is fetched again: the page does not say "loading history" for good', async ({
+  page,
+}) => {
+  let failures = 0;
+  await page.route(
+    (url) => url.pathname.startsWith('/api/trpc/') && url.pathname.includes('run.events'),
+    async (route) => {
+      if (failures < 2) {
+        failures += 1;
+        await route.fulfill({ status: 503, body: 'unavailable' }); // a server restarting, say
+      } else await route.continue();
+    },
+  );
+  await page.goto(`/runs/${await demoRunId(E2E_BASE)}`);
+  await expect(page.locator('[data-testid=thought-node]').first()).toBeVisible();
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
+  expect(failures).toBe(2);
+  await expect(page.getByTestId('timeline-position')).not.toContainText('/ 0');
+});

@@ -9,6 +9,7 @@ import { skipToken } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useEffect, useState } from 'react';
 import type { ThoughtTree } from '@/lib/engine/types';
+import { sleep } from '@/lib/models/sleep';
 import { useTRPC, useTRPCClient } from '@/lib/trpc/client';
 import { useRunStoreApi } from './RunStoreContext';
 
@@ -33,14 +34,28 @@ export function useRunEvents(runId: string) {
       setStartAfter(store.getState().lastSeq);
       // the history, up to where the snapshot was taken (the stream brings what follows)
       let after = store.getState().eventCount;
+      const pageAfter = async (afterSeq: number) => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await client.run.events.query({
+              id: runId,
+              afterSeq,
+              untilSeq: latest.seq,
+              limit: PAGE,
+              light: true,
+            });
+          } catch (error) {
+            // a deleted run stops here; a dropped connection or a restarting server is tried again, slower each
+            // time, so a blip never leaves the page saying "loading history…" for good
+            const code = (error as { data?: { code?: string } }).data?.code;
+            if (cancelled || code === 'NOT_FOUND' || code === 'BAD_REQUEST') throw error;
+            await sleep(Math.min(10_000, 500 * 2 ** attempt));
+            if (cancelled) throw error;
+          }
+        }
+      };
       while (after < latest.seq) {
-        const page = await client.run.events.query({
-          id: runId,
-          afterSeq: after,
-          untilSeq: latest.seq,
-          limit: PAGE,
-          light: true,
-        });
+        const page = await pageAfter(after);
         if (cancelled) return;
         store.getState().receiveMany(page.events);
         store.getState().flush();
