@@ -12,6 +12,12 @@ import { DEFAULT_TOT_CONFIG } from './config';
 import type { EventOf, ExplorationEvent } from './events';
 import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree, ToTStats } from './types';
 
+/**
+ * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
+ * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
+ */
+export const TREE_FORMAT = 1;
+
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
 }

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../engine/events';
 import { ThoughtTreeExecutor } from '../../engine/executor';
-import { createEmptyTree, fold } from '../../engine/tree';
+import { TREE_FORMAT, createEmptyTree, fold } from '../../engine/tree';
 import { getTaskEntry } from '../../tasks/index';
 import { createSimulatedModel } from '../../tasks/simulated-model';
 import { type TestDb, createTestDb, sampleRunInput } from '../db/testkit';
@@ -56,5 +56,17 @@ describe('latestTreeText', () => {
     expect((await stored())?.seq).toBe(80);
     expect(JSON.parse((await latestTreeText(t.prisma, 'run-a'))?.tree as string)).toEqual(foldTo(80));
     expect(await latestTreeText(t.prisma, 'nope')).toBeNull();
+  });
+
+  it('folds again a snapshot stored by an older version of reduce (another TREE_FORMAT), and stores today’s', async () => {
+    await appendEvents(t.prisma, 'run-a', events.slice(0, 60));
+    // a row as an older version would have left it: the right seq, a tree that is no longer what reduce builds
+    const stale = { ...fold(events.slice(0, 60), createEmptyTree('run-a')), goal: 'folded by an older version' };
+    await t.prisma.runSnapshot.create({
+      data: { runId: 'run-a', seq: 60, tree: JSON.stringify(stale), format: TREE_FORMAT - 1 },
+    });
+    expect(JSON.parse((await latestTreeText(t.prisma, 'run-a'))?.tree as string)).toEqual(foldTo(60));
+    const row = await t.prisma.runSnapshot.findUnique({ where: { runId: 'run-a' }, select: { format: true } });
+    expect(row?.format).toBe(TREE_FORMAT);
   });
 });

@@ -9,7 +9,7 @@
  * one with the run. Not responsible for folding (lib/engine reduce) nor for the browser's time travel.
  */
 import type { ExplorationEvent } from '../../engine/events';
-import { createEmptyTree, fold } from '../../engine/tree';
+import { TREE_FORMAT, createEmptyTree, fold } from '../../engine/tree';
 import type { ThoughtTree } from '../../engine/types';
 import type { Db } from '../db/client';
 import { listEvents } from './events';
@@ -25,10 +25,12 @@ export async function saveSnapshot(db: Db, runId: string, tree: ThoughtTree): Pr
 }
 
 async function saveSnapshotText(db: Db, runId: string, seq: number, text: string): Promise<void> {
-  // one statement, portable to Postgres: a slower writer never replaces a newer snapshot
-  await db.$executeRaw`INSERT INTO "RunSnapshot" ("runId", "seq", "tree") VALUES (${runId}, ${seq}, ${text})
-    ON CONFLICT ("runId") DO UPDATE SET "seq" = excluded."seq", "tree" = excluded."tree"
-    WHERE excluded."seq" > "RunSnapshot"."seq"`;
+  // one statement, portable to Postgres: a slower writer never replaces a newer snapshot of the same format, and a
+  // snapshot of today's format replaces one folded by an older version
+  await db.$executeRaw`INSERT INTO "RunSnapshot" ("runId", "seq", "tree", "format")
+    VALUES (${runId}, ${seq}, ${text}, ${TREE_FORMAT})
+    ON CONFLICT ("runId") DO UPDATE SET "seq" = excluded."seq", "tree" = excluded."tree", "format" = excluded."format"
+    WHERE excluded."seq" > "RunSnapshot"."seq" OR "RunSnapshot"."format" <> excluded."format"`;
 }
 
 /**
@@ -43,7 +45,9 @@ export async function latestTreeText(
 ): Promise<{ seq: number; tree: string } | null> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { lastSeq: true } });
   if (!run) return null;
-  const row = await db.runSnapshot.findUnique({ where: { runId }, select: { seq: true, tree: true } });
+  const stored = await db.runSnapshot.findUnique({ where: { runId }, select: { seq: true, tree: true, format: true } });
+  // a tree folded by an older version of reduce() is not this version's tree: fold the log again
+  const row = stored?.format === TREE_FORMAT ? stored : null;
   if (row && row.seq >= run.lastSeq) return { seq: row.seq, tree: row.tree };
   let tree = row ? (JSON.parse(row.tree) as ThoughtTree) : createEmptyTree(runId);
   while (tree.lastSeq < run.lastSeq) {
@@ -57,6 +61,7 @@ export async function latestTreeText(
     tree = fold(page, tree);
   }
   const text = JSON.stringify(tree);
-  if (tree.lastSeq - (row?.seq ?? 0) >= storeAfter) await saveSnapshotText(db, runId, tree.lastSeq, text);
+  if (tree.lastSeq - (row?.seq ?? 0) >= storeAfter || (stored && !row))
+    await saveSnapshotText(db, runId, tree.lastSeq, text);
   return { seq: tree.lastSeq, tree: text };
 }
