@@ -29,6 +29,9 @@ test('a run of about 10,000 nodes opens on its latest tree, and its search hits 
     )
     .not.toHaveLength(0);
 
+  // searched once the history is in: model responses arriving with it would add hits while the test steps
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0, { timeout: 60_000 });
+
   // every node of this search says one of a few thoughts: "Write the final plan" is one a node deep in the tree has
   await page.keyboard.press('/');
   await page.getByTestId('run-search-input').fill('write the final plan');
