@@ -260,6 +260,16 @@ describe('listRuns with a search', () => {
     expect(await search('24')).toEqual(['g2', 'g1']); // newest first
   });
 
+  it('takes only the last word as a prefix (still being typed): the words before it are whole', async () => {
+    await createRun(t.prisma, sampleRunInput('g3', { goal: '2 5 8 11', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }));
+    await createRun(t.prisma, sampleRunInput('g4', { goal: '6 7 8 9', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }));
+    // "2" is not the 2026 of a date, "5" not a 5xx: a game found by its numbers is that game only
+    expect(await search('2 5 8 11')).toEqual(['g3']);
+    expect(await search('2 5 8 1')).toEqual(['g3']); // the last one as typed so far
+    expect(await search('haiku autu')).toEqual(['o1']);
+    expect(await search('hai autumn')).toEqual([]);
+  });
+
   it('keeps the index in step with the table: an output written later, an edited goal, a deleted run', async () => {
     await updateRun(t.prisma, 'g2', { output: 'Solved by sixes' });
     expect(await search('sixes')).toEqual(['g2']);

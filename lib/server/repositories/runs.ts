@@ -183,7 +183,9 @@ export async function getRun(db: Db, id: string): Promise<RunRecord | null> {
 const MAX_SEARCH_WORDS = 12;
 
 /**
- * A search box's text as an FTS5 query: every word a quoted prefix ("tok"*), all required. Quoting makes the input
+ * A search box's text as an FTS5 query: every word quoted and required, the last one as a prefix ("tok"*) since it
+ * may still be being typed; the words before it are whole words (else "2 5 8 11" would find any run whose tag holds a
+ * date of 2026-11 and a 5 and an 8 somewhere). Quoting makes the input
  * plain words, never FTS syntax: a quote, AND, NEAR( or * in the box is text to find, not an operator (a quote is
  * doubled inside the string, as FTS5 escapes it). Words with no letter or digit are dropped, since they hold no
  * token; null when nothing is left to search for.
@@ -194,7 +196,7 @@ export function toFtsQuery(text: string): string | null {
     .filter((word) => /[\p{L}\p{N}]/u.test(word))
     .slice(0, MAX_SEARCH_WORDS);
   if (words.length === 0) return null;
-  return words.map((word) => `"${word.replaceAll('"', '""')}"*`).join(' ');
+  return words.map((word, i) => `"${word.replaceAll('"', '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
 /**
