@@ -29,7 +29,8 @@ export const KEYS: { keys: string; what: string }[] = [
   { keys: '?', what: 'this list' },
 ];
 
-function typing(target: EventTarget | null): boolean {
+/** True when a key goes to a text field: the page's own keys (and the search box's "/") leave it alone. */
+export function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return Boolean(el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)));
 }

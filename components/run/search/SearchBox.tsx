@@ -7,6 +7,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { buildSearchIndex, hitSnippet, normaliseQuery, searchIndex } from '@/lib/search/tree-search';
 import { usePageView, usePageViewApi } from '../PageViewContext';
+import { typing } from '../useRunKeyboard';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import styles from './SearchBox.module.css';
 
@@ -39,11 +40,6 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function typingElsewhere(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return Boolean(el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)));
 }
 
 export function SearchBox() {
@@ -112,7 +108,7 @@ export function SearchBox() {
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       const find = (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f';
-      const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !typingElsewhere(event.target);
+      const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !typing(event.target);
       if (!find && !slash) return;
       event.preventDefault();
       inputRef.current?.focus();
