@@ -144,9 +144,9 @@ export function RunDrawer({
                 >
                   {t.tab === 'inspector' ? <InspectorIcon /> : <EventsIcon />}
                   <span className={styles.tabLabel}>{t.label}</span>
-                  {t.tab === 'events' && <span className={styles.count}>{eventCount.toLocaleString('en-US')}</span>}
+                  {t.tab === 'events' && <span className="count-pill">{eventCount.toLocaleString('en-US')}</span>}
                   {t.tab === 'inspector' && !open && selectedId && (
-                    <span className={styles.count} title={`${selectedId} is selected`}>
+                    <span className="count-pill" title={`${selectedId} is selected`}>
                       {selectedId}
                     </span>
                   )}

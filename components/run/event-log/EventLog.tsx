@@ -93,7 +93,7 @@ function LogTitle({ total, shown }: { total: number; shown: number | null }) {
           it), never the second */}
       <span className={styles.heading} data-testid="event-log-heading">
         Event log
-        <span className={styles.count} data-testid="event-log-count">
+        <span className="count-pill" data-testid="event-log-count">
           {shown === null
             ? total.toLocaleString('en-US')
             : `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`}
