@@ -188,6 +188,25 @@ describe('game24 verification and terminal states', () => {
     expect(verify([...moves, 'Answer: 4 * (10 - 4) = 24'])?.trace).toMatch(/missing 9, 13/);
   });
 
+  it('replays a path from the puzzle, not from its own "(left: ...)" claims: a node past a failed move never verifies', () => {
+    // the paper's GPT-4 log, game 903 ("3 4 4 13"): the third move uses a 2 that is not left, and the fourth
+    // takes that move's claimed "8 16" at its word
+    const puzzle = '3 4 4 13';
+    const lines = ['13 + 3 = 16 (left: 4 4 16)', '4 + 4 = 8 (left: 8 16)', '8 * 2 = 16 (left: 8 16)'];
+    const at = (more: string[]) => {
+      const path = makePath([...lines, ...more]);
+      return task.verify?.(path.at(-1) as ThoughtNode, path, puzzle);
+    };
+    expect(at([])).toEqual({ passed: false, trace: 'uses 2, which is not among the numbers left (8 16)' });
+    const after = at(['8 + 16 = 24 (left: 24)']);
+    expect(after?.passed).toBe(false);
+    expect(after?.trace).toBe(
+      'reached through a failed move: step 3 "8 * 2 = 16 (left: 8 16)" uses 2, which is not among the numbers left (8 16)',
+    );
+    // however right an answer line is on its own, it cannot verify below a failed move either
+    expect(at(['8 + 16 = 24 (left: 24)', 'Answer: (13 + 3) + (4 + 4) = 24'])?.passed).toBe(false);
+  });
+
   it('verifies nothing at the root', () => {
     const path = makePath([]);
     expect(task.verify?.(path[0] as ThoughtNode, path, GOAL)).toBeNull();

@@ -73,9 +73,16 @@ export const game24Task: ThoughtTask = {
       const puzzle = stateFromLines(ctx.goal, []).puzzle.join(' ');
       return judgePrompt({ instructions: ctx.instructions, puzzle, answer: step });
     }
-    const state = stateFromLines(ctx.goal, [...pathLines(ctx.path), step]);
-    // An unreadable step has no state to judge; the model sees it as it is and will call it impossible.
-    const left = state.error ? `(unreadable step) ${step}` : formatNumbers(state.left);
+    // The model judges the numbers the candidate says it leaves (whether its move is right is checked when it
+    // runs). An unreadable step, or one below a failed move, has no state to judge; the model sees it as it is and
+    // will call it impossible.
+    const above = stateFromLines(ctx.goal, pathLines(ctx.path));
+    const parsed = parseMove(step);
+    const left = above.error
+      ? `(reached through a failed move) ${step}`
+      : parsed.ok
+        ? formatNumbers(parsed.move.left)
+        : `(unreadable step) ${step}`;
     return valuePrompt({ instructions: ctx.instructions, left, step });
   },
 
@@ -109,9 +116,10 @@ export const game24Task: ThoughtTask = {
   verify(node, path, goal): Verification | null {
     if (!node.branch) return null;
     const thought = node.branch.thought;
+    // the path above is replayed from the puzzle: below a failed move nothing verifies, however right it looks
     const before = stateOf(pathAbove(path, node), goal);
+    if (before.error) return { passed: false, trace: `reached through a failed move: ${before.error}` };
     if (isAnswerLine(thought)) return verifyAnswer(before.puzzle, thought);
-    if (before.error) return { passed: false, trace: `cannot replay the path above this step: ${before.error}` };
     const checked = verifyMove(before.left, thought);
     if (!checked.passed) return checked;
     const parsed = parseMove(thought);
