@@ -75,36 +75,70 @@ describe('parseTotLog on the GPT-4 sample', () => {
     });
   });
 
-  it("verifies every final answer as the log's r says", () => {
+  it("gives every final candidate a verdict equal to the log's r, and counts a game solved when any r is 1", () => {
     let compared = 0;
     runs.forEach((run, g) => {
       const game = log[g] as TotGame;
-      expect(run.source.finalNodeIds).toHaveLength(game.ys.length);
-      run.source.finalNodeIds.forEach((id, i) => {
-        const node = run.tree.nodes[id] as ThoughtNode;
+      expect(run.source.finals).toHaveLength(game.ys.length);
+      run.source.finals.forEach((final, i) => {
+        const node = run.tree.nodes[final.nodeId] as ThoughtNode;
         expect(textOf(run, node)).toBe(game.ys[i]);
-        const right = Boolean(node.result?.isAnswer && node.verification?.passed);
-        expect({ game: g, final: i, right }).toEqual({ game: g, final: i, right: game.infos[i]?.r === 1 });
+        expect(final.r).toBe(game.infos[i]?.r);
+        // the verdict is our own check, from the puzzle: an answer line that verifies at its node
+        expect({ game: g, final: i, solved: final.solved }).toEqual({
+          game: g,
+          final: i,
+          solved: Boolean(node.result?.isAnswer && node.verification?.passed),
+        });
+        expect({ game: g, final: i, solved: final.solved }).toEqual({ game: g, final: i, solved: final.r === 1 });
+        // and no final candidate the log calls wrong passes its node's check (a move line included)
+        if (final.r === 0)
+          expect({ game: g, final: i, passed: node.verification?.passed }).toMatchObject({ passed: false });
         compared++;
       });
     });
     expect(compared).toBe(25);
+    const solvedInLog = log.filter((game) => game.infos.some((info) => info.r === 1)).length;
+    expect(solvedInLog).toBe(4);
+    expect(runs.filter((run) => run.tree.verified === true && run.tree.success === true)).toHaveLength(solvedInLog);
   });
 
-  it("ends with the best final candidate as the output, verified like the engine's answers", () => {
+  it('ends with the best verified final answer as the output, and never names a failed node best', () => {
     expect(runs.map((r) => [r.tree.output, r.tree.verified, r.tree.success, r.tree.answerSource])).toEqual([
       ['Answer: (4 * 5) + (10 - 6) = 24', true, true, 'node'],
       ['Answer: 4 * (1 + 7 - 2) = 24', true, true, 'node'],
-      // the log's best is a wrong answer (it leaves out 2, 5 and 11): r = 0 there too
-      ['Answer: 3 * 8 = 24', false, false, 'node'],
+      // every final candidate fails its check (the log's highest-valued one leaves out 2, 5 and 11): no output
+      ['', false, false, 'none'],
       ['Answer: 4 * (13 - (3 + 4)) = 24', true, true, 'node'],
       ['Answer: (6 / (9 - 7)) * 8 = 24', true, true, 'node'],
     ]);
     for (const run of runs) {
       expect(run.tree.finishReason).toBe('frontier-empty');
-      expect(run.tree.bestNodeId).toBe(run.source.finalNodeIds[0]);
       expect(run.tree.finishDetail).toContain(`puzzle idx ${run.source.idx}`);
+      const best = run.tree.bestNodeId ? run.tree.nodes[run.tree.bestNodeId] : null;
+      expect(best?.verification?.passed ?? true).toBe(true);
     }
+    expect(runs.map((r) => r.tree.bestNodeId)).toEqual(
+      runs.map((r) => r.source.finals.find((f) => f.solved)?.nodeId ?? null),
+    );
+    expect(runs[2]?.tree.finishDetail).toContain('Answer: 3 * 8 = 24');
+  });
+
+  it('prefers a verified answer to a higher-valued wrong one', () => {
+    const edited = readSample();
+    const game = edited[0] as TotGame;
+    const last = game.steps[3] as TotGame['steps'][number];
+    // the two right answers lose their lead: a dead end gets the top value (the greedy order is kept by text)
+    const deadEnd = game.ys[2] as string;
+    last.values = last.values.map((v, j) => (last.new_ys[j] === deadEnd ? 90 : v));
+    last.select_new_ys = [deadEnd, ...last.select_new_ys.filter((y) => y !== deadEnd)];
+    game.ys = last.select_new_ys;
+    game.infos = game.ys.map((y) => ({ r: y.includes('Answer:') ? 1 : 0 }));
+    const parsed = parseTotLog(edited);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const run = parsed.runs[0] as ImportedRunDraft;
+    expect(run.tree.output).toBe('Answer: (4 * 5) + (10 - 6) = 24');
+    expect(run.tree.verified).toBe(true);
   });
 
   it("gives each game its share of the log's running token and dollar totals", () => {
@@ -250,5 +284,31 @@ describe('parseTotLog refuses a log it cannot read, saying where', () => {
     expect(ran.map((n) => `${n.branch?.thought}\n`).sort()).toEqual([...swapped].sort());
     expect(run.tree.stats.modelCalls).toBe(0);
     expect(run.tree.stats.cost).toBe(0);
+  });
+});
+
+describe('parseTotLog checks a chain of moves from the puzzle, not from its own claims', () => {
+  // hand-made in the log's format (fixtures/README.md): its third move uses a 3 that is not left, the fourth line
+  // then reaches 24 from the numbers that move claims; the log says both final candidates are wrong (r = 0)
+  const FAILED = new URL('./fixtures/tot-game24-failed-move.json', import.meta.url);
+  const log = JSON.parse(readFileSync(FAILED, 'utf8')) as TotGame[];
+  const parsed = parseTotLog(log, { now: Date.UTC(2025, 0, 1) });
+  if (!parsed.ok) throw new Error(parsed.error);
+  const run = parsed.runs[0] as ImportedRunDraft;
+
+  it("fails every node reached through the failed move, so the verdicts equal the log's r", () => {
+    const [bad, ...below] = pathTo(run.tree, run.source.finals[0]?.nodeId as string).slice(3);
+    expect(bad?.verification).toEqual({
+      passed: false,
+      trace: 'uses 3, which is not among the numbers left (4 6)',
+    });
+    for (const final of run.source.finals) {
+      const node = run.tree.nodes[final.nodeId] as ThoughtNode;
+      expect(node.verification?.passed).toBe(false);
+      expect(node.verification?.trace).toMatch(/^reached through a failed move: step 3 "4 \* 3 = 12/);
+      expect(final).toMatchObject({ r: 0, solved: false });
+    }
+    expect(below).toHaveLength(1);
+    expect(run.tree).toMatchObject({ verified: false, success: false, output: '', bestNodeId: null });
   });
 });

@@ -21,15 +21,20 @@
  *   "value 21.001 (sure ×1, likely ×1, impossible ×1)" (a candidate repeated within a step has value 0 in
  *   the log, which values each text once per step: its reasoning says so).
  * - The step's select_new_ys are queued and run (node.started / node.completed with the move line as result) and
- *   checked with the game24 verifier (node.verified). A failed check does NOT fail the node: the logged search went
- *   on from it, so the replay does too, and the verdict stays visible. Candidates not selected stay pending
- *   alternatives (never run, never verified, like the engine's).
+ *   checked with the game24 verifier (node.verified), which replays the path from the puzzle: a move that fails, and
+ *   every node below it, does not verify. A failed check does NOT fail the node: the logged search went on from it,
+ *   so the replay does too, and the verdict stays visible. Candidates not selected stay pending alternatives (never
+ *   run, never verified, like the engine's).
  * - Tokens and dollars: the log has only a running total per game, so each game gets ONE model.called (nodeId null,
  *   purpose generate, no messages) carrying that game's share (its total minus the previous entry's) with the cost
  *   from the log, not from our price table: the run's stats.tokenUsage and cost equal the log's numbers.
- * - run.finished: the best final candidate (highest value; the earlier one on a tie) is the output (its last line),
- *   verified with the game24 task's verifyOutput; success = verified; answerSource 'node' when it is an answer
- *   line, 'none' otherwise. The detail keeps the puzzle's idx and the log's r of every final candidate.
+ * - run.finished: every final candidate keeps its verdict (source.finals: the log's r and ours, an answer line that
+ *   verifies). The game is solved when any final answer is right, as the paper counts it: the output is the
+ *   highest-valued verified answer (the earlier one on a tie), else the highest-valued final candidate that did not
+ *   fail its check, else nothing; a failed node is never the best (the engine's findBestNode rule: the best
+ *   completed node, verified first, never a failed one). success = verified = a verified answer is the output;
+ *   answerSource 'node' when the output is an answer line, 'none' otherwise. The detail keeps the puzzle's idx,
+ *   both verdicts of every final candidate and, when unsolved, why the highest-valued one fails.
  * The log has no times: every event of game i gets the import time plus i milliseconds (so the runs keep the file's
  * order in a list sorted by creation time).
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts).
@@ -38,7 +43,7 @@ import { z } from 'zod';
 import { DEFAULT_TOT_CONFIG, toTConfigSchema } from '../engine/config';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../engine/events';
 import { createEmptyTree, nextNodeId, pathTo, reduce } from '../engine/tree';
-import type { BranchScore, ThoughtBranch, ThoughtTree, ToTConfig } from '../engine/types';
+import type { BranchScore, ThoughtBranch, ThoughtNode, ThoughtTree, ToTConfig } from '../engine/types';
 import { InvalidPuzzleError, normalizePuzzle } from '../tasks/game24/goal';
 import { isAnswerLine } from '../tasks/game24/move';
 import { GAME_STEPS } from '../tasks/game24/prompts';
@@ -96,8 +101,18 @@ export interface ImportedRunDraft {
   events: ExplorationEvent[];
   /** The folded tree, for callers that look at the result. */
   tree: ThoughtTree;
-  /** The log's puzzle index, and per final candidate (the game's ys, in order) its node and the log's r. */
-  source: { idx: number; finalNodeIds: string[]; r: number[] };
+  /** The log's puzzle index, and every final candidate (the game's ys, in order) with its verdict. */
+  source: { idx: number; finals: FinalCandidate[] };
+}
+
+/** A final candidate of a game: its node, the log's value and check (r), and ours. */
+export interface FinalCandidate {
+  nodeId: string;
+  value: number;
+  /** The log's own check of it (1 right, 0 wrong). */
+  r: number;
+  /** Our check, from the puzzle: an answer line that verifies at its node (nothing below a failed move does). */
+  solved: boolean;
 }
 
 export type TotLogParse = { ok: true; runs: ImportedRunDraft[] } | { ok: false; error: string };
@@ -243,6 +258,15 @@ function checkGame(game: TotGame, at: string): string {
   return goal;
 }
 
+/** The highest-valued of some final candidates (the earlier one on a tie); null when there are none. */
+function bestFinal(finals: readonly FinalCandidate[]): FinalCandidate | null {
+  return finals.reduce<FinalCandidate | null>((a, b) => (a === null || b.value > a.value ? b : a), null);
+}
+
+function passedOrUnchecked(tree: ThoughtTree, final: FinalCandidate): boolean {
+  return tree.nodes[final.nodeId]?.verification?.passed !== false;
+}
+
 interface ReplayContext {
   modelId: string;
   now: number;
@@ -289,7 +313,7 @@ function replayGame(game: TotGame, at: string, context: ReplayContext): Imported
   emit('node.queued', { nodeId: rootId, mode: 'expand', urgent: false });
 
   let stateIds: string[] = [rootId];
-  let finals: { nodeId: string; value: number }[] = [];
+  let finals: FinalCandidate[] = [];
   game.steps.forEach((step, s) => {
     const parents = parentsPerStep[s] as number[];
     const depth = s + 1;
@@ -340,7 +364,13 @@ function replayGame(game: TotGame, at: string, context: ReplayContext): Imported
       if (!last) emit('node.queued', { nodeId, mode: 'expand', urgent: false });
     }
     stateIds = chosenIds;
-    if (last) finals = chosen.map((j, k) => ({ nodeId: chosenIds[k] as string, value: step.values[j] as number }));
+    if (last) {
+      finals = chosen.map((j, k) => {
+        const node = tree.nodes[chosenIds[k] as string] as ThoughtNode;
+        const solved = Boolean(node.result?.isAnswer && node.verification?.passed);
+        return { nodeId: node.id, value: step.values[j] as number, r: game.infos[k]?.r ?? 0, solved };
+      });
+    }
   });
 
   if (game.usage_so_far) {
@@ -367,17 +397,25 @@ function replayGame(game: TotGame, at: string, context: ReplayContext): Imported
     });
   }
 
-  const best = finals.reduce<(typeof finals)[number] | null>((a, b) => (a === null || b.value > a.value ? b : a), null);
+  // The game is solved when any final answer is right (the paper's count): the output is the best verified answer,
+  // else the best final candidate that did not fail its check; a failed node is never the best.
+  const best = bestFinal(finals.filter((f) => f.solved)) ?? bestFinal(finals.filter((f) => passedOrUnchecked(tree, f)));
   const bestNode = best ? tree.nodes[best.nodeId] : undefined;
   const output = bestNode?.branch?.thought ?? '';
-  const isAnswer = isAnswerLine(output);
-  const verified = game24Task.verifyOutput?.(output, goal)?.passed ?? false;
-  const r = game.infos.map((info) => info.r);
+  const isAnswer = bestNode?.result?.isAnswer ?? false;
+  const verified = best?.solved ?? false;
+  const top = bestFinal(finals);
+  const topNode = top ? tree.nodes[top.nodeId] : undefined;
+  const verdicts = (pick: (f: FinalCandidate) => string) => finals.map(pick).join(' ') || 'none';
   emit('run.finished', {
     reason: 'frontier-empty',
     detail:
       `Tree-of-Thoughts BFS log, puzzle idx ${game.idx}: ${game.steps.length} steps, the ${beamWidth} best kept ` +
-      `per step; the log's check of the final candidates (r): ${r.join(' ') || 'none'}`,
+      `per step; the final candidates by the log's check (r): ${verdicts((f) => String(f.r))}, by ours: ` +
+      `${verdicts((f) => (f.solved ? '1' : '0'))}` +
+      (!verified && topNode?.branch
+        ? `; the highest-valued one, "${topNode.branch.thought}", fails: ${topNode.verification?.trace ?? 'unchecked'}`
+        : ''),
     bestNodeId: bestNode?.id ?? null,
     output,
     answerSource: isAnswer ? 'node' : 'none',
@@ -396,6 +434,6 @@ function replayGame(game: TotGame, at: string, context: ReplayContext): Imported
     createdAt: new Date(now),
     events,
     tree,
-    source: { idx: game.idx, finalNodeIds: finals.map((f) => f.nodeId), r },
+    source: { idx: game.idx, finals },
   };
 }
