@@ -44,13 +44,20 @@ export interface ThoughtBranch {
 }
 
 export interface BranchScore {
-  confidence: number;
-  progress: number;
-  novelty: number;
+  /** The evaluator's parts, each 0..1; null where nothing measured them (a score read from a foreign log). */
+  confidence: number | null;
+  progress: number | null;
+  novelty: number | null;
+  /** 0..1: the weighted mix of the parts, or for a log's score its value over the top of its scale. */
   composite: number;
   reasoning: string;
   /** True when the evaluator's answer could not be parsed and a neutral score was used. */
   fallback: boolean;
+  /**
+   * Set when the score is a foreign search log's own number, not our evaluator's (an imported Tree-of-Thoughts
+   * run): the raw value and the top of its scale, shown as such; the parts are then null.
+   */
+  logValue?: { value: number; max: number };
 }
 
 /**

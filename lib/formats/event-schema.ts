@@ -23,12 +23,13 @@ export const proposedActionSchema = z.discriminatedUnion('type', [
 export const thoughtBranchSchema = z.strictObject({ thought: z.string(), proposedAction: proposedActionSchema });
 
 export const branchScoreSchema = z.strictObject({
-  confidence: finite,
-  progress: finite,
-  novelty: finite,
+  confidence: finite.nullable(),
+  progress: finite.nullable(),
+  novelty: finite.nullable(),
   composite: finite,
   reasoning: z.string(),
   fallback: z.boolean(),
+  logValue: z.strictObject({ value: finite, max: finite }).optional(),
 });
 
 const nodeResultSchema = z.strictObject({ response: z.string(), iterations: count, isAnswer: z.boolean() });

@@ -64,7 +64,14 @@ describe('parseTotLog on the GPT-4 sample', () => {
           const node = atDepth.filter((n) => textOf(run, n) === text)[occurrence];
           const value = step.values[j] as number;
           expect(node?.score?.reasoning).toBe(occurrence > 0 && value === 0 ? REPEAT : describeValue(value));
-          expect(node?.score?.confidence).toBe(Math.min(1, value / 60));
+          // the log's own value, and no number of ours: confidence, progress and novelty were never measured
+          expect(node?.score).toMatchObject({
+            logValue: { value, max: 60 },
+            confidence: null,
+            progress: null,
+            novelty: null,
+            composite: Math.min(1, value / 60),
+          });
         }
         const run_ = atDepth.filter((n) => n.status === 'completed');
         expect(run_.map((n) => textOf(run, n)).sort()).toEqual([...step.select_new_ys].sort());
@@ -192,16 +199,23 @@ describe('parseTotLog on the GPT-4 sample', () => {
   });
 
   it('keeps the raw value and its words in the reasoning, and scores on the 0..60 scale', () => {
-    const config = runs[0]?.config as ImportedRunDraft['config'];
     expect(describeValue(21.001)).toBe('value 21.001 (sure ×1, likely ×1, impossible ×1)');
     expect(describeValue(60)).toBe('value 60 (sure ×3)');
     expect(describeValue(2.001)).toBe('value 2.001 (likely ×2, impossible ×1)');
     expect(describeValue(0.003)).toBe('value 0.003 (impossible ×3)');
     expect(describeValue(0)).toBe('value 0 (no sample gave a verdict)');
     expect(describeValue(0.5)).toBe('value 0.5');
-    expect(valueScore(60, 4, config)).toMatchObject({ confidence: 1, progress: 1, novelty: 0.5 });
-    expect(valueScore(21.001, 1, config)).toMatchObject({ confidence: 21.001 / 60, progress: 0.25 });
-    expect(valueScore(90, 1, config).confidence).toBe(1);
+    expect(valueScore(60)).toEqual({
+      confidence: null,
+      progress: null,
+      novelty: null,
+      composite: 1,
+      reasoning: 'value 60 (sure ×3)',
+      fallback: false,
+      logValue: { value: 60, max: 60 },
+    });
+    expect(valueScore(21.001)).toMatchObject({ composite: 21.001 / 60, logValue: { value: 21.001, max: 60 } });
+    expect(valueScore(90).composite).toBe(1);
     const events = runs[0]?.events ?? [];
     const scored = events.filter(
       (e): e is Extract<ExplorationEvent, { type: 'branch.scored' }> => e.type === 'branch.scored',

@@ -15,11 +15,12 @@
  *   is the line it adds, "(an empty line)" when the model added an empty one), branch.scored and node.created for
  *   each (every candidate is a node: the log keeps them all), node.expanded. Two kept states with the same text
  *   cannot be told apart: their candidates all go to the first.
- *   A score: confidence = value / 60 clipped to [0, 1] (a value sums 20 sure / 1 likely / 0.001 impossible over 3
- *   samples, so 60 is "sure" three times), progress = depth / 4 as the game24 task scores it (step s makes nodes of
- *   depth s + 1), novelty 0.5 (the log has none); `reasoning` keeps the raw value and its words, e.g.
- *   "value 21.001 (sure ×1, likely ×1, impossible ×1)" (a candidate repeated within a step has value 0 in
- *   the log, which values each text once per step: its reasoning says so).
+ *   A score is the log's own value, kept as such (score.logValue: the value and the top of its scale, 60: a value
+ *   sums 20 sure / 1 likely / 0.001 impossible over 3 samples); nothing here measured a confidence, progress or
+ *   novelty, so they are null, and composite (what orders and draws nodes) is value / 60 clipped to [0, 1].
+ *   `reasoning` keeps the raw value and its words, e.g. "value 21.001 (sure ×1, likely ×1, impossible ×1)" (a
+ *   candidate repeated within a step has value 0 in the log, which values each text once per step: its reasoning
+ *   says so).
  * - The step's select_new_ys are queued and run (node.started / node.completed with the move line as result) and
  *   checked with the game24 verifier (node.verified), which replays the path from the puzzle: a move that fails, and
  *   every node below it, does not verify. A failed check does NOT fail the node: the logged search went on from it,
@@ -46,7 +47,6 @@ import { createEmptyTree, nextNodeId, pathTo, reduce } from '../engine/tree';
 import type { BranchScore, ThoughtBranch, ThoughtNode, ThoughtTree, ToTConfig } from '../engine/types';
 import { InvalidPuzzleError, normalizePuzzle } from '../tasks/game24/goal';
 import { isAnswerLine } from '../tasks/game24/move';
-import { GAME_STEPS } from '../tasks/game24/prompts';
 import { game24Task } from '../tasks/game24/task';
 import { describeIssues } from './export';
 
@@ -54,7 +54,6 @@ export const TOT_DEFAULT_MODEL = 'gpt-4';
 /** Value of three "sure" samples: the top of the log's scale. */
 const FULL_VALUE = 60;
 const MAX_BRANCH_FACTOR = 20;
-const NOVELTY = 0.5;
 const REPEAT_REASONING = 'value 0 (a repeat of an earlier candidate of this step: the log does not value it again)';
 /** Value samples per candidate we expect at most (the paper uses 3). */
 const MAX_SAMPLES = 19;
@@ -164,19 +163,19 @@ export function describeValue(value: number): string {
   return `value ${shown} (${words.length ? words.join(', ') : 'no sample gave a verdict'})`;
 }
 
-/** The log's value as an engine score (see the header). */
-export function valueScore(value: number, depth: number, config: ToTConfig): BranchScore {
-  const confidence = Math.min(1, Math.max(0, value / FULL_VALUE));
-  const progress = Math.min(1, Math.max(0, depth / GAME_STEPS));
-  const w = { c: config.confidenceWeight, p: config.progressWeight, n: config.noveltyWeight };
-  const composite = (w.c * confidence + w.p * progress + w.n * NOVELTY) / (w.c + w.p + w.n);
+/**
+ * The log's value as a score (see the header): the value itself (logValue) and its words; the parts are null, as
+ * nothing measured them; composite, which orders and draws nodes, is the value over the top of its scale.
+ */
+export function valueScore(value: number): BranchScore {
   return {
-    confidence,
-    progress,
-    novelty: NOVELTY,
-    composite: Math.round(composite * 1e6) / 1e6,
+    confidence: null,
+    progress: null,
+    novelty: null,
+    composite: Math.min(1, Math.max(0, value / FULL_VALUE)),
     reasoning: describeValue(value),
     fallback: false,
+    logValue: { value, max: FULL_VALUE },
   };
 }
 
@@ -316,7 +315,6 @@ function replayGame(game: TotGame, at: string, context: ReplayContext): Imported
   let finals: FinalCandidate[] = [];
   game.steps.forEach((step, s) => {
     const parents = parentsPerStep[s] as number[];
-    const depth = s + 1;
     const candidateIds: string[] = new Array<string>(step.new_ys.length);
     step.ys.forEach((state, p) => {
       const parentId = stateIds[p] as string;
@@ -328,7 +326,7 @@ function replayGame(game: TotGame, at: string, context: ReplayContext): Imported
       emit('node.started', { nodeId: parentId, mode: 'expand' });
       emit('branches.generated', { nodeId: parentId, branches, fallback: false, raw: null });
       const scores = mine.map((j) => {
-        const score = valueScore(step.values[j] as number, depth, config);
+        const score = valueScore(step.values[j] as number);
         // ToT values a candidate once per step: a repeat gets 0 without asking the model
         const repeat = step.values[j] === 0 && step.new_ys.indexOf(step.new_ys[j] as string) < j;
         return repeat ? { ...score, reasoning: REPEAT_REASONING } : score;

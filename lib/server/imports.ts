@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../engine/events';
 import type { ToTConfig } from '../engine/types';
 import { type ExportRunStatus, type RunExport, buildExport, validateRunExport } from '../formats/export';
+import { arboristRunTag, totLogTag } from '../formats/import-tag';
 import { looksLikeTotLog, parseTotLog } from '../formats/tot-log';
 import type { PrismaClient } from './db/client';
 import { InputError } from './errors';
@@ -102,7 +103,7 @@ export async function importRun(prisma: PrismaClient, file: unknown, options: Im
       seed: run.seed,
       createdAt: new Date(run.createdAt),
       startedAt: run.startedAt ? new Date(run.startedAt) : null,
-      importTag: options.importTag ?? run.importTag ?? `arborist.run:${run.id}`,
+      importTag: options.importTag ?? run.importTag ?? arboristRunTag(run.id),
       parentRunId: run.parentRunId,
       parentNodeId: run.parentNodeId,
       events: withRunId(events, id),
@@ -120,7 +121,7 @@ export async function importTotLog(
   const now = options.now ?? new Date();
   const parsed = parseTotLog(log, { modelId: options.modelId, now: now.getTime() });
   if (!parsed.ok) throw new InputError('file', parsed.error);
-  const importTag = options.importTag ?? `tot-log:${options.fileName?.trim() || 'upload'}:${now.toISOString()}`;
+  const importTag = options.importTag ?? totLogTag(options.fileName, now);
   return storeRuns(
     prisma,
     parsed.runs.map((draft) => {

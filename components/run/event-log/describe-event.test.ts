@@ -12,6 +12,7 @@ import {
   formatOffset,
   isBadEvent,
   oneLine,
+  scoreFigure,
 } from './describe-event';
 
 const base = { runId: 'r', seq: 1, ts: 0 };
@@ -134,6 +135,14 @@ describe('formatting', () => {
     expect(formatCost(0.0000215)).toBe('$0.000022');
     expect(formatCost(0.0042)).toBe('$0.0042');
     expect(formatCost(1.5)).toBe('$1.50');
+  });
+
+  it("writes a score as our composite, or a log's own value on its scale", () => {
+    const ours = { confidence: 0.8, progress: 0.5, novelty: 0.5, composite: 0.655, reasoning: '', fallback: false };
+    expect(scoreFigure(ours)).toBe('0.66');
+    const logged = { ...ours, confidence: null, progress: null, novelty: null, composite: 0.002 / 60 };
+    expect(scoreFigure({ ...logged, logValue: { value: 0.002, max: 60 } })).toBe('0.002/60');
+    expect(scoreFigure({ ...logged, composite: 1, logValue: { value: 60, max: 60 } })).toBe('60/60');
   });
 
   it('flattens text to one line', () => {

@@ -5,7 +5,7 @@
  * Text from models (thoughts, responses, reasons) is returned as plain strings: callers render it as text.
  */
 import type { ExplorationEvent, ExplorationEventType } from '@/lib/engine/events';
-import type { ProposedAction } from '@/lib/engine/types';
+import type { BranchScore, ProposedAction } from '@/lib/engine/types';
 
 export type EventKind = 'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'model' | 'steer';
 
@@ -104,6 +104,13 @@ export function formatScore(value: number): string {
   return value.toFixed(2);
 }
 
+/** A score as one figure: our 0..1 composite, or a foreign log's own value on its scale ("0.002/60"). */
+export function scoreFigure(score: BranchScore): string {
+  if (!score.logValue) return formatScore(score.composite);
+  const { value, max } = score.logValue;
+  return `${Math.round(value * 1000) / 1000}/${max}`;
+}
+
 export function actionLabel(action: ProposedAction): string {
   switch (action.type) {
     case 'response':
@@ -125,7 +132,7 @@ export function describeEvent(event: ExplorationEvent): string {
     case 'node.created': {
       const p = event.payload;
       if (!p.parentId || !p.branch) return 'root: the goal';
-      const score = p.score ? ` (${formatScore(p.score.composite)})` : '';
+      const score = p.score ? ` (${scoreFigure(p.score)})` : '';
       return oneLine(`child of ${p.parentId}${score}: ${p.branch.thought}`);
     }
     case 'node.restored': {
@@ -141,11 +148,11 @@ export function describeEvent(event: ExplorationEvent): string {
     case 'branch.scored': {
       const p = event.payload;
       const fallback = p.score.fallback ? ' · fallback score' : '';
-      return oneLine(`#${p.index} ${formatScore(p.score.composite)}${fallback} · ${p.branch.thought}`);
+      return oneLine(`#${p.index} ${scoreFigure(p.score)}${fallback} · ${p.branch.thought}`);
     }
     case 'candidate.dropped': {
       const p = event.payload;
-      return oneLine(`#${p.index} dropped (${formatScore(p.score.composite)}): ${p.branch.thought} · ${p.reason}`);
+      return oneLine(`#${p.index} dropped (${scoreFigure(p.score)}): ${p.branch.thought} · ${p.reason}`);
     }
     case 'node.queued':
       return `queued to ${event.payload.mode}${event.payload.urgent ? ' (urgent)' : ''}`;

@@ -1,10 +1,12 @@
 'use client';
-// The root's view in the inspector: the run itself. The goal, task, model and config; where the search is
-// (stats); and once finished, its output, why it finished, whether the answer was verified and where it came
-// from. The tree's stats are updated in place, so this view follows `version`; it is shown for the root only.
+// The root's view in the inspector: the run itself. The goal, task, model and config (an imported run says from
+// what); where the search is (stats); and once finished, its output, why it finished, whether the answer was
+// verified and where it came from. The tree's stats are updated in place, so this view follows `version`; it is
+// shown for the root only.
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
 import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/engine/types';
+import { describeImportTag } from '@/lib/formats/import-tag';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
 import { formatCost, formatLatency, formatScore } from '../event-log/describe-event';
@@ -130,6 +132,7 @@ export function RunDetails({ runId }: { runId: string }) {
               )}
             </dd>
           </div>
+          {record?.importTag && <ImportedFact tag={record.importTag} />}
           <div className={styles.fact}>
             <dt>agent</dt>
             <dd>{tree.agentName || '—'}</dd>
@@ -187,6 +190,20 @@ export function RunDetails({ runId }: { runId: string }) {
         </dl>
       </Section>
     </>
+  );
+}
+
+/** Says the run was imported, and from what (its import tag, read back by the one definition of its format). */
+function ImportedFact({ tag }: { tag: string }) {
+  const origin = describeImportTag(tag);
+  return (
+    <div className={styles.fact} data-testid="inspector-imported" data-kind={origin.kind} title={tag}>
+      <dt>imported</dt>
+      <dd>
+        from {origin.what} <b>{origin.source}</b>
+        {origin.at && <span className={styles.muted}> · {origin.at}</span>}
+      </dd>
+    </div>
   );
 }
 

@@ -10,7 +10,7 @@ import type { BranchScore, ThoughtNode } from '@/lib/engine/types';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
 import { STATUS_LABELS, displayStatus, firstLine } from '../node-status';
-import { formatCost, formatLatency, formatOffset, formatScore } from '../event-log/describe-event';
+import { formatCost, formatLatency, formatOffset, formatScore, scoreFigure } from '../event-log/describe-event';
 import {
   callTotals,
   formatClock,
@@ -111,6 +111,7 @@ const SCORE_PARTS = [
 
 export function ScoreBars({ score, cumulative }: { score: BranchScore; cumulative: number }) {
   const config = useRunStore((s) => s.tree.config);
+  if (score.logValue) return <LogValueScore score={score} logValue={score.logValue} />;
   return (
     <Section
       title="Score"
@@ -132,7 +133,7 @@ export function ScoreBars({ score, cumulative }: { score: BranchScore; cumulativ
             key={part.key}
             label={part.label}
             hint={`× ${formatScore(config[part.weight])}`}
-            value={score[part.key]}
+            value={score[part.key] ?? 0}
             mark={part.key === 'confidence' ? config.terminationConfidence : undefined}
             markLabel="stops the search"
           />
@@ -150,6 +151,36 @@ export function ScoreBars({ score, cumulative }: { score: BranchScore; cumulativ
   );
 }
 
+/**
+ * A score an imported log gave (score.logValue): its own value on its own scale, with the words it sums. No
+ * confidence, progress or novelty is shown: nothing measured them. Nor a path total: that sum is ours, not the log's.
+ */
+function LogValueScore({ score, logValue }: { score: BranchScore; logValue: { value: number; max: number } }) {
+  const shown = String(Math.round(logValue.value * 1000) / 1000);
+  return (
+    <Section
+      title="Score"
+      aside={
+        <span className={styles.logTag} title="Read from the imported search log; not scored by Arborist">
+          the log’s own value
+        </span>
+      }
+      testId="inspector-score"
+    >
+      <div className={styles.bars}>
+        <Bar label="value" hint={`of ${logValue.max}`} value={logValue.value / logValue.max} text={shown} strong wide />
+      </div>
+      <p className={styles.reasoning} data-testid="inspector-log-value">
+        {score.reasoning || `value ${shown}`}
+      </p>
+      <p className={styles.muted}>
+        The search log’s own value for this candidate, on its scale of 0 to {logValue.max}; Arborist did not score it,
+        so it has no confidence, progress or novelty.
+      </p>
+    </Section>
+  );
+}
+
 function Bar({
   label,
   hint,
@@ -157,22 +188,28 @@ function Bar({
   strong = false,
   mark,
   markLabel,
+  text,
+  wide = false,
 }: {
   label: string;
   hint?: string;
   value: number;
+  /** The figure shown beside the bar; default the value itself. */
+  text?: string;
+  /** Room for a longer figure than 0..1 with two decimals. */
+  wide?: boolean;
   strong?: boolean;
   mark?: number;
   markLabel?: string;
 }) {
   const pct = (v: number) => `${Math.round(Math.max(0, Math.min(1, v)) * 100)}%`;
   return (
-    <div className={strong ? styles.barRowStrong : styles.barRow}>
+    <div className={`${strong ? styles.barRowStrong : styles.barRow}${wide ? ` ${styles.barRowWide}` : ''}`}>
       <span className={styles.barLabel}>
         {label}
         {hint && <span className={styles.barHint}> {hint}</span>}
       </span>
-      <span className={styles.barTrack} role="img" aria-label={`${label} ${formatScore(value)}`}>
+      <span className={styles.barTrack} role="img" aria-label={`${label} ${text ?? formatScore(value)}`}>
         <span className={styles.barFill} style={{ width: pct(value) }} />
         {mark !== undefined && (
           <span
@@ -182,7 +219,7 @@ function Bar({
           />
         )}
       </span>
-      <span className={styles.barValue}>{formatScore(value)}</span>
+      <span className={styles.barValue}>{text ?? formatScore(value)}</span>
     </div>
   );
 }
@@ -197,7 +234,7 @@ export function Dropped({ node }: { node: ThoughtNode }) {
           <li key={d.seq} className={styles.droppedItem}>
             <div className={styles.droppedTop}>
               <span className="badge st-dropped">{STATUS_LABELS.dropped}</span>
-              <span className={styles.droppedScore}>{formatScore(d.score.composite)}</span>
+              <span className={styles.droppedScore}>{scoreFigure(d.score)}</span>
               {d.score.fallback && <span className={styles.fallbackTag}>fallback score</span>}
             </div>
             <p className={styles.prose}>{d.branch.thought}</p>
@@ -331,7 +368,7 @@ function NodeLink({ nodeId, testId }: { nodeId: string; testId: string }) {
       <span className={styles.dot} data-status={status} aria-hidden="true" />
       <span className={styles.nodeLinkId}>{node.id}</span>
       <span className={styles.nodeLinkText}>{firstLine(text, 80) || '(empty)'}</span>
-      {node.score && <span className={styles.nodeLinkScore}>{formatScore(node.score.composite)}</span>}
+      {node.score && <span className={styles.nodeLinkScore}>{scoreFigure(node.score)}</span>}
     </button>
   );
 }

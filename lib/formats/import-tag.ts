@@ -1,0 +1,45 @@
+/**
+ * The tag an imported run carries (Run.importTag): written here when a file is imported and read back here for the
+ * page, so the run can say it was imported and from what. "tot-log:<file>:<ISO time>" for a Tree-of-Thoughts log,
+ * "arborist.run:<run id>" for an Arborist export; a tag a person chose at import time is kept as it is.
+ * Browser-safe and pure. Not responsible for storing runs (lib/server/imports.ts) or for how the page lays it out.
+ */
+
+export type ImportTagKind = 'tot-log' | 'arborist.run' | 'tag';
+
+export interface ImportOrigin {
+  kind: ImportTagKind;
+  /** What was imported, in words: "a Tree-of-Thoughts log". */
+  what: string;
+  /** Which one: the file name, "run <id>", or the person's own tag. */
+  source: string;
+  /** When, as "2025-03-04 05:06 UTC"; null when the tag does not say. */
+  at: string | null;
+}
+
+const TOT_LOG = /^tot-log:(.*):(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/s;
+const ARBORIST_RUN = /^arborist\.run:(.+)$/s;
+
+export function totLogTag(fileName: string | null | undefined, at: Date): string {
+  return `tot-log:${fileName?.trim() || 'upload'}:${at.toISOString()}`;
+}
+
+export function arboristRunTag(runId: string): string {
+  return `arborist.run:${runId}`;
+}
+
+export function describeImportTag(tag: string): ImportOrigin {
+  const log = TOT_LOG.exec(tag);
+  if (log) {
+    const [, source = '', iso = ''] = log;
+    return {
+      kind: 'tot-log',
+      what: 'a Tree-of-Thoughts log',
+      source,
+      at: `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`,
+    };
+  }
+  const run = ARBORIST_RUN.exec(tag);
+  if (run) return { kind: 'arborist.run', what: 'an Arborist export', source: `run ${run[1] ?? ''}`, at: null };
+  return { kind: 'tag', what: 'a file', source: tag, at: null };
+}
