@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTRPC } from '@/lib/trpc/client';
 import { ExportButton } from './ExportButton';
+import { ImportedBadge } from './ImportedBadge';
 import { CopyLinkButton, RunRelations } from './RunLinks';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
@@ -154,6 +155,7 @@ export function RunHeader({
             {status}
           </span>
           <h1 title={goal || run?.goal}>{goal || run?.goal || 'Run'}</h1>
+          <ImportedBadge tag={run?.importTag} />
           {viewSeq !== null && (
             <span
               className="badge st-paused"
