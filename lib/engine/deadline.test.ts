@@ -30,8 +30,14 @@ interface Run {
   result: ToTResult;
   events: ExplorationEvent[];
   model: TimedModel;
-  /** performance.now() just before explore() was called. */
-  startedAt: number;
+}
+
+/**
+ * Calls that started once `ms` had passed since the first call started. The run's clock starts before its first
+ * call, so its deadline falls no later than this: a call listed here started after the deadline.
+ */
+function startedLate(model: TimedModel, ms: number) {
+  return model.startedFrom((model.log[0]?.startedAt ?? 0) + ms);
 }
 
 async function run(
@@ -42,13 +48,12 @@ async function run(
 ): Promise<Run> {
   const model = new TimedModel(new ScriptedTreeModel(spec), timing);
   const events: ExplorationEvent[] = [];
-  const startedAt = performance.now();
   const result = await new ThoughtTreeExecutor({ maxDepth: 2, ...config }).explore(
     { name: 'tester', model },
     'Plan a migration',
     { ...options, onEvent: (e) => events.push(e) },
   );
-  return { result, events, model, startedAt };
+  return { result, events, model };
 }
 
 /** What the issue asks of every run: the log, the result and the model's own log tell the same numbers. */
@@ -74,7 +79,7 @@ describe('the time limit (item 1)', () => {
     const r = await run(ENDLESS_TURNS, SLOW_DEAF, { timeout: 175 });
     expect(r.result.finishReason).toBe('timeout');
     expect(r.model.log.filter((c) => c.purpose === 'execute').length).toBeGreaterThan(0);
-    expect(r.model.startedFrom(r.startedAt + 175)).toEqual([]);
+    expect(startedLate(r.model, 175)).toEqual([]);
     expectEveryAnsweredCallCounted(r);
   });
 
@@ -83,7 +88,7 @@ describe('the time limit (item 1)', () => {
     const r = await run(TREE, SLOW_DEAF, { timeout: 125 });
     expect(r.result.finishReason).toBe('timeout');
     expect(r.model.log.filter((c) => c.purpose === 'generate')).toHaveLength(2);
-    expect(r.model.startedFrom(r.startedAt + 125)).toEqual([]);
+    expect(startedLate(r.model, 125)).toEqual([]);
     expectEveryAnsweredCallCounted(r);
     expect(r.result.stats.modelCalls).toBe(5); // 2 generations and 3 evaluations, all answered
   });

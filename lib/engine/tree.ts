@@ -450,17 +450,26 @@ export function pathTo(tree: ThoughtTree, nodeId: string): ThoughtNode[] {
   return path.reverse();
 }
 
-/** The completed node with the highest cumulative score (ties: the earlier one); else the best of the rest. */
+/**
+ * What "best" means, everywhere (the run's winner, the live badge, an import's answer): the completed node with
+ * the highest cumulative score, a node whose verification passed before any that no check has passed; ties go to
+ * the earlier one. A node that failed its verification is never best, whatever its status or score, and a tree
+ * with no completed node has no best node (null): a pending or failed node is not "the best so far".
+ */
 export function findBestNode(tree: ThoughtTree): ThoughtNode | null {
   let best: ThoughtNode | null = null;
-  let bestCompleted: ThoughtNode | null = null;
   for (const id of tree.nodeOrder) {
     const node = tree.nodes[id];
-    if (!node || node.parentId === null) continue;
-    if (node.status === 'completed' && (!bestCompleted || node.cumulativeScore > bestCompleted.cumulativeScore)) {
-      bestCompleted = node;
-    }
-    if (!best || node.cumulativeScore > best.cumulativeScore) best = node;
+    if (!node || node.parentId === null || node.status !== 'completed' || node.verification?.passed === false) continue;
+    if (!best || beats(node, best)) best = node;
   }
-  return bestCompleted ?? best;
+  return best;
+}
+
+/** Verified first, then the higher cumulative score; a tie keeps the earlier node. */
+function beats(node: ThoughtNode, than: ThoughtNode): boolean {
+  const verified = node.verification?.passed === true;
+  const thanVerified = than.verification?.passed === true;
+  if (verified !== thanVerified) return verified;
+  return node.cumulativeScore > than.cumulativeScore;
 }
