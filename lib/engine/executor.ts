@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { BranchEvaluator } from './branch-evaluator';
 import { BranchGenerator } from './branch-generator';
-import { resolveConfig } from './config';
+import { resolveConfig, resolveTimeout } from './config';
 import { ExplorationControl, checkCommand } from './control';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
 import { FrontierQueue, findBacktrackTarget } from './frontier';
@@ -45,7 +45,7 @@ export interface ToTCallbacks {
 }
 
 export interface ExploreOptions {
-  /** Overrides config.timeout for this call (ms). */
+  /** Overrides config.timeout for this call (ms; 0 or null: no limit). */
   timeout?: number | null;
   abortSignal?: AbortSignal;
   onProgress?: (stats: ToTStats) => void;
@@ -91,6 +91,7 @@ export class ThoughtTreeExecutor {
     const task = options.task ?? openGoalTask;
     const problem = task.validateGoal ? task.validateGoal(goal) : goal.trim() ? null : 'the goal is empty';
     if (problem) throw new Error(`Cannot explore: ${problem}`);
+    if (options.timeout !== undefined) resolveTimeout(options.timeout); // refused before anything is emitted
     const session = new Session(
       agent,
       this.config,
@@ -111,6 +112,7 @@ export class ThoughtTreeExecutor {
   async resume(agent: Agent, events: readonly ExplorationEvent[], options: ExploreOptions = {}): Promise<ToTResult> {
     const tree = fold(events);
     if (!tree.rootId) throw new Error('Cannot resume: the event log has no run.started and root');
+    if (options.timeout !== undefined) resolveTimeout(options.timeout);
     const session = new Session(agent, tree.config, this.callbacks, options, tree);
     if (tree.status === 'finished') return session.result();
     if (options.announceResume !== false || tree.inFlight) {
@@ -215,7 +217,7 @@ class Session {
   }
 
   async run(): Promise<ToTResult> {
-    const timeout = this.options.timeout !== undefined ? this.options.timeout : this.config.timeout;
+    const timeout = resolveTimeout(this.options.timeout !== undefined ? this.options.timeout : this.config.timeout);
     this.deadlineAt = timeout ? performance.now() + timeout : null;
     const timer = timeout ? setTimeout(() => this.abort.abort(new TimeoutReason()), timeout) : null;
     const outer = this.options.abortSignal;
