@@ -45,7 +45,7 @@ function log() {
     complete(id, false);
     add('node.failed', { nodeId: id, reason: 'verification failed' });
   };
-  return { events, child, complete, fail };
+  return { events, add, child, complete, fail };
 }
 
 describe('findBestNode', () => {
@@ -81,6 +81,27 @@ describe('findBestNode', () => {
     child('n2', 0.4);
     complete('n1', false);
     complete('n2');
+    expect(findBestNode(fold(events))?.id).toBe('n2');
+  });
+
+  it('keeps a node whose run completed when its expansion dead-ends later: its result stands', () => {
+    const { events, add, child, complete } = log();
+    child('n1', 0.9);
+    child('n2', 0.4);
+    complete('n1', true);
+    complete('n2');
+    add('node.started', { nodeId: 'n1', mode: 'expand' });
+    add('node.failed', { nodeId: 'n1', reason: 'all 3 candidates scored below the threshold 0.30' });
+    expect(findBestNode(fold(events))?.id).toBe('n1');
+  });
+
+  it('skips a pruned node', () => {
+    const { events, add, child, complete } = log();
+    child('n1', 0.9);
+    child('n2', 0.4);
+    complete('n1');
+    complete('n2');
+    add('steer.prune', { nodeId: 'n1', actor: 'alice' });
     expect(findBestNode(fold(events))?.id).toBe('n2');
   });
 

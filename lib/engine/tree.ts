@@ -451,19 +451,28 @@ export function pathTo(tree: ThoughtTree, nodeId: string): ThoughtNode[] {
 }
 
 /**
- * What "best" means, everywhere (the run's winner, the live badge, an import's answer): the completed node with
- * the highest cumulative score, a node whose verification passed before any that no check has passed; ties go to
- * the earlier one. A node that failed its verification is never best, whatever its status or score, and a tree
- * with no completed node has no best node (null): a pending or failed node is not "the best so far".
+ * What "best" means, everywhere (the run's winner, the live badge, an import's answer): the best node that completed
+ * its run, verified first. A candidate is a node below the root that ran to a result (node.completed), was not
+ * pruned, and did not fail its verification; among them a node whose verification passed comes before any that no
+ * check has passed, then the highest cumulative score, and a tie goes to the earlier node. A node whose own run
+ * completed keeps its result when its expansion later dead-ends (status failed, reason: every candidate too weak),
+ * so it can still be best; a node that failed its verification never is, nor one that never ran or whose run
+ * failed. With no candidate there is no best node (null), never "the best of the rest".
  */
 export function findBestNode(tree: ThoughtTree): ThoughtNode | null {
   let best: ThoughtNode | null = null;
   for (const id of tree.nodeOrder) {
     const node = tree.nodes[id];
-    if (!node || node.parentId === null || node.status !== 'completed' || node.verification?.passed === false) continue;
+    if (!node || !isCandidateForBest(node)) continue;
     if (!best || beats(node, best)) best = node;
   }
   return best;
+}
+
+function isCandidateForBest(node: ThoughtNode): boolean {
+  return (
+    node.parentId !== null && node.result !== null && node.status !== 'pruned' && node.verification?.passed !== false
+  );
 }
 
 /** Verified first, then the higher cumulative score; a tie keeps the earlier node. */
