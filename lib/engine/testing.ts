@@ -4,6 +4,7 @@
  * keeps the model's own log of its calls (start times, usage). Used by tests only.
  * Not a simulation of a real model: see lib/models/simulated.ts for that.
  */
+import { readPromptLine } from './scratchpad';
 import type { CompletionRequest, CompletionResponse, LanguageModel, TokenUsage } from './types';
 
 export interface TreeSpec {
@@ -31,7 +32,7 @@ function lastUserMessage(request: CompletionRequest): string {
 function currentThought(prompt: string): string {
   const block = /Steps so far:\n([\s\S]*?)\n\n/.exec(prompt)?.[1] ?? '';
   const lines = block.split('\n').filter((l) => /^\d+\. /.test(l));
-  return lines.length ? (lines[lines.length - 1] as string).replace(/^\d+\. /, '') : '';
+  return lines.length ? readPromptLine((lines[lines.length - 1] as string).replace(/^\d+\. /, '')) : '';
 }
 
 export class ScriptedTreeModel implements LanguageModel {
@@ -77,7 +78,7 @@ export class ScriptedTreeModel implements LanguageModel {
         );
       }
       case 'evaluate': {
-        const thought = /Candidate: (.*)/.exec(prompt)?.[1] ?? '';
+        const thought = readPromptLine(/Candidate: (.*)/.exec(prompt)?.[1] ?? '');
         const s = this.spec.scores[thought] ?? 0.5;
         const confidence = this.spec.confidence?.[thought] ?? s;
         // progress and novelty chosen so composite = s whatever the confidence override is
@@ -85,7 +86,7 @@ export class ScriptedTreeModel implements LanguageModel {
         return JSON.stringify({ confidence, progress: rest, novelty: rest, reasoning: `scripted ${s}` });
       }
       case 'execute':
-        return `worked on it\n\nFINAL ANSWER: done ${/Approach to carry out now: (.*)/.exec(prompt)?.[1] ?? ''}`;
+        return `worked on it\n\nFINAL ANSWER: done ${readPromptLine(/Approach to carry out now: (.*)/.exec(prompt)?.[1] ?? '')}`;
       case 'synthesize':
         return 'synthesized answer';
     }
