@@ -518,7 +518,7 @@ class Session {
   }
 
   /**
-   * Picks the winner (the completed node with the highest cumulative score) and ends the run. Its answer is the
+   * Picks the winner (findBestNode: the best completed node, verified first) and ends the run. Its answer is the
    * output; without one, a synthesis call writes it, except after a timeout, abort or backend failure, where the
    * best node so far is returned as it is. The synthesis is under the same deadline as every other call: a time
    * limit or an abort that comes during it cuts it, and the run ends as timed out or aborted.
