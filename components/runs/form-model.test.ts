@@ -30,7 +30,7 @@ describe('the form fields', () => {
     const byName = Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f]));
     expect(rangeText(byName.maxDepth!)).toBe('1–50');
     expect(rangeText(byName.confidenceThreshold!)).toBe('0–1');
-    expect(byName.timeout).toMatchObject({ nullable: true, min: 1, max: null });
+    expect(byName.timeout).toMatchObject({ nullable: true, min: 0, max: null });
     expect(rangeText(byName.latencyMs!)).toBe('0–10000');
   });
 
@@ -96,10 +96,13 @@ describe('parseForm', () => {
     );
   });
 
-  it('reads an empty timeout as none and a number as milliseconds', () => {
+  it('reads an empty timeout or 0 as none (as the engine does) and a number as milliseconds', () => {
     expect(parseForm(withValues({ timeout: '  ' })).input?.config.timeout).toBeNull();
+    expect(parseForm(withValues({ timeout: '0' })).errors).toEqual({});
+    expect(parseForm(withValues({ timeout: '0' })).input?.config.timeout).toBeNull();
     expect(parseForm(withValues({ timeout: '30000' })).input?.config.timeout).toBe(30_000);
-    expect(parseForm(withValues({ timeout: '0' })).errors.timeout).toBe('Must be more than 0');
+    expect(parseForm(withValues({ timeout: '-1' })).errors.timeout).toBe('Must be at least 0');
+    expect(NUMBER_FIELDS.find((f) => f.name === 'timeout')?.hint).toBe('empty or 0 means no limit');
   });
 
   it("checks the goal with the task's own rule and trims it", () => {

@@ -135,7 +135,7 @@ export const NUMBER_FIELDS: readonly NumberFieldSpec[] = [
     step: 0.05,
   }),
   spec({ name: 'maxTotalNodes', label: 'Node cap', hint: 'nodes executed at most', group: 'limits' }),
-  spec({ name: 'timeout', label: 'Timeout (ms)', hint: 'empty means no limit', group: 'limits', step: 1000 }),
+  spec({ name: 'timeout', label: 'Timeout (ms)', hint: 'empty or 0 means no limit', group: 'limits', step: 1000 }),
   spec({
     name: 'maxIterationsPerBranch',
     label: 'Turns per branch',

@@ -24,7 +24,7 @@ Search (defaults from DEFAULT_TOT_CONFIG)
   --threshold <x>        confidenceThreshold, 0..1
   --terminate-at <x>     terminationConfidence, 0..1
   --max-nodes <n>        maxTotalNodes
-  --timeout <ms>
+  --timeout <ms>         time limit of the search; 0 (or none given) means no limit
 
 Model
   --seed <n>             the simulated model's seed (default 1)

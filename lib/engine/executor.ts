@@ -12,11 +12,11 @@
 import { randomUUID } from 'node:crypto';
 import { BranchEvaluator } from './branch-evaluator';
 import { BranchGenerator } from './branch-generator';
-import { resolveConfig } from './config';
+import { resolveConfig, resolveTimeout } from './config';
 import { ExplorationControl, checkCommand } from './control';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
 import { FrontierQueue, findBacktrackTarget } from './frontier';
-import { callModel, type ModelCallRecord } from './model-call';
+import { CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { FINAL_MARKER, openGoalTask } from './prompts';
 import { renderScratchpad } from './scratchpad';
@@ -45,7 +45,7 @@ export interface ToTCallbacks {
 }
 
 export interface ExploreOptions {
-  /** Overrides config.timeout for this call (ms). */
+  /** Overrides config.timeout for this call (ms; 0 or null: no limit). */
   timeout?: number | null;
   abortSignal?: AbortSignal;
   onProgress?: (stats: ToTStats) => void;
@@ -91,6 +91,7 @@ export class ThoughtTreeExecutor {
     const task = options.task ?? openGoalTask;
     const problem = task.validateGoal ? task.validateGoal(goal) : goal.trim() ? null : 'the goal is empty';
     if (problem) throw new Error(`Cannot explore: ${problem}`);
+    if (options.timeout !== undefined) resolveTimeout(options.timeout); // refused before anything is emitted
     const session = new Session(
       agent,
       this.config,
@@ -111,6 +112,7 @@ export class ThoughtTreeExecutor {
   async resume(agent: Agent, events: readonly ExplorationEvent[], options: ExploreOptions = {}): Promise<ToTResult> {
     const tree = fold(events);
     if (!tree.rootId) throw new Error('Cannot resume: the event log has no run.started and root');
+    if (options.timeout !== undefined) resolveTimeout(options.timeout);
     const session = new Session(agent, tree.config, this.callbacks, options, tree);
     if (tree.status === 'finished') return session.result();
     if (options.announceResume !== false || tree.inFlight) {
@@ -120,8 +122,6 @@ export class ThoughtTreeExecutor {
     return session.run();
   }
 }
-
-class AbortedStep extends Error {}
 
 /** One exploration: owns the tree, emits events, runs steps. */
 class Session {
@@ -153,6 +153,20 @@ class Session {
     this.control.attach(() => this.tree);
     this.now = options.now ?? Date.now;
     this.queue = new FrontierQueue(tree);
+  }
+
+  /** performance.now() at which the time limit passes; null for none. */
+  private deadlineAt: number | null = null;
+
+  /**
+   * True once the run must start no more model calls: the abort signal fired, or the time limit passed (checked on
+   * the clock too, so a timer that fires late never lets a call through). Checked before every call a step makes.
+   */
+  private stopped(): boolean {
+    if (!this.abort.signal.aborted && this.deadlineAt !== null && performance.now() >= this.deadlineAt) {
+      this.abort.abort(new TimeoutReason());
+    }
+    return this.abort.signal.aborted;
   }
 
   private group: ExplorationEvent[] = [];
@@ -203,7 +217,8 @@ class Session {
   }
 
   async run(): Promise<ToTResult> {
-    const timeout = this.options.timeout !== undefined ? this.options.timeout : this.config.timeout;
+    const timeout = resolveTimeout(this.options.timeout !== undefined ? this.options.timeout : this.config.timeout);
+    this.deadlineAt = timeout ? performance.now() + timeout : null;
     const timer = timeout ? setTimeout(() => this.abort.abort(new TimeoutReason()), timeout) : null;
     const outer = this.options.abortSignal;
     const onOuterAbort = () => this.abort.abort(outer?.reason);
@@ -228,7 +243,7 @@ class Session {
       const abortedBy = this.applyCommands();
       if (this.tree.status === 'finished') return;
       if (abortedBy !== null) return this.finish('aborted', `aborted by ${abortedBy}`);
-      if (this.abort.signal.aborted) return this.finishAborted();
+      if (this.stopped()) return this.finishAborted();
       if (this.tree.status === 'paused') {
         this.commit();
         await this.control.waitForCommand(this.abort.signal);
@@ -250,8 +265,10 @@ class Session {
         if (entry.mode === 'execute') await this.execute(entry);
         else await this.expand(entry);
       } catch (error) {
-        // A step cut short by an abort leaves only node.started; run.finished rolls it back.
-        if (this.abort.signal.aborted || error instanceof AbortedStep) continue;
+        // A step cut short by an abort is rolled back by run.finished; the calls it had made that answered were
+        // spent all the same, so they are recorded (stats, tokens and cost count every answered call).
+        if (error instanceof CutShort) this.emitCalls(entry.nodeId, error.spent);
+        if (this.abort.signal.aborted) continue;
         throw error;
       }
       this.options.onProgress?.({ ...this.tree.stats, tokenUsage: { ...this.tree.stats.tokenUsage } });
@@ -316,12 +333,20 @@ class Session {
         scratchpad: renderScratchpad(this.tree, nodeId),
       });
       while (iterations < this.config.maxIterationsPerBranch) {
-        const outcome = await callModel(this.agent.model, {
-          purpose: 'execute',
-          messages,
-          signal: this.abort.signal,
-          prices: this.options.prices,
-        });
+        // no further turn once the deadline has passed; the turns that answered are kept with the cut
+        if (this.stopped()) throw new CutShort(calls, this.abort.signal.reason);
+        let outcome;
+        try {
+          outcome = await callModel(this.agent.model, {
+            purpose: 'execute',
+            messages,
+            signal: this.abort.signal,
+            prices: this.options.prices,
+          });
+        } catch (error) {
+          if (this.abort.signal.aborted) throw new CutShort(calls, error);
+          throw error;
+        }
         iterations += 1;
         calls.push(outcome.record);
         if (outcome.text === null) {
@@ -398,17 +423,25 @@ class Session {
       return;
     }
     const branches = generated.branches;
-    const evaluations = await this.evaluator.evaluateBatch(
-      branches.map((branch) => ({
-        goal: this.tree.goal,
-        instructions: this.agent.instructions,
-        path,
-        branch,
-        siblings: branches,
-      })),
-      this.abort.signal,
-    );
-    if (this.abort.signal.aborted) throw new AbortedStep();
+    // A generation that answered past the deadline launches no evaluation; it was spent, so it is kept.
+    if (this.stopped()) throw new CutShort([generated.call], this.abort.signal.reason);
+    let evaluations;
+    try {
+      evaluations = await this.evaluator.evaluateBatch(
+        branches.map((branch) => ({
+          goal: this.tree.goal,
+          instructions: this.agent.instructions,
+          path,
+          branch,
+          siblings: branches,
+        })),
+        this.abort.signal,
+      );
+    } catch (error) {
+      if (error instanceof CutShort) throw new CutShort([generated.call, ...error.spent], error.cause);
+      throw error;
+    }
+    // Every evaluation answered (even past the deadline, from a model that ignores the signal): the step is whole.
 
     // The step's outcome, emitted as one synchronous group.
     this.emitCalls(nodeId, [generated.call]);
@@ -473,39 +506,60 @@ class Session {
   }
 
   private finishAborted(): Promise<void> {
-    const reason = this.abort.signal.reason;
-    if (reason instanceof TimeoutReason) return this.finish('timeout', 'the time limit passed');
-    return this.finish('aborted', 'the abort signal fired');
+    const { reason, detail } = this.abortedReason();
+    return this.finish(reason, detail);
+  }
+
+  /** Why the abort signal fired, as a finish reason. */
+  private abortedReason(): { reason: 'timeout' | 'aborted'; detail: string } {
+    return this.abort.signal.reason instanceof TimeoutReason
+      ? { reason: 'timeout', detail: 'the time limit passed' }
+      : { reason: 'aborted', detail: 'the abort signal fired' };
   }
 
   /**
-   * Picks the winner (the completed node with the highest cumulative score) and ends the run. Its answer is the
+   * Picks the winner (findBestNode: the best completed node, verified first) and ends the run. Its answer is the
    * output; without one, a synthesis call writes it, except after a timeout, abort or backend failure, where the
-   * best node so far is returned as it is.
+   * best node so far is returned as it is. The synthesis is under the same deadline as every other call: a time
+   * limit or an abort that comes during it cuts it, and the run ends as timed out or aborted.
    */
   private async finish(reason: FinishReason, detail: string | null): Promise<void> {
     if (this.tree.status === 'finished') return;
     const best = findBestNode(this.tree);
     const path = best ? pathTo(this.tree, best.id) : [];
     let output = best?.result?.isAnswer ? best.result.response : null;
+    let finalReason = reason;
     let finalDetail = detail;
     const calls: ModelCallRecord[] = [];
     if (output === null && best && reason !== 'aborted' && reason !== 'timeout' && reason !== 'error') {
       this.commit();
-      const outcome = await callModel(this.agent.model, {
-        purpose: 'synthesize',
-        messages: this.task.buildSynthesisPrompt({ goal: this.tree.goal, instructions: this.agent.instructions, path }),
-        prices: this.options.prices,
-      });
-      calls.push(outcome.record);
-      output = outcome.text;
-      if (outcome.text === null) finalDetail = `synthesis failed: ${outcome.record.error}`;
+      try {
+        if (this.stopped()) throw this.abort.signal.reason;
+        const outcome = await callModel(this.agent.model, {
+          purpose: 'synthesize',
+          messages: this.task.buildSynthesisPrompt({
+            goal: this.tree.goal,
+            instructions: this.agent.instructions,
+            path,
+          }),
+          signal: this.abort.signal,
+          prices: this.options.prices,
+        });
+        calls.push(outcome.record);
+        output = outcome.text;
+        if (outcome.text === null) finalDetail = `synthesis failed: ${outcome.record.error}`;
+      } catch (error) {
+        if (!this.abort.signal.aborted) throw error;
+        const cut = this.abortedReason();
+        finalReason = cut.reason;
+        finalDetail = `${cut.detail} during the synthesis (the search had ended: ${reason})`;
+      }
     }
     const finalOutput = output ?? best?.result?.response ?? '';
     const answerSource = best?.result?.isAnswer ? 'node' : calls.length > 0 && output !== null ? 'synthesis' : 'none';
     this.emitCalls(null, calls);
     this.emit('run.finished', {
-      reason,
+      reason: finalReason,
       detail: finalDetail,
       bestNodeId: best?.id ?? null,
       output: finalOutput,

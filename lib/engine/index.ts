@@ -19,6 +19,6 @@ export type { ForkSpec } from './fork';
 export { DEFAULT_PRICES, findPrice, priceCall } from './pricing';
 export type { ModelPrice, PriceTable } from './pricing';
 export { FINAL_MARKER, openGoalTask } from './prompts';
-export { escapeXml, renderScratchpad } from './scratchpad';
+export { escapeXml, promptLine, readPromptLine, renderScratchpad } from './scratchpad';
 export { cloneTree, createEmptyTree, EventOrderError, findBestNode, fold, pathTo, reduce, subtreeIds } from './tree';
 export type * from './types';

@@ -2,6 +2,7 @@
  * One model call, measured and priced, as the record a model.called event carries. Errors are captured,
  * not thrown, so a model that fails or returns garbage never kills a run; an abort is rethrown. A failed call is
  * priced on the tokens its error says it used (`error.usage`, as lib/models' ModelError carries), else on none.
+ * The abort signal is the run's deadline: once it has fired no call starts, so every caller gets that rule here.
  * Not responsible for retries or timeouts of a backend (lib/models does those).
  */
 import type { EventPayloads } from './events';
@@ -25,7 +26,27 @@ export interface CallOptions {
   maxTokens?: number;
 }
 
+/**
+ * A step cut short by the abort signal (a timeout, an abort), carrying the calls of the step that had answered
+ * by then: they were spent all the same, so the executor records them before it rolls the step back.
+ */
+export class CutShort extends Error {
+  constructor(
+    readonly spent: ModelCallRecord[],
+    cause: unknown,
+  ) {
+    super('the step was cut short by the abort signal', { cause });
+    this.name = 'CutShort';
+  }
+}
+
+/** Throws the signal's reason when it has fired: no model call starts after the deadline. */
+export function refuseAfterAbort(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
 export async function callModel(model: LanguageModel, options: CallOptions): Promise<ModelCallOutcome> {
+  refuseAfterAbort(options.signal);
   const started = performance.now();
   const messages = options.messages.map((m) => ({ ...m }));
   try {

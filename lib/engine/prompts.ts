@@ -1,10 +1,12 @@
 /**
  * The engine's own task, the open goal: the JSON prompts of the executor docs and their parsers.
  * Generation asks for N approaches as JSON, evaluation for three scores in [0,1], execution for a final answer.
+ * Every piece of model text (thoughts, actions, results) goes in through promptLine: escaped, on its own line.
+ * The goal and the instructions are the person's own words and go in as they are.
  * Not responsible for other tasks' prompts (lib/tasks) or for the model's transport (lib/models).
  */
 import { extractJson } from './json';
-import { describeAction } from './scratchpad';
+import { describeAction, promptLine } from './scratchpad';
 import type {
   ChatMessage,
   ExecutionContext,
@@ -23,7 +25,7 @@ function system(instructions: string | undefined, role: string): ChatMessage {
 }
 
 function pathText(ctx: { path: { branch: ThoughtBranch | null }[] }): string {
-  const steps = ctx.path.filter((n) => n.branch).map((n, i) => `${i + 1}. ${n.branch?.thought ?? ''}`);
+  const steps = ctx.path.filter((n) => n.branch).map((n, i) => `${i + 1}. ${promptLine(n.branch?.thought ?? '')}`);
   return steps.length ? steps.join('\n') : '(none yet: this is the first step)';
 }
 
@@ -99,8 +101,8 @@ function executionPrompt(ctx: ExecutionContext): ChatMessage[] {
       content: [
         `Goal: ${ctx.goal}`,
         `Steps so far:\n${pathText({ path: ctx.path.slice(0, -1) })}`,
-        `Approach to carry out now: ${branch?.thought ?? ''}`,
-        `Action: ${branch ? describeAction(branch.proposedAction) : ''}`,
+        `Approach to carry out now: ${promptLine(branch?.thought ?? '')}`,
+        `Action: ${branch ? promptLine(describeAction(branch.proposedAction)) : ''}`,
         `Scratchpad (verified steps and abandoned branches):\n${ctx.scratchpad}`,
         `Work on it. When you have the result, start your last paragraph with "${FINAL_MARKER}". If you need another turn, end with "CONTINUE".`,
       ].join('\n\n'),
@@ -121,7 +123,7 @@ export const openGoalTask: ThoughtTask = {
           `Steps so far:\n${pathText(ctx)}`,
           `Scratchpad (verified steps in full, abandoned branches summarised; do not repeat them):\n${ctx.scratchpad}`,
           ctx.exploredThoughts.length
-            ? `Thoughts already explored (propose something different):\n${ctx.exploredThoughts.map((t) => `- ${t}`).join('\n')}`
+            ? `Thoughts already explored (propose something different):\n${ctx.exploredThoughts.map((t) => `- ${promptLine(t)}`).join('\n')}`
             : '',
           `Propose exactly ${ctx.count} different next steps. Answer with a JSON array only, each item:`,
           '{"thought": "...", "action": {"type": "response", "content": "..."} | {"type": "sub_goal", "goal": "..."} | {"type": "tool_call", "toolName": "...", "arguments": {}}}',
@@ -143,12 +145,12 @@ export const openGoalTask: ThoughtTask = {
         content: [
           `Goal: ${ctx.goal}`,
           `Steps so far:\n${pathText(ctx)}`,
-          `Candidate: ${ctx.branch.thought}`,
-          `Its action: ${describeAction(ctx.branch.proposedAction)}`,
+          `Candidate: ${promptLine(ctx.branch.thought)}`,
+          `Its action: ${promptLine(describeAction(ctx.branch.proposedAction))}`,
           `Other candidates: ${
             ctx.siblings
               .filter((s) => s !== ctx.branch)
-              .map((s) => s.thought)
+              .map((s) => promptLine(s.thought))
               .join(' | ') || '(none)'
           }`,
           'Score it from 0 to 1 on confidence (will it work?), progress (how much closer to the goal?) and novelty (how different from the other candidates?).',
@@ -171,7 +173,10 @@ export const openGoalTask: ThoughtTask = {
           `Goal: ${ctx.goal}`,
           `Reasoning path:\n${ctx.path
             .filter((n) => n.branch)
-            .map((n, i) => `${i + 1}. ${n.branch?.thought ?? ''}${n.result ? `\n   Result: ${n.result.response}` : ''}`)
+            .map(
+              (n, i) =>
+                `${i + 1}. ${promptLine(n.branch?.thought ?? '')}${n.result ? `\n   Result: ${promptLine(n.result.response)}` : ''}`,
+            )
             .join('\n')}`,
           'Write the final answer to the goal, using the path above.',
         ].join('\n\n'),

@@ -2,6 +2,7 @@
  * The compacted scratchpad given to the model: the steps on the current path in full (with their verification
  * traces), every failed or pruned branch folded to a one-line summary, so the model does not repeat a failed
  * experiment and the prompt stays small. All text is XML-escaped: it comes from models and people.
+ * Also the one place model text is escaped for the prompts' own lines outside the scratchpad (promptLine).
  * Not responsible for deciding what failed (reduce does) or how a task words its prompt.
  */
 import type { ProposedAction, ThoughtNode, ThoughtTree } from './types';
@@ -11,13 +12,29 @@ import { pathTo } from './tree';
 export const MAX_SUMMARIES = 20;
 const SUMMARY_CHARS = 120;
 
+/** Text for XML element content: & < > escaped (quotes need none there). */
+export function escapeXmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Text for XML content or attributes. */
 export function escapeXml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return escapeXmlText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+/**
+ * Model text on a line of a prompt outside the scratchpad ("Steps so far", "Candidate:", a move line): escaped as
+ * XML content, its line breaks written &#10;, so it stays on its one line and can neither close the scratchpad nor
+ * start a line of the prompt's own (a label, a numbered step, a verdict). Text without < > & or line breaks (every
+ * legal Game of 24 line) is unchanged.
+ */
+export function promptLine(text: string): string {
+  return escapeXmlText(text).replace(/\r\n|\r|\n/g, '&#10;');
+}
+
+/** promptLine's text as the model wrote it: for readers of prompts (the offline simulations, test models). */
+export function readPromptLine(line: string): string {
+  return line.replace(/&#10;/g, '\n').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
 export function describeAction(action: ProposedAction): string {

@@ -1,9 +1,11 @@
 /**
  * Test support: a scripted model that grows a tree described by a small spec, through the engine's real
- * open-goal prompts and parsers (so tests exercise them too). Used by the engine's tests only.
+ * open-goal prompts and parsers (so tests exercise them too), and a wrapper that gives any model a latency and
+ * keeps the model's own log of its calls (start times, usage). Used by tests only.
  * Not a simulation of a real model: see lib/models/simulated.ts for that.
  */
-import type { CompletionRequest, CompletionResponse, LanguageModel } from './types';
+import { readPromptLine } from './scratchpad';
+import type { CompletionRequest, CompletionResponse, LanguageModel, TokenUsage } from './types';
 
 export interface TreeSpec {
   /** Children thoughts by parent thought ('' is the root). */
@@ -30,7 +32,7 @@ function lastUserMessage(request: CompletionRequest): string {
 function currentThought(prompt: string): string {
   const block = /Steps so far:\n([\s\S]*?)\n\n/.exec(prompt)?.[1] ?? '';
   const lines = block.split('\n').filter((l) => /^\d+\. /.test(l));
-  return lines.length ? (lines[lines.length - 1] as string).replace(/^\d+\. /, '') : '';
+  return lines.length ? readPromptLine((lines[lines.length - 1] as string).replace(/^\d+\. /, '')) : '';
 }
 
 export class ScriptedTreeModel implements LanguageModel {
@@ -76,7 +78,7 @@ export class ScriptedTreeModel implements LanguageModel {
         );
       }
       case 'evaluate': {
-        const thought = /Candidate: (.*)/.exec(prompt)?.[1] ?? '';
+        const thought = readPromptLine(/Candidate: (.*)/.exec(prompt)?.[1] ?? '');
         const s = this.spec.scores[thought] ?? 0.5;
         const confidence = this.spec.confidence?.[thought] ?? s;
         // progress and novelty chosen so composite = s whatever the confidence override is
@@ -84,9 +86,84 @@ export class ScriptedTreeModel implements LanguageModel {
         return JSON.stringify({ confidence, progress: rest, novelty: rest, reasoning: `scripted ${s}` });
       }
       case 'execute':
-        return `worked on it\n\nFINAL ANSWER: done ${/Approach to carry out now: (.*)/.exec(prompt)?.[1] ?? ''}`;
+        return `worked on it\n\nFINAL ANSWER: done ${readPromptLine(/Approach to carry out now: (.*)/.exec(prompt)?.[1] ?? '')}`;
       case 'synthesize':
         return 'synthesized answer';
     }
+  }
+}
+
+/** One call as the model itself saw it: when it started (performance.now()) and what it answered with. */
+export interface TimedCall {
+  purpose: CompletionRequest['purpose'];
+  startedAt: number;
+  /** The usage it answered with; null while in flight or when it was cut short (it never answered). */
+  usage: TokenUsage | null;
+  /** True when the abort signal cut it before it answered. */
+  cut: boolean;
+}
+
+export interface TimedModelOptions {
+  /** Milliseconds each call takes before it answers (per request when a function). */
+  latencyMs: number | ((request: CompletionRequest) => number);
+  /** Like a backend that cannot cancel: the call runs to the end and answers whatever the signal says. */
+  ignoreAbort?: boolean;
+  /** Called as each call starts (its index in the log): lets a test act at an exact point of a run. */
+  onStart?: (call: TimedCall, index: number) => void;
+}
+
+/**
+ * Wraps a model with a latency and keeps its own log of every call: when it started and the usage it answered
+ * with. That log is the outside truth the engine's deadlines and stats are checked against.
+ */
+export class TimedModel implements LanguageModel {
+  readonly id: string;
+  readonly log: TimedCall[] = [];
+
+  constructor(
+    private readonly inner: LanguageModel,
+    private readonly options: TimedModelOptions,
+  ) {
+    this.id = inner.id;
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResponse> {
+    const entry: TimedCall = { purpose: request.purpose, startedAt: performance.now(), usage: null, cut: false };
+    this.log.push(entry);
+    this.options.onStart?.(entry, this.log.length - 1);
+    const signal = this.options.ignoreAbort ? undefined : request.signal;
+    const latency =
+      typeof this.options.latencyMs === 'function' ? this.options.latencyMs(request) : this.options.latencyMs;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason as Error);
+        const t = setTimeout(resolve, latency);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(t);
+          reject(signal.reason as Error);
+        });
+      });
+    } catch (error) {
+      entry.cut = true;
+      throw error;
+    }
+    const response = await this.inner.complete({ ...request, signal });
+    entry.usage = { ...response.usage };
+    return response;
+  }
+
+  /** Calls that started at or after `time` (a performance.now() reading). */
+  startedFrom(time: number): TimedCall[] {
+    return this.log.filter((c) => c.startedAt >= time);
+  }
+
+  /** The calls that answered, and their tokens summed. */
+  answered(): { calls: number; inputTokens: number; outputTokens: number } {
+    const done = this.log.filter((c) => c.usage !== null);
+    return {
+      calls: done.length,
+      inputTokens: done.reduce((sum, c) => sum + (c.usage?.inputTokens ?? 0), 0),
+      outputTokens: done.reduce((sum, c) => sum + (c.usage?.outputTokens ?? 0), 0),
+    };
   }
 }

@@ -450,17 +450,35 @@ export function pathTo(tree: ThoughtTree, nodeId: string): ThoughtNode[] {
   return path.reverse();
 }
 
-/** The completed node with the highest cumulative score (ties: the earlier one); else the best of the rest. */
+/**
+ * What "best" means, everywhere (the run's winner, the live badge, an import's answer): the best node that completed
+ * its run, verified first. A candidate is a node below the root that ran to a result (node.completed), was not
+ * pruned, and did not fail its verification; among them a node whose verification passed comes before any that no
+ * check has passed, then the highest cumulative score, and a tie goes to the earlier node. A node whose own run
+ * completed keeps its result when its expansion later dead-ends (status failed, reason: every candidate too weak),
+ * so it can still be best; a node that failed its verification never is, nor one that never ran or whose run
+ * failed. With no candidate there is no best node (null), never "the best of the rest".
+ */
 export function findBestNode(tree: ThoughtTree): ThoughtNode | null {
   let best: ThoughtNode | null = null;
-  let bestCompleted: ThoughtNode | null = null;
   for (const id of tree.nodeOrder) {
     const node = tree.nodes[id];
-    if (!node || node.parentId === null) continue;
-    if (node.status === 'completed' && (!bestCompleted || node.cumulativeScore > bestCompleted.cumulativeScore)) {
-      bestCompleted = node;
-    }
-    if (!best || node.cumulativeScore > best.cumulativeScore) best = node;
+    if (!node || !isCandidateForBest(node)) continue;
+    if (!best || beats(node, best)) best = node;
   }
-  return bestCompleted ?? best;
+  return best;
+}
+
+function isCandidateForBest(node: ThoughtNode): boolean {
+  return (
+    node.parentId !== null && node.result !== null && node.status !== 'pruned' && node.verification?.passed !== false
+  );
+}
+
+/** Verified first, then the higher cumulative score; a tie keeps the earlier node. */
+function beats(node: ThoughtNode, than: ThoughtNode): boolean {
+  const verified = node.verification?.passed === true;
+  const thanVerified = than.verification?.passed === true;
+  if (verified !== thanVerified) return verified;
+  return node.cumulativeScore > than.cumulativeScore;
 }

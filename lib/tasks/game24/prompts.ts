@@ -4,8 +4,11 @@
  * for the answer and "value last step" (Judge: sure/impossible) for an answer; plus their parsers.
  * The first line of each user message is a marker ("Game of 24 — propose", ...) so the offline simulation can
  * tell the prompts apart; a real model just reads it as a title.
+ * Model text (moves, answers, a step that does not read) goes in through promptLine: escaped, on its own line, so
+ * it cannot close the scratchpad or add a line of its own (a verdict, a "Judge:" line); legal lines are unchanged.
  * Not responsible for the state of a path (state.ts) or for the ThoughtTask wiring (task.ts).
  */
+import { promptLine } from '../../engine/scratchpad';
 import type { ChatMessage, ScoreParts, ThoughtBranch } from '../../engine/types';
 import { answerBody, isAnswerLine, parseMove, stripListMarker } from './move';
 
@@ -31,7 +34,7 @@ function user(lines: (string | false | undefined)[]): ChatMessage {
 }
 
 function stepsText(moves: readonly string[]): string {
-  return moves.length ? moves.join('\n') : '(none yet)';
+  return moves.length ? moves.map(promptLine).join('\n') : '(none yet)';
 }
 
 const PROPOSE_EXAMPLE = [
@@ -69,7 +72,7 @@ export function proposePrompt(p: ProposeInput): ChatMessage[] {
       `Puzzle: ${p.puzzle}`,
       `Steps so far:\n${stepsText(p.moves)}`,
       `Scratchpad (verified steps in full, abandoned branches summarised; do not repeat them):\n${p.scratchpad}`,
-      p.tried?.length ? `${TRIED_HEADING}\n${p.tried.map((t) => `- ${t}`).join('\n')}` : undefined,
+      p.tried?.length ? `${TRIED_HEADING}\n${p.tried.map((t) => `- ${promptLine(t)}`).join('\n')}` : undefined,
       `Propose up to ${p.count} possible next steps from the numbers left, one per line, as "a op b = c (left: ...)"; write a fraction as p/q.`,
       '',
       ...PROPOSE_EXAMPLE,
@@ -108,7 +111,7 @@ export function answerPrompt(p: AnswerInput): ChatMessage[] {
       ...ANSWER_EXAMPLE,
       `Input: ${p.puzzle}`,
       'Steps:',
-      ...p.moves,
+      ...p.moves.map(promptLine),
       'Answer:',
     ]),
   ];
@@ -147,11 +150,11 @@ export function valuePrompt(p: { instructions?: string; left: string; step: stri
     system(p.instructions, 'You judge Game of 24 states strictly and briefly.'),
     user([
       MARKERS.value,
-      `Candidate step: ${p.step}`,
+      `Candidate step: ${promptLine(p.step)}`,
       'Evaluate if given numbers can reach 24 (sure/likely/impossible). Give a line or two of reasoning, then the verdict word alone on the last line.',
       '',
       ...VALUE_EXAMPLES,
-      `Input: ${p.left}`,
+      `Input: ${promptLine(p.left)}`,
     ]),
   ];
 }
@@ -181,7 +184,7 @@ export function judgePrompt(p: { instructions?: string; puzzle: string; answer: 
       '',
       ...JUDGE_EXAMPLES,
       `Input: ${p.puzzle}`,
-      `Answer: ${answerBody(p.answer)}`,
+      `Answer: ${promptLine(answerBody(p.answer))}`,
       'Judge:',
     ]),
   ];
@@ -201,7 +204,7 @@ export function executionPrompt(p: {
       RULES,
       `Puzzle: ${p.puzzle}`,
       `Steps so far:\n${stepsText(p.moves)}`,
-      `Step to carry out now: ${p.step}`,
+      `Step to carry out now: ${promptLine(p.step)}`,
       'Check the step and write it again on one line after "FINAL ANSWER: ".',
     ]),
   ];
@@ -215,7 +218,7 @@ export function synthesisPrompt(p: { instructions?: string; puzzle: string; line
       RULES,
       `Input: ${p.puzzle}`,
       'Steps:',
-      ...(p.lines.length ? p.lines : ['(none)']),
+      ...(p.lines.length ? p.lines.map(promptLine) : ['(none)']),
       'Write the final answer as one line "Answer: <expression using each input number exactly once> = 24", or say that no solution was found from these steps.',
     ]),
   ];

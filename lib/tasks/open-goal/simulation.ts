@@ -8,6 +8,7 @@
  * Not responsible for the Game of 24 (lib/tasks/game24/simulation.ts) or for parsing (the engine does).
  */
 import { FINAL_MARKER } from '../../engine/prompts';
+import { readPromptLine } from '../../engine/scratchpad';
 import type { CompletionRequest, ProposedAction } from '../../engine/types';
 import type { Rng } from '../../models/random';
 import type { Simulation } from '../../models/simulated';
@@ -36,9 +37,12 @@ function readPrompt(request: CompletionRequest): { kind: Kind; text: string } | 
   return null;
 }
 
+/** A labelled line's text ("Candidate: ..."); model text is read back as the model wrote it (the prompt escapes it). */
 function field(text: string, label: string): string {
   const line = text.split(/\r?\n/).find((l) => l.startsWith(`${label}:`));
-  return line ? line.slice(label.length + 1).trim() : '';
+  const value = line ? line.slice(label.length + 1).trim() : '';
+  // the goal is the person's own words, written into the prompt as they are
+  return label === 'Goal' ? value : readPromptLine(value);
 }
 
 /** The numbered lines of a section ("Steps so far:", "Reasoning path:"), up to the next blank line. */
@@ -50,7 +54,7 @@ function numberedSection(text: string, heading: string): string[] {
   for (const line of lines.slice(start + 1)) {
     if (!line.trim()) break;
     const m = /^\d+\.\s+(.*)$/.exec(line);
-    if (m) out.push(m[1] ?? '');
+    if (m) out.push(readPromptLine(m[1] ?? ''));
   }
   return out;
 }
@@ -213,7 +217,7 @@ function respondGenerate(text: string, rng: Rng): string {
         .slice(text.indexOf('Thoughts already explored'))
         .split(/\r?\n/)
         .filter((l) => l.startsWith('- '))
-        .map((l) => l.slice(2))
+        .map((l) => readPromptLine(l.slice(2)))
     : [];
   const ideas = ideasFor(goal, depth, count, explored, rng);
   const json = JSON.stringify(
@@ -297,8 +301,10 @@ function respondSynthesize(text: string): string {
     if (!line.trim()) break;
     const step = /^\d+\.\s+(.*)$/.exec(line);
     const result = /^\s+Result:\s*(.*)$/.exec(line);
-    if (step) steps.push({ thought: step[1] ?? '' });
-    else if (result && steps.length) (steps[steps.length - 1] as { result?: string }).result = result[1];
+    if (step) steps.push({ thought: readPromptLine(step[1] ?? '') });
+    else if (result && steps.length) {
+      (steps[steps.length - 1] as { result?: string }).result = readPromptLine(result[1] ?? '');
+    }
   }
   if (!steps.length) return `Final answer for "${goal}": no steps were taken, so start by measuring ${topicOf(goal)}.`;
   const clean = (r: string | undefined) => r?.replace(FINAL_MARKER, '').trim();

@@ -1,0 +1,71 @@
+/**
+ * A Game of 24 run cut short (issue 10, item 2, as it was found: a 50 ms model and a 160-190 ms limit): every call
+ * that answered counts in the stats, the tokens and the event log, whether the model honours the abort signal or
+ * runs each call to the end. The model's own log (TimedModel) is the outside truth.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ExplorationEvent } from '../../engine/events';
+import { ThoughtTreeExecutor, type ExploreOptions } from '../../engine/executor';
+import { TimedModel, type TimedModelOptions } from '../../engine/testing';
+import { fold } from '../../engine/tree';
+import type { ToTResult } from '../../engine/types';
+import { createSimulatedModel } from '../simulated-model';
+import { game24Task } from './task';
+
+async function search(timing: TimedModelOptions, timeout: number | null, options: ExploreOptions = {}) {
+  const model = new TimedModel(createSimulatedModel({ seed: 3 }), timing);
+  const events: ExplorationEvent[] = [];
+  const result = await new ThoughtTreeExecutor({ timeout }).explore({ name: 't', model }, '4 9 10 13', {
+    ...options,
+    task: game24Task,
+    onEvent: (e) => events.push(e),
+  });
+  return { model, events, result };
+}
+
+function expectEveryAnsweredCallCounted(model: TimedModel, events: ExplorationEvent[], result: ToTResult) {
+  const answered = model.answered();
+  expect(fold(events).stats).toEqual(result.stats);
+  expect(result.stats.modelCalls).toBe(answered.calls);
+  expect(result.stats.tokenUsage).toEqual({
+    inputTokens: answered.inputTokens,
+    outputTokens: answered.outputTokens,
+    totalTokens: answered.inputTokens + answered.outputTokens,
+  });
+  expect(events.filter((e) => e.type === 'model.called')).toHaveLength(answered.calls);
+}
+
+describe('a Game of 24 run cut short', () => {
+  it.each([
+    { timeout: 160, ignoreAbort: false },
+    { timeout: 175, ignoreAbort: false },
+    { timeout: 190, ignoreAbort: false },
+    { timeout: 175, ignoreAbort: true },
+  ])('by its time limit counts every answered call ($timeout ms, ignores the abort: $ignoreAbort)', async (c) => {
+    const { model, events, result } = await search({ latencyMs: 50, ignoreAbort: c.ignoreAbort }, c.timeout);
+    expect(result.finishReason).toBe('timeout');
+    // the run's clock starts before its first call: nothing may start once the limit has passed since that call
+    expect(model.startedFrom((model.log[0]?.startedAt ?? 0) + c.timeout)).toEqual([]);
+    expectEveryAnsweredCallCounted(model, events, result);
+  });
+
+  // The run grows the root (a generation, 3 evaluations), then grows n1: its generation answers, and the abort
+  // comes as its first evaluation starts. The cut step had answered calls: the generation, and the evaluation too
+  // when the model runs it to the end.
+  it.each([false, true])(
+    "by an abort in mid-step counts the step's answered calls (ignores it: %s)",
+    async (ignoreAbort) => {
+      const controller = new AbortController();
+      const onStart = (_: unknown, index: number) => {
+        if (index === 5) controller.abort();
+      };
+      const { model, events, result } = await search({ latencyMs: 5, ignoreAbort, onStart }, null, {
+        abortSignal: controller.signal,
+      });
+      expect(result.finishReason).toBe('aborted');
+      expect(model.log).toHaveLength(6); // the rest of that evaluation batch never started
+      expect(model.answered().calls).toBe(ignoreAbort ? 6 : 5);
+      expectEveryAnsweredCallCounted(model, events, result);
+    },
+  );
+});
