@@ -9,10 +9,10 @@ import type { SteeringCommand } from '../../../engine/control';
 import { NotFoundError } from '../../errors';
 import { streamRunEvents } from '../../event-stream';
 import { getEvent, listEvents } from '../../repositories/events';
-import { findForks, getRun, listRuns } from '../../repositories/runs';
+import { findForks, getRun, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
 import { latestTreeText } from '../../repositories/snapshots';
 import { publicProcedure, router } from '../trpc';
-import { configInput, createRunInput, eventsRangeInput, listRunsInput, runIdInput } from '../schemas';
+import { configInput, createRunInput, eventsRangeInput, listRunsInput, runFilterInput, runIdInput } from '../schemas';
 import { modelSpecSchema } from '../../model-factory';
 
 const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
@@ -49,15 +49,15 @@ export const runRouter = router({
     return findForks(ctx.prisma, input.id);
   }),
 
-  list: publicProcedure.input(listRunsInput).query(({ ctx, input }) =>
-    listRuns(ctx.prisma, {
-      cursor: input.cursor ?? null,
-      limit: input.limit,
-      status: input.status,
-      taskId: input.taskId,
-      q: input.q,
-    }),
-  ),
+  list: publicProcedure
+    .input(listRunsInput)
+    .query(({ ctx, input }) => listRuns(ctx.prisma, { ...input, cursor: input.cursor ?? null })),
+
+  /** A filter's totals over all its runs (not the page shown): runs, solved of checked, cost. */
+  summary: publicProcedure.input(runFilterInput).query(({ ctx, input }) => summarizeRuns(ctx.prisma, input)),
+
+  /** The import tags in use with their run counts, most recent import first (the list's origin filter). */
+  tags: publicProcedure.query(({ ctx }) => listImportTags(ctx.prisma)),
 
   byId: publicProcedure.input(runIdInput).query(async ({ ctx, input }) => {
     const run = await getRun(ctx.prisma, input.id);
