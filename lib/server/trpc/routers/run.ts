@@ -27,7 +27,10 @@ export const runRouter = router({
     return { id: run.id, status: run.status };
   }),
 
-  /** Start a new run from a node of this one (its path copied, the node's thought optionally edited). */
+  /**
+   * Start a new run from a node of this one (its path copied, the node's thought optionally edited), on the parent's
+   * model unless `model` is given.
+   */
   fork: publicProcedure
     .input(
       z.object({
@@ -39,8 +42,9 @@ export const runRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const run = await ctx.manager.fork({ ...input, actor: ctx.actor });
-      return { id: run.id, status: run.status };
+      const { run, nodeId } = await ctx.manager.fork({ ...input, actor: ctx.actor });
+      // nodeId: the fork's own copy of the node, so the page opens with it selected
+      return { id: run.id, status: run.status, nodeId };
     }),
 
   /** The runs forked from this one. */
