@@ -9,9 +9,11 @@ import { useMemo, useState } from 'react';
 import { formatSpend } from '@/lib/contract/cost';
 import { diffRuns, type PathStep, type RunDiff } from '@/lib/compare/diff';
 import type { ThoughtTree } from '@/lib/engine/types';
+import { createPageViewStore } from '@/lib/store/page-view';
 import { createRunStore, type RunStore } from '@/lib/store/run-store';
 import { useStore } from 'zustand';
 import { RunCanvas } from '../run/RunCanvas';
+import { PageViewProvider } from '../run/PageViewContext';
 import { RunStoreProvider } from '../run/RunStoreContext';
 import { SharedNodesContext } from '../run/SharedNodes';
 import { useRunCommands } from '../run/useRunCommands';
@@ -20,11 +22,15 @@ import styles from './CompareView.module.css';
 
 function Side({ store, label, shared }: { store: RunStore; label: string; shared: ReadonlySet<string> }) {
   const runId = store.getState().runId;
+  // each canvas keeps its own page view (layout, search hits, focus requests), as on a run page
+  const [pageView] = useState(createPageViewStore);
   return (
     <RunStoreProvider store={store}>
-      <ReactFlowProvider>
-        <SideBody runId={runId} label={label} shared={shared} />
-      </ReactFlowProvider>
+      <PageViewProvider store={pageView}>
+        <ReactFlowProvider>
+          <SideBody runId={runId} label={label} shared={shared} />
+        </ReactFlowProvider>
+      </PageViewProvider>
     </RunStoreProvider>
   );
 }
@@ -125,8 +131,10 @@ const ONLY_SHOWN = 40;
 
 function stepText(step: PathStep): string {
   const score = step.score === null ? '' : ` · ${step.score.toFixed(2)}`;
-  const verdict = step.verified === null ? '' : step.verified ? ' · ✓' : ' · ✗';
-  return `${score}${verdict}`;
+  const verdict = step.verified === null ? '' : step.verified ? ' · ✓ checked' : ' · ✗ checked';
+  // a step that is not completed says so (a failed step may still have passed its own check)
+  const status = step.depth === 0 || step.status === 'completed' ? '' : ` · ${step.status}`;
+  return `${score}${verdict}${status}`;
 }
 
 function Divergence({ label, step, other }: { label: string; step: PathStep | null; other: string }) {

@@ -124,6 +124,20 @@ function ForkForm({
               />
             </div>
           )}
+          {parent.kind === 'other' && (
+            <div className="field">
+              <label htmlFor="fork-model">Model</label>
+              <select
+                id="fork-model"
+                value={modelKind}
+                onChange={(e) => setModelKind(e.target.value as 'parent' | 'simulated')}
+                data-testid="fork-model"
+              >
+                <option value="parent">The parent’s: {parent.label}</option>
+                <option value="simulated">Simulated (offline)</option>
+              </select>
+            </div>
+          )}
           <div className="fork-grid">
             <div className="field">
               <label htmlFor="fork-strategy">Strategy</label>
@@ -150,20 +164,6 @@ function ForkForm({
               <label htmlFor="fork-beam">Beam width</label>
               <input id="fork-beam" type="number" value={beamWidth} onChange={(e) => setBeamWidth(e.target.value)} />
             </div>
-            {parent.kind === 'other' && (
-              <div className="field">
-                <label htmlFor="fork-model">Model</label>
-                <select
-                  id="fork-model"
-                  value={modelKind}
-                  onChange={(e) => setModelKind(e.target.value as 'parent' | 'simulated')}
-                  data-testid="fork-model"
-                >
-                  <option value="parent">The parent’s: {parent.label}</option>
-                  <option value="simulated">Simulated (offline)</option>
-                </select>
-              </div>
-            )}
             {simulated && (
               <>
                 <div className="field">

@@ -183,7 +183,7 @@ function Row({
   children: React.ReactNode;
 }) {
   return (
-    <div className={s.setting}>
+    <div className={`${s.setting} ${s.wideSetting}`}>
       <div className={s.settingText}>
         <span className={s.settingLabel}>
           <label htmlFor={htmlFor}>{label}</label>
