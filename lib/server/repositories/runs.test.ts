@@ -451,3 +451,45 @@ describe('listRuns sorted, filtered by origin, and summarizeRuns (issue 10, item
     expect(await listImportTags(t.prisma)).toEqual([{ tag: TAG, runs: 45 }]);
   });
 });
+
+describe('the runs_list migration', () => {
+  it("rewrites a stored path total as the best node's own score, and counts the unpriced calls of stored stats", async () => {
+    const dir = tempDir('arborist-runs-list-');
+    try {
+      const migrations = path.join(dir, 'migrations');
+      cpSync(path.join('prisma', 'migrations'), migrations, { recursive: true });
+      for (const m of readMigrations(migrations).filter((m) => m.name >= '20261130140000_runs_list'))
+        rmSync(path.join(migrations, m.name), { recursive: true });
+      const file = path.join(dir, 'old.db');
+      migrate(file, { migrationsDir: migrations });
+      const raw = new Database(file);
+      const insertRun = raw.prepare(
+        'INSERT INTO "Run" ("id", "updatedAt", "taskId", "goal", "modelId", "modelLabel", "config", "status", ' +
+          '"bestScore", "stats") VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      insertRun.run('old', 'game24', '4 9 10 13', 'm', 'm', '{}', 'finished', 1.35, '{"unpricedCalls":7,"cost":0}');
+      insertRun.run('bare', 'game24', '1 2 3 4', 'm', 'm', '{}', 'failed', null, null);
+      const insertNode = raw.prepare(
+        'INSERT INTO "Node" ("runId", "nodeId", "parentId", "depth", "status", "composite", "cumulativeScore", ' +
+          '"createdSeq") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      insertNode.run('old', 'n0', null, 0, 'completed', null, 0, 1);
+      insertNode.run('old', 'n1', 'n0', 1, 'completed', 0.6, 0.6, 2);
+      insertNode.run('old', 'n2', 'n1', 2, 'completed', 0.75, 1.35, 3); // the best path's end: its own score is 0.75
+      insertNode.run('old', 'n3', 'n1', 2, 'failed', 0.9, 1.5, 4); // higher, but it failed
+      raw.close();
+
+      cpSync(path.join('prisma', 'migrations'), migrations, { recursive: true });
+      expect(migrate(file, { migrationsDir: migrations }).applied).toContain('20261130140000_runs_list');
+      const prisma = createPrismaClient(file);
+      try {
+        expect(await getRun(prisma, 'old')).toMatchObject({ bestScore: 0.75, unpricedCalls: 7 });
+        expect(await getRun(prisma, 'bare')).toMatchObject({ bestScore: null, unpricedCalls: 0 });
+      } finally {
+        await prisma.$disconnect();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
