@@ -1,14 +1,19 @@
 'use client';
 // Two runs side by side (a fork and its parent, or two strategies on one puzzle): each live-streamed into its own
-// store and drawn with the same layout rules, the nodes they share (same path of thoughts) marked on both, and a
-// table of their stats and costs.
+// store and drawn with the same layout rules, the nodes they share (same path of thoughts) marked on both; below,
+// the diff (where their best paths diverge, the best paths side by side, the nodes only one has: lib/compare/diff.ts)
+// and a table of their stats and costs (a model with no price reads "unpriced", never $0).
 import { ReactFlowProvider } from '@xyflow/react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import { sharedPrefix } from '@/lib/layout/shared-prefix';
+import { formatSpend } from '@/lib/contract/cost';
+import { diffRuns, type PathStep, type RunDiff } from '@/lib/compare/diff';
+import type { ThoughtTree } from '@/lib/engine/types';
+import { createPageViewStore } from '@/lib/store/page-view';
 import { createRunStore, type RunStore } from '@/lib/store/run-store';
 import { useStore } from 'zustand';
 import { RunCanvas } from '../run/RunCanvas';
+import { PageViewProvider } from '../run/PageViewContext';
 import { RunStoreProvider } from '../run/RunStoreContext';
 import { SharedNodesContext } from '../run/SharedNodes';
 import { useRunCommands } from '../run/useRunCommands';
@@ -17,11 +22,15 @@ import styles from './CompareView.module.css';
 
 function Side({ store, label, shared }: { store: RunStore; label: string; shared: ReadonlySet<string> }) {
   const runId = store.getState().runId;
+  // each canvas keeps its own page view (layout, search hits, focus requests), as on a run page
+  const [pageView] = useState(createPageViewStore);
   return (
     <RunStoreProvider store={store}>
-      <ReactFlowProvider>
-        <SideBody runId={runId} label={label} shared={shared} />
-      </ReactFlowProvider>
+      <PageViewProvider store={pageView}>
+        <ReactFlowProvider>
+          <SideBody runId={runId} label={label} shared={shared} />
+        </ReactFlowProvider>
+      </PageViewProvider>
     </RunStoreProvider>
   );
 }
@@ -55,13 +64,15 @@ export function CompareView({ a, b }: { a: string; b: string }) {
   const versionB = useStore(storeB, (s) => s.version);
   const treeA = storeA.getState().tree;
   const treeB = storeB.getState().tree;
-  const shared = useMemo(() => {
+  const diff = useMemo(() => {
     void versionA;
     void versionB;
-    return sharedPrefix(treeA, treeB);
+    return diffRuns(treeA, treeB);
   }, [treeA, treeB, versionA, versionB]);
+  const shared = diff.shared;
 
   const rows: [string, (t: typeof treeA) => string][] = [
+    ['model', (t) => t.modelId || '—'],
     ['status', (t) => `${t.status}${t.finishReason ? ` (${t.finishReason})` : ''}`],
     [
       'strategy',
@@ -73,7 +84,7 @@ export function CompareView({ a, b }: { a: string; b: string }) {
     ['backtracks', (t) => String(t.stats.backtrackCount)],
     ['model calls (executor / all)', (t) => `${t.stats.llmCalls} / ${t.stats.modelCalls}`],
     ['tokens', (t) => t.stats.tokenUsage.totalTokens.toLocaleString('en-US')],
-    ['cost', (t) => `$${t.stats.cost.toFixed(4)}`],
+    ['cost', (t) => formatSpend(t.stats)],
     ['duration', (t) => fmtMs(t.startedAt && t.finishedAt ? t.finishedAt - t.startedAt : null)],
     ['verified answer', (t) => (t.verified === null ? '—' : t.verified ? '✓ yes' : 'no')],
     ['output', (t) => t.output ?? '—'],
@@ -85,29 +96,122 @@ export function CompareView({ a, b }: { a: string; b: string }) {
         <Side store={storeA} label="A" shared={shared.a} />
         <Side store={storeB} label="B" shared={shared.b} />
       </div>
-      <table className={styles.table} data-testid="compare-table">
-        <thead>
-          <tr>
-            <th />
-            <th>A</th>
-            <th>B</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>shared with the other</td>
-            <td>{shared.a.size === 1 ? '1 node (the goal)' : `${shared.a.size} nodes`}</td>
-            <td>{shared.b.size === 1 ? '1 node (the goal)' : `${shared.b.size} nodes`}</td>
-          </tr>
-          {rows.map(([name, value]) => (
-            <tr key={name}>
-              <td>{name}</td>
-              <td>{value(treeA)}</td>
-              <td>{value(treeB)}</td>
+      <div className={styles.below}>
+        <DiffPanel diff={diff} treeA={treeA} treeB={treeB} />
+        <table className={styles.table} data-testid="compare-table">
+          <thead>
+            <tr>
+              <th />
+              <th>A</th>
+              <th>B</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            <tr>
+              <td>shared with the other</td>
+              <td>{diff.sharedA === 1 ? '1 node (the goal)' : `${diff.sharedA} nodes`}</td>
+              <td>{diff.sharedB === 1 ? '1 node (the goal)' : `${diff.sharedB} nodes`}</td>
+            </tr>
+            {rows.map(([name, value]) => (
+              <tr key={name}>
+                <td>{name}</td>
+                <td>{value(treeA)}</td>
+                <td>{value(treeB)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
+  );
+}
+
+/** How many nodes of a side the "only in" lists show; the count says how many more there are. */
+const ONLY_SHOWN = 40;
+
+function stepText(step: PathStep): string {
+  const score = step.score === null ? '' : ` · ${step.score.toFixed(2)}`;
+  const verdict = step.verified === null ? '' : step.verified ? ' · ✓ checked' : ' · ✗ checked';
+  // a step that is not completed says so (a failed step may still have passed its own check)
+  const status = step.depth === 0 || step.status === 'completed' ? '' : ` · ${step.status}`;
+  return `${score}${verdict}${status}`;
+}
+
+function Divergence({ label, step, other }: { label: string; step: PathStep | null; other: string }) {
+  if (!step) {
+    return (
+      <p data-testid={`diverge-${label}`}>
+        <b>{label}</b>: its best path is all in {other} too.
+      </p>
+    );
+  }
+  return (
+    <p data-testid={`diverge-${label}`}>
+      <b>{label}</b> leaves {other} at depth {step.depth} with <span className="mono">{step.nodeId}</span>:{' '}
+      <q>{step.thought}</q>
+    </p>
+  );
+}
+
+function BestPath({ label, steps }: { label: string; steps: PathStep[] }) {
+  return (
+    <div>
+      <h3>Best path of {label}</h3>
+      {steps.length === 0 ? (
+        <p className={styles.muted}>No node yet.</p>
+      ) : (
+        <ol className={styles.path} data-testid={`best-path-${label}`}>
+          {steps.map((step) => (
+            <li key={step.nodeId} className={step.shared ? styles.shared : styles.own}>
+              <span className="mono">{step.nodeId}</span> {step.thought}
+              <span className={styles.muted}>{stepText(step)}</span>
+              {!step.shared && <span className={styles.onlyMark}>only in {label}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+function OnlyIn({ label, ids, tree }: { label: string; ids: string[]; tree: ThoughtTree }) {
+  return (
+    <div data-testid={`only-${label}`}>
+      <h3>
+        Only in {label} <span className={styles.muted}>({ids.length})</span>
+      </h3>
+      <ul className={styles.only}>
+        {ids.slice(0, ONLY_SHOWN).map((id) => {
+          const node = tree.nodes[id];
+          return (
+            <li key={id}>
+              <span className="mono">{id}</span> {node?.branch?.thought ?? tree.goal}{' '}
+              <span className={styles.muted}>{node?.status}</span>
+            </li>
+          );
+        })}
+        {ids.length > ONLY_SHOWN && <li className={styles.muted}>and {ids.length - ONLY_SHOWN} more</li>}
+      </ul>
+    </div>
+  );
+}
+
+function DiffPanel({ diff, treeA, treeB }: { diff: RunDiff; treeA: ThoughtTree; treeB: ThoughtTree }) {
+  return (
+    <section className={styles.diff} aria-label="Where the runs differ" data-testid="compare-diff">
+      <div className={styles.divergence}>
+        <h3>Where they diverge</h3>
+        <Divergence label="A" step={diff.divergence.a} other="B" />
+        <Divergence label="B" step={diff.divergence.b} other="A" />
+      </div>
+      <div className={styles.pair}>
+        <BestPath label="A" steps={diff.bestPathA} />
+        <BestPath label="B" steps={diff.bestPathB} />
+      </div>
+      <div className={styles.pair}>
+        <OnlyIn label="A" ids={diff.onlyA} tree={treeA} />
+        <OnlyIn label="B" ids={diff.onlyB} tree={treeB} />
+      </div>
+    </section>
   );
 }

@@ -1,14 +1,42 @@
 'use client';
 // "Fork from here": a new run whose tree starts as the path to this node, with the node's thought editable and
-// its own strategy, beam width and model seed. The new run links back to this one.
-import { useMutation } from '@tanstack/react-query';
+// its own strategy and beam width, on the parent's model unless the person picks another here (visibly: the foot
+// names the model the fork will use). The new run links back to this one and opens with its own copy of the node
+// selected (a fork renumbers node ids). Escape or a click outside closes it.
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { parentModel } from '@/components/runs/model-choice';
 import type { ExplorationStrategy } from '@/lib/engine/types';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from './RunStoreContext';
 
 export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: string; onClose: () => void }) {
+  const trpc = useTRPC();
+  const run = useQuery(trpc.run.byId.queryOptions({ id: runId }));
+  // the dialog's fields start from the parent's model, so it waits for the run rather than guessing one
+  if (!run.data) return null;
+  return (
+    <ForkForm
+      runId={runId}
+      nodeId={nodeId}
+      onClose={onClose}
+      parent={parentModel(run.data.modelSettings, run.data.modelLabel)}
+    />
+  );
+}
+
+function ForkForm({
+  runId,
+  nodeId,
+  onClose,
+  parent,
+}: {
+  runId: string;
+  nodeId: string;
+  onClose: () => void;
+  parent: ReturnType<typeof parentModel>;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const node = useRunStore((s) => s.tree.nodes[nodeId]);
@@ -17,11 +45,30 @@ export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: 
   const [strategy, setStrategy] = useState<ExplorationStrategy>(config.explorationStrategy);
   const [beamWidth, setBeamWidth] = useState(String(config.beamWidth));
   const [branchFactor, setBranchFactor] = useState(String(config.branchFactor));
-  const [seed, setSeed] = useState('3');
-  const [latency, setLatency] = useState('150');
-  const fork = useMutation(trpc.run.fork.mutationOptions({ onSuccess: ({ id }) => router.push(`/runs/${id}`) }));
+  // 'parent': the parent's model as it is (sent as no model: the server uses the parent's spec); 'simulated': the
+  // offline model with the seed and latency below (a simulated parent's own values to start with)
+  const [modelKind, setModelKind] = useState<'parent' | 'simulated'>(
+    parent.kind === 'simulated' ? 'simulated' : 'parent',
+  );
+  const [seed, setSeed] = useState(String(parent.kind === 'simulated' ? parent.seed : 1));
+  const [latency, setLatency] = useState(String(parent.kind === 'simulated' ? parent.latencyMs : 150));
+  const fork = useMutation(
+    trpc.run.fork.mutationOptions({
+      onSuccess: ({ id, nodeId: copy }) => router.push(`/runs/${id}?node=${encodeURIComponent(copy)}`),
+    }),
+  );
   if (!node) return null;
   const isRoot = node.parentId === null;
+  const simulated = modelKind === 'simulated';
+  const modelNote = simulated
+    ? `simulated (offline), seed ${seed}, ${latency} ms${
+        parent.kind === 'simulated' && (Number(seed) !== parent.seed || Number(latency) !== parent.latencyMs)
+          ? ' · changed from the parent’s'
+          : parent.kind === 'simulated'
+            ? ' · the parent’s'
+            : ' · not the parent’s model'
+      }`
+    : `${parent.kind === 'other' ? parent.label : 'simulated'} · the parent’s`;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -30,12 +77,24 @@ export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: 
       nodeId,
       thought: isRoot || thought === node?.branch?.thought ? null : thought,
       config: { explorationStrategy: strategy, beamWidth: Number(beamWidth), branchFactor: Number(branchFactor) },
-      model: { provider: 'simulated', seed: Number(seed), latencyMs: Number(latency) },
+      ...(simulated && { model: { provider: 'simulated', seed: Number(seed), latencyMs: Number(latency) } }),
     });
   }
 
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-label="Fork from this node" onClick={onClose}>
+    <div
+      className="overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Fork from this node"
+      onClick={onClose}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        // Escape closes the dialog only; it does not also clear the canvas's selection
+        event.stopPropagation();
+        onClose();
+      }}
+    >
       <form
         className="overlay-card fork-dialog"
         onClick={(e) => e.stopPropagation()}
@@ -56,7 +115,27 @@ export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: 
           {!isRoot && (
             <div className="field">
               <label htmlFor="fork-thought">Thought of {nodeId}</label>
-              <textarea id="fork-thought" rows={4} value={thought} onChange={(e) => setThought(e.target.value)} />
+              <textarea
+                id="fork-thought"
+                rows={4}
+                value={thought}
+                onChange={(e) => setThought(e.target.value)}
+                autoFocus
+              />
+            </div>
+          )}
+          {parent.kind === 'other' && (
+            <div className="field">
+              <label htmlFor="fork-model">Model</label>
+              <select
+                id="fork-model"
+                value={modelKind}
+                onChange={(e) => setModelKind(e.target.value as 'parent' | 'simulated')}
+                data-testid="fork-model"
+              >
+                <option value="parent">The parent’s: {parent.label}</option>
+                <option value="simulated">Simulated (offline)</option>
+              </select>
             </div>
           )}
           <div className="fork-grid">
@@ -85,14 +164,18 @@ export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: 
               <label htmlFor="fork-beam">Beam width</label>
               <input id="fork-beam" type="number" value={beamWidth} onChange={(e) => setBeamWidth(e.target.value)} />
             </div>
-            <div className="field">
-              <label htmlFor="fork-seed">Seed</label>
-              <input id="fork-seed" type="number" value={seed} onChange={(e) => setSeed(e.target.value)} />
-            </div>
-            <div className="field">
-              <label htmlFor="fork-latency">Latency (ms)</label>
-              <input id="fork-latency" type="number" value={latency} onChange={(e) => setLatency(e.target.value)} />
-            </div>
+            {simulated && (
+              <>
+                <div className="field">
+                  <label htmlFor="fork-seed">Seed</label>
+                  <input id="fork-seed" type="number" value={seed} onChange={(e) => setSeed(e.target.value)} />
+                </div>
+                <div className="field">
+                  <label htmlFor="fork-latency">Latency (ms)</label>
+                  <input id="fork-latency" type="number" value={latency} onChange={(e) => setLatency(e.target.value)} />
+                </div>
+              </>
+            )}
           </div>
           {fork.error && (
             <p className="field-error" role="alert">
@@ -100,8 +183,10 @@ export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: 
             </p>
           )}
           <div className="fork-foot">
-            <span className="field-hint">Model: simulated (offline)</span>
-            <button type="submit" className="btn btn-primary" disabled={fork.isPending}>
+            <span className="field-hint" data-testid="fork-model-note">
+              Model: {modelNote}
+            </span>
+            <button type="submit" className="btn btn-primary" disabled={fork.isPending} autoFocus={isRoot}>
               {fork.isPending ? 'Forking…' : 'Start the fork'}
             </button>
           </div>

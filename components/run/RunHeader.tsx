@@ -5,6 +5,7 @@
 // of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { formatSpend } from '@/lib/contract/cost';
 import { useTRPC } from '@/lib/trpc/client';
 import { ExportButton } from './ExportButton';
 import { ImportedBadge } from './ImportedBadge';
@@ -100,7 +101,6 @@ export function RunHeader({
     viewTs === null && (status === 'running' || status === 'paused'),
   );
   const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
-  const unpriced = stats.unpricedCalls > 0 ? ` + ${stats.unpricedCalls} unpriced` : '';
   const task = run ? (run.taskId === 'game24' ? 'Game of 24' : 'Open goal') : '';
   const configTitle = `depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`;
   const configShort = `${config.explorationStrategy} · d${config.maxDepth} · b${config.branchFactor} · w${config.beamWidth} · t${config.confidenceThreshold}`;
@@ -121,10 +121,8 @@ export function RunHeader({
       key: 'cost',
       label: 'cost',
       value: (
-        <>
-          <b>${stats.cost.toFixed(4)}</b>
-          {unpriced}
-        </>
+        // the one cost formatter: a run on a model with no price reads "unpriced", never "$0.0000"
+        <b>{formatSpend(stats)}</b>
       ),
     },
     { key: 'elapsed', label: 'elapsed', value: <b>{elapsed}</b> },

@@ -2,20 +2,18 @@
 // The URL holds what is on screen: /runs/<id>?step=<seq>&node=<nodeId>. Opening such a link shows the same step
 // with the same node selected once the history has arrived that far; afterwards the URL follows the screen (replaced,
 // not pushed, so the back button leaves the run instead of undoing every click).
+import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useRunStoreApi } from './RunStoreContext';
 
 export type UrlProblem = { kind: 'bad-step'; value: string } | { kind: 'beyond-end'; step: number; lastSeq: number };
 
-function readUrl(): { step: string | null; node: string | null } {
-  if (typeof window === 'undefined') return { step: null, node: null };
-  const params = new URLSearchParams(window.location.search);
-  return { step: params.get('step'), node: params.get('node') };
-}
-
 export function useRunUrl(): UrlProblem | null {
   const store = useRunStoreApi();
-  const [initial] = useState(readUrl);
+  // The link as Next routed it, not window.location: after a client navigation (a fork opening with its node) the
+  // new page renders before the address bar changes, so window.location still holds the previous page's link.
+  const params = useSearchParams();
+  const [initial] = useState(() => ({ step: params.get('step'), node: params.get('node') }));
   const [problem, setProblem] = useState<UrlProblem | null>(() =>
     initial.step !== null && !/^\d+$/.test(initial.step) ? { kind: 'bad-step', value: initial.step } : null,
   );

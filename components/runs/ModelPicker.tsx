@@ -4,7 +4,7 @@
 // key never reaches the browser, only whether one is configured.
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc/client';
-import { BASE_URL_PRESETS, type ModelChoice } from './model-choice';
+import { BASE_URL_PRESETS, serverSelectValue, type ModelChoice } from './model-choice';
 import s from './NewRunForm.module.css';
 
 export function ModelPicker({
@@ -51,13 +51,19 @@ export function ModelPicker({
             <select
               id="model-preset"
               className={`input ${s.control}`}
-              value={choice.baseUrlPreset === 'openai' ? 'openai' : choice.baseURL}
+              value={serverSelectValue(choice)}
               onChange={(e) =>
                 e.target.value === 'openai'
                   ? set({ baseUrlPreset: 'openai', baseURL: '' })
                   : set({
                       baseUrlPreset: 'custom',
-                      baseURL: e.target.value === 'custom' ? choice.baseURL : e.target.value,
+                      // "Custom URL…" starts empty rather than keeping a preset's URL (which would select that preset)
+                      baseURL:
+                        e.target.value === 'custom'
+                          ? serverSelectValue(choice) === 'custom'
+                            ? choice.baseURL
+                            : ''
+                          : e.target.value,
                     })
               }
               data-testid="field-preset"
@@ -177,7 +183,7 @@ function Row({
   children: React.ReactNode;
 }) {
   return (
-    <div className={s.setting}>
+    <div className={`${s.setting} ${s.wideSetting}`}>
       <div className={s.settingText}>
         <span className={s.settingLabel}>
           <label htmlFor={htmlFor}>{label}</label>

@@ -1,13 +1,16 @@
 'use client';
 /**
- * One row of the runs table: status, task, goal (a link to the run), strategy, nodes, best score, solved, cost,
+ * One row of the runs table: status, task, goal (a link to the run), model, origin tag, strategy, nodes, best score
+ * (the best node's own, 0..1), solved, cost (unpriced calls said, not counted as $0),
  * started and duration, and a delete with an inline confirm. A click anywhere else on the row opens the run.
  * Not responsible for fetching or polling (RunsTable.tsx) or how cells read (list-model.ts).
  */
 import Link from 'next/link';
 import { useState, type MouseEvent } from 'react';
 import type { RunRecord } from '@/lib/server/repositories/runs';
-import { formatCost, formatDuration, formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
+import { formatCost, formatSpend } from '@/lib/contract/cost';
+import { readableTag } from '@/lib/contract/run-list';
+import { formatDuration, formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
 import s from './RunsTable.module.css';
 
 function statusTitle(run: RunRecord): string {
@@ -41,7 +44,6 @@ export function RunRow({
   const solved = solvedState(run);
   const duration = runDurationMs(run, now);
   const started = run.startedAt ?? run.createdAt;
-  const unpriced = run.stats?.unpricedCalls ?? 0;
 
   function openRow(event: MouseEvent<HTMLTableRowElement>) {
     // links and buttons in the row do their own thing; a text selection is not a click
@@ -63,12 +65,22 @@ export function RunRow({
           {run.goal}
         </Link>
       </td>
+      <td className={s.tag} title={run.modelId} data-testid="run-row-model">
+        {run.modelLabel}
+      </td>
+      <td className={s.tag} title={run.importTag ?? 'Started here'} data-testid="run-row-tag">
+        {run.importTag ? readableTag(run.importTag) : <span className={s.muted}>started here</span>}
+      </td>
       <td className={s.mono}>{run.config.explorationStrategy}</td>
       <td className={s.num} title={`${run.exploredNodes} nodes run of ${run.totalNodes} created`}>
         {run.exploredNodes}
         <span className={s.muted}>/{run.totalNodes}</span>
       </td>
-      <td className={s.num}>
+      <td
+        className={s.num}
+        title={run.bestScore !== null ? "The best node's own score (0 to 1)" : 'No node has completed'}
+        data-testid="run-row-best"
+      >
         {run.bestScore !== null ? run.bestScore.toFixed(2) : <span className={s.muted}>—</span>}
       </td>
       <td>
@@ -78,10 +90,17 @@ export function RunRow({
       </td>
       <td
         className={s.num}
-        title={unpriced > 0 ? `${unpriced} calls on an unpriced model are not included` : `$${run.cost.toFixed(6)}`}
+        title={formatSpend({ cost: run.cost, unpricedCalls: run.unpricedCalls })}
+        data-testid="run-row-cost"
       >
-        {formatCost(run.cost)}
-        {unpriced > 0 && <span className={s.muted}>+?</span>}
+        {run.unpricedCalls > 0 && run.cost === 0 ? (
+          <span className={s.muted}>unpriced</span>
+        ) : (
+          <>
+            {formatCost(run.cost)}
+            {run.unpricedCalls > 0 && <span className={s.muted}>+?</span>}
+          </>
+        )}
       </td>
       <td
         title={

@@ -1,14 +1,15 @@
 'use client';
 /**
  * The runs list's filters: a search box (goal, output, import tag; searched on the server), status as a segmented
- * control, task as a select. Controlled: the URL holds the filters (RunsTable reads and writes them), so this only
+ * control, origin (all, started here, or one import) and task as selects. Controlled: the URL holds the filters (RunsTable reads and writes them), so this only
  * reports a change; the search box reports after a short pause in typing, not on every key.
  * Not responsible for the URL or the query.
  */
 import { useEffect, useState } from 'react';
 import { TASKS, type TaskId } from '@/lib/tasks/index';
 import type { StoredRunStatus } from '@/lib/server/repositories/runs';
-import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters } from './list-model';
+import { readableTag } from '@/lib/contract/run-list';
+import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters, type RunOrigin } from './list-model';
 import s from './RunsTable.module.css';
 
 const STATUS_OPTIONS: { value: StoredRunStatus | null; label: string }[] = [
@@ -16,15 +17,33 @@ const STATUS_OPTIONS: { value: StoredRunStatus | null; label: string }[] = [
   ...STATUS_FILTERS.map((status) => ({ value: status, label: status.charAt(0).toUpperCase() + status.slice(1) })),
 ];
 
+/** The origin select's value for each choice: 'all', 'mine', or 'tag:' and the tag. */
+function originValue(origin: RunOrigin): string {
+  return origin.kind === 'tag' ? `tag:${origin.tag}` : origin.kind;
+}
+
+function parseOrigin(value: string): RunOrigin {
+  if (value === 'mine') return { kind: 'mine' };
+  if (value.startsWith('tag:')) return { kind: 'tag', tag: value.slice(4) };
+  return { kind: 'all' };
+}
+
 export function RunsFilters({
   filters,
   onChange,
+  tags = [],
   disabled = false,
 }: {
   filters: RunFilters;
   onChange: (filters: RunFilters) => void;
+  /** The import tags in use (run.tags), most recent first. */
+  tags?: { tag: string; runs: number }[];
   disabled?: boolean;
 }) {
+  const origin = filters.origin;
+  // a tag from a shared link that has no runs here any more is still shown as chosen
+  const shownTags =
+    origin.kind === 'tag' && !tags.some((t) => t.tag === origin.tag) ? [...tags, { tag: origin.tag, runs: 0 }] : tags;
   return (
     <div className={s.filters}>
       <RunSearch filters={filters} onChange={onChange} disabled={disabled} />
@@ -47,6 +66,28 @@ export function RunsFilters({
           );
         })}
       </div>
+      <label className={s.taskFilter}>
+        <span>Origin</span>
+        <select
+          className={`input ${s.origin}`}
+          value={originValue(filters.origin)}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...filters, origin: parseOrigin(e.target.value) })}
+          data-testid="origin-filter"
+        >
+          <option value="all">All runs</option>
+          <option value="mine">Started here (not imported)</option>
+          {shownTags.length > 0 && (
+            <optgroup label="Imports">
+              {shownTags.map((t) => (
+                <option key={t.tag} value={`tag:${t.tag}`} title={t.tag}>
+                  {readableTag(t.tag)} ({t.runs})
+                </option>
+              ))}
+            </optgroup>
+          )}
+        </select>
+      </label>
       <label className={s.taskFilter}>
         <span>Task</span>
         <select

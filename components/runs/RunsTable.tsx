@@ -1,20 +1,25 @@
 'use client';
 /**
- * The runs panel: filters kept in the URL (?status=&task=&q=, so a filtered list can be shared), the table of runs
- * newest first with "Load more" pages, polling while a shown run is active, and designed loading, empty and error
+ * The runs panel: filters and sort kept in the URL (so a filtered, sorted list can be shared), the table of runs
+ * (sorted by the server over the whole filter) with "Load more" pages, the filter's totals (solved, cost), polling while a shown run is active, and designed loading, empty and error
  * states. Uses useSearchParams, so the page wraps it in Suspense with RunsPanelSkeleton as the fallback.
  * Not responsible for a row's cells (RunRow.tsx), the filter controls (RunsFilters.tsx) or formatting (list-model.ts).
  */
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
+import { readableTag, type RunSort, type RunSortKey } from '@/lib/contract/run-list';
+import type { RunsSummary } from '@/lib/server/repositories/runs';
 import { useTRPC } from '@/lib/trpc/client';
 import {
   ACTIVE_STATUSES,
   NO_FILTERS,
   filtersQuery,
   hasFilters,
+  listQuery,
+  nextSort,
   parseFilters,
+  summaryParts,
   taskLabel,
   type RunFilters,
 } from './list-model';
@@ -36,28 +41,59 @@ function useNow(intervalMs: number): number {
   return now;
 }
 
-const COLUMNS: { label: string; className?: string }[] = [
+/** The table's columns; `sort` makes a header a button that sorts the whole list on the server. */
+const COLUMNS: { label: string; className?: string; sort?: RunSortKey; title?: string }[] = [
   { label: 'Status', className: s.colStatus },
   { label: 'Task', className: s.colTask },
   { label: 'Goal', className: s.colGoal },
+  { label: 'Model', className: s.colModel },
+  { label: 'Tag', className: s.colTag, title: 'Where the run came from: the import it belongs to, or started here' },
   { label: 'Strategy', className: s.colStrategy },
-  { label: 'Nodes', className: `${s.num} ${s.colNodes}` },
-  { label: 'Best', className: `${s.num} ${s.colBest}` },
+  { label: 'Nodes', className: `${s.num} ${s.colNodes}`, sort: 'nodes', title: 'Nodes run / created' },
+  {
+    label: 'Best',
+    className: `${s.num} ${s.colBest}`,
+    sort: 'best',
+    title: "The best node's own score, 0 to 1 (the number on its card), not a sum along its path",
+  },
   { label: 'Solved', className: s.colSolved },
-  { label: 'Cost', className: `${s.num} ${s.colCost}` },
-  { label: 'Started', className: s.colStarted },
+  { label: 'Cost', className: `${s.num} ${s.colCost}`, sort: 'cost' },
+  { label: 'Started', className: s.colStarted, sort: 'created' },
   { label: 'Duration', className: `${s.num} ${s.colDuration}` },
 ];
 
-function TableHead() {
+function TableHead({ sort, onSort }: { sort?: RunSort; onSort?: (sort: RunSort) => void }) {
   return (
     <thead>
       <tr>
-        {COLUMNS.map((c) => (
-          <th key={c.label} scope="col" className={c.className}>
-            {c.label}
-          </th>
-        ))}
+        {COLUMNS.map((c) => {
+          const sorted = sort && c.sort === sort.by ? sort.dir : null;
+          return (
+            <th
+              key={c.label}
+              scope="col"
+              className={c.className}
+              title={c.title}
+              aria-sort={sorted === null ? undefined : sorted === 'asc' ? 'ascending' : 'descending'}
+            >
+              {c.sort && sort && onSort ? (
+                <button
+                  type="button"
+                  className={s.sortButton}
+                  onClick={() => onSort(nextSort(sort, c.sort as RunSortKey))}
+                  data-testid={`sort-${c.sort}`}
+                >
+                  {c.label}
+                  <span className={s.sortMark} aria-hidden>
+                    {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}
+                  </span>
+                </button>
+              ) : (
+                c.label
+              )}
+            </th>
+          );
+        })}
         <th scope="col" className={s.colActions}>
           <span className={s.visuallyHidden}>Actions</span>
         </th>
@@ -148,9 +184,25 @@ function describeFilters(filters: RunFilters): string {
     filters.q && `“${filters.q}” in the goal, output or import tag`,
     filters.status && `status ${filters.status}`,
     filters.taskId && `task ${taskLabel(filters.taskId)}`,
+    filters.origin.kind === 'mine' && 'started here (not imported)',
+    filters.origin.kind === 'tag' && `import ${readableTag(filters.origin.tag)}`,
   ]
     .filter(Boolean)
     .join(' and ');
+}
+
+/** The filter's totals: every run it covers, however many pages are loaded. */
+function SummaryLine({ summary }: { summary: RunsSummary }) {
+  const parts = summaryParts(summary);
+  return (
+    <span className={s.summary} data-testid="runs-summary">
+      <b>{parts.runs}</b>
+      {parts.solved && (
+        <span title="Runs whose answer the task's verifier accepted, of the runs it checked">{parts.solved}</span>
+      )}
+      <span title="Total cost of the runs in this filter">{parts.cost}</span>
+    </span>
+  );
 }
 
 export function RunsTable() {
@@ -161,14 +213,10 @@ export function RunsTable() {
   const queryClient = useQueryClient();
   const filters = parseFilters(searchParams);
 
+  const query = listQuery(filters);
   const runs = useInfiniteQuery({
     ...trpc.run.list.infiniteQueryOptions(
-      {
-        limit: PAGE_SIZE,
-        status: filters.status ?? undefined,
-        taskId: filters.taskId ?? undefined,
-        q: filters.q || undefined,
-      },
+      { ...query, limit: PAGE_SIZE, sort: filters.sort },
       { getNextPageParam: (page) => page.nextCursor },
     ),
     placeholderData: keepPreviousData,
@@ -178,21 +226,29 @@ export function RunsTable() {
         : IDLE_POLL_MS,
   });
 
+  const items = runs.data?.pages.flatMap((page) => page.items) ?? [];
+  const anyActive = items.some((run) => ACTIVE_STATUSES.has(run.status));
+  // the whole filter's totals, from the server (not the pages loaded): refreshed with the list
+  const summary = useQuery({
+    ...trpc.run.summary.queryOptions(query),
+    placeholderData: keepPreviousData,
+    refetchInterval: anyActive ? ACTIVE_POLL_MS : IDLE_POLL_MS,
+  });
+  const tags = useQuery({ ...trpc.run.tags.queryOptions(), refetchInterval: IDLE_POLL_MS });
+
   const remove = useMutation(
     trpc.run.delete.mutationOptions({
-      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.run.list.pathKey() }),
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.run.pathKey() }),
     }),
   );
 
-  const items = runs.data?.pages.flatMap((page) => page.items) ?? [];
-  const anyActive = items.some((run) => ACTIVE_STATUSES.has(run.status));
   const now = useNow(anyActive ? 1_000 : 30_000);
 
   function setFilters(next: RunFilters) {
     router.replace(`${pathname}${filtersQuery(next, searchParams.toString())}`, { scroll: false });
   }
 
-  const filterControls = <RunsFilters filters={filters} onChange={setFilters} />;
+  const filterControls = <RunsFilters filters={filters} onChange={setFilters} tags={tags.data ?? []} />;
 
   if (runs.isPending) {
     return (
@@ -274,7 +330,7 @@ export function RunsTable() {
           data-testid="runs-table"
           aria-busy={runs.isPlaceholderData}
         >
-          <TableHead />
+          <TableHead sort={filters.sort} onSort={(sort) => setFilters({ ...filters, sort })} />
           <tbody>
             {items.map((run) => (
               <RunRow
@@ -290,6 +346,7 @@ export function RunsTable() {
         </table>
       </div>
       <div className={s.foot}>
+        {summary.data && <SummaryLine summary={summary.data} />}
         <span className={s.muted} data-testid="runs-count">
           {items.length} {items.length === 1 ? 'run' : 'runs'}
           {runs.hasNextPage ? ' shown' : ''}

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RUN_SORT } from '@/lib/contract/run-list';
 import { RUN_STATUSES } from '@/lib/server/repositories/runs';
 import {
   NO_FILTERS,
   STATUS_FILTERS,
   filtersQuery,
-  formatCost,
   formatDuration,
   formatRelative,
   hasFilters,
+  listQuery,
+  nextSort,
   parseFilters,
+  summaryParts,
   runDurationMs,
   solvedState,
   taskLabel,
@@ -22,7 +25,11 @@ describe('filters in the URL', () => {
   });
 
   it('are read from ?status=&task=&q=, ignoring unknown values', () => {
-    expect(parseFilters(params('status=running&task=game24'))).toEqual({ status: 'running', taskId: 'game24', q: '' });
+    expect(parseFilters(params('status=running&task=game24'))).toEqual({
+      ...NO_FILTERS,
+      status: 'running',
+      taskId: 'game24',
+    });
     expect(parseFilters(params('q=%20autumn%20leaves%20')).q).toBe('autumn leaves');
     expect(parseFilters(params(`q=${'x'.repeat(500)}`)).q).toHaveLength(200);
     expect(parseFilters(params('status=bogus&task=chess'))).toEqual(NO_FILTERS);
@@ -30,14 +37,58 @@ describe('filters in the URL', () => {
   });
 
   it('are written back, keeping other parameters', () => {
-    expect(filtersQuery({ status: 'failed', taskId: 'open-goal', q: '' })).toBe('?status=failed&task=open-goal');
+    expect(filtersQuery({ ...NO_FILTERS, status: 'failed', taskId: 'open-goal' })).toBe(
+      '?status=failed&task=open-goal',
+    );
     expect(filtersQuery({ ...NO_FILTERS, q: ' "soft" launch ' }, 'q=old&x=1')).toBe('?x=1&q=%22soft%22+launch');
     expect(filtersQuery(NO_FILTERS, 'status=failed&x=1')).toBe('?x=1');
     expect(filtersQuery(NO_FILTERS)).toBe('');
     expect(hasFilters(NO_FILTERS)).toBe(false);
-    expect(hasFilters({ status: null, taskId: 'game24', q: '' })).toBe(true);
+    expect(hasFilters({ ...NO_FILTERS, taskId: 'game24' })).toBe(true);
     expect(hasFilters({ ...NO_FILTERS, q: 'haiku' })).toBe(true);
     expect(hasFilters({ ...NO_FILTERS, q: '  ' })).toBe(false);
+  });
+});
+
+describe('origin, sort and the summary (issue 10, item 14)', () => {
+  const TAG = 'tot-log:100.json:2026-11-30T12:00:00.000Z';
+  it('read and write ?origin=mine, ?tag= and ?sort=&dir=, the default order left out of the URL', () => {
+    expect(parseFilters(params('origin=mine'))).toEqual({ ...NO_FILTERS, origin: { kind: 'mine' } });
+    const tagged = parseFilters(params(`tag=${encodeURIComponent(TAG)}&sort=best&dir=asc`));
+    expect(tagged).toEqual({ ...NO_FILTERS, origin: { kind: 'tag', tag: TAG }, sort: { by: 'best', dir: 'asc' } });
+    expect(parseFilters(params(filtersQuery(tagged).slice(1)))).toEqual(tagged);
+    expect(parseFilters(params('sort=bogus&dir=sideways&origin=x')).sort).toEqual(DEFAULT_RUN_SORT);
+    expect(filtersQuery({ ...NO_FILTERS, origin: { kind: 'mine' } }, 'sort=cost')).toBe('?origin=mine');
+    expect(hasFilters({ ...NO_FILTERS, origin: { kind: 'mine' } })).toBe(true);
+    expect(hasFilters({ ...NO_FILTERS, sort: { by: 'cost', dir: 'desc' } })).toBe(false);
+  });
+
+  it('turn filters into the server query: the whole filter, sorted', () => {
+    expect(listQuery({ ...NO_FILTERS, origin: { kind: 'mine' }, q: 'x' })).toEqual({ q: 'x', mine: true });
+    expect(listQuery({ ...NO_FILTERS, origin: { kind: 'tag', tag: TAG }, status: 'finished' })).toEqual({
+      status: 'finished',
+      tag: TAG,
+    });
+  });
+
+  it('flip the direction when the sorted column is clicked again; a new column starts highest first', () => {
+    expect(nextSort(DEFAULT_RUN_SORT, 'created')).toEqual({ by: 'created', dir: 'asc' });
+    expect(nextSort(DEFAULT_RUN_SORT, 'best')).toEqual({ by: 'best', dir: 'desc' });
+    expect(nextSort({ by: 'best', dir: 'desc' }, 'best')).toEqual({ by: 'best', dir: 'asc' });
+  });
+
+  it('summarize solved of checked and the cost, saying what the cost leaves out', () => {
+    expect(summaryParts({ runs: 100, checked: 100, solved: 69, cost: 0, unpricedRuns: 0 })).toEqual({
+      runs: '100 runs',
+      solved: 'solved 69 / 100',
+      cost: '$0',
+    });
+    expect(summaryParts({ runs: 3, checked: 0, solved: 0, cost: 0.0042, unpricedRuns: 1 })).toEqual({
+      runs: '3 runs',
+      solved: null,
+      cost: '$0.0042 + 1 run with unpriced calls',
+    });
+    expect(summaryParts({ runs: 1, checked: 1, solved: 1, cost: 0, unpricedRuns: 1 }).cost).toBe('unpriced');
   });
 });
 
@@ -59,13 +110,6 @@ describe('cells', () => {
     expect(ago(5 * 60_000)).toBe('5 min ago');
     expect(ago(3 * 3_600_000)).toBe('3 h ago');
     expect(ago(2 * 86_400_000)).toBe('2 d ago');
-  });
-
-  it('format cost in dollars without calling a cheap run free', () => {
-    expect(formatCost(0)).toBe('$0.00');
-    expect(formatCost(0.00004)).toBe('<$0.0001');
-    expect(formatCost(0.00042)).toBe('$0.0004');
-    expect(formatCost(1.254)).toBe('$1.25');
   });
 
   it('measure duration to the end, to now while active, to the last update otherwise', () => {

@@ -1,10 +1,18 @@
 /**
- * The runs list's model, free of React: the filters as they live in the URL (?status=&task=&q=), and how a run's
- * summary reads in the table (relative start time, duration, cost, solved or not).
+ * The runs list's model, free of React: the filters and sort as they live in the URL, the server query they make,
+ * the summary line of a filter, and how a run's summary reads in the table (start time, duration, solved or not).
  * Where it helps: a filtered list is a shareable link, and every cell's text is tested without a DOM.
  * Not responsible for fetching (RunsTable.tsx) or the server's list query (lib/server/repositories/runs.ts).
  */
-import type { StoredRunStatus } from '@/lib/server/repositories/runs';
+import { formatCost } from '@/lib/contract/cost';
+import {
+  DEFAULT_RUN_SORT,
+  MAX_TAG_FILTER_LENGTH,
+  RUN_SORT_KEYS,
+  type RunSort,
+  type RunSortKey,
+} from '@/lib/contract/run-list';
+import type { RunsSummary, StoredRunStatus } from '@/lib/server/repositories/runs';
 import { TASKS, type TaskId } from '@/lib/tasks/index';
 
 /** The statuses a person filters by, in the order shown (a test checks they are exactly the stored ones). */
@@ -20,44 +28,103 @@ export const STATUS_FILTERS = [
 /** Runs that still change: the list polls while one is shown. */
 export const ACTIVE_STATUSES: ReadonlySet<StoredRunStatus> = new Set(['queued', 'running', 'paused']);
 
+/** Whose runs: all, the ones started here (no import tag), or one import's (its exact tag). */
+export type RunOrigin = { kind: 'all' } | { kind: 'mine' } | { kind: 'tag'; tag: string };
+
 export interface RunFilters {
   status: StoredRunStatus | null;
   taskId: TaskId | null;
   /** Words to find in a run's goal, output or import tag ('' for none); the server searches (full text). */
   q: string;
+  origin: RunOrigin;
+  /** Not a filter (hasFilters ignores it), but kept in the URL beside them so a sorted list is a link too. */
+  sort: RunSort;
 }
 
-export const NO_FILTERS: RunFilters = { status: null, taskId: null, q: '' };
+export const NO_FILTERS: RunFilters = {
+  status: null,
+  taskId: null,
+  q: '',
+  origin: { kind: 'all' },
+  sort: DEFAULT_RUN_SORT,
+};
 
 /** The longest search the server accepts (lib/server/trpc/schemas.ts listRunsInput.q). */
 export const MAX_SEARCH_LENGTH = 200;
 
-/** Filters from the URL; an unknown value is ignored rather than showing an empty list. */
+/** Filters from the URL (?status=&task=&q=&origin=mine|&tag=&sort=&dir=); an unknown value is ignored. */
 export function parseFilters(params: { get(name: string): string | null }): RunFilters {
   const status = params.get('status');
   const task = params.get('task');
+  const tag = params.get('tag')?.slice(0, MAX_TAG_FILTER_LENGTH);
+  const by = params.get('sort');
+  const dir = params.get('dir');
+  const sortBy = (RUN_SORT_KEYS as readonly string[]).includes(by ?? '') ? (by as RunSortKey) : DEFAULT_RUN_SORT.by;
   return {
     status: (STATUS_FILTERS as readonly string[]).includes(status ?? '') ? (status as StoredRunStatus) : null,
     taskId: TASKS.some((t) => t.id === task) ? (task as TaskId) : null,
     q: (params.get('q') ?? '').trim().slice(0, MAX_SEARCH_LENGTH),
+    origin: params.get('origin') === 'mine' ? { kind: 'mine' } : tag ? { kind: 'tag', tag } : { kind: 'all' },
+    sort: { by: sortBy, dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_RUN_SORT.dir },
   };
 }
 
-/** The query string for filters ('' when none), other parameters kept. */
+/** The query string for filters and sort ('' when none and the default order), other parameters kept. */
 export function filtersQuery(filters: RunFilters, current = ''): string {
   const params = new URLSearchParams(current);
-  params.delete('status');
-  params.delete('task');
-  params.delete('q');
+  for (const name of ['status', 'task', 'q', 'origin', 'tag', 'sort', 'dir']) params.delete(name);
   if (filters.status) params.set('status', filters.status);
   if (filters.taskId) params.set('task', filters.taskId);
   if (filters.q.trim()) params.set('q', filters.q.trim());
+  if (filters.origin.kind === 'mine') params.set('origin', 'mine');
+  if (filters.origin.kind === 'tag') params.set('tag', filters.origin.tag);
+  if (filters.sort.by !== DEFAULT_RUN_SORT.by || filters.sort.dir !== DEFAULT_RUN_SORT.dir) {
+    params.set('sort', filters.sort.by);
+    params.set('dir', filters.sort.dir);
+  }
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
 export function hasFilters(filters: RunFilters): boolean {
-  return filters.status !== null || filters.taskId !== null || filters.q.trim() !== '';
+  return filters.status !== null || filters.taskId !== null || filters.q.trim() !== '' || filters.origin.kind !== 'all';
+}
+
+/** The server's filter (run.list and run.summary take the same): one mapping, so the summary is of the list shown. */
+export function listQuery(filters: RunFilters): {
+  status?: StoredRunStatus;
+  taskId?: string;
+  q?: string;
+  tag?: string;
+  mine?: boolean;
+} {
+  return {
+    ...(filters.status && { status: filters.status }),
+    ...(filters.taskId && { taskId: filters.taskId }),
+    ...(filters.q && { q: filters.q }),
+    ...(filters.origin.kind === 'tag' && { tag: filters.origin.tag }),
+    ...(filters.origin.kind === 'mine' && { mine: true }),
+  };
+}
+
+/** A click on a sortable header: the same column flips its direction, another starts highest (newest) first. */
+export function nextSort(current: RunSort, by: RunSortKey): RunSort {
+  if (current.by === by) return { by, dir: current.dir === 'desc' ? 'asc' : 'desc' };
+  return { by, dir: 'desc' };
+}
+
+/** The summary line of a filter: its run count, solved of checked (null when no run was checkable), its cost. */
+export function summaryParts(summary: RunsSummary): { runs: string; solved: string | null; cost: string } {
+  const priced = summary.unpricedRuns === 0;
+  return {
+    runs: `${summary.runs} ${summary.runs === 1 ? 'run' : 'runs'}`,
+    solved: summary.checked > 0 ? `solved ${summary.solved} / ${summary.checked}` : null,
+    cost: priced
+      ? formatCost(summary.cost)
+      : summary.cost === 0
+        ? 'unpriced'
+        : `${formatCost(summary.cost)} + ${summary.unpricedRuns} run${summary.unpricedRuns === 1 ? '' : 's'} with unpriced calls`,
+  };
 }
 
 export function taskLabel(taskId: string): string {
@@ -91,14 +158,6 @@ export function formatRelative(then: Date, now: number): string {
   const days = Math.floor(hours / 24);
   if (days < 30) return `${days} d ago`;
   return then.toLocaleDateString();
-}
-
-/** Dollars with enough digits to tell cheap runs apart: $0.00, $0.0004, <$0.0001, $1.25. */
-export function formatCost(cost: number): string {
-  if (cost === 0) return '$0.00';
-  if (cost < 0.0001) return '<$0.0001';
-  if (cost < 1) return `$${cost.toFixed(4)}`;
-  return `$${cost.toFixed(2)}`;
 }
 
 export interface RunTiming {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { modelSpecSchema } from '@/lib/server/model-factory';
-import { defaultModelChoice, modelChoiceError, modelSpec } from './model-choice';
+import {
+  BASE_URL_PRESETS,
+  defaultModelChoice,
+  modelChoiceError,
+  modelSpec,
+  parentModel,
+  serverSelectValue,
+} from './model-choice';
 
 describe('the run form’s model choice', () => {
   it('makes specs the server accepts, for every provider', () => {
@@ -37,5 +44,42 @@ describe('the run form’s model choice', () => {
     ).toMatch(/base URL/);
     expect(modelChoiceError({ ...defaultModelChoice(), provider: 'openai', temperature: '3' })).toMatch(/temperature/);
     expect(modelChoiceError({ ...defaultModelChoice(), provider: 'replay' })).toMatch(/pick the run/);
+  });
+});
+
+describe('the server select shows what is chosen (issue 10, item 16)', () => {
+  const openai = { ...defaultModelChoice(), provider: 'openai' as const };
+  it('shows "Custom URL" when a custom URL is chosen, empty or typed, and a preset only when it is that URL', () => {
+    expect(serverSelectValue({ ...openai, baseUrlPreset: 'custom', baseURL: '' })).toBe('custom');
+    expect(serverSelectValue({ ...openai, baseUrlPreset: 'custom', baseURL: 'http://gpu-box:9000/v1' })).toBe('custom');
+    expect(serverSelectValue({ ...openai, baseUrlPreset: 'custom', baseURL: 'http://localhost:11434/v1' })).toBe(
+      'http://localhost:11434/v1',
+    );
+    expect(serverSelectValue({ ...openai, baseUrlPreset: 'openai' })).toBe('openai');
+  });
+  it('every value it gives is one of the select options', () => {
+    const options = ['openai', ...BASE_URL_PRESETS.map((p) => p.url), 'custom'];
+    for (const baseURL of ['', 'http://x/v1', ...BASE_URL_PRESETS.map((p) => p.url)]) {
+      expect(options).toContain(serverSelectValue({ ...openai, baseUrlPreset: 'custom', baseURL }));
+    }
+  });
+});
+
+describe("a fork's model (issue 10, item 12)", () => {
+  it("reads the parent's simulated spec as its seed and latency, to keep unless changed", () => {
+    expect(parentModel({ provider: 'simulated', seed: 9, latencyMs: 40 }, 'simulated')).toEqual({
+      kind: 'simulated',
+      seed: 9,
+      latencyMs: 40,
+    });
+  });
+  it('keeps any other model as it is, named by its label; an unreadable spec is not taken for the simulator', () => {
+    const spec = { provider: 'openai', baseUrlPreset: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'm' };
+    expect(parentModel(spec, 'm @ 127.0.0.1:9')).toEqual({ kind: 'other', label: 'm @ 127.0.0.1:9' });
+    expect(parentModel({ provider: 'replay', recordingRunId: 'r' }, 'replay of r')).toEqual({
+      kind: 'other',
+      label: 'replay of r',
+    });
+    expect(parentModel(null, 'gpt-4 (imported)')).toEqual({ kind: 'other', label: 'gpt-4 (imported)' });
   });
 });

@@ -80,3 +80,28 @@ export function modelChoiceError(choice: ModelChoice): string | null {
   if (t !== '' && !(Number(t) >= 0 && Number(t) <= 2)) return 'temperature is a number from 0 to 2';
   return null;
 }
+
+/**
+ * The server select's value: 'openai' (this server's), a preset's URL when the base URL is exactly that preset, else
+ * 'custom'. A custom URL (empty while it is being typed, or any other) must show "Custom URL…" as chosen: the select
+ * used to take the typed URL as its value, which matched no option, so it showed the first one instead.
+ */
+export function serverSelectValue(choice: Pick<ModelChoice, 'baseUrlPreset' | 'baseURL'>): string {
+  if (choice.baseUrlPreset === 'openai') return 'openai';
+  return BASE_URL_PRESETS.some((p) => p.url === choice.baseURL) ? choice.baseURL : 'custom';
+}
+
+/**
+ * A fork's model, read from its parent's stored spec (Run.modelSettings): the simulator's seed and latency (the
+ * fork dialog's fields start from them), or any other model, kept as it is and named by the parent's label. Only a
+ * spec that is plainly the simulator's is taken for it: forking must never swap a real model for the simulator.
+ */
+export type ParentModel = { kind: 'simulated'; seed: number; latencyMs: number } | { kind: 'other'; label: string };
+
+export function parentModel(settings: unknown, label: string): ParentModel {
+  const spec = settings as { provider?: unknown; seed?: unknown; latencyMs?: unknown } | null;
+  if (spec?.provider === 'simulated' && typeof spec.seed === 'number' && typeof spec.latencyMs === 'number') {
+    return { kind: 'simulated', seed: spec.seed, latencyMs: spec.latencyMs };
+  }
+  return { kind: 'other', label };
+}

@@ -73,3 +73,13 @@ export function forkEvents(spec: ForkSpec): ExplorationEvent[] {
     emit('node.queued', { nodeId: tip.id, mode: tip.status === 'pending' ? 'execute' : 'expand', urgent: false });
   return events;
 }
+
+/**
+ * The fork's own copy of the node it was forked from (node ids are renumbered in a fork: n7 of the source may be n2
+ * here): the node its seed events end by queueing, the one a person forked from and will want selected.
+ */
+export function forkedNodeId(seed: readonly ExplorationEvent[]): string {
+  const last = seed[seed.length - 1];
+  if (last?.type !== 'node.queued') throw new Error('not the seed of a fork: it does not end by queueing a node');
+  return last.payload.nodeId;
+}

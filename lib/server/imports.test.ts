@@ -167,7 +167,7 @@ describe('importTotLog', () => {
     expect(stripRunId(await listEvents(s.prisma, again.id))).toEqual(stripRunId(file.events));
 
     // its config is a valid engine config (branchFactor capped at 20): a fork runs on it with the offline model
-    const fork = await s.manager.fork({
+    const { run: fork } = await s.manager.fork({
       runId: again.id,
       nodeId: 'n1',
       model: { provider: 'simulated', seed: 1, latencyMs: 0 },

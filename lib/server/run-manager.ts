@@ -11,7 +11,7 @@ import { resolveConfig } from '../engine/config';
 import { ExplorationControl, SteeringError, type SteeringCommand } from '../engine/control';
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
-import { forkEvents } from '../engine/fork';
+import { forkEvents, forkedNodeId } from '../engine/fork';
 import { createEmptyTree, fold, reduce, subtreeIds } from '../engine/tree';
 import type { ThoughtNode, ThoughtTree, ToTConfig } from '../engine/types';
 import { getTaskEntry } from '../tasks/index';
@@ -134,7 +134,8 @@ export class RunManager {
    * thought optionally edited and its own config and model. Its seed events are stored at once; it then runs like
    * any run with a log.
    */
-  async fork(input: ForkRunInput): Promise<RunRecord> {
+  /** A new run from a node of another; `nodeId` is the fork's own copy of that node (ids are renumbered). */
+  async fork(input: ForkRunInput): Promise<{ run: RunRecord; nodeId: string }> {
     const prisma = this.options.prisma;
     const source = await getRun(prisma, input.runId);
     if (!source) throw new NotFoundError(`no run ${input.runId}`);
@@ -183,7 +184,7 @@ export class RunManager {
     await appendEvents(prisma, id, seed);
     this.waiting.push(id);
     this.schedule();
-    return record;
+    return { run: record, nodeId: forkedNodeId(seed) };
   }
 
   isLive(runId: string): boolean {

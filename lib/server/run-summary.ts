@@ -10,15 +10,16 @@ import type { ThoughtTree } from '../engine/types';
 import type { RunPatch } from './repositories/runs';
 
 /**
- * The best score so far after `event` has been reduced into `tree`: the highest cumulative score of any node that
- * completed a run step (kept even if the node fails its verification afterwards; the finished summary then uses the
- * winner's score).
+ * Run.bestScore has one meaning everywhere: a node's own score (its composite, 0..1, the number its card shows), of
+ * the run's best node once finished, and while it runs of the highest-scored node that completed a step so far (kept
+ * even if the node fails its verification afterwards; the finished summary then uses the winner's). Never a sum
+ * along a path (ThoughtNode.cumulativeScore ranks paths inside the engine, but is not a score a person can compare).
  */
 export function bestScoreAfter(current: number | null, tree: ThoughtTree, event: ExplorationEvent): number | null {
   if (event.type !== 'node.completed') return current;
-  const node = tree.nodes[event.payload.nodeId];
-  if (!node) return current;
-  return current === null || node.cumulativeScore > current ? node.cumulativeScore : current;
+  const score = tree.nodes[event.payload.nodeId]?.score?.composite;
+  if (score === undefined) return current;
+  return current === null || score > current ? score : current;
 }
 
 /** The row's summary of the folded tree; `bestScore` is the running value of bestScoreAfter. */
@@ -30,6 +31,7 @@ export function summarizeTree(tree: ThoughtTree, bestScore: number | null): RunP
     exploredNodes: stats.exploredNodes,
     totalNodes: stats.totalNodes,
     cost: stats.cost,
+    unpricedCalls: stats.unpricedCalls,
     bestScore,
   };
   if (tree.status === 'finished') {
@@ -40,7 +42,7 @@ export function summarizeTree(tree: ThoughtTree, bestScore: number | null): RunP
       output: tree.output,
       success: tree.success,
       verified: tree.verified,
-      bestScore: best ? best.cumulativeScore : bestScore,
+      bestScore: best?.score ? best.score.composite : bestScore,
     } satisfies RunPatch);
   }
   return patch;

@@ -6,6 +6,7 @@
  */
 import type { ExplorationEvent, ExplorationEventType } from '@/lib/engine/events';
 import type { BranchScore, ProposedAction } from '@/lib/engine/types';
+import { formatCost } from '@/lib/contract/cost';
 
 export type EventKind = 'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'model' | 'steer';
 
@@ -208,13 +209,8 @@ export function describeEvent(event: ExplorationEvent): string {
   }
 }
 
-/** Dollars with enough digits for tiny per-call costs. */
-export function formatCost(cost: number): string {
-  if (cost === 0) return '$0';
-  if (cost < 0.0001) return `$${cost.toFixed(6)}`;
-  if (cost < 0.01) return `$${cost.toFixed(4)}`;
-  return `$${cost.toFixed(2)}`;
-}
+/** The one cost formatter (lib/contract/cost.ts), re-exported for this folder's readers. */
+export { formatCost };
 
 export function formatLatency(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;

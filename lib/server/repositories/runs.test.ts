@@ -9,7 +9,17 @@ import { migrate, readMigrations } from '../db/migrate';
 import { type TestDb, createTestDb, sampleEvents, sampleNode, sampleRunInput, tempDir } from '../db/testkit';
 import { appendEvents, countEvents } from './events';
 import { listNodes, upsertNodes } from './nodes';
-import { type RunRecord, createRun, deleteRun, findRunsByStatus, getRun, listRuns, updateRun } from './runs';
+import {
+  type RunRecord,
+  createRun,
+  deleteRun,
+  findRunsByStatus,
+  getRun,
+  listImportTags,
+  listRuns,
+  summarizeRuns,
+  updateRun,
+} from './runs';
 
 let t: TestDb;
 beforeEach(async () => {
@@ -47,6 +57,7 @@ describe('createRun and getRun', () => {
       verified: null,
       bestScore: null,
       cost: 0,
+      unpricedCalls: 0,
       exploredNodes: 0,
       totalNodes: 0,
       error: null,
@@ -261,8 +272,14 @@ describe('listRuns with a search', () => {
   });
 
   it('takes only the last word as a prefix (still being typed): the words before it are whole', async () => {
-    await createRun(t.prisma, sampleRunInput('g3', { goal: '2 5 8 11', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }));
-    await createRun(t.prisma, sampleRunInput('g4', { goal: '6 7 8 9', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }));
+    await createRun(
+      t.prisma,
+      sampleRunInput('g3', { goal: '2 5 8 11', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }),
+    );
+    await createRun(
+      t.prisma,
+      sampleRunInput('g4', { goal: '6 7 8 9', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }),
+    );
     // "2" is not the 2026 of a date, "5" not a 5xx: a game found by its numbers is that game only
     expect(await search('2 5 8 11')).toEqual(['g3']);
     expect(await search('2 5 8 1')).toEqual(['g3']); // the last one as typed so far
@@ -348,6 +365,126 @@ describe('the runs_search migration', () => {
         const found = async (q: string) => ids((await listRuns(prisma, { limit: 5, q })).items);
         expect(await found('glaciers')).toEqual(['old']);
         expect(await found('ice')).toEqual(['old']);
+      } finally {
+        await prisma.$disconnect();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('listRuns sorted, filtered by origin, and summarizeRuns (issue 10, item 14: the list at scale)', () => {
+  // 45 imported runs (one tag) and 5 of the user's own: more than two pages of 20
+  const TAG = 'tot-log:game24.json:2026-11-30T12:00:00.000Z';
+  beforeEach(async () => {
+    for (let i = 0; i < 50; i++) {
+      const id = `r-${String(i).padStart(2, '0')}`;
+      await createRun(
+        t.prisma,
+        sampleRunInput(id, {
+          createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+          importTag: i < 45 ? TAG : null,
+          status: 'finished',
+        }),
+      );
+      // scores and costs in an order unlike creation's; every 7th run has no score; ties on cost
+      await updateRun(t.prisma, id, {
+        bestScore: i % 7 === 3 ? null : ((i * 37) % 50) / 50,
+        cost: (i % 10) * 0.001,
+        totalNodes: (i * 13) % 17,
+        verified: i < 45 ? i % 3 !== 0 : null,
+        unpricedCalls: i === 2 || i === 4 ? 3 : 0,
+      });
+    }
+  });
+
+  async function all(options: Omit<Parameters<typeof listRuns>[1], 'limit' | 'cursor'>): Promise<RunRecord[]> {
+    const seen: RunRecord[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await listRuns(t.prisma, { ...options, cursor, limit: 20 });
+      seen.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return seen;
+  }
+
+  it('sorts by best score over the whole list, across pages, runs with no score last', async () => {
+    const runs = await all({ sort: { by: 'best', dir: 'desc' } });
+    expect(runs).toHaveLength(50);
+    const scores = runs.map((r) => r.bestScore ?? -1);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(runs.slice(-7).every((r) => r.bestScore === null)).toBe(true);
+    expect(new Set(ids(runs)).size).toBe(50);
+  });
+
+  it('sorts by cost ascending with ties in a stable order, and by nodes', async () => {
+    const runs = await all({ sort: { by: 'cost', dir: 'asc' } });
+    expect(runs.map((r) => r.cost)).toEqual(runs.map((r) => r.cost).sort((a, b) => a - b));
+    expect(new Set(ids(runs)).size).toBe(50);
+    const byNodes = await all({ sort: { by: 'nodes', dir: 'desc' } });
+    expect(byNodes.map((r) => r.totalNodes)).toEqual(byNodes.map((r) => r.totalNodes).sort((a, b) => b - a));
+  });
+
+  it('filters the user own runs (no import tag) or one import tag, sorted and paged', async () => {
+    expect(ids(await all({ mine: true }))).toEqual(['r-49', 'r-48', 'r-47', 'r-46', 'r-45']);
+    const imported = await all({ tag: TAG, sort: { by: 'created', dir: 'asc' } });
+    expect(ids(imported)).toEqual(Array.from({ length: 45 }, (_, i) => `r-${String(i).padStart(2, '0')}`));
+    expect(await all({ tag: 'tot-log:other' })).toEqual([]);
+    // with a search too
+    expect((await all({ tag: TAG, q: 'make' })).length).toBe(45);
+  });
+
+  it('summarizes a filter over all its runs, not a page: solved of checked, and the total cost', async () => {
+    const solved = Array.from({ length: 45 }, (_, i) => i).filter((i) => i % 3 !== 0).length;
+    const cost = Array.from({ length: 45 }, (_, i) => (i % 10) * 0.001).reduce((a, b) => a + b, 0);
+    const summary = await summarizeRuns(t.prisma, { tag: TAG });
+    expect(summary).toMatchObject({ runs: 45, checked: 45, solved, unpricedRuns: 2 });
+    expect(summary.cost).toBeCloseTo(cost, 10);
+    expect(await summarizeRuns(t.prisma, { mine: true })).toMatchObject({ runs: 5, checked: 0, solved: 0 });
+    expect((await summarizeRuns(t.prisma, {})).runs).toBe(50);
+    expect((await summarizeRuns(t.prisma, { status: 'running' })).runs).toBe(0);
+  });
+
+  it('lists the import tags with their run counts', async () => {
+    expect(await listImportTags(t.prisma)).toEqual([{ tag: TAG, runs: 45 }]);
+  });
+});
+
+describe('the runs_list migration', () => {
+  it("rewrites a stored path total as the best node's own score, and counts the unpriced calls of stored stats", async () => {
+    const dir = tempDir('arborist-runs-list-');
+    try {
+      const migrations = path.join(dir, 'migrations');
+      cpSync(path.join('prisma', 'migrations'), migrations, { recursive: true });
+      for (const m of readMigrations(migrations).filter((m) => m.name >= '20261130140000_runs_list'))
+        rmSync(path.join(migrations, m.name), { recursive: true });
+      const file = path.join(dir, 'old.db');
+      migrate(file, { migrationsDir: migrations });
+      const raw = new Database(file);
+      const insertRun = raw.prepare(
+        'INSERT INTO "Run" ("id", "updatedAt", "taskId", "goal", "modelId", "modelLabel", "config", "status", ' +
+          '"bestScore", "stats") VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      insertRun.run('old', 'game24', '4 9 10 13', 'm', 'm', '{}', 'finished', 1.35, '{"unpricedCalls":7,"cost":0}');
+      insertRun.run('bare', 'game24', '1 2 3 4', 'm', 'm', '{}', 'failed', null, null);
+      const insertNode = raw.prepare(
+        'INSERT INTO "Node" ("runId", "nodeId", "parentId", "depth", "status", "composite", "cumulativeScore", ' +
+          '"createdSeq") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      insertNode.run('old', 'n0', null, 0, 'completed', null, 0, 1);
+      insertNode.run('old', 'n1', 'n0', 1, 'completed', 0.6, 0.6, 2);
+      insertNode.run('old', 'n2', 'n1', 2, 'completed', 0.75, 1.35, 3); // the best path's end: its own score is 0.75
+      insertNode.run('old', 'n3', 'n1', 2, 'failed', 0.9, 1.5, 4); // higher, but it failed
+      raw.close();
+
+      cpSync(path.join('prisma', 'migrations'), migrations, { recursive: true });
+      expect(migrate(file, { migrationsDir: migrations }).applied).toContain('20261130140000_runs_list');
+      const prisma = createPrismaClient(file);
+      try {
+        expect(await getRun(prisma, 'old')).toMatchObject({ bestScore: 0.75, unpricedCalls: 7 });
+        expect(await getRun(prisma, 'bare')).toMatchObject({ bestScore: null, unpricedCalls: 0 });
       } finally {
         await prisma.$disconnect();
       }

@@ -8,6 +8,7 @@
 import type { FinishReason, ToTConfig, ToTStats } from '../../engine/types';
 import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../db/client';
+import { DEFAULT_RUN_SORT, type RunSort, type RunSortKey } from '../../contract/run-list';
 
 /** A stored run's lifecycle; wider than the engine's RunStatus (queued before start, interrupted by a restart). */
 export const RUN_STATUSES = ['queued', 'running', 'paused', 'interrupted', 'finished', 'failed'] as const;
@@ -37,6 +38,8 @@ export interface RunRecord {
   verified: boolean | null;
   bestScore: number | null;
   cost: number;
+  /** Calls made on a model with no price (their cost is not in `cost`); ToTStats.unpricedCalls, kept for sums. */
+  unpricedCalls: number;
   exploredNodes: number;
   totalNodes: number;
   error: string | null;
@@ -81,6 +84,7 @@ export type RunPatch = Partial<
     | 'verified'
     | 'bestScore'
     | 'cost'
+    | 'unpricedCalls'
     | 'exploredNodes'
     | 'totalNodes'
     | 'error'
@@ -88,15 +92,25 @@ export type RunPatch = Partial<
   >
 >;
 
-export interface ListRunsOptions {
-  /** The id of the last run of the previous page. */
-  cursor?: string | null;
-  /** Page size, 1 to MAX_RUN_PAGE. */
-  limit: number;
+/** Which runs a list (and its summary) covers; every field narrows it. */
+export interface RunFilter {
   status?: StoredRunStatus | StoredRunStatus[];
   taskId?: string;
   /** Words a run's goal, output or import tag must contain (each word, or a word starting with it). */
   q?: string | null;
+  /** Only runs imported under this tag (Run.importTag, exactly). */
+  tag?: string | null;
+  /** Only the runs people started here (and their forks): those with no import tag. */
+  mine?: boolean;
+}
+
+export interface ListRunsOptions extends RunFilter {
+  /** The id of the last run of the previous page. */
+  cursor?: string | null;
+  /** Page size, 1 to MAX_RUN_PAGE. */
+  limit: number;
+  /** Default newest first. */
+  sort?: RunSort;
 }
 
 export interface RunPage {
@@ -129,6 +143,7 @@ const RUN_SELECT = {
   verified: true,
   bestScore: true,
   cost: true,
+  unpricedCalls: true,
   exploredNodes: true,
   totalNodes: true,
   error: true,
@@ -200,62 +215,70 @@ export function toFtsQuery(text: string): string | null {
 }
 
 /**
- * A page of runs, newest first (createdAt desc, then id desc so equal times keep a stable order). The cursor is the
- * last id of the previous page; a cursor whose run has since been deleted gives an empty last page. With `q`, only
- * runs whose goal, output or import tag hold its words (the RunSearch full-text index), same order and paging.
+ * The SQL conditions of a filter over "Run" r, or null when nothing can match (an empty status list). Every value is
+ * a bound parameter; the search goes through the RunSearch full-text index (FTS5 has no Prisma API).
  */
-export async function listRuns(db: Db, options: ListRunsOptions): Promise<RunPage> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit), 1), MAX_RUN_PAGE);
-  const fts = options.q ? toFtsQuery(options.q) : null;
-  if (fts !== null) return searchRuns(db, options, fts, limit);
-  const where: Prisma.RunWhereInput = {
-    ...(options.status !== undefined && {
-      status: Array.isArray(options.status) ? { in: options.status } : options.status,
-    }),
-    ...(options.taskId !== undefined && { taskId: options.taskId }),
-  };
-  if (options.cursor) {
-    const after = await db.run.findUnique({ where: { id: options.cursor }, select: { id: true, createdAt: true } });
-    if (!after) return { items: [], nextCursor: null };
-    // Keyset pagination: stable while runs are added at the top, unlike an offset.
-    where.OR = [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }];
+function filterConditions(filter: RunFilter): Prisma.Sql[] | null {
+  const conditions: Prisma.Sql[] = [];
+  const fts = filter.q ? toFtsQuery(filter.q) : null;
+  if (fts !== null) {
+    conditions.push(Prisma.sql`r."id" IN (SELECT "runId" FROM "RunSearch" WHERE "RunSearch" MATCH ${fts})`);
   }
-  const rows = await db.run.findMany({
-    where,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-    select: RUN_SELECT,
-  });
-  const items = rows.slice(0, limit).map(toRunRecord);
-  return { items, nextCursor: rows.length > limit ? (items[items.length - 1]?.id ?? null) : null };
+  if (filter.status !== undefined) {
+    const statuses = Array.isArray(filter.status) ? filter.status : [filter.status];
+    if (statuses.length === 0) return null;
+    conditions.push(Prisma.sql`r."status" IN (${Prisma.join(statuses)})`);
+  }
+  if (filter.taskId !== undefined) conditions.push(Prisma.sql`r."taskId" = ${filter.taskId}`);
+  if (filter.tag) conditions.push(Prisma.sql`r."importTag" = ${filter.tag}`);
+  if (filter.mine) conditions.push(Prisma.sql`r."importTag" IS NULL`);
+  return conditions;
+}
+
+const where = (conditions: Prisma.Sql[]) =>
+  conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+
+/**
+ * A sort key's SQL over a run row `alias` (a fixed list: never text from a request). bestScore may be null: such a run
+ * sorts as the lowest (-1, below every score of 0..1) so that a keyset comparison never meets a NULL.
+ */
+function sortExpression(by: RunSortKey, alias: 'r' | 'c'): Prisma.Sql {
+  switch (by) {
+    case 'created':
+      return Prisma.raw(`${alias}."createdAt"`);
+    case 'best':
+      return Prisma.raw(`COALESCE(${alias}."bestScore", -1)`);
+    case 'cost':
+      return Prisma.raw(`${alias}."cost"`);
+    case 'nodes':
+      return Prisma.raw(`${alias}."totalNodes"`);
+  }
 }
 
 /**
- * listRuns with a full-text query: the page's ids from one SQL query over RunSearch and Run (FTS5 has no Prisma
- * API; every value is a bound parameter), then the rows through RUN_SELECT so they map as every other list does.
+ * A page of runs in the asked order (default newest first), then by creation time and id in the same direction so
+ * that equal keys keep a stable order. The cursor is the last id of the previous page; the next page is keyed on that
+ * row's own values (keyset pagination: stable while runs are added, unlike an offset), read in SQL so no date crosses
+ * the driver as a parameter. A cursor whose run has since been deleted gives an empty last page.
  */
-async function searchRuns(db: Db, options: ListRunsOptions, fts: string, limit: number): Promise<RunPage> {
-  const conditions: Prisma.Sql[] = [
-    Prisma.sql`r."id" IN (SELECT "runId" FROM "RunSearch" WHERE "RunSearch" MATCH ${fts})`,
-  ];
-  if (options.status !== undefined) {
-    const statuses = Array.isArray(options.status) ? options.status : [options.status];
-    if (statuses.length === 0) return { items: [], nextCursor: null };
-    conditions.push(Prisma.sql`r."status" IN (${Prisma.join(statuses)})`);
-  }
-  if (options.taskId !== undefined) conditions.push(Prisma.sql`r."taskId" = ${options.taskId}`);
+export async function listRuns(db: Db, options: ListRunsOptions): Promise<RunPage> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit), 1), MAX_RUN_PAGE);
+  const conditions = filterConditions(options);
+  if (conditions === null) return { items: [], nextCursor: null };
+  const sort = options.sort ?? DEFAULT_RUN_SORT;
+  const key = sortExpression(sort.by, 'r');
+  const dir = Prisma.raw(sort.dir === 'asc' ? 'ASC' : 'DESC');
   if (options.cursor) {
     const after = await db.run.findUnique({ where: { id: options.cursor }, select: { id: true } });
     if (!after) return { items: [], nextCursor: null };
-    // the same keyset as listRuns, read from the cursor's own row (no date crosses the driver as a parameter)
-    conditions.push(
-      Prisma.sql`(r."createdAt", r."id") < (SELECT c."createdAt", c."id" FROM "Run" c WHERE c."id" = ${after.id})`,
-    );
+    const row = Prisma.sql`(${key}, r."createdAt", r."id")`;
+    const cursorRow = Prisma.sql`(SELECT ${sortExpression(sort.by, 'c')}, c."createdAt", c."id" FROM "Run" c WHERE c."id" = ${after.id})`;
+    conditions.push(sort.dir === 'asc' ? Prisma.sql`${row} > ${cursorRow}` : Prisma.sql`${row} < ${cursorRow}`);
   }
   const found = await db.$queryRaw<{ id: string }[]>`
     SELECT r."id" AS "id" FROM "Run" r
-    WHERE ${Prisma.join(conditions, ' AND ')}
-    ORDER BY r."createdAt" DESC, r."id" DESC
+    ${where(conditions)}
+    ORDER BY ${key} ${dir}, r."createdAt" ${dir}, r."id" ${dir}
     LIMIT ${limit + 1}`;
   const pageIds = found.slice(0, limit).map((row) => row.id);
   const rows = await db.run.findMany({ where: { id: { in: pageIds } }, select: RUN_SELECT });
@@ -266,6 +289,60 @@ async function searchRuns(db: Db, options: ListRunsOptions, fts: string, limit: 
     return row ? [toRunRecord(row)] : [];
   });
   return { items, nextCursor: found.length > limit ? (pageIds[pageIds.length - 1] ?? null) : null };
+}
+
+/** A filter's totals over all its runs (not a page): what the list's summary line says. */
+export interface RunsSummary {
+  runs: number;
+  /** Runs whose answer a verifier checked (Run.verified not null). */
+  checked: number;
+  /** Runs whose answer the verifier accepted. */
+  solved: number;
+  /** Dollars of the priced calls (calls on a model with no price count 0; `unpricedRuns` says how many runs had one). */
+  cost: number;
+  /** Runs with at least one call on a model that has no price. */
+  unpricedRuns: number;
+}
+
+export async function summarizeRuns(db: Db, filter: RunFilter): Promise<RunsSummary> {
+  const conditions = filterConditions(filter);
+  if (conditions === null) return { runs: 0, checked: 0, solved: 0, cost: 0, unpricedRuns: 0 };
+  // SUM over no rows is NULL; COUNT and the CASE sums are numbers. BigInt comes back from COUNT: made plain numbers.
+  const [row] = await db.$queryRaw<
+    {
+      runs: bigint | number;
+      checked: bigint | number | null;
+      solved: bigint | number | null;
+      cost: number | null;
+      unpriced: bigint | number | null;
+    }[]
+  >`
+    SELECT COUNT(*) AS "runs",
+      SUM(CASE WHEN r."verified" IS NOT NULL THEN 1 ELSE 0 END) AS "checked",
+      SUM(CASE WHEN r."verified" = 1 THEN 1 ELSE 0 END) AS "solved",
+      SUM(r."cost") AS "cost",
+      SUM(CASE WHEN r."unpricedCalls" > 0 THEN 1 ELSE 0 END) AS "unpriced"
+    FROM "Run" r
+    ${where(conditions)}`;
+  return {
+    runs: Number(row?.runs ?? 0),
+    checked: Number(row?.checked ?? 0),
+    solved: Number(row?.solved ?? 0),
+    cost: Number(row?.cost ?? 0),
+    unpricedRuns: Number(row?.unpriced ?? 0),
+  };
+}
+
+/** The import tags in use, with how many runs each holds, the most recent import first. */
+export async function listImportTags(db: Db): Promise<{ tag: string; runs: number }[]> {
+  const groups = await db.run.groupBy({
+    by: ['importTag'],
+    where: { importTag: { not: null } },
+    _count: { _all: true },
+    _max: { createdAt: true },
+    orderBy: { _max: { createdAt: 'desc' } },
+  });
+  return groups.flatMap((g) => (g.importTag === null ? [] : [{ tag: g.importTag, runs: g._count._all }]));
 }
 
 /** Applies a patch; null when the run does not exist. */

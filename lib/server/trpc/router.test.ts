@@ -322,6 +322,27 @@ describe('run.fork', () => {
     expect((await api.run.forks({ id: parent.id })).map((r) => r.id)).toEqual([id]);
   });
 
+  it("names the fork's own copy of the node (ids are renumbered) and keeps the parent's model", async () => {
+    const { s, api } = setup();
+    const parent = await api.run.create(game(5, 0));
+    await s.manager.settled(parent.id);
+    const parentTree = fold((await api.run.events({ id: parent.id })).events);
+    const deep = parentTree.nodeOrder.map((id) => parentTree.nodes[id]).find((n) => n && n.depth === 2);
+    expect(deep).toBeDefined();
+    const forked = await api.run.fork({ runId: parent.id, nodeId: deep?.id ?? '' });
+    await new Promise((r) => setTimeout(r, 20));
+    await s.manager.settled(forked.id);
+    const restored = (await api.run.events({ id: forked.id })).events.find(
+      (e): e is EventOf<'node.restored'> => e.type === 'node.restored' && e.payload.from?.nodeId === deep?.id,
+    );
+    expect(restored?.payload.nodeId).toBe('n2');
+    expect(forked.nodeId).toBe(restored?.payload.nodeId);
+    expect(forked.nodeId).not.toBe(deep?.id);
+    const fork = await api.run.byId({ id: forked.id });
+    expect(fork.modelSettings).toEqual((await api.run.byId({ id: parent.id })).modelSettings);
+    expect(fork.modelLabel).toBe((await api.run.byId({ id: parent.id })).modelLabel);
+  });
+
   it('refuses a missing node or an empty thought, and a missing run', async () => {
     const { s, api } = setup();
     const parent = await api.run.create(game());

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { toTConfigFields } from '../../engine/config';
 import { modelSpecSchema } from '../model-factory';
 import { RUN_STATUSES } from '../repositories/runs';
+import { DEFAULT_RUN_SORT, MAX_TAG_FILTER_LENGTH, RUN_SORT_KEYS } from '../../contract/run-list';
 
 export const runIdInput = z.object({ id: z.string().min(1).max(100) });
 
@@ -21,13 +22,22 @@ export const createRunInput = z.object({
   model: modelSpecSchema.default({ provider: 'simulated', seed: 1, latencyMs: 150 }),
 });
 
-export const listRunsInput = z.object({
-  cursor: z.string().max(100).nullish(),
-  limit: z.number().int().min(1).max(200).default(50),
+/** Which runs a list covers (the list and its summary take the same filter). */
+export const runFilterInput = z.object({
   status: z.enum(RUN_STATUSES).optional(),
   taskId: z.string().max(40).optional(),
   /** Words to find in a run's goal, output or import tag (plain words: the server quotes them for FTS5). */
   q: z.string().max(200).optional(),
+  /** Only the runs of this import (Run.importTag, exactly). */
+  tag: z.string().min(1).max(MAX_TAG_FILTER_LENGTH).optional(),
+  /** Only the runs started here (no import tag). */
+  mine: z.boolean().optional(),
+});
+
+export const listRunsInput = runFilterInput.extend({
+  cursor: z.string().max(100).nullish(),
+  limit: z.number().int().min(1).max(200).default(50),
+  sort: z.object({ by: z.enum(RUN_SORT_KEYS), dir: z.enum(['asc', 'desc']) }).default(DEFAULT_RUN_SORT),
 });
 
 export const eventsRangeInput = z.object({

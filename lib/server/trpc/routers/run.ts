@@ -9,10 +9,10 @@ import type { SteeringCommand } from '../../../engine/control';
 import { NotFoundError } from '../../errors';
 import { streamRunEvents } from '../../event-stream';
 import { getEvent, listEvents } from '../../repositories/events';
-import { findForks, getRun, listRuns } from '../../repositories/runs';
+import { findForks, getRun, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
 import { latestTreeText } from '../../repositories/snapshots';
 import { publicProcedure, router } from '../trpc';
-import { configInput, createRunInput, eventsRangeInput, listRunsInput, runIdInput } from '../schemas';
+import { configInput, createRunInput, eventsRangeInput, listRunsInput, runFilterInput, runIdInput } from '../schemas';
 import { modelSpecSchema } from '../../model-factory';
 
 const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
@@ -27,7 +27,10 @@ export const runRouter = router({
     return { id: run.id, status: run.status };
   }),
 
-  /** Start a new run from a node of this one (its path copied, the node's thought optionally edited). */
+  /**
+   * Start a new run from a node of this one (its path copied, the node's thought optionally edited), on the parent's
+   * model unless `model` is given.
+   */
   fork: publicProcedure
     .input(
       z.object({
@@ -39,8 +42,9 @@ export const runRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const run = await ctx.manager.fork({ ...input, actor: ctx.actor });
-      return { id: run.id, status: run.status };
+      const { run, nodeId } = await ctx.manager.fork({ ...input, actor: ctx.actor });
+      // nodeId: the fork's own copy of the node, so the page opens with it selected
+      return { id: run.id, status: run.status, nodeId };
     }),
 
   /** The runs forked from this one. */
@@ -49,15 +53,15 @@ export const runRouter = router({
     return findForks(ctx.prisma, input.id);
   }),
 
-  list: publicProcedure.input(listRunsInput).query(({ ctx, input }) =>
-    listRuns(ctx.prisma, {
-      cursor: input.cursor ?? null,
-      limit: input.limit,
-      status: input.status,
-      taskId: input.taskId,
-      q: input.q,
-    }),
-  ),
+  list: publicProcedure
+    .input(listRunsInput)
+    .query(({ ctx, input }) => listRuns(ctx.prisma, { ...input, cursor: input.cursor ?? null })),
+
+  /** A filter's totals over all its runs (not the page shown): runs, solved of checked, cost. */
+  summary: publicProcedure.input(runFilterInput).query(({ ctx, input }) => summarizeRuns(ctx.prisma, input)),
+
+  /** The import tags in use with their run counts, most recent import first (the list's origin filter). */
+  tags: publicProcedure.query(({ ctx }) => listImportTags(ctx.prisma)),
 
   byId: publicProcedure.input(runIdInput).query(async ({ ctx, input }) => {
     const run = await getRun(ctx.prisma, input.id);
