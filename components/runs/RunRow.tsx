@@ -9,7 +9,7 @@ import Link from 'next/link';
 import { useState, type MouseEvent } from 'react';
 import type { RunRecord } from '@/lib/server/repositories/runs';
 import { formatCost, formatSpend } from '@/lib/contract/cost';
-import { readableTag } from '@/lib/contract/run-list';
+import { shortImportTag } from '@/lib/contract/import-tag';
 import { formatDuration, formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
 import s from './RunsTable.module.css';
 
@@ -69,7 +69,7 @@ export function RunRow({
         {run.modelLabel}
       </td>
       <td className={s.tag} title={run.importTag ?? 'Started here'} data-testid="run-row-tag">
-        {run.importTag ? readableTag(run.importTag) : <span className={s.muted}>started here</span>}
+        {run.importTag ? shortImportTag(run.importTag) : <span className={s.muted}>started here</span>}
       </td>
       <td className={s.mono}>{run.config.explorationStrategy}</td>
       <td className={s.num} title={`${run.exploredNodes} nodes run of ${run.totalNodes} created`}>

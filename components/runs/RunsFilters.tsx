@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react';
 import { TASKS, type TaskId } from '@/lib/tasks/index';
 import type { StoredRunStatus } from '@/lib/server/repositories/runs';
-import { readableTag } from '@/lib/contract/run-list';
+import { shortImportTag } from '@/lib/contract/import-tag';
 import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters, type RunOrigin } from './list-model';
 import s from './RunsTable.module.css';
 
@@ -81,7 +81,7 @@ export function RunsFilters({
             <optgroup label="Imports">
               {shownTags.map((t) => (
                 <option key={t.tag} value={`tag:${t.tag}`} title={t.tag}>
-                  {readableTag(t.tag)} ({t.runs})
+                  {shortImportTag(t.tag)} ({t.runs})
                 </option>
               ))}
             </optgroup>

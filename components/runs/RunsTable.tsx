@@ -8,7 +8,8 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
-import { readableTag, type RunSort, type RunSortKey } from '@/lib/contract/run-list';
+import { shortImportTag } from '@/lib/contract/import-tag';
+import type { RunSort, RunSortKey } from '@/lib/contract/run-list';
 import type { RunsSummary } from '@/lib/server/repositories/runs';
 import { useTRPC } from '@/lib/trpc/client';
 import {
@@ -185,7 +186,7 @@ function describeFilters(filters: RunFilters): string {
     filters.status && `status ${filters.status}`,
     filters.taskId && `task ${taskLabel(filters.taskId)}`,
     filters.origin.kind === 'mine' && 'started here (not imported)',
-    filters.origin.kind === 'tag' && `import ${readableTag(filters.origin.tag)}`,
+    filters.origin.kind === 'tag' && `import ${shortImportTag(filters.origin.tag)}`,
   ]
     .filter(Boolean)
     .join(' and ');

@@ -1,6 +1,6 @@
 /**
- * What the runs list's server and browser agree on: the columns a list can be sorted by, and how a run's import tag
- * reads. Browser-safe (imports nothing of ours), so the list's URL model and the repository share one definition.
+ * What the runs list's server and browser agree on: the columns a list can be sorted by and the longest tag filter
+ * (how a tag reads is lib/contract/import-tag.ts). Browser-safe (imports nothing of ours), so the list's URL model and the repository share one definition.
  * Not responsible for the SQL (lib/server/repositories/runs.ts) or the table's cells (components/runs).
  */
 
@@ -24,16 +24,3 @@ export const DEFAULT_RUN_SORT: RunSort = { by: 'created', dir: 'desc' };
  * (lib/server/http/run-files.ts), but a generated "tot-log:<file name>:<time>" adds to a 200-character name.
  */
 export const MAX_TAG_FILTER_LENGTH = 300;
-
-/**
- * An import tag as a person reads it: a Tree-of-Thoughts log's "tot-log:<file>:<ISO time>" becomes
- * "<file> · <date time>", an Arborist export's "arborist.run:<id>" becomes "export of <first 8 of id>"; a tag
- * someone chose is shown as it is.
- */
-export function readableTag(tag: string): string {
-  const totLog = /^tot-log:(.*):(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})[\d:.]*Z$/.exec(tag);
-  if (totLog) return `${totLog[1] || 'upload'} · ${totLog[2]} ${totLog[3]}`;
-  const exported = /^arborist\.run:(.+)$/.exec(tag);
-  if (exported) return `export of ${(exported[1] ?? '').slice(0, 8)}`;
-  return tag;
-}

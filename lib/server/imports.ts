@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../engine/events';
 import type { ToTConfig } from '../engine/types';
 import { type ExportRunStatus, type RunExport, buildExport, validateRunExport } from '../formats/export';
-import { arboristRunTag, totLogTag } from '../formats/import-tag';
+import { arboristRunTag, totLogTag } from '../contract/import-tag';
 import { looksLikeTotLog, parseTotLog } from '../formats/tot-log';
 import type { PrismaClient } from './db/client';
 import { InputError } from './errors';

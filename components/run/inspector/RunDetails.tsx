@@ -6,7 +6,7 @@
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
 import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/engine/types';
-import { describeImportTag } from '@/lib/formats/import-tag';
+import { describeImportTag } from '@/lib/contract/import-tag';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
 import { formatCost, formatLatency, formatScore } from '../event-log/describe-event';

@@ -3,6 +3,7 @@
  * page, so the run can say it was imported and from what. "tot-log:<file>:<ISO time>" for a Tree-of-Thoughts log,
  * "arborist.run:<run id>" for an Arborist export; a tag a person chose at import time is kept as it is.
  * Browser-safe and pure. Not responsible for storing runs (lib/server/imports.ts) or for how the page lays it out.
+ * It lives in lib/contract because the server writes it and the run page and the runs list read it.
  */
 
 export type ImportTagKind = 'tot-log' | 'arborist.run' | 'tag';
@@ -42,4 +43,15 @@ export function describeImportTag(tag: string): ImportOrigin {
   const run = ARBORIST_RUN.exec(tag);
   if (run) return { kind: 'arborist.run', what: 'an Arborist export', source: `run ${run[1] ?? ''}`, at: null };
   return { kind: 'tag', what: 'a file', source: tag, at: null };
+}
+
+/**
+ * The tag in a few words, for a table cell or a filter option: "<file> · <date time>" for a Tree-of-Thoughts log,
+ * "export of <first 8 of the run id>" for an Arborist export, a chosen tag as it is.
+ */
+export function shortImportTag(tag: string): string {
+  const origin = describeImportTag(tag);
+  if (origin.kind === 'tot-log') return `${origin.source} · ${origin.at?.replace(/ UTC$/, '') ?? ''}`;
+  if (origin.kind === 'arborist.run') return `export of ${origin.source.slice('run '.length, 'run '.length + 8)}`;
+  return tag;
 }

@@ -1,7 +1,7 @@
 // The import tag is written in one place and read back for the run page: a ToT log's tag names the file and the
 // time, an export's the run it came from, and a tag a person chose is shown as it is.
 import { describe, expect, it } from 'vitest';
-import { arboristRunTag, describeImportTag, totLogTag } from './import-tag';
+import { arboristRunTag, describeImportTag, shortImportTag, totLogTag } from './import-tag';
 
 describe('import tags', () => {
   const at = new Date('2025-03-04T05:06:07.000Z');
@@ -30,5 +30,14 @@ describe('import tags', () => {
 
   it('shows a tag a person chose as it is', () => {
     expect(describeImportTag('paper rerun')).toEqual({ kind: 'tag', what: 'a file', source: 'paper rerun', at: null });
+  });
+
+  it('reads short in the runs list: a log as its file and date, an export as its run, a chosen tag as it is', () => {
+    expect(shortImportTag('tot-log:gpt-4_0.7_propose1_value3_greedy5.json:2026-11-30T12:34:56.789Z')).toBe(
+      'gpt-4_0.7_propose1_value3_greedy5.json · 2026-11-30 12:34',
+    );
+    expect(shortImportTag('tot-log:a:b.json:2026-01-02T03:04:05.000Z')).toBe('a:b.json · 2026-01-02 03:04');
+    expect(shortImportTag(arboristRunTag('0f1e2d3c-aaaa-bbbb'))).toBe('export of 0f1e2d3c');
+    expect(shortImportTag('benchmark week 3')).toBe('benchmark week 3');
   });
 });
