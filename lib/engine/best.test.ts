@@ -5,48 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRunStore } from '../store/run-store';
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
 import { ThoughtTreeExecutor } from './executor';
 import { openGoalTask } from './prompts';
-import { ScriptedTreeModel, type TreeSpec } from './testing';
+import { ScriptedTreeModel, handBuiltLog as log, type TreeSpec } from './testing';
 import { findBestNode, fold } from './tree';
-import type { BranchScore, ThoughtTask } from './types';
-
-function score(composite: number): BranchScore {
-  return { confidence: 0.5, progress: 0.5, novelty: 0.5, composite, reasoning: '', fallback: false };
-}
-
-/** A log built by hand: the root, and children whose fate each test chooses. */
-function log() {
-  const events: ExplorationEvent[] = [];
-  const add = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]) =>
-    events.push({ runId: 'r', seq: events.length + 1, ts: events.length, type, payload } as ExplorationEvent);
-  add('run.started', {
-    goal: 'g',
-    taskId: 'open-goal',
-    agentName: 'a',
-    modelId: 'm',
-    config: new ThoughtTreeExecutor().config,
-  });
-  add('node.created', { nodeId: 'n0', parentId: null, branch: null, score: null });
-  const child = (id: string, composite: number) =>
-    add('node.created', {
-      nodeId: id,
-      parentId: 'n0',
-      branch: { thought: id, proposedAction: { type: 'response', content: id } },
-      score: score(composite),
-    });
-  const complete = (id: string, verified?: boolean) => {
-    add('node.started', { nodeId: id, mode: 'execute' });
-    add('node.completed', { nodeId: id, result: { response: id, iterations: 0, isAnswer: true } });
-    if (verified !== undefined) add('node.verified', { nodeId: id, passed: verified, trace: 'checked' });
-  };
-  const fail = (id: string) => {
-    complete(id, false);
-    add('node.failed', { nodeId: id, reason: 'verification failed' });
-  };
-  return { events, add, child, complete, fail };
-}
+import type { ThoughtTask } from './types';
 
 describe('findBestNode', () => {
   it('never picks a node that failed its verification, even the highest scored', () => {

@@ -1,11 +1,13 @@
 /**
  * Test support: a scripted model that grows a tree described by a small spec, through the engine's real
  * open-goal prompts and parsers (so tests exercise them too), and a wrapper that gives any model a latency and
- * keeps the model's own log of its calls (start times, usage). Used by tests only.
+ * keeps the model's own log of its calls (start times, usage), and a log built event by event. Used by tests only.
  * Not a simulation of a real model: see lib/models/simulated.ts for that.
  */
+import { DEFAULT_TOT_CONFIG } from './config';
+import type { EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
 import { readPromptLine } from './scratchpad';
-import type { CompletionRequest, CompletionResponse, LanguageModel, TokenUsage } from './types';
+import type { BranchScore, CompletionRequest, CompletionResponse, LanguageModel, TokenUsage } from './types';
 
 export interface TreeSpec {
   /** Children thoughts by parent thought ('' is the root). */
@@ -166,4 +168,40 @@ export class TimedModel implements LanguageModel {
       outputTokens: done.reduce((sum, c) => sum + (c.usage?.outputTokens ?? 0), 0),
     };
   }
+}
+
+function handScore(composite: number): BranchScore {
+  return { confidence: 0.5, progress: 0.5, novelty: 0.5, composite, reasoning: '', fallback: false };
+}
+
+/** A log built by hand: the root, and children whose fate each test chooses (seq and ts count up from 1 and 0). */
+export function handBuiltLog() {
+  const events: ExplorationEvent[] = [];
+  const add = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]) =>
+    events.push({ runId: 'r', seq: events.length + 1, ts: events.length, type, payload } as ExplorationEvent);
+  add('run.started', {
+    goal: 'g',
+    taskId: 'open-goal',
+    agentName: 'a',
+    modelId: 'm',
+    config: DEFAULT_TOT_CONFIG,
+  });
+  add('node.created', { nodeId: 'n0', parentId: null, branch: null, score: null });
+  const child = (id: string, composite: number) =>
+    add('node.created', {
+      nodeId: id,
+      parentId: 'n0',
+      branch: { thought: id, proposedAction: { type: 'response', content: id } },
+      score: handScore(composite),
+    });
+  const complete = (id: string, verified?: boolean) => {
+    add('node.started', { nodeId: id, mode: 'execute' });
+    add('node.completed', { nodeId: id, result: { response: id, iterations: 0, isAnswer: true } });
+    if (verified !== undefined) add('node.verified', { nodeId: id, passed: verified, trace: 'checked' });
+  };
+  const fail = (id: string) => {
+    complete(id, false);
+    add('node.failed', { nodeId: id, reason: 'verification failed' });
+  };
+  return { events, add, child, complete, fail };
 }

@@ -469,6 +469,15 @@ export function findBestNode(tree: ThoughtTree): ThoughtNode | null {
   return best;
 }
 
+/**
+ * The node the "best" badge marks: a finished run's winner as run.finished named it (an importer may choose its
+ * answer by a rule of its own log, and a run without a winner has none), else findBestNode as the run goes on.
+ */
+export function markedBestNode(tree: ThoughtTree): ThoughtNode | null {
+  if (tree.status === 'finished') return tree.bestNodeId ? (tree.nodes[tree.bestNodeId] ?? null) : null;
+  return findBestNode(tree);
+}
+
 function isCandidateForBest(node: ThoughtNode): boolean {
   return (
     node.parentId !== null && node.result !== null && node.status !== 'pruned' && node.verification?.passed !== false

@@ -4,13 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
+import { createEmptyTree, fold } from '../engine/tree';
 import type { RunExport } from '../formats/export';
 import type { TotGame } from '../formats/tot-log';
 import { exportRun, importFile, importRun, importTotLog, parseJsonText } from './imports';
 import { listEvents } from './repositories/events';
 import { listNodes } from './repositories/nodes';
 import { getRun, type RunRecord } from './repositories/runs';
-import { foldForSummary, summarizeTree } from './run-summary';
+import { summarizeTree } from './run-summary';
 import { createTestServices, type TestServices } from './testing/services';
 
 const SAMPLE = new URL('../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
@@ -85,8 +86,8 @@ describe('exportRun then importRun', () => {
   it('writes the summary the run manager writes (one shared summarizeTree)', async () => {
     const s = setup();
     const original = await finishedRun(s, 5);
-    const { tree, bestScore } = foldForSummary(original.id, await listEvents(s.prisma, original.id));
-    expect(original).toMatchObject(summarizeTree(tree, bestScore));
+    const tree = fold(await listEvents(s.prisma, original.id), createEmptyTree(original.id));
+    expect(original).toMatchObject(summarizeTree(tree));
   });
 
   it('keeps a tag it is given, and the file’s own tag over a default', async () => {

@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../engine/events';
 import type { ToTConfig } from '../engine/types';
+import { createEmptyTree, fold } from '../engine/tree';
 import { type ExportRunStatus, type RunExport, buildExport, validateRunExport } from '../formats/export';
 import { arboristRunTag, totLogTag } from '../contract/import-tag';
 import { looksLikeTotLog, parseTotLog } from '../formats/tot-log';
@@ -24,7 +25,7 @@ import { appendEventsInTransaction, listEvents } from './repositories/events';
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { type RunRecord, type StoredRunStatus, createRun, getRun, updateRun } from './repositories/runs';
-import { foldForSummary, summarizeTree } from './run-summary';
+import { summarizeTree } from './run-summary';
 
 // The export format lists the stored statuses itself (lib/formats imports nothing from lib/server): keep them equal.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -163,12 +164,12 @@ function withRunId(events: readonly ExplorationEvent[], runId: string): Explorat
 /** Writes the runs, their logs, nodes and summaries in one transaction; returns the stored rows. */
 async function storeRuns(prisma: PrismaClient, runs: readonly RunToStore[]): Promise<RunRecord[]> {
   // fold before the transaction: the write lock is held only for writing
-  const prepared = runs.map((run) => ({ run, ...foldForSummary(run.id, run.events) }));
+  const prepared = runs.map((run) => ({ run, tree: fold(run.events, createEmptyTree(run.id)) }));
   const eventCount = runs.reduce((sum, run) => sum + run.events.length, 0);
   return prisma.$transaction(
     async (tx) => {
       const stored: RunRecord[] = [];
-      for (const { run, tree, bestScore } of prepared) {
+      for (const { run, tree } of prepared) {
         const status: StoredRunStatus = tree.status === 'finished' ? 'finished' : 'interrupted';
         await createRun(tx, {
           id: run.id,
@@ -190,7 +191,7 @@ async function storeRuns(prisma: PrismaClient, runs: readonly RunToStore[]): Pro
         await upsertNodes(tx, run.id, nodes);
         await saveSnapshot(tx, run.id, tree);
         const record = await updateRun(tx, run.id, {
-          ...summarizeTree(tree, bestScore),
+          ...summarizeTree(tree),
           status,
           startedAt: run.startedAt ?? (tree.startedAt !== null ? new Date(tree.startedAt) : null),
         });

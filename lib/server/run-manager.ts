@@ -24,7 +24,7 @@ import { type ModelSpec, createModel, modelLabel, modelSpecSchema, specModelId }
 import { appendEvents, appendEventsInTransaction, listEvents } from './repositories/events';
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
-import { bestScoreAfter, foldForSummary, summarizeTree } from './run-summary';
+import { summarizeTree } from './run-summary';
 import { type RunRecord, createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
 
 export interface RunManagerOptions {
@@ -68,7 +68,6 @@ interface LiveRun {
   abort: AbortController;
   /** Settles when the run has stopped and everything is written. */
   done: Promise<void>;
-  bestScore: number | null;
 }
 
 export class RunManager {
@@ -303,7 +302,6 @@ export class RunManager {
       writeError: null,
       abort: new AbortController(),
       done: new Promise<void>((resolve) => (finish = resolve)),
-      bestScore: null,
     };
     this.live.set(runId, run);
     void this.execute(run)
@@ -348,8 +346,7 @@ export class RunManager {
       if (record.lastSeq > 0) {
         // A run with a log continues from it: after a restart, or queued again after one.
         const events = await listEvents(prisma, run.id);
-        // the best score so far comes from the log too, so the row keeps it while the run goes on
-        ({ tree: run.tree, bestScore: run.bestScore } = foldForSummary(run.id, events));
+        run.tree = fold(events, createEmptyTree(run.id));
         this.log(`resuming run ${run.id} from seq ${record.lastSeq}`);
         await executor.resume(agent, events, options);
       } else {
@@ -395,14 +392,13 @@ export class RunManager {
           collectTouched(run.tree, event, touched);
           // a step rolled back (restart, abort) returns its node to its old status
           if (inFlight && (event.type === 'run.resumed' || event.type === 'run.finished')) touched.add(inFlight);
-          run.bestScore = bestScoreAfter(run.bestScore, run.tree, event);
         }
         const nodes = [...touched].map((id) => run.tree.nodes[id]).filter((n): n is ThoughtNode => Boolean(n));
         await this.options.prisma.$transaction(
           async (tx) => {
             await appendEventsInTransaction(tx, run.id, batch);
             if (nodes.length) await upsertNodes(tx, run.id, nodes);
-            await updateRun(tx, run.id, summarizeTree(run.tree, run.bestScore));
+            await updateRun(tx, run.id, summarizeTree(run.tree));
           },
           { timeout: 30_000 },
         );

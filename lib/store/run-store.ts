@@ -19,7 +19,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ExplorationEvent } from '../engine/events';
 import { selectNext } from '../engine/frontier';
-import { createEmptyTree, findBestNode, reduce } from '../engine/tree';
+import { createEmptyTree, markedBestNode, reduce } from '../engine/tree';
 import type { ThoughtTree } from '../engine/types';
 import { NO_NOTES, noteEvents, SnapshotIndex, type StepNotes } from './snapshots';
 
@@ -92,7 +92,7 @@ const nextFrame: Scheduler = (callback) => {
 function frontierMarks(tree: ThoughtTree): Pick<Derived, 'nextNodeId' | 'bestNodeId'> {
   return {
     nextNodeId: tree.status === 'finished' ? null : (selectNext(tree)?.nodeId ?? null),
-    bestNodeId: tree.bestNodeId ?? findBestNode(tree)?.id ?? null,
+    bestNodeId: markedBestNode(tree)?.id ?? null,
   };
 }
 
