@@ -82,7 +82,10 @@ test('expand again gives a node fresh children; step runs exactly one step', asy
     (e) => e.type === 'node.created' && e.payload.parentId === nodeId,
   ).length;
 
-  // select it with a click, expand with the keyboard, then one step runs that expansion
+  // select it (by link: where the pause lands decides whether the node is still open on the canvas or folded into
+  // its parent's "+N more" card; a selected node is always open), expand with the keyboard, then one step runs it
+  await page.goto(`/runs/${id}?node=${nodeId}`);
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
   await card(page, nodeId).click();
   await page.keyboard.press('e');
   await expect(card(page, nodeId).getByTestId('mark-expand')).toBeVisible(); // the person's action, on the node
@@ -93,8 +96,15 @@ test('expand again gives a node fresh children; step runs exactly one step', asy
   expect(log.filter((e) => e.type === 'node.started').length).toBe(startsBefore + 1);
   const step = log.filter((e) => e.type === 'node.started').at(-1);
   expect(step?.payload).toEqual({ nodeId, mode: 'expand' });
-  const after = log.filter((e) => e.type === 'node.created' && e.payload.parentId === nodeId).length;
-  expect(after).toBeGreaterThan(before);
+  // a fresh generation for that node: each candidate becomes a child or is dropped below the threshold, with its
+  // score (which of the two depends on where the pause landed, so the test counts both)
+  const stepAt = step?.seq ?? 0;
+  const generated = log.find((e) => e.seq > stepAt && e.type === 'branches.generated' && e.payload.nodeId === nodeId);
+  const fresh = (generated?.payload as { branches: unknown[] } | undefined)?.branches.length ?? 0;
+  expect(fresh).toBeGreaterThan(0);
+  const children = log.filter((e) => e.type === 'node.created' && e.payload.parentId === nodeId).length;
+  const dropped = log.filter((e) => e.seq > stepAt && e.type === 'candidate.dropped' && e.payload.nodeId === nodeId);
+  expect(children - before + dropped.length).toBe(fresh);
   await expect(page.getByTestId('run-status')).toHaveText('paused');
   await page.getByRole('button', { name: 'Abort' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('finished');
