@@ -2,7 +2,7 @@
 /**
  * One row of the runs table: status, task, goal (a link to the run), model, origin tag, strategy, nodes, best score
  * (the best node's own, 0..1), solved, cost (unpriced calls said, not counted as $0),
- * started and duration, and a delete with an inline confirm. A click anywhere else on the row opens the run.
+ * started (and how long it ran), and a delete with an inline confirm. A click anywhere else on the row opens the run.
  * Not responsible for fetching or polling (RunsTable.tsx) or how cells read (list-model.ts).
  */
 import Link from 'next/link';
@@ -59,19 +59,21 @@ export function RunRow({
           {run.status}
         </span>
       </td>
-      <td className={s.muted}>{taskLabel(run.taskId)}</td>
+      <td className={s.muted} title={`${taskLabel(run.taskId)}, ${run.config.explorationStrategy} search`}>
+        {taskLabel(run.taskId)}
+        <span className={s.strategy}> · {run.config.explorationStrategy}</span>
+      </td>
       <td className={s.goal}>
         <Link href={`/runs/${run.id}`} title={run.goal} prefetch={false}>
           {run.goal}
         </Link>
       </td>
-      <td className={s.tag} title={run.modelId} data-testid="run-row-model">
-        {run.modelLabel}
+      <td className={s.tag} title={run.modelLabel} data-testid="run-row-model">
+        {run.modelId}
       </td>
       <td className={s.tag} title={run.importTag ?? 'Started here'} data-testid="run-row-tag">
         {run.importTag ? shortImportTag(run.importTag) : <span className={s.muted}>started here</span>}
       </td>
-      <td className={s.mono}>{run.config.explorationStrategy}</td>
       <td className={s.num} title={`${run.exploredNodes} nodes run of ${run.totalNodes} created`}>
         {run.exploredNodes}
         <span className={s.muted}>/{run.totalNodes}</span>
@@ -111,8 +113,13 @@ export function RunRow({
         className={run.startedAt ? undefined : s.muted}
       >
         {formatRelative(started, now)}
+        {duration !== null && (
+          <span className={s.muted} data-testid="run-row-duration">
+            {' · '}
+            {formatDuration(duration)}
+          </span>
+        )}
       </td>
-      <td className={s.num}>{duration === null ? <span className={s.muted}>—</span> : formatDuration(duration)}</td>
       <td className={s.actions}>
         {deleting ? (
           <span className={s.muted}>Deleting…</span>

@@ -45,11 +45,10 @@ function useNow(intervalMs: number): number {
 /** The table's columns; `sort` makes a header a button that sorts the whole list on the server. */
 const COLUMNS: { label: string; className?: string; sort?: RunSortKey; title?: string }[] = [
   { label: 'Status', className: s.colStatus },
-  { label: 'Task', className: s.colTask },
+  { label: 'Task', className: s.colTask, title: 'The task, and the search strategy' },
   { label: 'Goal', className: s.colGoal },
   { label: 'Model', className: s.colModel },
   { label: 'Tag', className: s.colTag, title: 'Where the run came from: the import it belongs to, or started here' },
-  { label: 'Strategy', className: s.colStrategy },
   { label: 'Nodes', className: `${s.num} ${s.colNodes}`, sort: 'nodes', title: 'Nodes run / created' },
   {
     label: 'Best',
@@ -59,8 +58,7 @@ const COLUMNS: { label: string; className?: string; sort?: RunSortKey; title?: s
   },
   { label: 'Solved', className: s.colSolved },
   { label: 'Cost', className: `${s.num} ${s.colCost}`, sort: 'cost' },
-  { label: 'Started', className: s.colStarted, sort: 'created' },
-  { label: 'Duration', className: `${s.num} ${s.colDuration}` },
+  { label: 'Started', className: s.colStarted, sort: 'created', title: 'When it started · how long it ran' },
 ];
 
 function TableHead({ sort, onSort }: { sort?: RunSort; onSort?: (sort: RunSort) => void }) {
