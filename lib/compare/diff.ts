@@ -5,7 +5,7 @@
  * differ between runs (a fork renumbers them). Pure and React-free.
  * Not responsible for drawing (components/compare) or for stats (each tree carries its own).
  */
-import { findBestNode, pathTo } from '../engine/tree';
+import { markedBestNode, pathTo } from '../engine/tree';
 import type { NodeStatus, ThoughtTree } from '../engine/types';
 import { sharedPrefix } from '../layout/shared-prefix';
 
@@ -40,7 +40,7 @@ export interface RunDiff {
 
 function bestPath(tree: ThoughtTree, shared: ReadonlySet<string>): PathStep[] {
   // the run's own pick once finished; while it runs, the engine's rule for the best so far
-  const bestId = tree.bestNodeId ?? findBestNode(tree)?.id ?? null;
+  const bestId = markedBestNode(tree)?.id ?? null;
   if (!bestId) return [];
   return pathTo(tree, bestId).map((node) => ({
     nodeId: node.id,
