@@ -99,4 +99,6 @@ test('an imported ToT log shows solved games, the log values and where it came f
   await page.goto(`/runs/${ids[3]}?node=${low}`);
   const lowScore = page.locator(`[data-testid=inspector-node][data-node-id=${low}]`).getByTestId('inspector-score');
   await expect(lowScore.getByTestId('inspector-log-value')).toHaveText('value 0.002 (impossible ×2)');
+  // and its card on the canvas writes the same figure, not a 0..1 number of ours
+  await expect(page.locator(`[data-testid=thought-node][data-node-id=${low}]`)).toContainText('0.002/60');
 });

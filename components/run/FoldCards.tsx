@@ -11,6 +11,7 @@ import { levelOf } from '@/lib/layout/lod';
 import { rollupsFor, sumRollups } from '@/lib/layout/rollup';
 import { formatUsageCost } from './inspector/model-calls';
 import { NodeHandles } from './canvas/orientation';
+import { scoreFigure } from './event-log/describe-event';
 import { useRunStore } from './RunStoreContext';
 import type { DroppedFlowNode, DroppedFoldFlowNode, FoldFlowNode, SummaryFlowNode } from './flow-types';
 import { firstLine } from './node-status';
@@ -91,7 +92,7 @@ function useHiddenTotals(nodeIds: readonly string[]): string {
 function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
   const pill = usePill();
   const totals = useHiddenTotals(data.nodeIds);
-  const best = data.best !== null ? data.best.toFixed(2) : null;
+  const best = data.best;
   const text = `+${data.hidden} more${best ? `, best ${best}` : ''}`;
   return (
     <div
@@ -164,7 +165,7 @@ function DroppedCardImpl({ data }: NodeProps<DroppedFlowNode>) {
         <NodeHandles />
         <span className="tpill-words">{firstLine(candidate.branch.thought, 40)}</span>
         <div className="tpill-foot">{bar}</div>
-        <span className="tpill-sr">pruned by score · {candidate.score.composite.toFixed(2)}</span>
+        <span className="tpill-sr">pruned by score · {scoreFigure(candidate.score)}</span>
       </div>
     );
   }
@@ -173,7 +174,7 @@ function DroppedCardImpl({ data }: NodeProps<DroppedFlowNode>) {
       <NodeHandles />
       <div className="tnode-top">
         <span className="badge st-dropped">pruned by score</span>
-        <span className="mono tnode-id">{candidate.score.composite.toFixed(2)}</span>
+        <span className="mono tnode-id">{scoreFigure(candidate.score)}</span>
       </div>
       <div className="tnode-thought">{firstLine(candidate.branch.thought)}</div>
       {bar}

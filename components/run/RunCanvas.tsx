@@ -29,6 +29,7 @@ import { displayStatus } from './node-status';
 import { createElementCache, stabilize } from './stable-elements';
 import { ThoughtNodeCard } from './ThoughtNodeCard';
 import type { RunCommands } from './useRunCommands';
+import { scoreFigure } from './event-log/describe-event';
 
 const nodeTypes = {
   thought: ThoughtNodeCard,
@@ -161,7 +162,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
             parentId: item.parentId,
             nodeIds: item.nodeIds,
             hidden: item.hidden,
-            best: item.best,
+            best: item.bestScore ? scoreFigure(item.bestScore) : null,
             mix: statusMix(tree, item.nodeIds),
           },
         });

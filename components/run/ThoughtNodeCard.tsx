@@ -11,6 +11,7 @@ import { NodeHandles } from './canvas/orientation';
 import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
 import type { ThoughtFlowNode } from './flow-types';
+import { scoreFigure } from './event-log/describe-event';
 import { STATUS_LABELS, displayStatus, firstLine } from './node-status';
 import { useIsShared } from './SharedNodes';
 
@@ -78,7 +79,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         </div>
         <span className="tpill-sr">
           {statusLabel} · {id}
-          {composite !== null ? ` · ${composite.toFixed(2)}` : ''}
+          {node.score ? ` · ${scoreFigure(node.score)}` : ''}
           {marks.map((m) => ` · ${m.label}`).join('')}
         </span>
       </div>
@@ -99,7 +100,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         <span className={`badge st-${isRoot ? 'root' : status}`}>{statusLabel}</span>
         <span className="mono tnode-id">
           {id} · d{node.depth}
-          {composite !== null ? ` · ${composite.toFixed(2)}` : ''}
+          {node.score ? ` · ${scoreFigure(node.score)}` : ''}
         </span>
       </div>
       <div className="tnode-thought" title={thought}>

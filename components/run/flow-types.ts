@@ -11,7 +11,8 @@ export type SummaryFlowNode = Node<
     parentId: string;
     nodeIds: string[];
     hidden: number;
-    best: number | null;
+    /** The best hidden node's score as its card writes it (scoreFigure: "0.71", or an imported log's "20.001/60"). */
+    best: string | null;
     /** The hidden nodes' statuses, "completed:12,failed:3" (a string, so an unchanged mix compares equal). */
     mix: string;
   },

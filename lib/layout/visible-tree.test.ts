@@ -106,6 +106,18 @@ describe('visibleTree with autoCollapse', () => {
     }
   });
 
+  it('with no best node (a finished run without a winner), keeps the first level and the top-scored path open', async () => {
+    const { tree } = await game(3);
+    const root = tree.nodes[tree.rootId as string];
+    const top = Object.values(tree.nodes)
+      .filter((n) => n.parentId !== null)
+      .reduce((a, b) => (b.cumulativeScore > a.cumulativeScore ? b : a));
+    const v = visibleTree(tree, { ...base, focus: focusNodes(tree, null, null) });
+    // not one fold card under the goal: the root's children are on the canvas, and so is where the search got furthest
+    for (const id of root?.childIds ?? []) expect(v.items.has(id)).toBe(true);
+    expect(v.items.has(top.id)).toBe(true);
+  });
+
   it('opens a summary in place on request, and shows everything when off', async () => {
     const { tree } = await game(3);
     const root = tree.rootId as string;

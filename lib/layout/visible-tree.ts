@@ -8,7 +8,7 @@
  * Pure and React-free; the result feeds the tidy layout (tidy.ts) as a plain parent -> children map.
  * Not responsible for positions (tidy.ts) or drawing (components/run).
  */
-import type { ThoughtNode, ThoughtTree } from '../engine/types';
+import type { BranchScore, ThoughtNode, ThoughtTree } from '../engine/types';
 
 export type VisibleItem =
   | { kind: 'node'; id: string; nodeId: string }
@@ -25,6 +25,8 @@ export type VisibleItem =
       hidden: number;
       /** Best composite score among the hidden nodes; null when none is scored. */
       best: number | null;
+      /** That node's whole score, so the card can show it as the node shows it (an imported log's own value). */
+      bestScore: BranchScore | null;
     };
 
 export interface VisibleTree {
@@ -55,8 +57,8 @@ export const droppedItemId = (parentId: string, index: number) => `drop:${parent
 export const summaryId = (parentId: string) => `more:${parentId}`;
 
 /**
- * The nodes a person is looking at: the selection, its siblings and children; the best node; and, while the run
- * is not finished, the frontier and the node running now. visibleTree keeps these and their ancestors open.
+ * The nodes a person is looking at: the selection, its siblings and children; the best node (with none, the root's
+ * children and the top-rated node); and, while the run is not finished, the frontier and the node running now. visibleTree keeps these and their ancestors open.
  */
 export function focusNodes(tree: ThoughtTree, selectedId: string | null, bestId: string | null): Set<string> {
   const focus = new Set<string>();
@@ -68,6 +70,18 @@ export function focusNodes(tree: ThoughtTree, selectedId: string | null, bestId:
     for (const id of selected.childIds) focus.add(id);
   }
   if (bestId && tree.nodes[bestId]) focus.add(bestId);
+  else {
+    // No best node (nothing completed yet, or a finished run without a winner): rather than one fold card under the
+    // goal, keep the first level and the path the search rated highest (where it got furthest) in view.
+    const root = tree.rootId ? tree.nodes[tree.rootId] : undefined;
+    for (const id of root?.childIds ?? []) focus.add(id);
+    let top: ThoughtNode | null = null;
+    for (const id of tree.nodeOrder) {
+      const node = tree.nodes[id];
+      if (node && node.parentId !== null && (!top || node.cumulativeScore > top.cumulativeScore)) top = node;
+    }
+    if (top) focus.add(top.id);
+  }
   if (tree.status !== 'finished') {
     for (const id of Object.keys(tree.frontier)) focus.add(id);
     if (tree.inFlight) focus.add(tree.inFlight.entry.nodeId);
@@ -94,20 +108,22 @@ function countSubtree(tree: ThoughtTree, id: string): number {
   return summarize(tree, [id]).count;
 }
 
-/** How many nodes the subtrees of `ids` hold, and the best composite score among them. */
-function summarize(tree: ThoughtTree, ids: readonly string[]): { count: number; best: number | null } {
+/** How many nodes the subtrees of `ids` hold, and the best score among them (by composite; the whole score too). */
+function summarize(
+  tree: ThoughtTree,
+  ids: readonly string[],
+): { count: number; best: number | null; bestScore: BranchScore | null } {
   let count = 0;
-  let best: number | null = null;
+  let bestScore: BranchScore | null = null;
   const stack = [...ids];
   while (stack.length) {
     const node = tree.nodes[stack.pop() as string];
     if (!node) continue;
     count++;
-    const score = node.score?.composite;
-    if (score !== undefined && (best === null || score > best)) best = score;
+    if (node.score && (bestScore === null || node.score.composite > bestScore.composite)) bestScore = node.score;
     stack.push(...node.childIds);
   }
-  return { count, best };
+  return { count, best: bestScore?.composite ?? null, bestScore };
 }
 
 /** The folds that must open for `reveal` to be visible. */
@@ -154,8 +170,8 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
     for (const childId of kids) visit(childId);
     if (more.length > 0) {
       const itemId = summaryId(id);
-      const { count, best } = summarize(tree, more);
-      items.set(itemId, { kind: 'summary', id: itemId, parentId: id, nodeIds: more, hidden: count, best });
+      const { count, best, bestScore } = summarize(tree, more);
+      items.set(itemId, { kind: 'summary', id: itemId, parentId: id, nodeIds: more, hidden: count, best, bestScore });
       kids.push(itemId);
       childIds[itemId] = [];
     }
