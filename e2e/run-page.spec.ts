@@ -30,6 +30,22 @@ async function holdHistory(page: Page) {
   };
 }
 
+/** Records every address the page writes (history.replaceState / pushState), from the first script on. */
+async function recordAddresses(page: Page) {
+  await page.addInitScript(() => {
+    const written: string[] = [];
+    (window as unknown as { __addresses: string[] }).__addresses = written;
+    for (const name of ['replaceState', 'pushState'] as const) {
+      const original = history[name].bind(history);
+      history[name] = (data, unused, url) => {
+        if (url !== undefined && url !== null) written.push(String(url));
+        original(data, unused, url);
+      };
+    }
+  });
+}
+const addresses = (page: Page) => page.evaluate(() => (window as unknown as { __addresses: string[] }).__addresses);
+
 // One big recorded run for the tests that need one (a worker runs this file's tests in order: made once).
 let big: Promise<RecordedRun> | null = null;
 function bigRun(): Promise<RecordedRun> {
@@ -105,12 +121,15 @@ test('a link to a step and a node keeps both in the address bar, and a reload sh
   page,
 }) => {
   const id = await demoRunId(E2E_BASE);
+  await recordAddresses(page);
   await page.goto(`/runs/${id}?step=60&node=n2`);
   await expect(page.getByTestId('timeline-position')).toContainText('step 60 /');
   await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
   await expect(page.locator('.tnode.is-selected')).toHaveAttribute('data-node-id', 'n2');
   await expect(page).toHaveURL(/[?&]step=60(&|$)/);
   await expect(page).toHaveURL(/[?&]node=n2(&|$)/);
+  // not for a moment: a link copied while the page loads is as good
+  expect(await addresses(page)).not.toContainEqual(expect.not.stringMatching(/[?&]step=60(&|$)/));
 
   await page.reload();
   await expect(page.getByTestId('timeline-position')).toContainText('step 60 /');
@@ -135,6 +154,7 @@ test('a link deep into a big run opens at that step, not at the end, with its no
   const created = early.events.filter((e) => e.type === 'node.created' && e.seq < 4_000);
   const nodeId = (created.at(-1) as Extract<ExplorationEvent, { type: 'node.created' }>).payload.nodeId;
 
+  await recordAddresses(page);
   await page.goto(`/runs/${run.id}?step=5000&node=${nodeId}`);
   await expect(page.getByTestId('timeline-position')).toContainText('step 5000 /', { timeout: 60_000 });
   await expect(page.getByTestId('time-travel')).toContainText('at step 5000 of');
@@ -145,4 +165,5 @@ test('a link deep into a big run opens at that step, not at the end, with its no
   await expect(page.getByTestId('timeline-loading')).toHaveCount(0, { timeout: 60_000 });
   await expect(page.getByTestId('timeline-position')).toContainText('step 5000 /');
   await expect(page).toHaveURL(/[?&]step=5000(&|$)/);
+  expect(await addresses(page)).not.toContainEqual(expect.not.stringMatching(/[?&]step=5000(&|$)/));
 });
