@@ -9,7 +9,7 @@ import { expect, test, type Page, type Route } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/engine/events';
 import type { BenchServer } from '../lib/bench/server-process';
 import { recordRun, type RecordedRun } from '../lib/bench/ui-runs';
-import { demoRunId, query, E2E_BASE } from './api';
+import { demoRunId, ndjson, query, E2E_BASE } from './api';
 
 const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id="${nodeId}"]`);
 
@@ -166,4 +166,61 @@ test('a link deep into a big run opens at that step, not at the end, with its no
   await expect(page.getByTestId('timeline-position')).toContainText('step 5000 /');
   await expect(page).toHaveURL(/[?&]step=5000(&|$)/);
   expect(await addresses(page)).not.toContainEqual(expect.not.stringMatching(/[?&]step=5000(&|$)/));
+});
+
+test('jump buttons are off when there is nothing that way: no command in a run without one, no backtrack before the first', async ({
+  page,
+}) => {
+  const id = await demoRunId(E2E_BASE);
+  const events = await ndjson(E2E_BASE, id);
+  expect(events.some((e) => e.type.startsWith('steer.'))).toBe(false);
+  const backtracks = events.filter((e) => e.type === 'backtrack').map((e) => e.seq);
+  expect(backtracks.length).toBeGreaterThan(0);
+  await page.goto(`/runs/${id}`);
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${events.length} / ${events.length}`);
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
+
+  await page.getByTestId('jump-kind').selectOption('command');
+  await page.getByTestId('scrubber').fill('20');
+  await expect(page.getByTestId('timeline-position')).toContainText('step 20 /');
+  await expect(page.getByTestId('jump-prev')).toBeDisabled();
+  await expect(page.getByTestId('jump-next')).toBeDisabled();
+
+  await page.getByTestId('jump-kind').selectOption('backtrack');
+  await expect(page.getByTestId('jump-next')).toBeEnabled();
+  await page.getByTestId('scrubber').fill(String(backtracks[0]));
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${backtracks[0]} /`);
+  await expect(page.getByTestId('jump-prev')).toBeDisabled();
+  await page.getByTestId('scrubber').fill(String(backtracks.at(-1)));
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${backtracks.at(-1)} /`);
+  await expect(page.getByTestId('jump-prev')).toBeEnabled();
+  await expect(page.getByTestId('jump-next')).toBeDisabled();
+});
+
+test('playback by search step shows the end of each step of the search in turn, to the end', async ({ page }) => {
+  const id = await demoRunId(E2E_BASE);
+  const events = await ndjson(E2E_BASE, id);
+  const starts = events.filter((e) => e.type === 'node.started').map((e) => e.seq);
+  const stepEnds = [...starts.slice(1).map((s) => s - 1), events.length];
+  await page.goto(`/runs/${id}`);
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${events.length} / ${events.length}`);
+  // every step the position shows from here on
+  await page.getByTestId('timeline-position').evaluate((el) => {
+    const shown: string[] = [];
+    (window as unknown as { __shown: string[] }).__shown = shown;
+    new MutationObserver(() => shown.push(el.querySelector('b')?.textContent ?? '')).observe(el, {
+      subtree: true,
+      characterData: true,
+      childList: true,
+    });
+  });
+  await page.getByTestId('play-unit').selectOption('step');
+  await page.getByLabel('Playback speed').selectOption('10');
+  await page.getByTestId('timeline-play').click();
+  await expect(page.getByTestId('timeline-play')).toHaveText(/▶ play/, { timeout: 30_000 });
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${events.length} / ${events.length}`);
+  const shown = (await page.evaluate(() => (window as unknown as { __shown: string[] }).__shown)).map(Number);
+  // from the start (0), each search step's end in turn: not one event at a time
+  expect([...new Set(shown)]).toEqual([0, ...stepEnds]);
 });

@@ -1,18 +1,21 @@
 'use client';
 // The timeline under the canvas: the moments of the run coloured by kind (per pixel column), a scrubber over the
-// whole run, steps back and forward by one event or one search iteration, jumps to the previous or next backtrack,
-// prune or command, play at 0.5x to 10x, and "back to live" while a run is still going. Everything else on the
-// page shows the step the timeline is on (the store's seek). While a long run's history is still arriving, steps
-// before it cannot be shown and the position says so.
+// whole run, steps back and forward by one event or one search step, jumps to the previous or next backtrack,
+// prune or command (each button off when there is nothing that way), play by search step or by event at 0.5x to
+// 10x, and "back to live" while a run is still going. Everything else on the page shows the step the timeline is
+// on (the store's seek). While a long run's history is still arriving, steps before it cannot be shown and the
+// position says so.
 import { useEffect, useRef, useState } from 'react';
 import {
   DRAWN_KINDS,
   type JumpTarget,
-  jump,
   hasKind,
   MomentBuckets,
+  MomentIndex,
   playDelay,
+  playNext,
   type MomentKind,
+  type PlayUnit,
 } from '@/lib/store/timeline';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import styles from './Timeline.module.css';
@@ -102,38 +105,47 @@ export function Timeline() {
   const lastSeq = useRunStore((s) => s.lastSeq);
   const viewSeq = useRunStore((s) => s.viewSeq);
   const live = useRunStore((s) => s.liveStatus !== 'finished');
+  const events = useRunStore((s) => s.events);
+  const eventCount = useRunStore((s) => s.eventCount);
   // a long run's history arrives after its tree: steps before it cannot be shown yet
-  const loadingHistory = useRunStore((s) => s.eventCount < s.lastSeq);
+  const loadingHistory = eventCount < lastSeq;
+  // where each kind of moment is: read as the log grows (it only reads what it has not), asked on every render
+  const [moments] = useState(() => new MomentIndex());
+  moments.read(events, eventCount);
   const [playRequested, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
+  const [unit, setUnit] = useState<PlayUnit>('step');
   const [jumpKind, setJumpKind] = useState<JumpTarget>('backtrack');
   const shown = viewSeq ?? lastSeq;
   // playback ends by itself at the end of the log
   const playing = playRequested && viewSeq !== null;
+  const target = (kind: JumpTarget, direction: 1 | -1) => moments.jump(shown, kind, direction);
 
   const go = (seq: number | null) => {
     store.getState().setView({ followLive: false });
     store.getState().seek(seq);
   };
-  const jumpTo = (target: JumpTarget, direction: 1 | -1) => {
-    const seq = jump(store.getState().events, store.getState().viewSeq ?? store.getState().lastSeq, target, direction);
+  const jumpTo = (kind: JumpTarget, direction: 1 | -1) => {
+    const seq = target(kind, direction);
     if (seq !== null) go(seq);
   };
 
-  // Playing shows one event after another at the run's own pace times the speed, and stops at the end.
+  // Playing shows one search step (or one event) after another at the run's own pace times the speed, and stops at
+  // the end. A step the history has not reached yet waits for it (the seek shows it when it arrives).
   useEffect(() => {
     if (!playing) return;
     const state = store.getState();
     const from = state.viewSeq ?? state.lastSeq;
+    const next = playNext(moments, from, unit);
+    if (next === null) return;
     const timer = setTimeout(
-      () => go(from + 1 >= store.getState().lastSeq ? null : from + 1),
-      playDelay(state.events, from, speed),
+      () => go(next >= store.getState().lastSeq ? null : next),
+      playDelay(state.events, from, next, speed),
     );
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` moves the player one event at a time
-  }, [playing, shown, speed, store]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` and `eventCount` move the player on
+  }, [playing, shown, speed, unit, eventCount, store, moments]);
 
-  const atStart = shown <= 0;
   const atEnd = viewSeq === null;
   return (
     <div className={styles.timeline} data-testid="timeline">
@@ -141,7 +153,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('iteration', -1)}
-          disabled={atStart}
+          disabled={target('iteration', -1) === null}
           title="Back one search step ([)"
         >
           |◀
@@ -149,7 +161,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('event', -1)}
-          disabled={atStart}
+          disabled={target('event', -1) === null}
           title="Back one event (,)"
           data-testid="timeline-back"
         >
@@ -169,6 +181,17 @@ export function Timeline() {
         </button>
         <select
           className={`input ${styles.select}`}
+          value={unit}
+          onChange={(e) => setUnit(e.target.value as PlayUnit)}
+          aria-label="Play by"
+          title="What one tick of playback shows: a whole search step (one expansion) or one event"
+          data-testid="play-unit"
+        >
+          <option value="step">by step</option>
+          <option value="event">by event</option>
+        </select>
+        <select
+          className={`input ${styles.select}`}
           value={speed}
           onChange={(e) => setSpeed(Number(e.target.value))}
           aria-label="Playback speed"
@@ -182,7 +205,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('event', 1)}
-          disabled={atEnd}
+          disabled={target('event', 1) === null}
           title="Forward one event (.)"
           data-testid="timeline-forward"
         >
@@ -191,7 +214,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('iteration', 1)}
-          disabled={atEnd}
+          disabled={target('iteration', 1) === null}
           title="Forward one search step (])"
         >
           ▶|
@@ -200,7 +223,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo(jumpKind, -1)}
-          disabled={atStart}
+          disabled={target(jumpKind, -1) === null}
           title={`Previous ${jumpKind}`}
           data-testid="jump-prev"
         >
@@ -220,7 +243,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo(jumpKind, 1)}
-          disabled={atEnd}
+          disabled={target(jumpKind, 1) === null}
           title={`Next ${jumpKind}`}
           data-testid="jump-next"
         >
