@@ -3,7 +3,17 @@ import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
-import { DRAWN_KINDS, MomentBuckets, MomentIndex, hasKind, jump, momentKind, playDelay, playNext } from './timeline';
+import {
+  DRAWN_KINDS,
+  MomentBuckets,
+  MomentIndex,
+  hasKind,
+  jump,
+  momentKind,
+  playDelay,
+  playhead,
+  playNext,
+} from './timeline';
 
 async function recordRun(): Promise<ExplorationEvent[]> {
   const events: ExplorationEvent[] = [];
@@ -99,6 +109,26 @@ describe('timeline', () => {
     // this run has no person's command: nothing to jump to either way
     expect(index.jump(50, 'command', 1)).toBeNull();
     expect(index.jump(50, 'command', -1)).toBeNull();
+  });
+  it('keeps to the schedule when drawing is slow: late ticks pass over the steps whose time has come', async () => {
+    const events = await recordRun();
+    const index = new MomentIndex().read(events, events.length);
+    const ends: number[] = [];
+    for (let seq = playNext(index, 0, 'step'); seq !== null; seq = playNext(index, seq, 'step')) ends.push(seq);
+    // on time: one step per tick, each at its due time
+    let head = playhead(events, index, 0, 0, 0, 'step', 1);
+    expect(head).toEqual({ seq: 0, since: 0, dueAt: playDelay(events, 0, ends[0] as number, 1) });
+    head = playhead(events, index, head.seq, head.since, head.dueAt as number, 'step', 1);
+    expect(head.seq).toBe(ends[0]);
+    // a page that drew nothing for a long while: the head is where the schedule says, and the run's end is on time
+    let total = 0;
+    for (let from = 0, i = 0; i < ends.length; from = ends[i] as number, i++)
+      total += playDelay(events, from, ends[i] as number, 1);
+    const late = playhead(events, index, 0, 0, total / 2, 'step', 1);
+    expect(ends).toContain(late.seq);
+    expect(late.since).toBeLessThanOrEqual(total / 2);
+    expect(late.dueAt).toBeGreaterThan(total / 2);
+    expect(playhead(events, index, 0, 0, total, 'step', 1)).toEqual({ seq: events.length, since: total, dueAt: null });
   });
 });
 

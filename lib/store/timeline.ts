@@ -132,6 +132,40 @@ export function playDelay(events: readonly ExplorationEvent[], from: number, to:
   return Math.min(Math.max(gap, 40), 1_500) / speed;
 }
 
+/** Where playback is: the seq on screen, when it was due (on the play clock), and when the next one is (null: the end). */
+export interface Playhead {
+  seq: number;
+  since: number;
+  dueAt: number | null;
+}
+
+/**
+ * Where playback should be at `now`, having shown `seq` since `since`: every unit whose time has come is passed over,
+ * so a page that takes longer to draw a step than the step's share of the time drops steps (as a video drops frames)
+ * and a run plays in the time its schedule says, not in the time it takes to draw every step. The schedule keeps
+ * its own clock (`since` is when a step was due, not when it was drawn), so lateness never accumulates.
+ */
+export function playhead(
+  events: readonly ExplorationEvent[],
+  index: MomentIndex,
+  seq: number,
+  since: number,
+  now: number,
+  unit: PlayUnit,
+  speed: number,
+): Playhead {
+  let at = seq;
+  let time = since;
+  for (;;) {
+    const next = playNext(index, at, unit);
+    if (next === null) return { seq: at, since: time, dueAt: null };
+    const due = time + playDelay(events, at, next, speed);
+    if (due > now) return { seq: at, since: time, dueAt: due };
+    at = next;
+    time = due;
+  }
+}
+
 /** The kinds a timeline draws, in drawing order (later ones on top); 'other' is not drawn. */
 export const DRAWN_KINDS: readonly Exclude<MomentKind, 'other'>[] = [
   'step',

@@ -12,8 +12,7 @@ import {
   hasKind,
   MomentBuckets,
   MomentIndex,
-  playDelay,
-  playNext,
+  playhead,
   type MomentKind,
   type PlayUnit,
 } from '@/lib/store/timeline';
@@ -131,17 +130,29 @@ export function Timeline() {
   };
 
   // Playing shows one search step (or one event) after another at the run's own pace times the speed, and stops at
-  // the end. A step the history has not reached yet waits for it (the seek shows it when it arrives).
+  // the end. It keeps to its schedule (playhead): when drawing a step takes longer than the step's share of the time,
+  // steps are passed over, so a 30k-event run plays in its scheduled time. A step the history has not reached yet
+  // waits for it. The head remembers when the step on screen was due; a scrub while playing starts it again there.
+  const head = useRef<{ seq: number; since: number } | null>(null);
   useEffect(() => {
-    if (!playing) return;
+    if (!playing) {
+      head.current = null;
+      return;
+    }
     const state = store.getState();
     const from = state.viewSeq ?? state.lastSeq;
-    const next = playNext(moments, from, unit);
-    if (next === null) return;
-    const timer = setTimeout(
-      () => go(next >= store.getState().lastSeq ? null : next),
-      playDelay(state.events, from, next, speed),
-    );
+    if (head.current?.seq !== from) head.current = { seq: from, since: performance.now() };
+    const anchor = head.current;
+    let timer = 0;
+    const tick = () => {
+      const at = playhead(store.getState().events, moments, anchor.seq, anchor.since, performance.now(), unit, speed);
+      if (at.seq !== anchor.seq) {
+        head.current = { seq: at.seq, since: at.since };
+        go(at.seq >= store.getState().lastSeq ? null : at.seq); // re-renders: the effect runs again from there
+      } else if (at.dueAt !== null) timer = window.setTimeout(tick, at.dueAt - performance.now());
+      else anchor.since = performance.now(); // waiting for the history: the schedule starts again when it arrives
+    };
+    tick();
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` and `eventCount` move the player on
   }, [playing, shown, speed, unit, eventCount, store, moments]);
