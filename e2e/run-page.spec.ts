@@ -9,7 +9,7 @@ import { expect, test, type Page, type Route } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/engine/events';
 import type { BenchServer } from '../lib/bench/server-process';
 import { recordRun, type RecordedRun } from '../lib/bench/ui-runs';
-import { demoRunId, ndjson, query, E2E_BASE } from './api';
+import { demoRunId, mutate, ndjson, query, E2E_BASE } from './api';
 
 const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id="${nodeId}"]`);
 
@@ -216,11 +216,122 @@ test('playback by search step shows the end of each step of the search in turn, 
     });
   });
   await page.getByTestId('play-unit').selectOption('step');
-  await page.getByLabel('Playback speed').selectOption('10');
+  // 80 ms a step (the demo run's model answers at once): slow enough that some steps between are drawn
+  await page.getByLabel('Playback speed').selectOption('0.5');
   await page.getByTestId('timeline-play').click();
   await expect(page.getByTestId('timeline-play')).toHaveText(/▶ play/, { timeout: 30_000 });
   await expect(page.getByTestId('timeline-position')).toContainText(`step ${events.length} / ${events.length}`);
   const shown = (await page.evaluate(() => (window as unknown as { __shown: string[] }).__shown)).map(Number);
-  // from the start (0), each search step's end in turn: not one event at a time
-  expect([...new Set(shown)]).toEqual([0, ...stepEnds]);
+  // from the start (0), the ends of search steps in order, to the last: never one event at a time (a step may be
+  // passed over when drawing falls behind the schedule, never shown halfway)
+  const distinct = [...new Set(shown)];
+  expect(distinct[0]).toBe(0);
+  expect(distinct.at(-1)).toBe(events.length);
+  expect(distinct.filter((seq) => seq !== 0 && !stepEnds.includes(seq))).toEqual([]);
+  expect(distinct).toEqual([...distinct].sort((a, b) => a - b));
+  expect(distinct.length).toBeGreaterThan(2); // and some steps between
+});
+
+test('Escape closes the key help, also after a click inside it moved the focus', async ({ page }) => {
+  const id = await demoRunId(E2E_BASE);
+  await page.goto(`/runs/${id}`);
+  await expect(page.getByTestId('run-status')).toHaveText('finished');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await page.keyboard.press('?');
+  await expect(help).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  await expect(help).toBeVisible();
+  await help.getByRole('heading', { name: 'Keyboard' }).click(); // text, not a control: focus leaves the Close button
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  // focus is back where it was, on the button that opened it
+  await expect(page.getByRole('button', { name: 'Keyboard shortcuts' })).toBeFocused();
+});
+
+test('Tab walks the header and the node cards but never stops on an edge', async ({ page }) => {
+  const id = await demoRunId(E2E_BASE);
+  await page.goto(`/runs/${id}`);
+  await expect(page.getByTestId('thought-node').first()).toBeVisible();
+  await expect(page.locator('.react-flow__edge').first()).toBeAttached();
+  const stops: string[] = [];
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    stops.push(
+      await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el) return 'none';
+        if (el.closest('.react-flow__edge')) return 'edge';
+        if (el.closest('.react-flow__node')) return 'node';
+        return el.tagName.toLowerCase();
+      }),
+    );
+  }
+  expect(stops).toContain('node'); // the walk reached the canvas
+  expect(stops).not.toContain('edge');
+});
+
+async function liveRun(page: Page, latencyMs: number): Promise<string> {
+  const { id } = await mutate<{ id: string }>(E2E_BASE, 'run.create', {
+    taskId: 'game24',
+    goal: '4 9 10 13',
+    config: { beamWidth: 2 },
+    model: { provider: 'simulated', seed: 3, latencyMs },
+  });
+  await page.goto(`/runs/${id}`);
+  return id;
+}
+
+test('focus stays on the run controls when Pause becomes Resume, and back', async ({ page }) => {
+  const id = await liveRun(page, 300);
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeFocused();
+  await mutate(E2E_BASE, 'run.abort', { id });
+});
+
+test('a slip of p on a branch of more than a few nodes asks first; Escape keeps it, confirming prunes it', async ({
+  page,
+}) => {
+  const id = await liveRun(page, 700);
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  // pause once a child of the root heads a subtree of four nodes or more
+  const bigChild = (events: ExplorationEvent[]) => {
+    const parent = new Map<string, string | null>();
+    for (const e of events) if (e.type === 'node.created') parent.set(e.payload.nodeId, e.payload.parentId);
+    const size = new Map<string, number>();
+    for (const nodeId of parent.keys()) {
+      for (let at: string | null | undefined = nodeId; at; at = parent.get(at)) size.set(at, (size.get(at) ?? 0) + 1);
+    }
+    return [...parent].find(([nodeId, p]) => p === 'n0' && (size.get(nodeId) ?? 0) >= 4)?.[0] ?? null;
+  };
+  await expect.poll(async () => bigChild(await ndjson(E2E_BASE, id)), { timeout: 60_000 }).not.toBeNull();
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
+  const target = bigChild(await ndjson(E2E_BASE, id)) as string;
+
+  await card(page, target).click();
+  await page.keyboard.press('p');
+  const confirm = page.getByTestId('prune-confirm');
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText(target);
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(card(page, target)).not.toHaveAttribute('data-status', 'pruned');
+  expect((await ndjson(E2E_BASE, id)).some((e) => e.type === 'steer.prune')).toBe(false);
+
+  await page.keyboard.press('p');
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: /^Prune/ }).click();
+  await expect(card(page, target)).toHaveAttribute('data-status', 'pruned');
+  await expect
+    .poll(async () => (await ndjson(E2E_BASE, id)).some((e) => e.type === 'steer.prune' && e.payload.nodeId === target))
+    .toBe(true);
+  await mutate(E2E_BASE, 'run.abort', { id });
 });

@@ -400,6 +400,8 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
           if (tooltip.current) tooltip.current.hidden = true;
         }}
         nodesConnectable={false}
+        // an edge says nothing a card does not: not a Tab stop (the cards are, and arrows walk the tree)
+        edgesFocusable={false}
         nodesDraggable={false}
         elementsSelectable={false}
         // only what is in view is in the page, so panning hit-tests dozens of cards, not thousands

@@ -121,6 +121,7 @@ export function RunHeader({
   const lastSeq = useRunStore((s) => s.lastSeq);
   useRunStore((s) => s.version); // stats are updated in place
   const elapsed = useRunElapsed(run, status);
+  const resumable = status === 'paused' || status === 'interrupted';
   const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
   const unpriced = stats.unpricedCalls > 0 ? ` + ${stats.unpricedCalls} unpriced` : '';
   const task = run ? (run.taskId === 'game24' ? 'Game of 24' : 'Open goal') : '';
@@ -224,25 +225,21 @@ export function RunHeader({
               {commands.error}
             </span>
           )}
-          {status === 'paused' || status === 'interrupted' ? (
-            <button
-              className="btn btn-primary"
-              disabled={commands.busy}
-              onClick={commands.resume}
-              title="Resume (space)"
-            >
-              Resume
-            </button>
-          ) : (
-            <button
-              className="btn"
-              disabled={commands.busy || status !== 'running'}
-              onClick={commands.pause}
-              title="Pause (space)"
-            >
-              Pause
-            </button>
-          )}
+          {/* One button that turns from Pause into Resume and back, never disabled while its command is on the way
+              (a disabled button drops the focus on the page): focus stays on it, so space or Enter goes on working */}
+          <button
+            className={`btn${resumable ? ' btn-primary' : ''}`}
+            disabled={!resumable && status !== 'running'}
+            aria-disabled={commands.busy || undefined}
+            onClick={() => {
+              if (commands.busy) return;
+              if (resumable) commands.resume();
+              else commands.pause();
+            }}
+            title={resumable ? 'Resume (space)' : 'Pause (space)'}
+          >
+            {resumable ? 'Resume' : 'Pause'}
+          </button>
           <button
             className="btn"
             disabled={commands.busy || status !== 'paused'}
