@@ -144,6 +144,8 @@ export function Timeline() {
     if (head.current?.seq !== from) head.current = { seq: from, since: performance.now() };
     const anchor = head.current;
     let timer = 0;
+    // never from inside this effect: a step whose time has come moves on after the frame that shows this one (a
+    // synchronous seek here would re-render into this effect again, without end when drawing falls behind)
     const tick = () => {
       const at = playhead(store.getState().events, moments, anchor.seq, anchor.since, performance.now(), unit, speed);
       if (at.seq !== anchor.seq) {
@@ -152,8 +154,11 @@ export function Timeline() {
       } else if (at.dueAt !== null) timer = window.setTimeout(tick, at.dueAt - performance.now());
       else anchor.since = performance.now(); // waiting for the history: the schedule starts again when it arrives
     };
-    tick();
-    return () => clearTimeout(timer);
+    const frame = requestAnimationFrame(tick);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` and `eventCount` move the player on
   }, [playing, shown, speed, unit, eventCount, store, moments]);
 
