@@ -224,12 +224,19 @@ test('playback by search step shows the end of each step of the search in turn, 
   const shown = (await page.evaluate(() => (window as unknown as { __shown: string[] }).__shown)).map(Number);
   // from the start (0), the ends of search steps in order, to the last: never one event at a time (a step may be
   // passed over when drawing falls behind the schedule, never shown halfway)
-  const distinct = [...new Set(shown)];
+  // (from the 0 that play starts at: what was recorded before it is the page settling)
+  const distinct = [...new Set(shown.slice(Math.max(0, shown.indexOf(0))))];
   expect(distinct[0]).toBe(0);
   expect(distinct.at(-1)).toBe(events.length);
   expect(distinct.filter((seq) => seq !== 0 && !stepEnds.includes(seq))).toEqual([]);
   expect(distinct).toEqual([...distinct].sort((a, b) => a - b));
   expect(distinct.length).toBeGreaterThan(2); // and some steps between
+  // playback is over: scrubbing back shows that step and stays there
+  await page.getByTestId('scrubber').fill('5');
+  await expect(page.getByTestId('timeline-position')).toContainText('step 5 /');
+  await expect(page.getByTestId('timeline-play')).toHaveText(/▶ play/);
+  await page.getByTestId('timeline-back').click();
+  await expect(page.getByTestId('timeline-position')).toContainText('step 4 /');
 });
 
 test('Escape closes the key help, also after a click inside it moved the focus', async ({ page }) => {
@@ -290,6 +297,14 @@ test('focus stays on the run controls when Pause becomes Resume, and back', asyn
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('paused');
   await expect(page.getByRole('button', { name: 'Resume' })).toBeFocused();
+  // one step: the run runs, then waits again; focus stays on Step throughout
+  await page.getByRole('button', { name: 'Step' }).click();
+  await expect
+    .poll(async () => (await ndjson(E2E_BASE, id)).some((e) => e.type === 'run.paused'), { timeout: 30_000 })
+    .toBe(true);
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
+  await expect(page.getByRole('button', { name: 'Step' })).toBeFocused();
+  await page.getByRole('button', { name: 'Resume' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('run-status')).toHaveText('running');
   await expect(page.getByRole('button', { name: 'Pause' })).toBeFocused();
@@ -316,6 +331,7 @@ test('a slip of p on a branch of more than a few nodes asks first; Escape keeps 
   await expect(page.getByTestId('run-status')).toHaveText('paused');
   const target = bigChild(await ndjson(E2E_BASE, id)) as string;
 
+  await page.keyboard.press('f'); // the whole tree in view (following live may have left the branch aside)
   await card(page, target).click();
   await page.keyboard.press('p');
   const confirm = page.getByTestId('prune-confirm');

@@ -44,7 +44,7 @@ export function PruneConfirm({
       onClick={onCancel}
       data-testid="prune-confirm"
     >
-      <div className="overlay-card" tabIndex={-1} onClick={(e) => e.stopPropagation()}>
+      <div className="overlay-card prune-confirm" tabIndex={-1} onClick={(e) => e.stopPropagation()}>
         <h2 id="prune-confirm-title">
           Prune {nodeId} and its branch ({reach} nodes)?
         </h2>

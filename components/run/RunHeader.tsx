@@ -240,10 +240,15 @@ export function RunHeader({
           >
             {resumable ? 'Resume' : 'Pause'}
           </button>
+          {/* off while the step runs (the run is running then), but only for the moment: aria-disabled keeps the
+              focus on it, so s, space or Enter can take the next step */}
           <button
             className="btn"
-            disabled={commands.busy || status !== 'paused'}
-            onClick={commands.step}
+            aria-disabled={commands.busy || status !== 'paused' || undefined}
+            disabled={!['paused', 'running'].includes(status)}
+            onClick={() => {
+              if (!commands.busy && status === 'paused') commands.step();
+            }}
             title="One step (s)"
           >
             Step

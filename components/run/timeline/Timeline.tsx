@@ -116,7 +116,7 @@ export function Timeline() {
   const [unit, setUnit] = useState<PlayUnit>('step');
   const [jumpKind, setJumpKind] = useState<JumpTarget>('backtrack');
   const shown = viewSeq ?? lastSeq;
-  // playback ends by itself at the end of the log
+  // playback ends at the end of the log (and stops if the person goes live)
   const playing = playRequested && viewSeq !== null;
   const target = (kind: JumpTarget, direction: 1 | -1) => moments.jump(shown, kind, direction);
 
@@ -150,7 +150,10 @@ export function Timeline() {
       const at = playhead(store.getState().events, moments, anchor.seq, anchor.since, performance.now(), unit, speed);
       if (at.seq !== anchor.seq) {
         head.current = { seq: at.seq, since: at.since };
-        go(at.seq >= store.getState().lastSeq ? null : at.seq); // re-renders: the effect runs again from there
+        const end = at.seq >= store.getState().lastSeq;
+        // at the end, playback is over: a later scrub back must not set it playing again
+        if (end) setPlaying(false);
+        go(end ? null : at.seq); // re-renders: the effect runs again from there
       } else if (at.dueAt !== null) timer = window.setTimeout(tick, at.dueAt - performance.now());
       else anchor.since = performance.now(); // waiting for the history: the schedule starts again when it arrives
     };
@@ -275,7 +278,14 @@ export function Timeline() {
           )}
         </span>
         {!atEnd && (
-          <button className="btn btn-sm btn-primary" onClick={() => go(null)} data-testid="back-to-live">
+          <button
+            className="btn btn-sm btn-primary"
+            onClick={() => {
+              setPlaying(false);
+              go(null);
+            }}
+            data-testid="back-to-live"
+          >
             {live ? 'Back to live' : 'Go to end'}
           </button>
         )}
