@@ -1,8 +1,8 @@
 'use client';
 // The list of keys, opened with "?": the page's keys (KEYS, defined with their handler in useRunKeyboard.ts) and
-// the keys of the side drawer's own controls. Escape or a click outside closes it, and focus goes back where it
-// was. Not responsible for handling the keys.
-import { useEffect, useRef } from 'react';
+// the keys of the side drawer's own controls. Escape (wherever focus is) or a click outside closes it, and focus
+// goes back where it was. Not responsible for handling the keys.
+import { useEffect, useState } from 'react';
 import { KEYS } from './useRunKeyboard';
 
 /** Keys that act on a focused control rather than the page (RunDrawer.tsx handles them). */
@@ -12,28 +12,29 @@ const DRAWER_KEYS: { keys: string; what: string }[] = [
 ];
 
 export function KeyboardHelp({ onClose }: { onClose: () => void }) {
-  const returnTo = useRef<Element | null>(null);
+  // where focus was before the list opened: read while rendering, before autoFocus moves it to Close
+  const [returnTo] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
   useEffect(() => {
-    returnTo.current = document.activeElement;
     return () => {
-      if (returnTo.current instanceof HTMLElement) returnTo.current.focus();
+      if (returnTo instanceof HTMLElement) returnTo.focus();
     };
-  }, []);
+  }, [returnTo]);
+  // Escape closes the list wherever focus is: a click on its text moves focus out of it (to the page), where the
+  // page's own Escape would only clear the selection. Captured before the page's keys, and kept from them.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      event.preventDefault();
+      onClose();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [onClose]);
   return (
-    <div
-      className="overlay"
-      role="dialog"
-      aria-modal="true"
-      aria-label="Keyboard shortcuts"
-      onClick={onClose}
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        // Escape closes the list only; it does not also clear the canvas's selection
-        event.stopPropagation();
-        onClose();
-      }}
-    >
-      <div className="overlay-card" onClick={(e) => e.stopPropagation()}>
+    <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={onClose}>
+      {/* focusable, so a click on its text keeps focus in the dialog */}
+      <div className="overlay-card" tabIndex={-1} onClick={(e) => e.stopPropagation()}>
         <div className="panel-head">
           <h2>Keyboard</h2>
           <button className="btn btn-sm" onClick={onClose} autoFocus>

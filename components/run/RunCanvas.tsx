@@ -281,8 +281,14 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
     // tree changes shape (a click opens the focus around a node: the view must stay where the person is looking)
     const justFinished = finished && !wasFinished.current;
     wasFinished.current = finished;
-    if (!fitted.current || (followLive && (justFinished || (!finished && itemCount <= 12)))) {
-      fitted.current = frame(null, fitted.current && !finished ? 250 : 0);
+    if (!fitted.current) {
+      // on arrival, a node already selected (a shared link's) is what the person came to see: frame it, readable
+      const linked = store.getState().selectedNodeId;
+      fitted.current = (linked !== null && itemOf.has(linked) && frame([linked], 0)) || frame(null, 0);
+      return;
+    }
+    if (followLive && (justFinished || (!finished && itemCount <= 12))) {
+      frame(null, finished ? 0 : 250);
       return;
     }
     if (finished) return;
@@ -292,7 +298,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
     if (!p) return;
     const zoom = Math.max(flow.getZoom(), 0.55);
     void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom, duration: 250 });
-  }, [activityId, itemCount, finished, followLive, flow, frame, itemOf, positions]);
+  }, [activityId, itemCount, finished, followLive, flow, frame, itemOf, positions, store]);
 
   // A node selected from elsewhere (keyboard, event log, inspector) is brought into view if it is off screen.
   useEffect(() => {
@@ -395,6 +401,8 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
           if (tooltip.current) tooltip.current.hidden = true;
         }}
         nodesConnectable={false}
+        // an edge says nothing a card does not: not a Tab stop (the cards are, and arrows walk the tree)
+        edgesFocusable={false}
         nodesDraggable={false}
         elementsSelectable={false}
         // only what is in view is in the page, so panning hit-tests dozens of cards, not thousands

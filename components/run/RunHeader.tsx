@@ -4,7 +4,8 @@
 // settings show as many as fit, in order of importance, and the rest wrap out of sight (RunLayout.module.css); all
 // of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { elapsedMs, formatElapsed, pausesOf, runStatus } from '@/lib/store/run-clock';
 import { formatSpend } from '@/lib/contract/cost';
 import { useTRPC } from '@/lib/trpc/client';
 import { ExportButton } from './ExportButton';
@@ -23,11 +24,14 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
   error: 'disconnected',
 };
 
-/** The run's record, and its status: the folded log's once there is one, the record's before (queued) and after a crash. */
+/**
+ * The run's record, and its status: the run's (runStatus), never how much of its log the page has folded so far.
+ */
 export function useRunStatus(runId: string) {
   const trpc = useTRPC();
   // commands act on the run as it is now, whatever step the screen shows
-  const treeStatus = useRunStore((s) => s.liveStatus);
+  const liveStatus = useRunStore((s) => s.liveStatus);
+  const liveSeq = useRunStore((s) => s.lastSeq);
   const record = useQuery({
     ...trpc.run.byId.queryOptions({ id: runId }),
     refetchInterval: (q) =>
@@ -35,10 +39,7 @@ export function useRunStatus(runId: string) {
     retry: (count, error) => error.data?.code !== 'NOT_FOUND' && count < 2,
   });
   const run = record.data ?? null;
-  const status =
-    run && ['queued', 'interrupted', 'failed'].includes(run.status) && treeStatus !== 'finished'
-      ? run.status
-      : (treeStatus ?? run?.status ?? 'loading');
+  const status = runStatus(run, liveStatus === null ? null : { status: liveStatus, lastSeq: liveSeq });
   const loadError = record.error
     ? { notFound: record.error.data?.code === 'NOT_FOUND', message: record.error.message }
     : null;
@@ -47,18 +48,48 @@ export function useRunStatus(runId: string) {
 
 type RunRecord = ReturnType<typeof useRunStatus>['run'];
 
-function useElapsed(startedAt: number | null, endAt: number | null, live: boolean): string {
+/** Now, every second while `ticking`: what a running run's clock reads against. */
+function useNow(ticking: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (!live) return;
+    if (!ticking) return;
+    // at once (the clock may have been stopped a while), then every second
+    const first = setTimeout(() => setNow(Date.now()), 0);
     const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, [live]);
-  if (!startedAt) return '—';
-  const ms = Math.max(0, (endAt ?? now) - startedAt);
-  return ms < 60_000
-    ? `${(ms / 1000).toFixed(1)} s`
-    : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
+  }, [ticking]);
+  return now;
+}
+
+/**
+ * The run's elapsed time (run-clock.ts): from the record's start to its finish, or to the step on screen, or now while
+ * it runs; its pauses left out, as far as the page has the log (the history, then the stream).
+ */
+function useRunElapsed(run: RunRecord, status: string): string {
+  const treeStartedAt = useRunStore((s) => s.tree.startedAt);
+  const treeFinishedAt = useRunStore((s) => s.tree.finishedAt);
+  const viewSeq = useRunStore((s) => s.viewSeq);
+  // looking at a past step: the span ends at that step's time
+  const viewTs = useRunStore((s) => (s.viewSeq !== null ? (s.events[s.viewSeq - 1]?.ts ?? null) : null));
+  const eventCount = useRunStore((s) => s.eventCount);
+  const events = useRunStore((s) => s.events);
+  // the pauses up to the end of the span; recomputed when the log grows (the array grows in place)
+  const pauses = useMemo(
+    () => pausesOf(events, viewSeq ?? eventCount),
+    // `events` grows in place: eventCount says when
+    [events, eventCount, viewSeq],
+  );
+  const startedAt = run?.startedAt ? new Date(run.startedAt).getTime() : treeStartedAt;
+  const finishedAt = run?.finishedAt ? new Date(run.finishedAt).getTime() : treeFinishedAt;
+  const ended = status === 'finished' || status === 'failed';
+  // a paused run whose pause the page has not read yet: its record changed when it paused
+  const pausedAt = status === 'paused' && pauses.pausedSince === null && run ? new Date(run.updatedAt).getTime() : null;
+  const endAt = viewSeq !== null ? viewTs : ended ? finishedAt : pausedAt;
+  const now = useNow(viewSeq === null && status === 'running');
+  return formatElapsed(elapsedMs({ startedAt, endAt, pauses }, now));
 }
 
 interface HeaderStat {
@@ -86,20 +117,13 @@ export function RunHeader({
   const goal = useRunStore((s) => s.tree.goal);
   const stats = useRunStore((s) => s.tree.stats);
   const config = useRunStore((s) => s.tree.config);
-  const startedAt = useRunStore((s) => s.tree.startedAt);
-  const finishedAt = useRunStore((s) => s.tree.finishedAt);
   const viewSeq = useRunStore((s) => s.viewSeq);
   const finishReason = useRunStore((s) => s.tree.finishReason);
   const finishDetail = useRunStore((s) => s.tree.finishDetail);
   const lastSeq = useRunStore((s) => s.lastSeq);
-  // looking at a past step: the time is that step's
-  const viewTs = useRunStore((s) => (s.viewSeq !== null ? (s.events[s.viewSeq - 1]?.ts ?? s.tree.startedAt) : null));
   useRunStore((s) => s.version); // stats are updated in place
-  const elapsed = useElapsed(
-    startedAt,
-    viewTs ?? finishedAt,
-    viewTs === null && (status === 'running' || status === 'paused'),
-  );
+  const elapsed = useRunElapsed(run, status);
+  const resumable = status === 'paused' || status === 'interrupted';
   const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
   const task = run ? (run.taskId === 'game24' ? 'Game of 24' : 'Open goal') : '';
   const configTitle = `depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`;
@@ -125,7 +149,7 @@ export function RunHeader({
         <b>{formatSpend(stats)}</b>
       ),
     },
-    { key: 'elapsed', label: 'elapsed', value: <b>{elapsed}</b> },
+    { key: 'elapsed', label: 'elapsed', value: <b data-testid="run-elapsed">{elapsed}</b> },
     {
       key: 'tokens',
       label: 'tokens',
@@ -201,29 +225,30 @@ export function RunHeader({
               {commands.error}
             </span>
           )}
-          {status === 'paused' || status === 'interrupted' ? (
-            <button
-              className="btn btn-primary"
-              disabled={commands.busy}
-              onClick={commands.resume}
-              title="Resume (space)"
-            >
-              Resume
-            </button>
-          ) : (
-            <button
-              className="btn"
-              disabled={commands.busy || status !== 'running'}
-              onClick={commands.pause}
-              title="Pause (space)"
-            >
-              Pause
-            </button>
-          )}
+          {/* One button that turns from Pause into Resume and back, never disabled while its command is on the way
+              (a disabled button drops the focus on the page): focus stays on it, so space or Enter goes on working */}
+          <button
+            className={`btn${resumable ? ' btn-primary' : ''}`}
+            disabled={!resumable && status !== 'running'}
+            aria-disabled={commands.busy || undefined}
+            onClick={() => {
+              if (commands.busy) return;
+              if (resumable) commands.resume();
+              else commands.pause();
+            }}
+            title={resumable ? 'Resume (space)' : 'Pause (space)'}
+          >
+            {resumable ? 'Resume' : 'Pause'}
+          </button>
+          {/* off while the step runs (the run is running then), but only for the moment: aria-disabled keeps the
+              focus on it, so s, space or Enter can take the next step */}
           <button
             className="btn"
-            disabled={commands.busy || status !== 'paused'}
-            onClick={commands.step}
+            aria-disabled={commands.busy || status !== 'paused' || undefined}
+            disabled={!['paused', 'running'].includes(status)}
+            onClick={() => {
+              if (!commands.busy && status === 'paused') commands.step();
+            }}
             title="One step (s)"
           >
             Step

@@ -5,6 +5,7 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useState } from 'react';
 import { createPageViewStore } from '@/lib/store/page-view';
+import { PRUNE_ASK_ABOVE, pruneReach } from '@/lib/store/prune';
 import { createRunStore } from '@/lib/store/run-store';
 import { EventLog } from './event-log/EventLog';
 import { ForkDialog } from './ForkDialog';
@@ -15,7 +16,8 @@ import { RunCanvas } from './RunCanvas';
 import { RunDrawer } from './RunDrawer';
 import { RunHeader, useRunStatus } from './RunHeader';
 import { PageViewProvider } from './PageViewContext';
-import { RunStoreProvider } from './RunStoreContext';
+import { RunStoreProvider, useRunStoreApi } from './RunStoreContext';
+import { PruneConfirm } from './PruneConfirm';
 import { SearchBox } from './search/SearchBox';
 import { useRunCommands } from './useRunCommands';
 import { useRunEvents } from './useRunEvents';
@@ -47,7 +49,20 @@ function RunPage({ runId }: { runId: string }) {
   const [forkFrom, setForkFrom] = useState<string | null>(null);
   const toggleHelp = useCallback(() => setHelp((h) => !h), []);
   const drawer = useRunDrawer();
-  useRunKeyboard(commands, status, toggleHelp, drawer);
+  const store = useRunStoreApi();
+  // a keyboard prune of more than a few nodes asks first (a prune cannot be undone: lib/store/prune.ts)
+  const [pruneAsk, setPruneAsk] = useState<{ nodeId: string; reach: number } | null>(null);
+  const { prune } = commands;
+  const requestPrune = useCallback(
+    (nodeId: string) => {
+      const reach = pruneReach(store.getState().tree, nodeId);
+      if (reach > PRUNE_ASK_ABOVE) setPruneAsk({ nodeId, reach });
+      else prune(nodeId);
+    },
+    [store, prune],
+  );
+  const cancelPrune = useCallback(() => setPruneAsk(null), []);
+  useRunKeyboard(commands, status, toggleHelp, drawer, requestPrune);
   const urlProblem = useRunUrl();
   return (
     <div className={`run-page ${layout.page}`}>
@@ -109,6 +124,17 @@ function RunPage({ runId }: { runId: string }) {
         </div>
       )}
       {help && <KeyboardHelp onClose={toggleHelp} />}
+      {pruneAsk && (
+        <PruneConfirm
+          nodeId={pruneAsk.nodeId}
+          reach={pruneAsk.reach}
+          onCancel={cancelPrune}
+          onPrune={() => {
+            setPruneAsk(null);
+            prune(pruneAsk.nodeId);
+          }}
+        />
+      )}
       {forkFrom && <ForkDialog runId={runId} nodeId={forkFrom} onClose={() => setForkFrom(null)} />}
     </div>
   );

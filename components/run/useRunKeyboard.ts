@@ -1,5 +1,6 @@
 'use client';
-// The run page's keys: arrows move between parent (up), first child (down) and siblings (left, right); p prunes,
+// The run page's keys: arrows move between parent (up), first child (down) and siblings (left, right); p prunes
+// (asking first for a branch of more than a few nodes),
 // e expands again, space pauses or resumes, s steps, f fits the tree, Escape clears the selection, d opens or closes
 // the side drawer, i shows or hides the inspector in it, ? lists the keys. Ignored while typing in a field.
 import { useEffect } from 'react';
@@ -14,7 +15,7 @@ export const KEYS: { keys: string; what: string }[] = [
   { keys: '↑', what: 'parent' },
   { keys: '↓', what: 'first child' },
   { keys: '← →', what: 'previous / next sibling' },
-  { keys: 'p', what: 'prune the selected branch' },
+  { keys: 'p', what: 'prune the selected branch (asks first for more than a few nodes)' },
   { keys: 'e', what: 'expand the selected node again' },
   { keys: 'space', what: 'pause / resume' },
   { keys: 's', what: 'one step (when paused)' },
@@ -42,7 +43,17 @@ function closeDrawer(drawer: RunDrawer) {
   if (hadFocus) document.getElementById(DRAWER_TOGGLE_ID)?.focus();
 }
 
-export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp: () => void, drawer: RunDrawer) {
+/**
+ * The page's keys. `prune` is asked for a prune (p): the page decides whether to send it at once or to ask first
+ * (PruneConfirm); the other commands go straight to `commands`.
+ */
+export function useRunKeyboard(
+  commands: RunCommands,
+  status: string,
+  toggleHelp: () => void,
+  drawer: RunDrawer,
+  prune: (nodeId: string) => void,
+) {
   const store = useRunStoreApi();
   const frame = useFrame(); // fits from the published layout: at the far zoom React Flow holds no nodes
   useEffect(() => {
@@ -68,7 +79,7 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
           move(navigate(tree, state.selectedNodeId, event.key));
           break;
         case 'p':
-          if (selected && selected.parentId !== null) commands.prune(selected.id);
+          if (selected && selected.parentId !== null) prune(selected.id);
           break;
         case 'e':
           if (selected) commands.expand(selected.id);
@@ -124,5 +135,5 @@ export function useRunKeyboard(commands: RunCommands, status: string, toggleHelp
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store, frame, commands, status, toggleHelp, drawer]);
+  }, [store, frame, commands, status, toggleHelp, drawer, prune]);
 }

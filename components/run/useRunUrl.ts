@@ -23,7 +23,11 @@ export function useRunUrl(): UrlProblem | null {
     const step = initial.step !== null && /^\d+$/.test(initial.step) ? Number(initial.step) : null;
     if (initial.node) store.getState().select(initial.node);
     let applied = step === null;
+    // while the link is being applied, the store's writes call this listener back from inside: the address is
+    // written once the link is in full, never from a state that has not taken its step yet
+    let applying = false;
     const sync = () => {
+      if (applying) return;
       const s = store.getState();
       if (!applied && step !== null) {
         const ended = s.liveStatus === 'finished';
@@ -31,16 +35,21 @@ export function useRunUrl(): UrlProblem | null {
         // there (a long run's history loads after its latest tree), and forgets it if the person seeks elsewhere
         // first; until then the address keeps the step (pendingSeq)
         if (s.lastSeq >= step) {
+          applying = true;
+          try {
+            s.setView({ followLive: false });
+            s.seek(step);
+          } finally {
+            applying = false;
+          }
           applied = true;
-          s.setView({ followLive: false });
-          s.seek(step);
         } else if (ended && s.lastSeq < step) {
           applied = true;
           setProblem({ kind: 'beyond-end', step, lastSeq: s.lastSeq });
         }
         if (!applied) return;
       }
-      // read again: the seek above changed the state (and ran this listener inside it with the new one)
+      // read again: the seek above changed the state
       const now = store.getState();
       const url = new URL(window.location.href);
       const shown = now.viewSeq ?? now.pendingSeq;

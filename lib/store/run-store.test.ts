@@ -174,4 +174,36 @@ describe('a long run opened from its latest tree', () => {
     store.getState().startFrom(fold(events.slice(0, 30), createEmptyTree(result.runId)));
     expect(store.getState().tree.lastSeq).toBe(50);
   });
+  it('never lets go of a linked step: no state between "waiting for the history" and "shown" holds neither', async () => {
+    const { events, result } = await recordRun();
+    const store = createRunStore(result.runId, () => {});
+    store.getState().startFrom(fold(events, createEmptyTree(result.runId)));
+    store.getState().seek(60); // the history is not in yet
+    expect(store.getState().pendingSeq).toBe(60);
+    // every state the address bar is written from while the history arrives names step 60
+    const seen: (number | null)[] = [];
+    const unsubscribe = store.subscribe((s) => seen.push(s.viewSeq ?? s.pendingSeq));
+    store.getState().receiveMany(events);
+    store.getState().flush();
+    unsubscribe();
+    expect(store.getState().viewSeq).toBe(60);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((step) => step === 60)).toBe(true);
+  });
+
+  it("keeps a step at a running run's live end as that step while the run goes on (a finished run's end is live)", async () => {
+    const { events, result } = await recordRun();
+    const store = createRunStore(result.runId, () => {});
+    store.getState().receiveMany(events.slice(0, 50));
+    store.getState().flush();
+    store.getState().seek(50);
+    expect(store.getState().viewSeq).toBe(50);
+    store.getState().receiveMany(events.slice(50));
+    store.getState().flush();
+    expect(store.getState().viewSeq).toBe(50);
+    expect(store.getState().tree.lastSeq).toBe(50);
+    // the run is finished now: its last step is the live end
+    store.getState().seek(events.length);
+    expect(store.getState().viewSeq).toBeNull();
+  });
 });

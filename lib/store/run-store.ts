@@ -70,8 +70,8 @@ export interface RunViewState extends Derived {
   /** Applies what is buffered now (the frame callback; tests call it directly). */
   flush(): void;
   /**
-   * Shows the run as it was right after `seq` (clamped to the live end); null goes back to live. A step beyond
-   * the history loaded so far is shown as soon as the history reaches it.
+   * Shows the run as it was right after `seq`; null, a seq past the live end or a finished run's last seq go back
+   * to live. A step beyond the history loaded so far is shown as soon as the history reaches it.
    */
   seek(seq: number | null): void;
   select(nodeId: string | null): void;
@@ -218,21 +218,34 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
 
       seek(seq) {
         const state = get();
-        if (seq === null || seq >= liveTree.lastSeq) {
-          want(null);
-          if (state.viewSeq === null) return;
-          set((s) => ({ viewSeq: null, version: s.version + 1, ...liveView() }));
+        // the live end: nothing later, or the last step of a finished run (a running run's last step is a fixed
+        // step: a link to it keeps showing it while the run goes on)
+        if (seq === null || seq > liveTree.lastSeq || (seq === liveTree.lastSeq && liveTree.status === 'finished')) {
+          wanted = null;
+          if (state.viewSeq === null && state.pendingSeq === null) return;
+          set((s) => ({
+            pendingSeq: null,
+            ...(s.viewSeq === null ? {} : { viewSeq: null, version: s.version + 1, ...liveView() }),
+          }));
           return;
         }
         const target = Math.max(0, Math.floor(seq));
-        want(null);
         if (target > index.lastSeq) {
           want(target); // the history has not reached it: shown when it does (flush)
           return;
         }
-        if (state.viewSeq === target) return;
+        wanted = null;
+        if (state.viewSeq === target && state.pendingSeq === null) return;
         const { tree, notes } = index.stepAt(target);
-        set((s) => ({ viewSeq: target, tree, version: s.version + 1, ...notes, ...frontierMarks(tree) }));
+        // one write: the step is shown and no longer pending at once (the address bar never sees neither)
+        set((s) => ({
+          viewSeq: target,
+          pendingSeq: null,
+          tree,
+          version: s.version + 1,
+          ...notes,
+          ...frontierMarks(tree),
+        }));
       },
 
       select(nodeId) {

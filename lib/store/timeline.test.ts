@@ -3,7 +3,17 @@ import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
-import { DRAWN_KINDS, MomentBuckets, hasKind, jump, momentKind, playDelay } from './timeline';
+import {
+  DRAWN_KINDS,
+  MomentBuckets,
+  MomentIndex,
+  hasKind,
+  jump,
+  momentKind,
+  playDelay,
+  playhead,
+  playNext,
+} from './timeline';
 
 async function recordRun(): Promise<ExplorationEvent[]> {
   const events: ExplorationEvent[] = [];
@@ -49,9 +59,76 @@ describe('timeline', () => {
 
   it('plays at the run’s pace, faster or slower by the speed, within bounds', async () => {
     const events = await recordRun();
-    expect(playDelay(events, 5, 1)).toBeGreaterThanOrEqual(40);
-    expect(playDelay(events, 5, 10)).toBeCloseTo(playDelay(events, 5, 1) / 10);
-    expect(playDelay(events, 5, 0.5)).toBeLessThanOrEqual(3_000);
+    expect(playDelay(events, 5, 6, 1)).toBeGreaterThanOrEqual(40);
+    expect(playDelay(events, 5, 6, 10)).toBeCloseTo(playDelay(events, 5, 6, 1) / 10);
+    expect(playDelay(events, 5, 6, 0.5)).toBeLessThanOrEqual(3_000);
+  });
+
+  it('plays one search step at a time: from the start, each tick lands on the end of the next step, then the end', async () => {
+    const events = await recordRun();
+    const index = new MomentIndex().read(events, events.length);
+    const starts = events.filter((e) => e.type === 'node.started').map((e) => e.seq);
+    const seen: number[] = [];
+    for (let seq: number | null = 0; seq !== null; seq = playNext(index, seq, 'step')) seen.push(seq);
+    expect(seen).toEqual([0, ...starts.slice(1).map((s) => s - 1), events.length]);
+    // by event, every seq once
+    expect(playNext(index, 7, 'event')).toBe(8);
+    expect(playNext(index, events.length, 'event')).toBeNull();
+  });
+
+  it('answers every jump as a scan of the log does, at every seq, as the log grows in place', async () => {
+    const events = await recordRun();
+    // the reference: the moments of a kind found by scanning the log, the step ends from the node.started seqs
+    const is = {
+      iteration: (e: ExplorationEvent) => e.type === 'node.started',
+      backtrack: (e: ExplorationEvent) => e.type === 'backtrack',
+      prune: (e: ExplorationEvent) => e.type === 'candidate.dropped' || e.type === 'steer.prune',
+      command: (e: ExplorationEvent) => e.type.startsWith('steer.'),
+    };
+    const scan = (log: readonly ExplorationEvent[], seq: number, target: keyof typeof is, direction: 1 | -1) => {
+      const hits = log.filter(is[target]).map((e) => e.seq);
+      const marks =
+        target === 'iteration' ? [...hits.slice(1).map((h) => h - 1), ...(hits.length ? [log.length] : [])] : hits;
+      if (direction === 1) return marks.find((m) => m > seq) ?? null;
+      const before = marks.filter((m) => m < seq);
+      if (before.length) return before.at(-1) as number;
+      return target === 'iteration' && hits.length && seq > 0 ? 0 : null;
+    };
+    const index = new MomentIndex();
+    const log: ExplorationEvent[] = [];
+    for (const cut of [37, events.length]) {
+      log.push(...events.slice(log.length, cut));
+      index.read(log, log.length);
+      for (let seq = 0; seq <= log.length; seq++)
+        for (const target of ['iteration', 'backtrack', 'prune', 'command'] as const)
+          for (const direction of [1, -1] as const)
+            expect(index.jump(seq, target, direction), `${target} ${direction} from ${seq}`).toBe(
+              scan(log, seq, target, direction),
+            );
+    }
+    // this run has no person's command: nothing to jump to either way
+    expect(index.jump(50, 'command', 1)).toBeNull();
+    expect(index.jump(50, 'command', -1)).toBeNull();
+  });
+  it('keeps to the schedule when drawing is slow: late ticks pass over the steps whose time has come', async () => {
+    const events = await recordRun();
+    const index = new MomentIndex().read(events, events.length);
+    const ends: number[] = [];
+    for (let seq = playNext(index, 0, 'step'); seq !== null; seq = playNext(index, seq, 'step')) ends.push(seq);
+    // on time: one step per tick, each at its due time
+    let head = playhead(events, index, 0, 0, 0, 'step', 1);
+    expect(head).toEqual({ seq: 0, since: 0, dueAt: playDelay(events, 0, ends[0] as number, 1) });
+    head = playhead(events, index, head.seq, head.since, head.dueAt as number, 'step', 1);
+    expect(head.seq).toBe(ends[0]);
+    // a page that drew nothing for a long while: the head is where the schedule says, and the run's end is on time
+    let total = 0;
+    for (let from = 0, i = 0; i < ends.length; from = ends[i] as number, i++)
+      total += playDelay(events, from, ends[i] as number, 1);
+    const late = playhead(events, index, 0, 0, total / 2, 'step', 1);
+    expect(ends).toContain(late.seq);
+    expect(late.since).toBeLessThanOrEqual(total / 2);
+    expect(late.dueAt).toBeGreaterThan(total / 2);
+    expect(playhead(events, index, 0, 0, total, 'step', 1)).toEqual({ seq: events.length, since: total, dueAt: null });
   });
 });
 

@@ -29,57 +29,141 @@ export function momentKind(event: ExplorationEvent): MomentKind {
 
 export type JumpTarget = 'event' | 'iteration' | 'backtrack' | 'prune' | 'command';
 
-const MATCH: Record<Exclude<JumpTarget, 'event'>, (event: ExplorationEvent) => boolean> = {
-  // an iteration of the search is one step: it begins with node.started
+type MomentTarget = Exclude<JumpTarget, 'event'>;
+
+const MATCH: Record<MomentTarget, (event: ExplorationEvent) => boolean> = {
+  // a search step (one expansion: a node.started, its run, its children generated and scored) begins with node.started
   iteration: (e) => e.type === 'node.started',
   backtrack: (e) => e.type === 'backtrack',
   // a prune is either kind: dropped below the threshold, or by a person
   prune: (e) => e.type === 'candidate.dropped' || e.type === 'steer.prune',
   command: (e) => e.type.startsWith('steer.'),
 };
+const TARGETS = Object.keys(MATCH) as MomentTarget[];
+
+/** The index of the first element of a sorted list above `value` (binary search). */
+function firstAbove(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) > value) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
 
 /**
- * The seq to show after jumping from `seq` (the one on screen) to the next (+1) or previous (-1) moment of a kind.
- * An iteration lands on the step's last event, so the step is seen done. Null when there is none that way.
+ * Where the moments a jump lands on are: the seqs of each kind, read as the log grows in place (O(new events)), so
+ * a jump, and whether there is anything to jump to, costs a binary search at any length of run (the timeline asks
+ * for every button on every step of a playback).
  */
+export class MomentIndex {
+  private seen = 0;
+  private readonly seqs: Record<MomentTarget, number[]> = { iteration: [], backtrack: [], prune: [], command: [] };
+
+  /** Reads events[seen..count) (the log grows in place, index = seq - 1). */
+  read(events: readonly ExplorationEvent[], count: number): this {
+    for (let i = this.seen; i < Math.min(count, events.length); i++) {
+      const event = events[i] as ExplorationEvent;
+      for (const target of TARGETS) if (MATCH[target](event)) this.seqs[target].push(event.seq);
+    }
+    this.seen = Math.max(this.seen, Math.min(count, events.length));
+    return this;
+  }
+
+  /**
+   * The seq to show after jumping from `seq` (the one on screen) to the next (+1) or previous (-1) moment of a kind.
+   * A search step lands on its last event (the event before the next step begins, or the log's last), so the step
+   * is seen done; back from the first one is seq 0. Null when there is none that way, and from a step beyond the log
+   * read so far (a long run's history arrives after its latest tree: nothing is known to jump to from there).
+   */
+  jump(seq: number, target: JumpTarget, direction: 1 | -1): number | null {
+    const last = this.seen;
+    if (seq > last) return null;
+    if (target === 'event') {
+      const next = seq + direction;
+      return next < 0 || next > last ? null : next;
+    }
+    const seqs = this.seqs[target];
+    if (target === 'iteration') {
+      // the ends of the steps: each start after the first, less one, then the last event
+      if (seqs.length === 0) return null;
+      if (direction === 1) {
+        const k = Math.max(1, firstAbove(seqs, seq + 1));
+        if (k < seqs.length) return (seqs[k] as number) - 1;
+        return last > seq ? last : null;
+      }
+      const k = firstAbove(seqs, seq) - 1; // the last start at or before seq
+      if (k >= 1) return (seqs[k] as number) - 1;
+      return seq > 0 ? 0 : null;
+    }
+    if (direction === 1) return seqs[firstAbove(seqs, seq)] ?? null;
+    return seqs[firstAbove(seqs, seq - 1) - 1] ?? null;
+  }
+}
+
+/** jump() on a log read whole: for a single jump (a key press); a view that jumps often keeps a MomentIndex. */
 export function jump(
   events: readonly ExplorationEvent[],
   seq: number,
   target: JumpTarget,
   direction: 1 | -1,
 ): number | null {
-  const last = events.length;
-  // A long run's history arrives after its latest tree: until it has reached the step on screen there is nothing
-  // known to jump to (and no event to read there).
-  if (seq > last) return null;
-  if (target === 'event') {
-    const next = seq + direction;
-    return next < 0 || next > last ? null : next;
-  }
-  const match = MATCH[target];
-  if (target === 'iteration') {
-    // iteration k spans from its node.started to the event before the next node.started
-    const starts: number[] = [];
-    for (const e of events) if (match(e)) starts.push(e.seq);
-    const ends = starts.map((s, i) => (i + 1 < starts.length ? (starts[i + 1] as number) - 1 : last));
-    if (direction === 1) return ends.find((end) => end > seq) ?? null;
-    const before = ends.filter((end) => end < seq);
-    return before.length ? (before.at(-1) as number) : seq > 0 ? 0 : null;
-  }
-  if (direction === 1) {
-    for (let s = seq + 1; s <= last; s++) if (match(events[s - 1] as ExplorationEvent)) return s;
-  } else {
-    for (let s = seq - 1; s >= 1; s--) if (match(events[s - 1] as ExplorationEvent)) return s;
-  }
-  return null;
+  return new MomentIndex().read(events, events.length).jump(seq, target, direction);
 }
 
-/** Milliseconds to wait before showing `seq + 1` while playing at `speed` (the run's own pace, within bounds). */
-export function playDelay(events: readonly ExplorationEvent[], seq: number, speed: number): number {
-  const current = events[seq - 1];
-  const next = events[seq];
-  const gap = current && next ? next.ts - current.ts : 0;
+/** What one tick of playback moves: one event, or one search step. */
+export type PlayUnit = 'event' | 'step';
+
+/** The seq playback shows after `seq`, one unit on; null at the end of the log read so far. */
+export function playNext(index: MomentIndex, seq: number, unit: PlayUnit): number | null {
+  return index.jump(seq, unit === 'event' ? 'event' : 'iteration', 1);
+}
+
+/**
+ * Milliseconds to show `from` before moving on to `to` while playing at `speed`: the run's own pace between the
+ * two, within bounds (40 ms to 1.5 s), over the speed.
+ */
+export function playDelay(events: readonly ExplorationEvent[], from: number, to: number, speed: number): number {
+  const a = events[from - 1];
+  const b = events[to - 1];
+  const gap = a && b ? b.ts - a.ts : 0;
   return Math.min(Math.max(gap, 40), 1_500) / speed;
+}
+
+/** Where playback is: the seq on screen, when it was due (on the play clock), and when the next one is (null: the end). */
+export interface Playhead {
+  seq: number;
+  since: number;
+  dueAt: number | null;
+}
+
+/**
+ * Where playback should be at `now`, having shown `seq` since `since`: every unit whose time has come is passed over,
+ * so a page that takes longer to draw a step than the step's share of the time drops steps (as a video drops frames)
+ * and a run plays in the time its schedule says, not in the time it takes to draw every step. The schedule keeps
+ * its own clock (`since` is when a step was due, not when it was drawn), so lateness never accumulates.
+ */
+export function playhead(
+  events: readonly ExplorationEvent[],
+  index: MomentIndex,
+  seq: number,
+  since: number,
+  now: number,
+  unit: PlayUnit,
+  speed: number,
+): Playhead {
+  let at = seq;
+  let time = since;
+  for (;;) {
+    const next = playNext(index, at, unit);
+    if (next === null) return { seq: at, since: time, dueAt: null };
+    const due = time + playDelay(events, at, next, speed);
+    if (due > now) return { seq: at, since: time, dueAt: due };
+    at = next;
+    time = due;
+  }
 }
 
 /** The kinds a timeline draws, in drawing order (later ones on top); 'other' is not drawn. */

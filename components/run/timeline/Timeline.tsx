@@ -1,18 +1,20 @@
 'use client';
 // The timeline under the canvas: the moments of the run coloured by kind (per pixel column), a scrubber over the
-// whole run, steps back and forward by one event or one search iteration, jumps to the previous or next backtrack,
-// prune or command, play at 0.5x to 10x, and "back to live" while a run is still going. Everything else on the
-// page shows the step the timeline is on (the store's seek). While a long run's history is still arriving, steps
-// before it cannot be shown and the position says so.
+// whole run, steps back and forward by one event or one search step, jumps to the previous or next backtrack,
+// prune or command (each button off when there is nothing that way), play by search step or by event at 0.5x to
+// 10x, and "back to live" while a run is still going. Everything else on the page shows the step the timeline is
+// on (the store's seek). While a long run's history is still arriving, steps before it cannot be shown and the
+// position says so.
 import { useEffect, useRef, useState } from 'react';
 import {
   DRAWN_KINDS,
   type JumpTarget,
-  jump,
   hasKind,
   MomentBuckets,
-  playDelay,
+  MomentIndex,
+  playhead,
   type MomentKind,
+  type PlayUnit,
 } from '@/lib/store/timeline';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import styles from './Timeline.module.css';
@@ -102,38 +104,67 @@ export function Timeline() {
   const lastSeq = useRunStore((s) => s.lastSeq);
   const viewSeq = useRunStore((s) => s.viewSeq);
   const live = useRunStore((s) => s.liveStatus !== 'finished');
+  const events = useRunStore((s) => s.events);
+  const eventCount = useRunStore((s) => s.eventCount);
   // a long run's history arrives after its tree: steps before it cannot be shown yet
-  const loadingHistory = useRunStore((s) => s.eventCount < s.lastSeq);
+  const loadingHistory = eventCount < lastSeq;
+  // where each kind of moment is: read as the log grows (it only reads what it has not), asked on every render
+  const [moments] = useState(() => new MomentIndex());
+  moments.read(events, eventCount);
   const [playRequested, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
+  const [unit, setUnit] = useState<PlayUnit>('step');
   const [jumpKind, setJumpKind] = useState<JumpTarget>('backtrack');
   const shown = viewSeq ?? lastSeq;
-  // playback ends by itself at the end of the log
+  // playback ends at the end of the log (and stops if the person goes live)
   const playing = playRequested && viewSeq !== null;
+  const target = (kind: JumpTarget, direction: 1 | -1) => moments.jump(shown, kind, direction);
 
   const go = (seq: number | null) => {
     store.getState().setView({ followLive: false });
     store.getState().seek(seq);
   };
-  const jumpTo = (target: JumpTarget, direction: 1 | -1) => {
-    const seq = jump(store.getState().events, store.getState().viewSeq ?? store.getState().lastSeq, target, direction);
+  const jumpTo = (kind: JumpTarget, direction: 1 | -1) => {
+    const seq = target(kind, direction);
     if (seq !== null) go(seq);
   };
 
-  // Playing shows one event after another at the run's own pace times the speed, and stops at the end.
+  // Playing shows one search step (or one event) after another at the run's own pace times the speed, and stops at
+  // the end. It keeps to its schedule (playhead): when drawing a step takes longer than the step's share of the time,
+  // steps are passed over, so a 30k-event run plays in its scheduled time. A step the history has not reached yet
+  // waits for it. The head remembers when the step on screen was due; a scrub while playing starts it again there.
+  const head = useRef<{ seq: number; since: number } | null>(null);
   useEffect(() => {
-    if (!playing) return;
+    if (!playing) {
+      head.current = null;
+      return;
+    }
     const state = store.getState();
     const from = state.viewSeq ?? state.lastSeq;
-    const timer = setTimeout(
-      () => go(from + 1 >= store.getState().lastSeq ? null : from + 1),
-      playDelay(state.events, from, speed),
-    );
-    return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` moves the player one event at a time
-  }, [playing, shown, speed, store]);
+    if (head.current?.seq !== from) head.current = { seq: from, since: performance.now() };
+    const anchor = head.current;
+    let timer = 0;
+    // never from inside this effect: a step whose time has come moves on after the frame that shows this one (a
+    // synchronous seek here would re-render into this effect again, without end when drawing falls behind)
+    const tick = () => {
+      const at = playhead(store.getState().events, moments, anchor.seq, anchor.since, performance.now(), unit, speed);
+      if (at.seq !== anchor.seq) {
+        head.current = { seq: at.seq, since: at.since };
+        const end = at.seq >= store.getState().lastSeq;
+        // at the end, playback is over: a later scrub back must not set it playing again
+        if (end) setPlaying(false);
+        go(end ? null : at.seq); // re-renders: the effect runs again from there
+      } else if (at.dueAt !== null) timer = window.setTimeout(tick, at.dueAt - performance.now());
+      else anchor.since = performance.now(); // waiting for the history: the schedule starts again when it arrives
+    };
+    const frame = requestAnimationFrame(tick);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` and `eventCount` move the player on
+  }, [playing, shown, speed, unit, eventCount, store, moments]);
 
-  const atStart = shown <= 0;
   const atEnd = viewSeq === null;
   return (
     <div className={styles.timeline} data-testid="timeline">
@@ -141,7 +172,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('iteration', -1)}
-          disabled={atStart}
+          disabled={target('iteration', -1) === null}
           title="Back one search step ([)"
         >
           |◀
@@ -149,7 +180,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('event', -1)}
-          disabled={atStart}
+          disabled={target('event', -1) === null}
           title="Back one event (,)"
           data-testid="timeline-back"
         >
@@ -169,6 +200,17 @@ export function Timeline() {
         </button>
         <select
           className={`input ${styles.select}`}
+          value={unit}
+          onChange={(e) => setUnit(e.target.value as PlayUnit)}
+          aria-label="Play by"
+          title="What one tick of playback shows: a whole search step (one expansion) or one event"
+          data-testid="play-unit"
+        >
+          <option value="step">by step</option>
+          <option value="event">by event</option>
+        </select>
+        <select
+          className={`input ${styles.select}`}
           value={speed}
           onChange={(e) => setSpeed(Number(e.target.value))}
           aria-label="Playback speed"
@@ -182,7 +224,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('event', 1)}
-          disabled={atEnd}
+          disabled={target('event', 1) === null}
           title="Forward one event (.)"
           data-testid="timeline-forward"
         >
@@ -191,7 +233,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('iteration', 1)}
-          disabled={atEnd}
+          disabled={target('iteration', 1) === null}
           title="Forward one search step (])"
         >
           ▶|
@@ -200,7 +242,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo(jumpKind, -1)}
-          disabled={atStart}
+          disabled={target(jumpKind, -1) === null}
           title={`Previous ${jumpKind}`}
           data-testid="jump-prev"
         >
@@ -220,7 +262,7 @@ export function Timeline() {
         <button
           className="btn btn-sm"
           onClick={() => jumpTo(jumpKind, 1)}
-          disabled={atEnd}
+          disabled={target(jumpKind, 1) === null}
           title={`Next ${jumpKind}`}
           data-testid="jump-next"
         >
@@ -236,7 +278,14 @@ export function Timeline() {
           )}
         </span>
         {!atEnd && (
-          <button className="btn btn-sm btn-primary" onClick={() => go(null)} data-testid="back-to-live">
+          <button
+            className="btn btn-sm btn-primary"
+            onClick={() => {
+              setPlaying(false);
+              go(null);
+            }}
+            data-testid="back-to-live"
+          >
             {live ? 'Back to live' : 'Go to end'}
           </button>
         )}

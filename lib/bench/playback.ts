@@ -1,0 +1,75 @@
+/**
+ * `npm run bench:playback`: how long the run page takes to play a recorded run from its first step to its last, by
+ * search step and by event, at the timeline's speeds. Printed, never asserted. A finished run of about
+ * BENCH_PLAYBACK_EVENTS events (default 30,000) is built by the engine and stored through the import path
+ * (ui-runs.ts); the page is opened in headless Chromium, the history let in whole, then for each pass the timeline is
+ * set to the unit and speed, scrubbed to step 0 and played until the play button shows again (the end). A pass is
+ * stopped after BENCH_PLAYBACK_BUDGET_S seconds (default 180) and reported as the share it covered.
+ * The production server runs on BENCH_PLAYBACK_PORT (3610) with its own temp database.
+ * Not a test; builds the app first if there is no build.
+ */
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from '../../e2e/chromium';
+import { ensureBuild, startBenchServer } from './server-process';
+import { recordRun } from './ui-runs';
+
+const PORT = Number(process.env.BENCH_PLAYBACK_PORT ?? 3610);
+const EVENTS = Number(process.env.BENCH_PLAYBACK_EVENTS ?? 30_000);
+const BUDGET_MS = Number(process.env.BENCH_PLAYBACK_BUDGET_S ?? 180) * 1000;
+const PASSES: { unit: 'step' | 'event'; speed: string }[] = [
+  { unit: 'step', speed: '10' },
+  { unit: 'step', speed: '2' },
+  { unit: 'event', speed: '10' },
+];
+
+async function main() {
+  ensureBuild('the playback benchmark');
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH');
+  const server = await startBenchServer(PORT);
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  try {
+    const run = await recordRun(server, EVENTS, 'playback');
+    console.log(`run of ${run.events} events, ${run.nodes} nodes (${run.via})`);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${server.base}/runs/${run.id}`);
+    await page
+      .getByTestId('timeline-position')
+      .filter({ hasText: `${run.events} / ${run.events}` })
+      .waitFor();
+    await page.getByTestId('timeline-loading').waitFor({ state: 'detached', timeout: 120_000 });
+    for (const pass of PASSES) {
+      await page.getByTestId('play-unit').selectOption(pass.unit);
+      await page.getByLabel('Playback speed').selectOption(pass.speed);
+      await page.getByTestId('scrubber').fill('0');
+      await page.getByTestId('timeline-position').filter({ hasText: 'step 0 /' }).waitFor();
+      const t0 = performance.now();
+      await page.getByTestId('timeline-play').click();
+      const ended = await page
+        .getByTestId('timeline-play')
+        .filter({ hasText: '▶ play' })
+        .waitFor({ timeout: BUDGET_MS })
+        .then(() => true)
+        .catch(() => false);
+      const seconds = (performance.now() - t0) / 1000;
+      if (ended) {
+        console.log(`by ${pass.unit} at ${pass.speed}x: the whole run in ${seconds.toFixed(1)} s`);
+        continue;
+      }
+      await page.getByTestId('timeline-play').click(); // pause
+      const at = Number(await page.getByTestId('timeline-position').locator('b').textContent());
+      console.log(
+        `by ${pass.unit} at ${pass.speed}x: stopped after ${seconds.toFixed(0)} s at step ${at} of ${run.events} ` +
+          `(${((100 * at) / run.events).toFixed(1)}%; the whole run would take ~${((seconds * run.events) / Math.max(at, 1) / 60).toFixed(1)} min)`,
+      );
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { ExplorationEvent } from '../engine/events';
+import { elapsedMs, formatElapsed, pausesOf, runStatus } from './run-clock';
+
+/** A log of control events only, at the given times (the clock reads nothing else). */
+function log(...entries: [ExplorationEvent['type'], number][]): ExplorationEvent[] {
+  return entries.map(
+    ([type, ts], i) => ({ runId: 'r', seq: i + 1, ts, type, payload: {} }) as unknown as ExplorationEvent,
+  );
+}
+
+describe('runStatus', () => {
+  it("is the record's while the live tree is behind it (a finished run's log still folding from seq 1)", () => {
+    expect(runStatus({ status: 'finished', lastSeq: 142 }, { status: 'running', lastSeq: 40 })).toBe('finished');
+    expect(runStatus({ status: 'finished', lastSeq: 142 }, null)).toBe('finished');
+  });
+
+  it('is the live tree once it has seen as far as the record (a pause on the stream before the next poll)', () => {
+    expect(runStatus({ status: 'running', lastSeq: 50 }, { status: 'paused', lastSeq: 61 })).toBe('paused');
+    expect(runStatus({ status: 'finished', lastSeq: 142 }, { status: 'finished', lastSeq: 142 })).toBe('finished');
+  });
+
+  it('keeps queued, interrupted and failed, which a tree cannot say, unless the tree is finished', () => {
+    expect(runStatus({ status: 'interrupted', lastSeq: 30 }, { status: 'running', lastSeq: 30 })).toBe('interrupted');
+    expect(runStatus({ status: 'failed', lastSeq: 30 }, { status: 'finished', lastSeq: 30 })).toBe('finished');
+    expect(runStatus({ status: 'queued', lastSeq: 0 }, { status: 'running', lastSeq: 0 })).toBe('queued');
+  });
+
+  it('is loading until the record is in, whatever the tree says', () => {
+    expect(runStatus(null, { status: 'running', lastSeq: 40 })).toBe('loading');
+  });
+});
+
+describe('elapsed', () => {
+  it('leaves the pauses out, and stops while a pause goes on', () => {
+    const events = log(
+      ['run.started', 1_000],
+      ['steer.pause', 3_000],
+      ['steer.resume', 10_000],
+      ['steer.pause', 12_000],
+    );
+    expect(pausesOf(events, 3)).toEqual({ pausedMs: 7_000, pausedSince: null });
+    expect(pausesOf(events)).toEqual({ pausedMs: 7_000, pausedSince: 12_000 });
+    const clock = { startedAt: 1_000, endAt: null, pauses: pausesOf(events) };
+    // running 1..3 s and 10..12 s: 4 s, however long the pause now lasts
+    expect(elapsedMs(clock, 20_000)).toBe(4_000);
+    expect(elapsedMs(clock, 90_000)).toBe(4_000);
+  });
+
+  it("counts a step taken while paused, and a step's own pause (run.paused) stops it again", () => {
+    const events = log(['run.started', 0], ['steer.pause', 1_000], ['steer.step', 5_000], ['run.paused', 5_500]);
+    expect(pausesOf(events)).toEqual({ pausedMs: 4_000, pausedSince: 5_500 });
+    expect(elapsedMs({ startedAt: 0, endAt: null, pauses: pausesOf(events) }, 60_000)).toBe(1_500);
+  });
+
+  it('ends at the finish (or the step looked at), not now', () => {
+    const events = log(['run.started', 0], ['steer.pause', 100], ['run.finished', 400]);
+    expect(elapsedMs({ startedAt: 0, endAt: 1_000, pauses: pausesOf(events) }, 999_999)).toBe(700);
+    expect(elapsedMs({ startedAt: null, endAt: null, pauses: pausesOf([]) }, 5)).toBeNull();
+  });
+
+  it('reads as seconds under a minute and minutes after', () => {
+    expect(formatElapsed(1_040)).toBe('1.0 s');
+    expect(formatElapsed(59_990)).toBe('60.0 s');
+    expect(formatElapsed(187_600)).toBe('3 min 7 s');
+    expect(formatElapsed(null)).toBe('—');
+  });
+});
