@@ -139,6 +139,34 @@ test('a link to a step and a node keeps both in the address bar, and a reload sh
   await expect(card(page, 'n2')).toBeInViewport();
 });
 
+test("a link to an early step frames that step's tree (not the latest one's place), and a node not made yet says so", async ({
+  page,
+}) => {
+  const id = await demoRunId(E2E_BASE);
+  const events = await ndjson(E2E_BASE, id);
+  // a step at which the root has children but the last node of the run does not exist yet
+  const firstChild = events.find((e) => e.type === 'node.created' && e.payload.parentId !== null);
+  const step = (firstChild?.seq ?? 0) + 1;
+  const created = (upTo: number) =>
+    events.flatMap((e) => (e.seq <= upTo && e.type === 'node.created' ? [e.payload.nodeId] : []));
+  const late = created(Infinity).at(-1) as string;
+  expect(created(step)).not.toContain(late);
+
+  await page.goto(`/runs/${id}?step=${step}`);
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${step} /`);
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
+  // every node of that step is on screen, as cards one can read (the tree was fitted as it is at that step)
+  for (const nodeId of created(step)) {
+    await expect(card(page, nodeId)).toBeInViewport();
+    await expect(card(page, nodeId)).toHaveAttribute('data-level', 'card');
+  }
+
+  await page.goto(`/runs/${id}?step=${step}&node=${late}`);
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${step} /`);
+  await expect(page.getByTestId('inspector-empty')).toContainText(`${late} is not in the tree yet at step ${step}`);
+  for (const nodeId of created(step)) await expect(card(page, nodeId)).toBeInViewport();
+});
+
 test('a link deep into a big run opens at that step, not at the end, with its node in view', async ({ page }) => {
   test.setTimeout(240_000);
   const run = await bigRun();

@@ -275,8 +275,12 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   const fitted = useRef(false);
   const wasFinished = useRef(finished);
   const itemCount = positions.size;
+  // a link's step still on its way (the latest tree is drawn until the history reaches it)
+  const waitingForStep = useRunStore((s) => s.pendingSeq !== null);
   useEffect(() => {
     if (itemCount === 0) return;
+    // the first fit frames the tree the person came to see: a linked step's, not the latest one drawn meanwhile
+    if (!fitted.current && waitingForStep) return;
     // fit once on arrival, while a small live tree grows, and when a followed run finishes; not when a finished
     // tree changes shape (a click opens the focus around a node: the view must stay where the person is looking)
     const justFinished = finished && !wasFinished.current;
@@ -298,7 +302,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
     if (!p) return;
     const zoom = Math.max(flow.getZoom(), 0.55);
     void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom, duration: 250 });
-  }, [activityId, itemCount, finished, followLive, flow, frame, itemOf, positions, store]);
+  }, [activityId, itemCount, finished, followLive, flow, frame, itemOf, positions, store, waitingForStep]);
 
   // A node selected from elsewhere (keyboard, event log, inspector) is brought into view if it is off screen.
   useEffect(() => {
