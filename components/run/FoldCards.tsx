@@ -9,7 +9,7 @@ import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { levelOf } from '@/lib/layout/lod';
 import { rollupsFor, sumRollups } from '@/lib/layout/rollup';
-import { formatUsageCost } from './inspector/model-calls';
+import { formatSpend } from '@/lib/contract/cost';
 import { NodeHandles } from './canvas/orientation';
 import { scoreFigure } from './event-log/describe-event';
 import { useRunStore } from './RunStoreContext';
@@ -84,7 +84,7 @@ function useHiddenTotals(nodeIds: readonly string[]): string {
   return useRunStore((s) => {
     const totals = sumRollups(nodeIds.map((id) => rollupsFor(s.tree).get(id)));
     // branches that never called the model cost nothing: "no calls" says so, where "$0" would read as a price
-    const cost = totals.modelCalls === 0 ? 'no calls' : formatUsageCost(totals, totals.modelCalls);
+    const cost = totals.modelCalls === 0 ? 'no calls' : formatSpend(totals);
     return totals.verifiedAnswers > 0 ? `${cost} · ${totals.verifiedAnswers} verified` : cost;
   });
 }

@@ -10,6 +10,7 @@ import { parentModel } from '@/components/runs/model-choice';
 import type { ExplorationStrategy } from '@/lib/engine/types';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from './RunStoreContext';
+import { useDialogKeys } from './useDialogKeys';
 
 export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: string; onClose: () => void }) {
   const trpc = useTRPC();
@@ -37,6 +38,7 @@ function ForkForm({
   onClose: () => void;
   parent: ReturnType<typeof parentModel>;
 }) {
+  useDialogKeys(onClose);
   const trpc = useTRPC();
   const router = useRouter();
   const node = useRunStore((s) => s.tree.nodes[nodeId]);
@@ -82,19 +84,7 @@ function ForkForm({
   }
 
   return (
-    <div
-      className="overlay"
-      role="dialog"
-      aria-modal="true"
-      aria-label="Fork from this node"
-      onClick={onClose}
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        // Escape closes the dialog only; it does not also clear the canvas's selection
-        event.stopPropagation();
-        onClose();
-      }}
-    >
+    <div className="overlay" role="dialog" aria-modal="true" aria-label="Fork from this node" onClick={onClose}>
       <form
         className="overlay-card fork-dialog"
         onClick={(e) => e.stopPropagation()}

@@ -2,7 +2,7 @@
 // The list of keys, opened with "?": the page's keys (KEYS, defined with their handler in useRunKeyboard.ts) and
 // the keys of the side drawer's own controls. Escape (wherever focus is) or a click outside closes it, and focus
 // goes back where it was. Not responsible for handling the keys.
-import { useEffect, useState } from 'react';
+import { useDialogKeys } from './useDialogKeys';
 import { KEYS } from './useRunKeyboard';
 
 /** Keys that act on a focused control rather than the page (RunDrawer.tsx handles them). */
@@ -12,25 +12,7 @@ const DRAWER_KEYS: { keys: string; what: string }[] = [
 ];
 
 export function KeyboardHelp({ onClose }: { onClose: () => void }) {
-  // where focus was before the list opened: read while rendering, before autoFocus moves it to Close
-  const [returnTo] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
-  useEffect(() => {
-    return () => {
-      if (returnTo instanceof HTMLElement) returnTo.focus();
-    };
-  }, [returnTo]);
-  // Escape closes the list wherever focus is: a click on its text moves focus out of it (to the page), where the
-  // page's own Escape would only clear the selection. Captured before the page's keys, and kept from them.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.stopPropagation();
-      event.preventDefault();
-      onClose();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [onClose]);
+  useDialogKeys(onClose);
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={onClose}>
       {/* focusable, so a click on its text keeps focus in the dialog */}

@@ -2,7 +2,7 @@
 // Asks before a keyboard prune of a branch of more than a few nodes (lib/store/prune.ts says why: a prune cannot be
 // undone). Escape or Cancel keeps the branch; Prune sends the command. While it asks, the page's keys are inert (a
 // second slip must not act), and focus starts on Cancel and goes back where it was. Not responsible for the prune.
-import { useEffect, useState } from 'react';
+import { useDialogKeys } from './useDialogKeys';
 
 export function PruneConfirm({
   nodeId,
@@ -15,26 +15,7 @@ export function PruneConfirm({
   onPrune: () => void;
   onCancel: () => void;
 }) {
-  // where focus was before: read while rendering, before autoFocus moves it
-  const [returnTo] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
-  useEffect(
-    () => () => {
-      if (returnTo instanceof HTMLElement) returnTo.focus();
-    },
-    [returnTo],
-  );
-  useEffect(() => {
-    // captured before the page's keys and kept from them; a button's own Enter or space still presses it
-    const onKey = (event: KeyboardEvent) => {
-      event.stopPropagation();
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        onCancel();
-      }
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [onCancel]);
+  useDialogKeys(onCancel, { pageKeysInert: true });
   return (
     <div
       className="overlay"

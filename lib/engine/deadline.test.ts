@@ -9,8 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from './events';
 import { ThoughtTreeExecutor, type ExploreOptions } from './executor';
 import { openGoalTask } from './prompts';
-import { ScriptedTreeModel, TimedModel, type TimedModelOptions, type TreeSpec } from './testing';
-import { fold } from './tree';
+import {
+  ScriptedTreeModel,
+  TimedModel,
+  expectEveryAnsweredCallCounted,
+  type TimedModelOptions,
+  type TreeSpec,
+} from './testing';
 import type { ThoughtTask, ToTConfig, ToTResult } from './types';
 
 // root -> A .7, B .6, C .5 ; A -> A1 .6, A2 .45 ; B -> B1 .75, B2 .35
@@ -54,20 +59,6 @@ async function run(
     { ...options, onEvent: (e) => events.push(e) },
   );
   return { result, events, model };
-}
-
-/** What the issue asks of every run: the log, the result and the model's own log tell the same numbers. */
-function expectEveryAnsweredCallCounted({ result, events, model }: Run): void {
-  const answered = model.answered();
-  expect(fold(events).stats).toEqual(result.stats);
-  expect(result.stats.modelCalls).toBe(answered.calls);
-  expect(result.stats.tokenUsage).toEqual({
-    inputTokens: answered.inputTokens,
-    outputTokens: answered.outputTokens,
-    totalTokens: answered.inputTokens + answered.outputTokens,
-  });
-  expect(result.usage.inputTokens).toBe(answered.inputTokens);
-  expect(events.filter((e) => e.type === 'model.called')).toHaveLength(answered.calls);
 }
 
 // 50 ms a call; the deadlines below fall in the middle of a call, 25 ms from either end.

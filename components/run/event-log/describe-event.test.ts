@@ -93,7 +93,7 @@ describe('describeEvent', () => {
       },
     });
     expect(describeEvent(failedCall)).toBe(
-      'execute · my-model · 1.50 s · 10→0 tok · no price · error: rate limited retry later',
+      'execute · my-model · 1.50 s · 10→0 tok · unpriced · error: rate limited retry later',
     );
     expect(isBadEvent(failedCall)).toBe(true);
   });

@@ -162,7 +162,7 @@ export function describeEvent(event: ExplorationEvent): string {
     case 'model.called': {
       const p = event.payload;
       const tokens = `${p.usage.inputTokens}→${p.usage.outputTokens} tok`;
-      const cost = p.cost === null ? 'no price' : formatCost(p.cost);
+      const cost = p.cost === null ? 'unpriced' : formatCost(p.cost);
       const head = `${p.purpose} · ${p.modelId} · ${formatLatency(p.latencyMs)} · ${tokens} · ${cost}`;
       return oneLine(p.error !== null ? `${head} · error: ${p.error}` : head);
     }

@@ -7,7 +7,8 @@ import type { ThoughtNode } from '@/lib/engine/types';
 import { rollupsFor } from '@/lib/layout/rollup';
 import { useRunStore } from '../RunStoreContext';
 import { formatLatency } from '../event-log/describe-event';
-import { formatTokens, formatUsageCost } from './model-calls';
+import { formatSpend } from '@/lib/contract/cost';
+import { formatTokens } from './model-calls';
 import { Section } from './sections';
 import styles from './Inspector.module.css';
 
@@ -44,12 +45,7 @@ export function BranchTotals({ node }: { node: ThoughtNode }) {
       <dl className={styles.facts}>
         {rollup.modelCalls === 0
           ? fact('cost', 'no model calls yet', 'inspector-branch-cost')
-          : fact(
-              'cost',
-              formatUsageCost(rollup, rollup.modelCalls),
-              'inspector-branch-cost',
-              costShare && `${costShare} of the run`,
-            )}
+          : fact('cost', formatSpend(rollup), 'inspector-branch-cost', costShare && `${costShare} of the run`)}
         {fact('tokens in', formatTokens(rollup.inputTokens))}
         {fact('tokens out', formatTokens(rollup.outputTokens))}
         {fact(

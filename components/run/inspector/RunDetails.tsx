@@ -6,10 +6,11 @@
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
 import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/engine/types';
+import { formatSpend } from '@/lib/contract/cost';
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
-import { formatCost, formatLatency, formatScore } from '../event-log/describe-event';
+import { formatLatency, formatScore } from '../event-log/describe-event';
 import { formatClock, formatTokens } from './model-calls';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
@@ -168,14 +169,7 @@ export function RunDetails({ runId }: { runId: string }) {
             label="tokens in / out"
             value={`${formatTokens(stats.tokenUsage.inputTokens)} / ${formatTokens(stats.tokenUsage.outputTokens)}`}
           />
-          <Stat
-            label="cost"
-            value={
-              stats.unpricedCalls > 0
-                ? `${formatCost(stats.cost)} + ${stats.unpricedCalls} unpriced`
-                : formatCost(stats.cost)
-            }
-          />
+          <Stat label="cost" value={formatSpend(stats)} />
         </dl>
       </Section>
 

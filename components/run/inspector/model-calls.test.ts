@@ -6,7 +6,6 @@ import {
   eventAt,
   formatClock,
   formatTokens,
-  formatUsageCost,
   messagesAsText,
   modelCallsOf,
   type ModelCallEvent,
@@ -80,13 +79,6 @@ describe('callTotals', () => {
 });
 
 describe('formatting', () => {
-  it('says "no price" rather than inventing a cost', () => {
-    expect(formatUsageCost({ cost: 0.0042, unpricedCalls: 0 })).toBe('$0.0042');
-    expect(formatUsageCost({ cost: 0, unpricedCalls: 2 })).toBe('2 calls with no price');
-    expect(formatUsageCost({ cost: 0, unpricedCalls: 2 }, 2)).toBe('no price');
-    expect(formatUsageCost({ cost: 0.0042, unpricedCalls: 1 }, 3)).toBe('$0.0042 + 1 call with no price');
-  });
-
   it('writes tokens, clock times and prompts', () => {
     expect(formatTokens(1234567)).toBe('1,234,567');
     expect(formatClock(new Date(2026, 0, 2, 3, 4, 5, 6).getTime())).toBe('03:04:05.006');

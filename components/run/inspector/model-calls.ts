@@ -1,11 +1,11 @@
 /**
  * The inspector's reading of the event log: a node's model.called events (found by node.modelCallSeqs, since the
- * store keeps event seq s at index s - 1), their totals, the times of a node's steps, and how usage and cost are
- * written. Pure and React-free so it is unit-tested; not responsible for drawing (Inspector.tsx).
+ * store keeps event seq s at index s - 1), their totals, the times of a node's steps, and how token counts are
+ * written (a cost: lib/contract/cost.ts). Pure and React-free so it is unit-tested; not responsible for drawing
+ * (Inspector.tsx).
  */
 import type { EventOf, ExplorationEvent } from '@/lib/engine/events';
-import type { ChatMessage, CostedUsage } from '@/lib/engine/types';
-import { formatCost } from '../event-log/describe-event';
+import type { ChatMessage } from '@/lib/engine/types';
 
 export type ModelCallEvent = EventOf<'model.called'>;
 
@@ -56,14 +56,6 @@ export function callTotals(calls: readonly ModelCallEvent[]): CallTotals {
     totals.latencyMs += payload.latencyMs;
   }
   return totals;
-}
-
-/** A usage's cost in words: "$0.0012", "no price" when no call had one, or the priced part and the rest. */
-export function formatUsageCost(usage: Pick<CostedUsage, 'cost' | 'unpricedCalls'>, calls?: number): string {
-  if (usage.unpricedCalls === 0) return formatCost(usage.cost);
-  const unpriced = `${usage.unpricedCalls} call${usage.unpricedCalls === 1 ? '' : 's'} with no price`;
-  if (calls !== undefined && usage.unpricedCalls >= calls) return 'no price';
-  return usage.cost > 0 ? `${formatCost(usage.cost)} + ${unpriced}` : unpriced;
 }
 
 export function formatTokens(n: number): string {

@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BranchScore, ThoughtNode } from '@/lib/engine/types';
+import { formatSpend } from '@/lib/contract/cost';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
 import { STATUS_LABELS, displayStatus, firstLine } from '../node-status';
@@ -15,7 +16,6 @@ import {
   callTotals,
   formatClock,
   formatTokens,
-  formatUsageCost,
   messagesAsText,
   modelCallsOf,
   type ModelCallEvent,
@@ -315,7 +315,7 @@ export function Usage({ node }: { node: ThoughtNode }) {
         </div>
         <div className={styles.fact}>
           <dt>cost</dt>
-          <dd className={styles.num}>{formatUsageCost(node.usage, calls)}</dd>
+          <dd className={styles.num}>{formatSpend(node.usage)}</dd>
         </div>
       </dl>
     </Section>
@@ -415,7 +415,7 @@ function ModelCallItem({ call }: { call: ModelCallEvent }) {
         {p.error !== null && <span className={styles.callError}>error</span>}
         <span className={styles.callMeta}>
           {formatLatency(p.latencyMs)} · {formatTokens(p.usage.inputTokens)}→{formatTokens(p.usage.outputTokens)} tok ·{' '}
-          {p.cost === null ? 'no price' : formatCost(p.cost)}
+          {p.cost === null ? 'unpriced' : formatCost(p.cost)}
         </span>
         <span className={styles.callSeq}>#{call.seq}</span>
       </summary>

@@ -40,7 +40,8 @@ import {
 import { rollupsFor } from '@/lib/layout/rollup';
 import type { ThoughtTree } from '@/lib/engine/types';
 import { formatScore } from '../event-log/describe-event';
-import { formatTokens, formatUsageCost } from '../inspector/model-calls';
+import { formatSpend } from '@/lib/contract/cost';
+import { formatTokens } from '../inspector/model-calls';
 import { displayStatus, firstLine, STATUS_LABELS } from '../node-status';
 import { usePageView, usePageViewApi } from '../PageViewContext';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
@@ -320,8 +321,7 @@ function Tooltip({
       <div className={s.tipThought}>{firstLine(thought) || '(no thought)'}</div>
       {rollup && (
         <div className={s.tipFoot}>
-          subtree {formatTokens(rollup.nodes)} node{rollup.nodes === 1 ? '' : 's'} ·{' '}
-          {formatUsageCost(rollup, rollup.modelCalls)}
+          subtree {formatTokens(rollup.nodes)} node{rollup.nodes === 1 ? '' : 's'} · {formatSpend(rollup)}
         </div>
       )}
     </div>

@@ -6,9 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../engine/events';
 import { ThoughtTreeExecutor, type ExploreOptions } from '../../engine/executor';
-import { TimedModel, type TimedModelOptions } from '../../engine/testing';
-import { fold } from '../../engine/tree';
-import type { ToTResult } from '../../engine/types';
+import { TimedModel, expectEveryAnsweredCallCounted, type TimedModelOptions } from '../../engine/testing';
 import { createSimulatedModel } from '../simulated-model';
 import { game24Task } from './task';
 
@@ -23,18 +21,6 @@ async function search(timing: TimedModelOptions, timeout: number | null, options
   return { model, events, result };
 }
 
-function expectEveryAnsweredCallCounted(model: TimedModel, events: ExplorationEvent[], result: ToTResult) {
-  const answered = model.answered();
-  expect(fold(events).stats).toEqual(result.stats);
-  expect(result.stats.modelCalls).toBe(answered.calls);
-  expect(result.stats.tokenUsage).toEqual({
-    inputTokens: answered.inputTokens,
-    outputTokens: answered.outputTokens,
-    totalTokens: answered.inputTokens + answered.outputTokens,
-  });
-  expect(events.filter((e) => e.type === 'model.called')).toHaveLength(answered.calls);
-}
-
 describe('a Game of 24 run cut short', () => {
   it.each([
     { timeout: 160, ignoreAbort: false },
@@ -46,7 +32,7 @@ describe('a Game of 24 run cut short', () => {
     expect(result.finishReason).toBe('timeout');
     // the run's clock starts before its first call: nothing may start once the limit has passed since that call
     expect(model.startedFrom((model.log[0]?.startedAt ?? 0) + c.timeout)).toEqual([]);
-    expectEveryAnsweredCallCounted(model, events, result);
+    expectEveryAnsweredCallCounted({ model, events, result });
   });
 
   // The run grows the root (a generation, 3 evaluations), then grows n1: its generation answers, and the abort
@@ -65,7 +51,7 @@ describe('a Game of 24 run cut short', () => {
       expect(result.finishReason).toBe('aborted');
       expect(model.log).toHaveLength(6); // the rest of that evaluation batch never started
       expect(model.answered().calls).toBe(ignoreAbort ? 6 : 5);
-      expectEveryAnsweredCallCounted(model, events, result);
+      expectEveryAnsweredCallCounted({ model, events, result });
     },
   );
 });
