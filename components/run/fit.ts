@@ -8,7 +8,7 @@
 import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback } from 'react';
 import type { CanvasLayout } from '@/lib/store/page-view';
-import { READABLE_ZOOM } from '@/lib/layout/lod';
+import { CARD_MIN_ZOOM, READABLE_ZOOM } from '@/lib/layout/lod';
 import { usePageViewApi } from './PageViewContext';
 
 // left: clear of the zoom buttons in the bottom-left corner
@@ -31,6 +31,25 @@ export function viewportFor(box: Box, width: number, height: number, maxZoom = 1
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
   return { x: PAD.left + w / 2 - cx * zoom, y: PAD.top + h / 2 - cy * zoom, zoom };
+}
+
+/**
+ * The whole-tree fit: viewportFor, except that a tree which fits at card zoom once the bottom and side margins are
+ * given up is shown at card zoom (still below the toolbar). A fit a hair under card zoom would draw every card as a
+ * pill, whose text is sized for far zoom and reads at 27 px.
+ */
+export function fitViewport(box: Box, width: number, height: number) {
+  const fitted = viewportFor(box, width, height);
+  if (fitted.zoom >= CARD_MIN_ZOOM) return fitted;
+  const roomBelowToolbar = height - PAD.top;
+  const tight = Math.min(width / Math.max(box.width, 1), roomBelowToolbar / Math.max(box.height, 1));
+  if (tight < CARD_MIN_ZOOM) return fitted;
+  const zoom = Math.min(tight, CARD_MIN_ZOOM + 0.001); // a hair above the threshold, so rounding keeps cards
+  return {
+    x: width / 2 - (box.x + box.width / 2) * zoom,
+    y: PAD.top + roomBelowToolbar / 2 - (box.y + box.height / 2) * zoom,
+    zoom,
+  };
 }
 
 /** The box around the items standing for `nodeIds` (every item when nodeIds is null). */
@@ -73,7 +92,9 @@ export function useFrame() {
         void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom: READABLE_ZOOM, duration });
         return true;
       }
-      void flow.setViewport(viewportFor(box, width, height), { duration });
+      void flow.setViewport(nodeIds === null ? fitViewport(box, width, height) : viewportFor(box, width, height), {
+        duration,
+      });
       return true;
     },
     [flow, flowStore, pageView],
