@@ -5,7 +5,8 @@
 // of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import { elapsedMs, formatElapsed, pausesOf, runStatus } from '@/lib/store/run-clock';
+import { formatDuration } from '@/lib/contract/duration';
+import { elapsedMs, pausesOf, runStatus } from '@/lib/store/run-clock';
 import { formatSpend } from '@/lib/contract/cost';
 import { useTRPC } from '@/lib/trpc/client';
 import { ExportButton } from './ExportButton';
@@ -89,7 +90,8 @@ function useRunElapsed(run: RunRecord, status: string): string {
   const pausedAt = status === 'paused' && pauses.pausedSince === null && run ? new Date(run.updatedAt).getTime() : null;
   const endAt = viewSeq !== null ? viewTs : ended ? finishedAt : pausedAt;
   const now = useNow(viewSeq === null && status === 'running');
-  return formatElapsed(elapsedMs({ startedAt, endAt, pauses }, now));
+  const ms = elapsedMs({ startedAt, endAt, pauses }, now);
+  return ms === null ? '—' : formatDuration(ms);
 }
 
 interface HeaderStat {

@@ -10,7 +10,8 @@ import { useState, type MouseEvent } from 'react';
 import type { RunRecord } from '@/lib/server/repositories/runs';
 import { formatCost, formatSpend } from '@/lib/contract/cost';
 import { shortImportTag } from '@/lib/contract/import-tag';
-import { formatDuration, formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
+import { formatDuration } from '@/lib/contract/duration';
+import { formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
 import s from './RunsTable.module.css';
 
 function statusTitle(run: RunRecord): string {

@@ -131,21 +131,6 @@ export function taskLabel(taskId: string): string {
   return TASKS.find((t) => t.id === taskId)?.label ?? taskId;
 }
 
-/** 850 ms, 4.2 s, 3 min 20 s, 2 h 5 min. */
-export function formatDuration(ms: number): string {
-  const safe = Math.max(0, ms);
-  if (safe < 1_000) return `${Math.round(safe)} ms`;
-  if (safe < 60_000) return `${(Math.floor(safe / 100) / 10).toFixed(1)} s`;
-  const totalSeconds = Math.floor(safe / 1_000);
-  if (totalSeconds < 3_600) {
-    const s = totalSeconds % 60;
-    return `${Math.floor(totalSeconds / 60)} min${s ? ` ${s} s` : ''}`;
-  }
-  const minutes = Math.floor(totalSeconds / 60);
-  const m = minutes % 60;
-  return `${Math.floor(minutes / 60)} h${m ? ` ${m} min` : ''}`;
-}
-
 /** "just now", "12 s ago", "5 min ago", "3 h ago", "2 d ago", then the date. */
 export function formatRelative(then: Date, now: number): string {
   const seconds = Math.round((now - then.getTime()) / 1_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
-import { elapsedMs, formatElapsed, pausesOf, runStatus } from './run-clock';
+import { elapsedMs, pausesOf, runStatus } from './run-clock';
 
 /** A log of control events only, at the given times (the clock reads nothing else). */
 function log(...entries: [ExplorationEvent['type'], number][]): ExplorationEvent[] {
@@ -57,12 +57,5 @@ describe('elapsed', () => {
     const events = log(['run.started', 0], ['steer.pause', 100], ['run.finished', 400]);
     expect(elapsedMs({ startedAt: 0, endAt: 1_000, pauses: pausesOf(events) }, 999_999)).toBe(700);
     expect(elapsedMs({ startedAt: null, endAt: null, pauses: pausesOf([]) }, 5)).toBeNull();
-  });
-
-  it('reads as seconds under a minute and minutes after', () => {
-    expect(formatElapsed(1_040)).toBe('1.0 s');
-    expect(formatElapsed(59_990)).toBe('60.0 s');
-    expect(formatElapsed(187_600)).toBe('3 min 7 s');
-    expect(formatElapsed(null)).toBe('—');
   });
 });

@@ -5,7 +5,7 @@
  * (the server's word on where it is now) decides, and the live tree overrides it only when it is at least as new
  * (a pause seen on the stream before the record is polled again). Elapsed counts the time the run was running:
  * the clock stops while it is paused. Pure functions; no React.
- * Not responsible for fetching the record or the log (the page), nor for formatting beyond the header's one string.
+ * Not responsible for fetching the record or the log (the page), nor for formatting (lib/contract/duration.ts).
  */
 import type { ExplorationEvent } from '../engine/events';
 import type { RunStatus } from '../engine/types';
@@ -86,11 +86,4 @@ export function elapsedMs(clock: Clock, now: number): number | null {
   // a pause under way stops the clock where it began
   const end = Math.min(clock.endAt ?? now, pausedSince ?? Infinity);
   return Math.max(0, end - clock.startedAt - pausedMs);
-}
-
-/** The header's elapsed: "4.2 s" under a minute, "3 min 7 s" after; an em dash before the run starts. */
-export function formatElapsed(ms: number | null): string {
-  if (ms === null) return '—';
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.floor((ms % 60_000) / 1000)} s`;
 }
