@@ -102,12 +102,14 @@ describe('cells', () => {
     expect(ago(2 * 86_400_000)).toBe('2 d ago');
   });
 
-  it('measure duration to the end, to now while active, to the last update otherwise', () => {
+  it('measure duration to the end, to now while running, to the last update otherwise (paused too)', () => {
     const t = (s: number) => new Date(1_000_000 + s * 1_000);
     const base = { createdAt: t(0), updatedAt: t(30), startedAt: t(1) };
     expect(runDurationMs({ ...base, status: 'finished', finishedAt: t(11) }, 0)).toBe(10_000);
     expect(runDurationMs({ ...base, status: 'running', finishedAt: null }, t(21).getTime())).toBe(20_000);
     expect(runDurationMs({ ...base, status: 'interrupted', finishedAt: null }, t(99).getTime())).toBe(29_000);
+    // paused: the clock stops where the run paused (its last update), as the run page's elapsed does
+    expect(runDurationMs({ ...base, status: 'paused', finishedAt: null }, t(99).getTime())).toBe(29_000);
     expect(runDurationMs({ ...base, status: 'queued', startedAt: null, finishedAt: null }, 0)).toBeNull();
   });
 

@@ -153,12 +153,17 @@ export interface RunTiming {
   finishedAt: Date | null;
 }
 
-/** How long it ran: to its end, to now while it is active, to its last update when it stopped without ending. */
+/**
+ * How long it ran: to its end, to now while it runs or waits, to its last update when it stopped without ending
+ * (interrupted, failed) or is paused (its row was last written when it paused: the clock stops there, as the run
+ * page's elapsed does; earlier pauses are still counted, since the row keeps no pause times).
+ */
 export function runDurationMs(run: RunTiming, now: number): number | null {
   if (!run.startedAt) return null;
   // an imported log without times (a Tree-of-Thoughts log) starts and finishes at one instant: unknown, not 0 ms
   if (run.finishedAt && run.finishedAt.getTime() === run.startedAt.getTime()) return null;
-  const end = run.finishedAt?.getTime() ?? (ACTIVE_STATUSES.has(run.status) ? now : run.updatedAt.getTime());
+  const ticking = run.status === 'running' || run.status === 'queued';
+  const end = run.finishedAt?.getTime() ?? (ticking ? now : run.updatedAt.getTime());
   return Math.max(0, end - run.startedAt.getTime());
 }
 
