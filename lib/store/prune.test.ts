@@ -1,3 +1,4 @@
+// What a keyboard prune would cut, counted the way the engine counts its steered prunes (the run page asks first above 3).
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';

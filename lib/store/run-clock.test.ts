@@ -1,3 +1,4 @@
+// The run header's status and elapsed come from the run (its record, its log's pauses), never from how much has loaded.
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
 import { elapsedMs, pausesOf, runStatus } from './run-clock';
