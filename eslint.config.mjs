@@ -4,7 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.next/', 'lib/generated/', 'data/', 'test-results/', 'playwright-report/', 'next-env.d.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      '.next/',
+      'lib/generated/',
+      'data/',
+      'test-results/',
+      'playwright-report/',
+      'next-env.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,6 +24,46 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  // The arrows of the house (shared/DESIGN.md), held by the linter rather than by memory.
+  {
+    // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
+    // shared definitions from lib/contract (app/api is the server's HTTP face and may)
+    files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
+    ignores: ['app/api/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*'],
+              message:
+                'components and pages do not import lib/server: use lib/contract, or RouterOutputs from lib/trpc.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // the engine is pure search: it imports itself and the contract, nothing of the server, browser or tasks
+    // (its tests may bring a task or the store to the engine, as users of it do)
+    files: ['lib/engine/**/*.ts'],
+    ignores: ['lib/engine/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '!../contract', '!../contract/*', '@/*', '!@/lib/contract', '!@/lib/contract/*'],
+              message: 'lib/engine imports only itself and lib/contract.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -7,14 +7,13 @@
  */
 import Link from 'next/link';
 import { useState, type MouseEvent } from 'react';
-import type { RunRecord } from '@/lib/server/repositories/runs';
 import { formatCost, formatSpend } from '@/lib/contract/cost';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import { formatDuration } from '@/lib/contract/duration';
-import { formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
+import { type ListedRun, formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
 import s from './RunsTable.module.css';
 
-function statusTitle(run: RunRecord): string {
+function statusTitle(run: ListedRun): string {
   if (run.status === 'failed' && run.error) return `failed: ${run.error}`;
   if (run.finishReason) return `${run.status}: ${run.finishReason}`;
   return run.status;
@@ -35,7 +34,7 @@ export function RunRow({
   onDelete,
   deleting,
 }: {
-  run: RunRecord;
+  run: ListedRun;
   now: number;
   onOpen: (id: string) => void;
   onDelete: (id: string) => void;

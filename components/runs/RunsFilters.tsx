@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { TASKS, type TaskId } from '@/lib/tasks/index';
-import type { StoredRunStatus } from '@/lib/server/repositories/runs';
+import type { StoredRunStatus } from '@/lib/contract/run-status';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters, type RunOrigin } from './list-model';
 import s from './RunsTable.module.css';

@@ -10,7 +10,6 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import type { RunSort, RunSortKey } from '@/lib/contract/run-list';
-import type { RunsSummary } from '@/lib/server/repositories/runs';
 import { useTRPC } from '@/lib/trpc/client';
 import {
   ACTIVE_STATUSES,
@@ -23,6 +22,7 @@ import {
   summaryParts,
   taskLabel,
   type RunFilters,
+  type RunsSummary,
 } from './list-model';
 import { RunRow } from './RunRow';
 import { RunsFilters } from './RunsFilters';

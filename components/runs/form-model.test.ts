@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/config';
-import { modelSpecSchema } from '@/lib/server/model-factory';
+import { modelSpecSchema } from '@/lib/contract/model-spec';
 import {
   ADVANCED_FIELDS,
   FIELD_ORDER,

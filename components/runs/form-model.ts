@@ -6,6 +6,7 @@
  * Not responsible for rendering, focus or when a message is shown (NewRunForm.tsx).
  */
 import { z } from 'zod';
+import { simulatedSettingsSchema } from '@/lib/contract/model-spec';
 import { DEFAULT_TOT_CONFIG, toTConfigFields, toTConfigSchema } from '@/lib/engine/config';
 import type { ExplorationStrategy, ToTConfig } from '@/lib/engine/types';
 import { TASKS, type TaskId } from '@/lib/tasks/index';
@@ -39,16 +40,9 @@ export const STRATEGIES: readonly { value: ExplorationStrategy; label: string; h
   { value: 'dfs', label: 'dfs', hint: 'deepest first' },
 ];
 
-/** The simulated model's settings; the server's bounds are in lib/server/model-factory.ts (a test pins them). */
+/** The simulated model's settings the form starts from; their bounds are the API's own (lib/contract/model-spec.ts). */
 export const DEFAULT_MODEL = { seed: 3, latencyMs: 150 } as const;
-export const modelFields = z.object({
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1),
-  latencyMs: z.number().int().min(0).max(10_000),
-});
+const modelFields = simulatedSettingsSchema;
 
 export const GOAL_MAX_LENGTH = 2_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUN_SORT } from '@/lib/contract/run-list';
-import { RUN_STATUSES } from '@/lib/server/repositories/runs';
+import { RUN_STATUSES } from '@/lib/contract/run-status';
 import {
   NO_FILTERS,
   STATUS_FILTERS,

@@ -12,7 +12,12 @@ import {
   type RunSort,
   type RunSortKey,
 } from '@/lib/contract/run-list';
-import type { RunsSummary, StoredRunStatus } from '@/lib/server/repositories/runs';
+import type { StoredRunStatus } from '@/lib/contract/run-status';
+import type { RouterOutputs } from '@/lib/trpc/client';
+
+/** A run as the list receives it (run.list), and a filter's totals (run.summary). */
+export type ListedRun = RouterOutputs['run']['list']['items'][number];
+export type RunsSummary = RouterOutputs['run']['summary'];
 import { TASKS, type TaskId } from '@/lib/tasks/index';
 
 /** The statuses a person filters by, in the order shown (a test checks they are exactly the stored ones). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelSpecSchema } from '@/lib/server/model-factory';
+import { modelSpecSchema } from '@/lib/contract/model-spec';
 import {
   BASE_URL_PRESETS,
   defaultModelChoice,

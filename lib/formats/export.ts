@@ -22,14 +22,11 @@ import type { ExplorationEvent } from '../engine/events';
 import { createEmptyTree, reduce } from '../engine/tree';
 import type { FinishReason, ThoughtTree, ToTConfig } from '../engine/types';
 import { TASK_IDS, isTaskId } from '../tasks/index';
+import { RUN_STATUSES, type StoredRunStatus } from '../contract/run-status';
 import { explorationEventSchema } from './event-schema';
 
 export const EXPORT_FORMAT = 'arborist.run';
 export const EXPORT_VERSION = 1;
-
-/** A stored run's statuses, as the run table writes them (lib/server/repositories/runs.ts checks they agree). */
-export const EXPORT_RUN_STATUSES = ['queued', 'running', 'paused', 'interrupted', 'finished', 'failed'] as const;
-export type ExportRunStatus = (typeof EXPORT_RUN_STATUSES)[number];
 
 /**
  * The only model settings an export carries: what names the model and makes a simulated one reproducible.
@@ -49,7 +46,7 @@ export interface ExportableRun {
   modelSettings: unknown;
   config: ToTConfig;
   seed: number | null;
-  status: ExportRunStatus;
+  status: StoredRunStatus;
   finishReason: FinishReason | null;
   createdAt: Date;
   startedAt: Date | null;
@@ -128,7 +125,7 @@ const exportedRunSchema = z.strictObject({
   modelSettings: z.record(z.string(), z.unknown()).nullable().transform(safeModelSettings),
   config: toTConfigSchema,
   seed: z.number().int().nullable(),
-  status: z.enum(EXPORT_RUN_STATUSES),
+  status: z.enum(RUN_STATUSES),
   finishReason: z.enum(['terminated', 'frontier-empty', 'node-limit', 'timeout', 'aborted', 'error']).nullable(),
   createdAt: isoTime,
   startedAt: isoTime.nullable(),

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../engine/events';
 import type { ToTConfig } from '../engine/types';
 import { createEmptyTree, fold } from '../engine/tree';
-import { type ExportRunStatus, type RunExport, buildExport, validateRunExport } from '../formats/export';
+import { type RunExport, buildExport, validateRunExport } from '../formats/export';
 import { arboristRunTag, totLogTag } from '../contract/import-tag';
 import { looksLikeTotLog, parseTotLog } from '../formats/tot-log';
 import type { PrismaClient } from './db/client';
@@ -24,13 +24,9 @@ import { InputError } from './errors';
 import { appendEventsInTransaction, listEvents } from './repositories/events';
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
-import { type RunRecord, type StoredRunStatus, createRun, getRun, updateRun } from './repositories/runs';
+import type { StoredRunStatus } from '../contract/run-status';
+import { type RunRecord, createRun, getRun, updateRun } from './repositories/runs';
 import { summarizeTree } from './run-summary';
-
-// The export format lists the stored statuses itself (lib/formats imports nothing from lib/server): keep them equal.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const statusesAgree: Same<ExportRunStatus, StoredRunStatus> = true;
-void statusesAgree;
 
 export interface ImportOptions {
   /** Marks the imported runs; default: the file's own tag, else one that names the source. */

@@ -13,7 +13,8 @@ import { game24Simulation } from '../tasks/game24/simulation';
 import { game24Task } from '../tasks/game24/task';
 import { createRng, hashString } from '../models/random';
 import { readEnv } from './env';
-import { type ModelEnv, createModel, listBackends, modelLabel, modelSpecSchema, specModelId } from './model-factory';
+import { modelSpecSchema } from '../contract/model-spec';
+import { type ModelEnv, createModel, listBackends, modelLabel, specModelId } from './model-factory';
 
 const KEY = 'sk-test-SECRET-1234';
 

@@ -12,79 +12,13 @@
  *   events: nothing else is stored). The caller loads the source run's events and passes the recording in.
  * Not responsible for the backends themselves (lib/models, lib/tasks/simulated-model) or for loading events.
  */
-import { z } from 'zod';
+import type { ModelSpec, OpenAIModelSpec } from '../contract/model-spec';
 import type { LanguageModel } from '../engine/types';
 import { ModelError } from '../models/model-error';
 import { DEFAULT_OPENAI_BASE_URL, OpenAIModel, displayURL } from '../models/openai';
 import { type Recording, RecordingModel, ReplayModel } from '../models/recording';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import type { ServerEnv } from './env';
-
-const seedSchema = z
-  .number()
-  .int()
-  .min(0)
-  .max(2 ** 31 - 1);
-
-const openAISpecSchema = z
-  .object({
-    provider: z.literal('openai'),
-    /** 'openai': the server's OPENAI_BASE_URL; 'custom': `baseURL` below. */
-    baseUrlPreset: z.enum(['openai', 'custom']).default('openai'),
-    baseURL: z
-      .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
-      .max(500)
-      .optional(),
-    model: z
-      .string()
-      .trim()
-      .min(1, 'pick a model')
-      .max(200)
-      .regex(/^[^\s\p{Cc}]+$/u, 'a model name has no spaces'),
-    temperature: z.number().min(0).max(2).optional(),
-    reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
-    /** Ask for JSON objects on generate/evaluate calls whose prompt asks for JSON (the open-goal task's). */
-    jsonMode: z.boolean().optional(),
-    /** Per HTTP attempt. */
-    timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
-    /** Sent to the server as its seed (best-effort determinism). */
-    seed: seedSchema.optional(),
-  })
-  .superRefine((spec, ctx) => {
-    if (spec.baseUrlPreset === 'custom' && !spec.baseURL) {
-      ctx.addIssue({ code: 'custom', path: ['baseURL'], message: 'a custom server needs its base URL' });
-    }
-    if (spec.baseUrlPreset === 'openai' && spec.baseURL) {
-      ctx.addIssue({ code: 'custom', path: ['baseURL'], message: 'a base URL is given only with the custom preset' });
-    }
-    if (spec.baseURL && /[?#]|\/\/[^/]*@/.test(spec.baseURL)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['baseURL'],
-        message: 'a base URL carries no credentials or query (the key comes from the server)',
-      });
-    }
-  });
-
-export const modelSpecSchema = z.discriminatedUnion('provider', [
-  z.object({
-    provider: z.literal('simulated'),
-    seed: seedSchema.default(1),
-    /** Milliseconds per call, so a live run looks like a real model. */
-    latencyMs: z.number().int().min(0).max(10_000).default(150),
-  }),
-  openAISpecSchema,
-  z.object({
-    provider: z.literal('replay'),
-    /** The run whose recorded model calls answer this one. */
-    recordingRunId: z.string().min(1).max(100),
-    /** Never set: a replay has no seed of its own (declared so `spec.seed` reads the same on every provider). */
-    seed: z.undefined().optional(),
-  }),
-]);
-
-export type ModelSpec = z.infer<typeof modelSpecSchema>;
-export type OpenAIModelSpec = Extract<ModelSpec, { provider: 'openai' }>;
 
 /** The part of the server's environment the models need. */
 export type ModelEnv = Pick<ServerEnv, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'ARBORIST_DEFAULT_MODEL'>;

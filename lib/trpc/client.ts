@@ -1,12 +1,16 @@
 /**
  * The browser's tRPC: typed hooks (useTRPC) and the client's links. Subscriptions go over SSE
  * (httpSubscriptionLink, which resends the last tracked id as lastEventId on reconnect); the rest is batched HTTP.
- * Imports only `type AppRouter` from the server.
+ * Imports only `type AppRouter` from the server; components read server types through RouterOutputs.
  */
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import superjson from 'superjson';
+import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../server/trpc/root';
+
+/** What each procedure returns, as the browser receives it: components take their server types from here. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 

@@ -9,10 +9,8 @@ import type { FinishReason, ToTConfig, ToTStats } from '../../engine/types';
 import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../db/client';
 import { DEFAULT_RUN_SORT, type RunSort, type RunSortKey } from '../../contract/run-list';
+import type { StoredRunStatus } from '../../contract/run-status';
 
-/** A stored run's lifecycle; wider than the engine's RunStatus (queued before start, interrupted by a restart). */
-export const RUN_STATUSES = ['queued', 'running', 'paused', 'interrupted', 'finished', 'failed'] as const;
-export type StoredRunStatus = (typeof RUN_STATUSES)[number];
 
 export interface RunRecord {
   id: string;

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { toTConfigFields } from '../../engine/config';
-import { modelSpecSchema } from '../model-factory';
-import { RUN_STATUSES } from '../repositories/runs';
+import { modelSpecSchema } from '../../contract/model-spec';
+import { RUN_STATUSES } from '../../contract/run-status';
 import { DEFAULT_RUN_SORT, MAX_TAG_FILTER_LENGTH, RUN_SORT_KEYS } from '../../contract/run-list';
 
 export const runIdInput = z.object({ id: z.string().min(1).max(100) });

@@ -13,7 +13,7 @@ import { findForks, getRun, listImportTags, listRuns, summarizeRuns } from '../.
 import { latestTreeText } from '../../repositories/snapshots';
 import { publicProcedure, router } from '../trpc';
 import { configInput, createRunInput, eventsRangeInput, listRunsInput, runFilterInput, runIdInput } from '../schemas';
-import { modelSpecSchema } from '../../model-factory';
+import { modelSpecSchema } from '../../../contract/model-spec';
 
 const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
   publicProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
