@@ -6,7 +6,7 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import { formatSpend } from '@/lib/contract/cost';
+import { formatSpend } from '@/lib/contract/format';
 import { diffRuns, type PathStep, type RunDiff } from '@/lib/compare/diff';
 import type { ThoughtTree } from '@/lib/engine/types';
 import { createPageViewStore } from '@/lib/store/page-view';

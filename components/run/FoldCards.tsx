@@ -9,7 +9,7 @@ import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { levelOf } from '@/lib/layout/lod';
 import { rollupsFor, sumRollups } from '@/lib/layout/rollup';
-import { formatSpend } from '@/lib/contract/cost';
+import { formatSpend } from '@/lib/contract/format';
 import { NodeHandles } from './canvas/orientation';
 import { scoreFigure } from './event-log/describe-event';
 import { useRunStore } from './RunStoreContext';

@@ -5,9 +5,8 @@
 // of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import { formatDuration } from '@/lib/contract/duration';
+import { formatDuration, formatSpend } from '@/lib/contract/format';
 import { elapsedMs, pausesOf, runStatus } from '@/lib/store/run-clock';
-import { formatSpend } from '@/lib/contract/cost';
 import { useTRPC } from '@/lib/trpc/client';
 import { ExportButton } from './ExportButton';
 import { ImportedBadge } from './ImportedBadge';

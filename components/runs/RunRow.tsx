@@ -7,9 +7,8 @@
  */
 import Link from 'next/link';
 import { useState, type MouseEvent } from 'react';
-import { formatCost, formatSpend } from '@/lib/contract/cost';
+import { formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
 import { shortImportTag } from '@/lib/contract/import-tag';
-import { formatDuration } from '@/lib/contract/duration';
 import { type ListedRun, formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
 import s from './RunsTable.module.css';
 

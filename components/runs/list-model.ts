@@ -4,7 +4,7 @@
  * Where it helps: a filtered list is a shareable link, and every cell's text is tested without a DOM.
  * Not responsible for fetching (RunsTable.tsx) or the server's list query (lib/server/repositories/runs.ts).
  */
-import { formatCost } from '@/lib/contract/cost';
+import { formatCost } from '@/lib/contract/format';
 import {
   DEFAULT_RUN_SORT,
   MAX_TAG_FILTER_LENGTH,

@@ -8,7 +8,6 @@ import {
   eventActor,
   eventKind,
   eventNodeIds,
-  formatCost,
   formatOffset,
   isBadEvent,
   oneLine,
@@ -93,7 +92,7 @@ describe('describeEvent', () => {
       },
     });
     expect(describeEvent(failedCall)).toBe(
-      'execute · my-model · 1.50 s · 10→0 tok · unpriced · error: rate limited retry later',
+      'execute · my-model · 1.5 s · 10→0 tok · unpriced · error: rate limited retry later',
     );
     expect(isBadEvent(failedCall)).toBe(true);
   });
@@ -128,13 +127,6 @@ describe('formatting', () => {
     expect(formatOffset(62_005)).toBe('+1:02.005');
     expect(formatOffset(3_723_004)).toBe('+1:02:03.004');
     expect(formatOffset(-5)).toBe('−0.005s');
-  });
-
-  it('writes tiny costs with enough digits', () => {
-    expect(formatCost(0)).toBe('$0');
-    expect(formatCost(0.0000215)).toBe('$0.000022');
-    expect(formatCost(0.0042)).toBe('$0.0042');
-    expect(formatCost(1.5)).toBe('$1.50');
   });
 
   it("writes a score as our composite, or a log's own value on its scale", () => {

@@ -6,7 +6,7 @@
  */
 import type { ExplorationEvent, ExplorationEventType } from '@/lib/engine/events';
 import type { BranchScore, ProposedAction } from '@/lib/engine/types';
-import { formatCost } from '@/lib/contract/cost';
+import { formatCost, formatDuration } from '@/lib/contract/format';
 
 export type EventKind = 'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'model' | 'steer';
 
@@ -163,7 +163,7 @@ export function describeEvent(event: ExplorationEvent): string {
       const p = event.payload;
       const tokens = `${p.usage.inputTokens}→${p.usage.outputTokens} tok`;
       const cost = p.cost === null ? 'unpriced' : formatCost(p.cost);
-      const head = `${p.purpose} · ${p.modelId} · ${formatLatency(p.latencyMs)} · ${tokens} · ${cost}`;
+      const head = `${p.purpose} · ${p.modelId} · ${formatDuration(p.latencyMs)} · ${tokens} · ${cost}`;
       return oneLine(p.error !== null ? `${head} · error: ${p.error}` : head);
     }
     case 'node.completed': {
@@ -207,13 +207,6 @@ export function describeEvent(event: ExplorationEvent): string {
       return oneLine(`${p.reason}${detail}${verified} · ${p.output || 'no output'}`);
     }
   }
-}
-
-/** The one cost formatter (lib/contract/cost.ts), re-exported for this folder's readers. */
-export { formatCost };
-
-export function formatLatency(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
 /** Time since the run started: "+0.123s", "+12.345s", "+1:02.345", "+1:02:03.004". */

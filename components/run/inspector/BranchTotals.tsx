@@ -6,9 +6,7 @@
 import type { ThoughtNode } from '@/lib/engine/types';
 import { rollupsFor } from '@/lib/layout/rollup';
 import { useRunStore } from '../RunStoreContext';
-import { formatLatency } from '../event-log/describe-event';
-import { formatSpend } from '@/lib/contract/cost';
-import { formatTokens } from './model-calls';
+import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { Section } from './sections';
 import styles from './Inspector.module.css';
 
@@ -54,7 +52,7 @@ export function BranchTotals({ node }: { node: ThoughtNode }) {
           undefined,
           // no time to show when the calls took none (an offline simulation, an imported log without times)
           rollup.elapsedMs > 0
-            ? `${formatLatency(rollup.elapsedMs)}${timeShare ? `, ${timeShare} of the model time` : ''}`
+            ? `${formatDuration(rollup.elapsedMs)}${timeShare ? `, ${timeShare} of the model time` : ''}`
             : null,
         )}
         {fact('verified answers', String(rollup.verifiedAnswers), 'inspector-branch-verified')}

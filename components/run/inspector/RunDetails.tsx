@@ -6,12 +6,12 @@
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
 import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/engine/types';
-import { formatSpend } from '@/lib/contract/cost';
+import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
-import { formatLatency, formatScore } from '../event-log/describe-event';
-import { formatClock, formatTokens } from './model-calls';
+import { formatScore } from '../event-log/describe-event';
+import { formatClock } from './model-calls';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
 
@@ -47,7 +47,7 @@ const CONFIG_ROWS: { key: keyof ToTConfig; label: string }[] = [
 
 function configValue(config: ToTConfig, key: keyof ToTConfig): string {
   const value = config[key];
-  if (key === 'timeout') return value === null ? 'none' : formatLatency(value as number);
+  if (key === 'timeout') return value === null ? 'none' : formatDuration(value as number);
   if (typeof value === 'number' && !Number.isInteger(value)) return formatScore(value);
   return String(value);
 }
@@ -151,7 +151,7 @@ export function RunDetails({ runId }: { runId: string }) {
           {duration !== null && (
             <div className={styles.fact}>
               <dt>took</dt>
-              <dd>{formatLatency(duration)}</dd>
+              <dd>{formatDuration(duration)}</dd>
             </div>
           )}
         </dl>

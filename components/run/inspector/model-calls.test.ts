@@ -1,15 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/engine/events';
 import { recordGame24, type RecordedRun } from '../testing/record-run';
-import {
-  callTotals,
-  eventAt,
-  formatClock,
-  formatTokens,
-  messagesAsText,
-  modelCallsOf,
-  type ModelCallEvent,
-} from './model-calls';
+import { callTotals, eventAt, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from './model-calls';
 
 let run: RecordedRun;
 beforeAll(async () => {
@@ -80,7 +72,6 @@ describe('callTotals', () => {
 
 describe('formatting', () => {
   it('writes tokens, clock times and prompts', () => {
-    expect(formatTokens(1234567)).toBe('1,234,567');
     expect(formatClock(new Date(2026, 0, 2, 3, 4, 5, 6).getTime())).toBe('03:04:05.006');
     expect(
       messagesAsText([

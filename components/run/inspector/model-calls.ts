@@ -58,10 +58,6 @@ export function callTotals(calls: readonly ModelCallEvent[]): CallTotals {
   return totals;
 }
 
-export function formatTokens(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
 /** A prompt as one copyable text: each message under its role. */
 export function messagesAsText(messages: readonly ChatMessage[]): string {
   return messages.map((m) => `[${m.role}]\n${m.content}`).join('\n\n');

@@ -7,19 +7,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BranchScore, ThoughtNode } from '@/lib/engine/types';
-import { formatSpend } from '@/lib/contract/cost';
+import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
 import { STATUS_LABELS, displayStatus, firstLine } from '../node-status';
-import { formatCost, formatLatency, formatOffset, formatScore, scoreFigure } from '../event-log/describe-event';
-import {
-  callTotals,
-  formatClock,
-  formatTokens,
-  messagesAsText,
-  modelCallsOf,
-  type ModelCallEvent,
-} from './model-calls';
+import { formatOffset, formatScore, scoreFigure } from '../event-log/describe-event';
+import { callTotals, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from './model-calls';
 import styles from './Inspector.module.css';
 
 export function Section({
@@ -266,7 +259,7 @@ export function Timing({ node }: { node: ThoughtNode }) {
   return (
     <Section
       title="Times"
-      aside={started !== null && finished !== null ? `ran ${formatLatency(finished - started)}` : undefined}
+      aside={started !== null && finished !== null ? `ran ${formatDuration(finished - started)}` : undefined}
     >
       <dl className={styles.facts}>
         {rows.map(([label, seq, ts]) => (
@@ -383,7 +376,7 @@ export function ModelCalls({ node }: { node: ThoughtNode }) {
   return (
     <Section
       title="Model calls"
-      aside={`${node.modelCallSeqs.length}${totals.errors ? ` · ${totals.errors} failed` : ''} · ${formatLatency(totals.latencyMs)}${missing > 0 ? ' so far' : ''}`}
+      aside={`${node.modelCallSeqs.length}${totals.errors ? ` · ${totals.errors} failed` : ''} · ${formatDuration(totals.latencyMs)}${missing > 0 ? ' so far' : ''}`}
       testId="inspector-model-calls"
     >
       <div className={styles.calls}>
@@ -414,7 +407,7 @@ function ModelCallItem({ call }: { call: ModelCallEvent }) {
         <span className={styles.callPurpose}>{p.purpose}</span>
         {p.error !== null && <span className={styles.callError}>error</span>}
         <span className={styles.callMeta}>
-          {formatLatency(p.latencyMs)} · {formatTokens(p.usage.inputTokens)}→{formatTokens(p.usage.outputTokens)} tok ·{' '}
+          {formatDuration(p.latencyMs)} · {formatTokens(p.usage.inputTokens)}→{formatTokens(p.usage.outputTokens)} tok ·{' '}
           {p.cost === null ? 'unpriced' : formatCost(p.cost)}
         </span>
         <span className={styles.callSeq}>#{call.seq}</span>

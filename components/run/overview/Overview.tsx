@@ -40,8 +40,7 @@ import {
 import { rollupsFor } from '@/lib/layout/rollup';
 import type { ThoughtTree } from '@/lib/engine/types';
 import { formatScore } from '../event-log/describe-event';
-import { formatSpend } from '@/lib/contract/cost';
-import { formatTokens } from '../inspector/model-calls';
+import { formatSpend, formatTokens } from '@/lib/contract/format';
 import { displayStatus, firstLine, STATUS_LABELS } from '../node-status';
 import { usePageView, usePageViewApi } from '../PageViewContext';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
