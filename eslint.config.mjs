@@ -30,7 +30,7 @@ export default tseslint.config(
   {
     // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
     // shared definitions from lib/contract (app/api is the server's HTTP face and may)
-    files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
+    files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'lib/store/**/*.ts', 'lib/layout/**/*.ts'],
     ignores: ['app/api/**'],
     rules: {
       'no-restricted-imports': [
@@ -38,12 +38,22 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*'],
+              group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],
               message:
                 'components and pages do not import lib/server: use lib/contract, or RouterOutputs from lib/trpc.',
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // the contract is what everyone imports, so it imports nothing of ours (zod is its one package)
+    files: ['lib/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*', '@/*'], message: 'lib/contract imports nothing of ours.' }] },
       ],
     },
   },

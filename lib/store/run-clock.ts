@@ -5,7 +5,7 @@
  * (the server's word on where it is now) decides, and the live tree overrides it only when it is at least as new
  * (a pause seen on the stream before the record is polled again). Elapsed counts the time the run was running:
  * the clock stops while it is paused. Pure functions; no React.
- * Not responsible for fetching the record or the log (the page), nor for formatting (lib/contract/duration.ts).
+ * Not responsible for fetching the record or the log (the page), nor for formatting (lib/contract/format.ts).
  */
 import type { ExplorationEvent } from '../engine/events';
 import type { RunStatus } from '../engine/types';
