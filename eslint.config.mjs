@@ -58,6 +58,24 @@ export default tseslint.config(
     },
   },
   {
+    // the model backends know nothing of tasks or the server (lib/tasks imports them; their tests may bring a task)
+    files: ['lib/models/**/*.ts'],
+    ignores: ['lib/models/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../tasks', '../tasks/*', '../server', '../server/*', '@/lib/tasks/*', '@/lib/server/*'],
+              message: 'lib/models imports neither lib/tasks nor lib/server.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // the engine is pure search: it imports itself and the contract, nothing of the server, browser or tasks
     // (its tests may bring a task or the store to the engine, as users of it do)
     files: ['lib/engine/**/*.ts'],

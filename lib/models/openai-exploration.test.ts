@@ -12,7 +12,7 @@ import type { LanguageModel, ToTConfig, ToTResult } from '../engine/types';
 import { game24Task } from '../tasks/game24/task';
 import { ModelError } from './model-error';
 import { OpenAIModel } from './openai';
-import { game24Handler } from './fake-game24';
+import { game24Handler } from '../tasks/game24/fake-openai';
 import { RecordingModel, ReplayModel, recordingFromEvents } from './recording';
 import { countTokens } from './simulated';
 import { type FakeOpenAIServer, type Handler, errorBody, startFakeOpenAI } from './test-server';
