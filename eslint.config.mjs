@@ -3,6 +3,33 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+const BROWSER = ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'lib/store/**/*.ts', 'lib/layout/**/*.ts'];
+const BROWSER_TESTS = [
+  'components/**/*.test.ts',
+  'components/run/testing/**',
+  'lib/store/**/*.test.ts',
+  'lib/layout/**/*.test.ts',
+];
+const LIB_SERVER = {
+  group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],
+  message: 'components and pages do not import lib/server: use lib/contract, or RouterOutputs from lib/trpc.',
+};
+// Outside lib/engine, the engine is entered by its doors: index (pure, browser-safe) and server (what runs a search);
+// its test support is for tests and bench scripts (ENGINE_TEST_SUPPORT below).
+const ENGINE_DOORS = {
+  group: ['**/engine/*', '!**/engine/index', '!**/engine/server', '!**/engine/testing', '!**/engine/testing-expect'],
+  message:
+    "enter the engine by its doors: lib/engine/index (or lib/engine/server to run a search); event schemas and the vocabulary are lib/contract's.",
+};
+const ENGINE_SERVER_DOOR = {
+  group: ['**/engine/server'],
+  message: 'the browser does not run a search: import the pure engine from lib/engine/index.',
+};
+const ENGINE_TEST_SUPPORT = {
+  group: ['**/engine/testing', '**/engine/testing-expect'],
+  message: "the engine's test support is for tests and bench scripts.",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -26,26 +53,35 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // The arrows of the house (shared/DESIGN.md), held by the linter rather than by memory.
+  // The arrows of the house (shared/DESIGN.md), held by the linter rather than by memory. A file gets one
+  // no-restricted-imports (a later block replaces an earlier one's), so each block lists every arrow its files obey.
+  {
+    files: ['**/*.{ts,tsx,mts}'],
+    ignores: ['lib/engine/**', 'lib/contract/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS, ENGINE_TEST_SUPPORT] }] },
+  },
+  {
+    // tests and bench scripts drive the engine with its scripted and timed models
+    files: ['**/*.test.ts', 'lib/bench/**/*.ts'],
+    ignores: ['lib/engine/**', 'lib/contract/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS] }] },
+  },
   {
     // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
-    // shared definitions from lib/contract (app/api is the server's HTTP face and may)
-    files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'lib/store/**/*.ts', 'lib/layout/**/*.ts'],
-    ignores: ['app/api/**'],
+    // shared definitions from lib/contract (app/api is the server's HTTP face and may); nor does it run a search
+    files: BROWSER,
+    ignores: ['app/api/**', ...BROWSER_TESTS],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],
-              message:
-                'components and pages do not import lib/server: use lib/contract, or RouterOutputs from lib/trpc.',
-            },
-          ],
-        },
+        { patterns: [LIB_SERVER, ENGINE_DOORS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT] },
       ],
     },
+  },
+  {
+    // the browser's tests (and their recorder) may run a search to get a real log
+    files: BROWSER_TESTS,
+    rules: { 'no-restricted-imports': ['error', { patterns: [LIB_SERVER, ENGINE_DOORS] }] },
   },
   {
     // the contract is what everyone imports, so it imports nothing of ours (zod is its one package)
@@ -70,6 +106,8 @@ export default tseslint.config(
               group: ['../tasks', '../tasks/*', '../server', '../server/*', '@/lib/tasks/*', '@/lib/server/*'],
               message: 'lib/models imports neither lib/tasks nor lib/server.',
             },
+            ENGINE_DOORS,
+            ENGINE_TEST_SUPPORT,
           ],
         },
       ],

@@ -1,7 +1,4 @@
-/**
- * Small helpers to call the tRPC API over plain HTTP from tests (superjson's wire format: { json: ... }).
- */
-import type { ExplorationEvent } from '../lib/engine/events';
+import type { ExplorationEvent } from '../lib/contract/events';
 
 /** The test server's address (playwright.config.ts starts it on E2E_PORT, 3100 unless set). */
 export const E2E_BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`;

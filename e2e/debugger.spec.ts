@@ -2,7 +2,7 @@
 // runs afterwards), expands a node again (new children), steps, and moves around with the keyboard.
 // data-testid used: thought-node (data-node-id, data-status), fold-node, run-status, node-menu, mark-expand.
 import { expect, test, type Page } from '@playwright/test';
-import type { ExplorationEvent } from '../lib/engine/events';
+import type { ExplorationEvent } from '../lib/contract/events';
 import { demoRunId, mutate, ndjson, E2E_BASE } from './api';
 
 const BASE = E2E_BASE;

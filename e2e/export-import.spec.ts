@@ -4,9 +4,8 @@
 // components the run and runs pages mount; their own checks belong with those pages.)
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import type { ExplorationEvent } from '../lib/engine/events';
-import { fold } from '../lib/engine/tree';
-import type { ThoughtNode } from '../lib/engine/types';
+import type { ExplorationEvent } from '../lib/contract/events';
+import { fold, type ThoughtNode } from '../lib/engine/index';
 import { demoRunId, query, E2E_BASE } from './api';
 
 const SAMPLE = 'lib/formats/fixtures/tot-game24-gpt4-bfs-sample.json';

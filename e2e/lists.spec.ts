@@ -10,8 +10,7 @@
 // field-provider, field-preset, field-baseURL.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { fold } from '../lib/engine/tree';
-import type { ThoughtTree } from '../lib/engine/types';
+import { fold, type ThoughtTree } from '../lib/engine/index';
 import { game24Handler } from '../lib/tasks/game24/fake-openai';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../lib/models/test-server';
 import { E2E_BASE, mutate, ndjson, query } from './api';

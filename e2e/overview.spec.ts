@@ -5,7 +5,7 @@
 // overview-colouring (a select), overview-size, overview-tooltip (data-node-id), inspector-node (data-node-id),
 // thought-node (data-node-id), run-status.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { ExplorationEvent } from '../lib/engine/events';
+import type { ExplorationEvent } from '../lib/contract/events';
 import { E2E_BASE, mutate, ndjson } from './api';
 
 const BASE = E2E_BASE;

@@ -6,7 +6,7 @@
 // timeline-play, play-unit, jump-prev, jump-next, jump-kind, undo-prune.
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
-import type { ExplorationEvent } from '../lib/engine/events';
+import type { ExplorationEvent } from '../lib/contract/events';
 import type { BenchServer } from '../lib/bench/server-process';
 import { recordRun, type RecordedRun } from '../lib/bench/ui-runs';
 import { demoRunId, mutate, ndjson, query, E2E_BASE } from './api';

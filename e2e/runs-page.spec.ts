@@ -7,7 +7,7 @@
 //   runs-empty-filtered, clear-filters,
 //   field-<name> (every form field, e.g. field-beamWidth), error-<name>, advanced-toggle, reset-defaults, start-run
 import { expect, test, type Page } from '@playwright/test';
-import { DEFAULT_TOT_CONFIG } from '../lib/engine/config';
+import { DEFAULT_TOT_CONFIG } from '../lib/engine/index';
 import { TASKS } from '../lib/tasks/index';
 import { mutate, query } from './api';
 

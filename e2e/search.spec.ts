@@ -4,8 +4,7 @@
 // data-testid used: run-search-input, run-search-count, run-search-snippet, inspector-node (data-node-id),
 // inspector-branch, inspector-branch-cost, runs-search, run-row.
 import { expect, test, type Page } from '@playwright/test';
-import { fold } from '../lib/engine/tree';
-import type { ThoughtNode, ThoughtTree } from '../lib/engine/types';
+import { fold, type ThoughtNode, type ThoughtTree } from '../lib/engine/index';
 import { subtreeRollups } from '../lib/layout/rollup';
 import { searchTree } from '../lib/search/tree-search';
 import { E2E_BASE, mutate, ndjson, query } from './api';

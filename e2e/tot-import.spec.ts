@@ -9,9 +9,8 @@
 // inspector-score, inspector-log-value, inspector-verification (data-passed), inspector-node.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import type { ExplorationEvent } from '../lib/engine/events';
-import { fold } from '../lib/engine/tree';
-import type { ThoughtNode } from '../lib/engine/types';
+import type { ExplorationEvent } from '../lib/contract/events';
+import { fold, type ThoughtNode } from '../lib/engine/index';
 import type { TotGame } from '../lib/formats/tot-log';
 import { describeValue } from '../lib/formats/tot-log';
 import { E2E_BASE, ndjson } from './api';

@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { formatSpend } from '@/lib/contract/format';
 import { diffRuns, type PathStep, type RunDiff } from '@/lib/compare/diff';
-import type { ThoughtTree } from '@/lib/engine/types';
+import type { ThoughtTree } from '@/lib/engine/index';
 import { createPageViewStore } from '@/lib/store/page-view';
 import { createRunStore, type RunStore } from '@/lib/store/run-store';
 import { useStore } from 'zustand';

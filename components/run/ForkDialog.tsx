@@ -7,7 +7,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { parentModel } from '@/components/runs/model-choice';
-import type { ExplorationStrategy } from '@/lib/engine/types';
+import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from './RunStoreContext';
 import { useDialogKeys } from './useDialogKeys';

@@ -8,8 +8,7 @@
 // activity in view while "follow live" is on.
 import { Background, ControlButton, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
-import { pathTo } from '@/lib/engine/tree';
-import type { ThoughtTree } from '@/lib/engine/types';
+import { pathTo, type ThoughtTree } from '@/lib/engine/index';
 import { levelOf } from '@/lib/layout/lod';
 import { CARD_HEIGHT, CARD_WIDTH, placeLayers, placeTree, type LayerItem } from '@/lib/layout/place';
 import type { Position } from '@/lib/layout/tidy';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TOT_CONFIG } from '@/lib/engine/config';
+import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
 import { modelSpecSchema } from '@/lib/contract/model-spec';
 import {
   ADVANCED_FIELDS,

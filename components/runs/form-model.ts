@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { simulatedSettingsSchema } from '@/lib/contract/model-spec';
-import { DEFAULT_TOT_CONFIG, toTConfigFields, toTConfigSchema } from '@/lib/engine/config';
-import type { ExplorationStrategy, ToTConfig } from '@/lib/engine/types';
+import { type ExplorationStrategy, type ToTConfig, toTConfigFields, toTConfigSchema } from '@/lib/contract/vocabulary';
+import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
 import { TASKS, type TaskId } from '@/lib/tasks/index';
 
 export type ConfigKey = keyof ToTConfig;

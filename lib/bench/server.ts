@@ -8,7 +8,7 @@
  * Not a test; builds the app first if there is no build.
  */
 import os from 'node:os';
-import type { ExplorationEvent } from '../engine/events';
+import type { ExplorationEvent } from '../contract/events';
 import { type BenchServer, ensureBuild, percentile, startBenchServer } from './server-process';
 import { benchEventStore } from './server-store';
 

@@ -7,10 +7,10 @@
  * Not responsible for measuring anything (ui.ts) or for the server process (server-process.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import type { ExplorationEvent } from '../engine/events';
-import { fold } from '../engine/tree';
-import type { ToTConfig } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import type { ToTConfig } from '../contract/vocabulary';
+import { fold } from '../engine/index';
+import { ThoughtTreeExecutor } from '../engine/server';
 import { type RunExport, buildExport } from '../formats/export';
 import { createPrismaClient } from '../server/db/client';
 import { MAX_IMPORT_BYTES } from '../server/http/run-files';

@@ -28,7 +28,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
-import type { ExplorationEvent } from '../engine/events';
+import type { ExplorationEvent } from '../contract/events';
 import { type BenchServer, ensureBuild, percentile, startBenchServer } from './server-process';
 import {
   type FrameStats,

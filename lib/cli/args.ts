@@ -3,8 +3,8 @@
  * Not responsible for running the search or printing results (explore.ts).
  */
 import { parseArgs } from 'node:util';
-import { resolveConfig } from '../engine/config';
-import type { ToTConfig } from '../engine/types';
+import type { ToTConfig } from '../contract/vocabulary';
+import { resolveConfig } from '../engine/index';
 import { getPuzzle, normalizePuzzle } from '../tasks/game24/puzzles';
 import { TASK_IDS, isTaskId, type TaskId } from '../tasks/index';
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { fold } from '../engine/tree';
+import type { ExplorationEvent } from '../contract/events';
+import { fold } from '../engine/index';
 import { parseCliArgs, UsageError } from './args';
 
 const run = promisify(execFile);

@@ -5,9 +5,8 @@
  * Not responsible for flag parsing (args.ts) or the search (lib/engine).
  */
 import { createWriteStream } from 'node:fs';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import { describeAction } from '../engine/scratchpad';
-import type { ToTResult, ToTStats } from '../engine/types';
+import { describeAction, type ToTResult, type ToTStats } from '../engine/index';
+import { ThoughtTreeExecutor } from '../engine/server';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { HELP, UsageError, parseCliArgs } from './args';

@@ -1,8 +1,8 @@
 // The compare page's diff (issue 10, item 13): where two runs diverge, what only one of them has, their best paths.
 import { describe, expect, it } from 'vitest';
-import { ThoughtTreeExecutor } from '../engine/executor';
+import type { ThoughtTree } from '../engine/index';
+import { ThoughtTreeExecutor } from '../engine/server';
 import { ScriptedTreeModel, type TreeSpec } from '../engine/testing';
-import type { ThoughtTree } from '../engine/types';
 import { diffRuns } from './diff';
 
 async function tree(spec: TreeSpec): Promise<ThoughtTree> {

@@ -7,7 +7,8 @@
 import { CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { openGoalTask } from './prompts';
-import type { BranchScore, EvaluationContext, LanguageModel, ScoreParts, ThoughtTask } from './types';
+import type { BranchScore } from '../contract/vocabulary';
+import type { EvaluationContext, LanguageModel, ScoreParts, ThoughtTask } from './types';
 
 export interface EvaluatorOptions {
   model: LanguageModel;

@@ -7,7 +7,8 @@
 import { callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { openGoalTask } from './prompts';
-import type { GenerationContext, LanguageModel, ThoughtBranch, ThoughtTask } from './types';
+import type { ThoughtBranch } from '../contract/vocabulary';
+import type { GenerationContext, LanguageModel, ThoughtTask } from './types';
 
 export interface GeneratedBranches {
   branches: ThoughtBranch[];

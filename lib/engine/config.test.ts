@@ -4,7 +4,8 @@
  * "no limit" as null, so every reader sees one value for it. A negative or fractional limit is refused everywhere.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError, resolveConfig, toTConfigFields, toTConfigSchema } from './config';
+import { toTConfigFields, toTConfigSchema } from '../contract/vocabulary';
+import { InvalidConfigError, resolveConfig } from './config';
 import { ThoughtTreeExecutor } from './executor';
 import { ScriptedTreeModel, TimedModel, type TreeSpec } from './testing';
 

@@ -1,10 +1,10 @@
 /**
- * DEFAULT_TOT_CONFIG and the validation of a partial config into a whole one, and the one meaning of the time
- * limit: whole milliseconds, where 0 and null (an empty field) both mean "no limit", kept as null.
+ * DEFAULT_TOT_CONFIG and the validation of a partial config into a whole one. The schema, its bounds and the one
+ * meaning of the time limit (whole milliseconds, 0 and null both "no limit", kept as null) are the contract's
+ * (lib/contract/vocabulary.ts: toTConfigSchema, timeLimitSchema); this file applies them.
  * Not responsible for where a config comes from (forms, CLI flags, the database).
  */
-import { z } from 'zod';
-import type { ToTConfig } from './types';
+import { timeLimitSchema, toTConfigSchema, type ToTConfig } from '../contract/vocabulary';
 
 export const DEFAULT_TOT_CONFIG: Readonly<ToTConfig> = Object.freeze({
   maxDepth: 5,
@@ -20,47 +20,6 @@ export const DEFAULT_TOT_CONFIG: Readonly<ToTConfig> = Object.freeze({
   progressWeight: 0.3,
   noveltyWeight: 0.2,
 });
-
-const unit = z.number().min(0).max(1);
-/** Milliseconds; 0 or null means no limit (the schema keeps it as null, see toTConfigSchema). */
-const timeoutField = z.number().int().min(0).nullable();
-
-/** A valid time limit as the engine keeps it: 0 (no limit, like null) becomes null. */
-function noLimitAsNull(timeout: number | null): number | null {
-  return timeout === 0 ? null : timeout;
-}
-/** Weights are relative (the composite is a weighted mean), so they need not sum to 1. */
-const weight = z.number().min(0).max(100);
-
-/** The fields of a config without the cross-field rules; `.partial()` of it validates a form's input. */
-export const toTConfigFields = z
-  .object({
-    maxDepth: z.number().int().min(1).max(50),
-    branchFactor: z.number().int().min(1).max(20),
-    beamWidth: z.number().int().min(1).max(20),
-    explorationStrategy: z.enum(['beam', 'best-first', 'dfs']),
-    confidenceThreshold: unit,
-    terminationConfidence: unit,
-    maxTotalNodes: z.number().int().min(1).max(100_000),
-    maxIterationsPerBranch: z.number().int().min(1).max(20),
-    timeout: timeoutField,
-    confidenceWeight: weight,
-    progressWeight: weight,
-    noveltyWeight: weight,
-  })
-  .strict();
-
-/** Schema of a whole config; shared with the API so a form shows the same messages. "No limit" comes out as null. */
-export const toTConfigSchema = toTConfigFields
-  .refine((c) => c.beamWidth <= c.branchFactor, {
-    message: 'beamWidth cannot exceed branchFactor',
-    path: ['beamWidth'],
-  })
-  .refine((c) => c.confidenceWeight + c.progressWeight + c.noveltyWeight > 0, {
-    message: 'the score weights cannot all be zero',
-    path: ['confidenceWeight'],
-  })
-  .transform((c): ToTConfig => ({ ...c, timeout: noLimitAsNull(c.timeout) }));
 
 export class InvalidConfigError extends Error {
   constructor(readonly issues: { path: string; message: string }[]) {
@@ -85,9 +44,9 @@ export function resolveConfig(partial: Partial<ToTConfig> = {}): ToTConfig {
  * Throws InvalidConfigError for a negative or fractional one.
  */
 export function resolveTimeout(timeout: number | null): number | null {
-  const parsed = timeoutField.safeParse(timeout);
+  const parsed = timeLimitSchema.safeParse(timeout);
   if (!parsed.success) {
     throw new InvalidConfigError(parsed.error.issues.map((i) => ({ path: 'timeout', message: i.message })));
   }
-  return noLimitAsNull(parsed.data);
+  return parsed.data;
 }

@@ -6,12 +6,13 @@
  * No assertion on durations: only on which calls started after the deadline, and on counts.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from './events';
+import type { ExplorationEvent } from '../contract/events';
+import type { ToTConfig } from '../contract/vocabulary';
+import type { ThoughtTask, ToTResult } from './types';
 import { ThoughtTreeExecutor, type ExploreOptions } from './executor';
 import { openGoalTask } from './prompts';
 import { ScriptedTreeModel, TimedModel, type TimedModelOptions, type TreeSpec } from './testing';
 import { expectEveryAnsweredCallCounted } from './testing-expect';
-import type { ThoughtTask, ToTConfig, ToTResult } from './types';
 
 // root -> A .7, B .6, C .5 ; A -> A1 .6, A2 .45 ; B -> B1 .75, B2 .35
 const TREE: TreeSpec = {

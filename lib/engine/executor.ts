@@ -14,28 +14,22 @@ import { BranchEvaluator } from './branch-evaluator';
 import { BranchGenerator } from './branch-generator';
 import { resolveConfig, resolveTimeout } from './config';
 import { ExplorationControl, checkCommand } from './control';
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
+import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
+import type {
+  AnswerSource,
+  BranchScore,
+  FinishReason,
+  NodeResult,
+  ThoughtBranch,
+  ToTConfig,
+} from '../contract/vocabulary';
+import type { Agent, FrontierEntry, ThoughtNode, ThoughtTask, ThoughtTree, ToTResult, ToTStats } from './types';
 import { FrontierQueue, findBacktrackTarget } from './frontier';
 import { CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { FINAL_MARKER, openGoalTask } from './prompts';
 import { renderScratchpad } from './scratchpad';
 import { findBestNode, fold, nextNodeId, pathTo, reduce, createEmptyTree } from './tree';
-import type {
-  Agent,
-  AnswerSource,
-  BranchScore,
-  FinishReason,
-  FrontierEntry,
-  NodeResult,
-  ThoughtBranch,
-  ThoughtNode,
-  ThoughtTask,
-  ThoughtTree,
-  ToTConfig,
-  ToTResult,
-  ToTStats,
-} from './types';
 
 export interface ToTCallbacks {
   onBranchGenerated?: (node: ThoughtNode, branches: ThoughtBranch[]) => void;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
-import type { ExplorationEvent } from './events';
+import type { ExplorationEvent } from '../contract/events';
 import { ThoughtTreeExecutor } from './executor';
 import { forkEvents } from './fork';
 import { fold, pathTo } from './tree';

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../models/random';
 import { FrontierQueue, selectNext } from './frontier';
 import { createEmptyTree } from './tree';
-import type { ExplorationStrategy, FrontierEntry, ThoughtNode, ThoughtTree } from './types';
+import type { ExplorationStrategy } from '../contract/vocabulary';
+import type { FrontierEntry, ThoughtNode, ThoughtTree } from './types';
 
 function randomTree(seed: number, strategy: ExplorationStrategy): ThoughtTree {
   const rng = createRng(seed);

@@ -1,24 +1,67 @@
 /**
- * The engine's public face (see shared/DESIGN.md): the executor, its parts, the defaults, the types and reduce.
+ * The engine's front door, browser-safe: what a page, the browser's store, a file format or a task needs to read a
+ * search (the fold from events to tree and the tree's helpers, the frontier's order, config defaults, prices, the
+ * open goal's prompts and the scratchpad) and the engine's types. Pure: nothing here reaches Node, so components may
+ * import it without the search itself (the executor) ending up in the browser's bundle.
+ * What runs a search (the executor, the generator and evaluator, steering control, fork) is the other door,
+ * lib/engine/server.ts. The event schemas and the data vocabulary are lib/contract's; they are re-exported here for
+ * the engine's users (shared/DESIGN.md, "The engine's public face"), but rooms import them from lib/contract.
  * Imports nothing from Next, React, Prisma or tRPC.
  */
-export { ThoughtTreeExecutor, MAX_CONSECUTIVE_MODEL_FAILURES } from './executor';
-export type { ExploreOptions, ToTCallbacks } from './executor';
-export { BranchGenerator } from './branch-generator';
-export type { GeneratedBranches } from './branch-generator';
-export { BranchEvaluator } from './branch-evaluator';
-export type { EvaluatedBranch, EvaluatorOptions } from './branch-evaluator';
-export { DEFAULT_TOT_CONFIG, InvalidConfigError, resolveConfig, toTConfigSchema } from './config';
-export { ExplorationControl, SteeringError, checkCommand } from './control';
-export type { SteeringCommand } from './control';
-export { EVENT_TYPES } from './events';
-export type { EventOf, EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
-export { findBacktrackTarget, selectNext } from './frontier';
-export { forkEvents } from './fork';
-export type { ForkSpec } from './fork';
+export { DEFAULT_TOT_CONFIG, InvalidConfigError, resolveConfig, resolveTimeout } from './config';
+export { FrontierQueue, comesBefore, findBacktrackTarget, selectNext } from './frontier';
+export { extractJson } from './json';
 export { DEFAULT_PRICES, findPrice, priceCall } from './pricing';
 export type { ModelPrice, PriceTable } from './pricing';
-export { FINAL_MARKER, openGoalTask } from './prompts';
-export { escapeXml, promptLine, readPromptLine, renderScratchpad } from './scratchpad';
-export { cloneTree, createEmptyTree, EventOrderError, findBestNode, fold, markedBestNode, pathTo, reduce, subtreeIds } from './tree';
+export {
+  FINAL_MARKER,
+  genericFallbackBranches,
+  openGoalTask,
+  parseAction,
+  parseBranchList,
+  parseScoreJson,
+} from './prompts';
+export {
+  MAX_SUMMARIES,
+  describeAction,
+  escapeXml,
+  escapeXmlText,
+  promptLine,
+  readPromptLine,
+  renderScratchpad,
+} from './scratchpad';
+export {
+  EventOrderError,
+  TREE_FORMAT,
+  cloneTree,
+  createEmptyTree,
+  emptyStats,
+  emptyUsage,
+  findBestNode,
+  fold,
+  markedBestNode,
+  nextNodeId,
+  pathTo,
+  reduce,
+  snapshotTree,
+  subtreeIds,
+} from './tree';
 export type * from './types';
+export { EVENT_TYPES } from '../contract/events';
+export type { EventOf, EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
+export { toTConfigSchema } from '../contract/vocabulary';
+export type {
+  AnswerSource,
+  BranchScore,
+  ChatMessage,
+  ExplorationStrategy,
+  FinishReason,
+  FrontierMode,
+  ModelPurpose,
+  NodeResult,
+  ProposedAction,
+  ThoughtBranch,
+  TokenUsage,
+  ToTConfig,
+  Verification,
+} from '../contract/vocabulary';

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { makePath } from '../tasks/testkit';
 import { FINAL_MARKER, openGoalTask as task } from './prompts';
-import type { ChatMessage, ThoughtBranch, ThoughtNode } from './types';
+import type { ChatMessage, ThoughtBranch } from '../contract/vocabulary';
+import type { ThoughtNode } from './types';
 
 /** What a model might write to break out: close the scratchpad, start new sections, steps and a final answer. */
 const HOSTILE =

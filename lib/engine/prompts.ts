@@ -7,15 +7,8 @@
  */
 import { extractJson } from './json';
 import { describeAction, promptLine } from './scratchpad';
-import type {
-  ChatMessage,
-  ExecutionContext,
-  GenerationContext,
-  ProposedAction,
-  ScoreParts,
-  ThoughtBranch,
-  ThoughtTask,
-} from './types';
+import type { ChatMessage, ProposedAction, ThoughtBranch } from '../contract/vocabulary';
+import type { ExecutionContext, GenerationContext, ScoreParts, ThoughtTask } from './types';
 
 /** Marks the last turn of a branch run; the docs' executor stops a branch when it sees it. */
 export const FINAL_MARKER = 'FINAL ANSWER:';

@@ -1,10 +1,11 @@
 // Rule 14: a person steers a running search (prune, expand, pause, resume, step, abort).
 import { describe, expect, it } from 'vitest';
 import { ExplorationControl, SteeringError } from './control';
-import type { ExplorationEvent } from './events';
+import type { ExplorationEvent } from '../contract/events';
+import type { ToTConfig } from '../contract/vocabulary';
+import type { ToTResult } from './types';
 import { ThoughtTreeExecutor } from './executor';
 import { ScriptedTreeModel, type TreeSpec } from './testing';
-import type { ToTConfig, ToTResult } from './types';
 
 const TREE: TreeSpec = {
   children: { '': ['A', 'B', 'C'], A: ['A1', 'A2'], B: ['B1', 'B2'], C: ['C1'] },

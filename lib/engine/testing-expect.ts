@@ -4,7 +4,7 @@
  * scripts import outside vitest. Not responsible for running anything.
  */
 import { expect } from 'vitest';
-import type { ExplorationEvent } from './events';
+import type { ExplorationEvent } from '../contract/events';
 import type { TimedModel } from './testing';
 import { fold } from './tree';
 import type { ToTResult } from './types';

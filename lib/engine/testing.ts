@@ -5,9 +5,10 @@
  * Not a simulation of a real model: see lib/models/simulated.ts for that.
  */
 import { DEFAULT_TOT_CONFIG } from './config';
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from './events';
+import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
+import type { BranchScore, TokenUsage } from '../contract/vocabulary';
+import type { CompletionRequest, CompletionResponse, LanguageModel } from './types';
 import { readPromptLine } from './scratchpad';
-import type { BranchScore, CompletionRequest, CompletionResponse, LanguageModel, TokenUsage } from './types';
 
 export interface TreeSpec {
   /** Children thoughts by parent thought ('' is the root). */

@@ -2,11 +2,11 @@
 // resumed from any prefix of its log continues exactly as the uninterrupted run did.
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../models/random';
-import type { ExplorationEvent } from './events';
+import type { ExplorationEvent } from '../contract/events';
+import type { ExplorationStrategy, ToTConfig } from '../contract/vocabulary';
 import { ThoughtTreeExecutor } from './executor';
 import { ScriptedTreeModel, type TreeSpec } from './testing';
 import { EventOrderError, createEmptyTree, fold, reduce } from './tree';
-import type { ExplorationStrategy, ToTConfig } from './types';
 
 /** A random tree: 0-4 children per thought, scores across the threshold, some terminating, some sub-goals. */
 function randomSpec(seed: number): TreeSpec {

@@ -9,7 +9,7 @@
  * Not responsible for deciding anything: the executor decides, the events record, reduce folds.
  */
 import { DEFAULT_TOT_CONFIG } from './config';
-import type { EventOf, ExplorationEvent } from './events';
+import type { EventOf, ExplorationEvent } from '../contract/events';
 import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree, ToTStats } from './types';
 
 /**

@@ -1,64 +1,23 @@
 /**
- * The engine's vocabulary: configuration, tree nodes, branches, scores, stats, results, and the two
- * small interfaces the engine depends on (a language model and a task's prompts).
+ * The engine's own state and interfaces: tree nodes, the frontier, stats, results, and the two small interfaces the
+ * engine depends on (a language model and a task's prompts). The data words they are built from (config, branch,
+ * score, result, verification, chat message, usage, ...) are lib/contract/vocabulary.ts, defined once as zod schemas.
  * Names follow the Tree-of-Thought executor docs (shared/seeds/003_*) so readers of those docs are at home.
  * Not responsible for behaviour: see executor.ts, tree.ts (reduce) and frontier.ts.
  */
-
-export type ExplorationStrategy = 'beam' | 'best-first' | 'dfs';
-
-export interface ToTConfig {
-  /** How deep the tree can grow; the root is depth 0. */
-  maxDepth: number;
-  /** Candidates generated per expansion. */
-  branchFactor: number;
-  /** Best candidates queued per expansion; the other survivors wait as alternatives. */
-  beamWidth: number;
-  explorationStrategy: ExplorationStrategy;
-  /** Minimum composite score to keep a candidate. */
-  confidenceThreshold: number;
-  /** Branch confidence of an executed node that stops the search. */
-  terminationConfidence: number;
-  /** Hard cap on executed nodes. */
-  maxTotalNodes: number;
-  /** Model turns allowed when running a tool-call or sub-goal branch. */
-  maxIterationsPerBranch: number;
-  /** Default time limit (ms) of every explore(); null means none. */
-  timeout: number | null;
-  /** Weights of the composite score. */
-  confidenceWeight: number;
-  progressWeight: number;
-  noveltyWeight: number;
-}
-
-/** What a branch proposes to do. */
-export type ProposedAction =
-  | { type: 'response'; content: string }
-  | { type: 'sub_goal'; goal: string }
-  | { type: 'tool_call'; toolName: string; arguments: Record<string, unknown> };
-
-/** A candidate produced by generation, before it becomes a node. */
-export interface ThoughtBranch {
-  thought: string;
-  proposedAction: ProposedAction;
-}
-
-export interface BranchScore {
-  /** The evaluator's parts, each 0..1; null where nothing measured them (a score read from a foreign log). */
-  confidence: number | null;
-  progress: number | null;
-  novelty: number | null;
-  /** 0..1: the weighted mix of the parts, or for a log's score its value over the top of its scale. */
-  composite: number;
-  reasoning: string;
-  /** True when the evaluator's answer could not be parsed and a neutral score was used. */
-  fallback: boolean;
-  /**
-   * Set when the score is a foreign search log's own number, not our evaluator's (an imported Tree-of-Thoughts
-   * run): the raw value and the top of its scale, shown as such; the parts are then null.
-   */
-  logValue?: { value: number; max: number };
-}
+import type {
+  AnswerSource,
+  ChatMessage,
+  FinishReason,
+  FrontierMode,
+  ModelPurpose,
+  ThoughtBranch,
+  BranchScore,
+  NodeResult,
+  TokenUsage,
+  ToTConfig,
+  Verification,
+} from '../contract/vocabulary';
 
 /**
  * pending: created, not run; running: a step is working on it; completed: ran (and passed verification if any);
@@ -66,24 +25,6 @@ export interface BranchScore {
  * pruned: removed by a person (with its subtree).
  */
 export type NodeStatus = 'pending' | 'running' | 'completed' | 'failed' | 'pruned';
-
-export interface Verification {
-  passed: boolean;
-  trace: string;
-}
-
-export interface NodeResult {
-  response: string;
-  /** Model turns used to produce it (0 for a direct response). */
-  iterations: number;
-  /** True when the task says this result is a final answer to the goal. */
-  isAnswer: boolean;
-}
-
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
 
 export interface CostedUsage extends TokenUsage {
   /** Dollars for the calls whose model has a price. */
@@ -132,8 +73,6 @@ export interface ThoughtNode {
   finishedSeq: number | null;
 }
 
-export type FrontierMode = 'execute' | 'expand';
-
 export interface FrontierEntry {
   nodeId: string;
   mode: FrontierMode;
@@ -163,17 +102,7 @@ export interface ToTStats {
   unpricedCalls: number;
 }
 
-export type AnswerSource = 'node' | 'synthesis' | 'none';
-
 export type RunStatus = 'running' | 'paused' | 'finished';
-
-export type FinishReason =
-  | 'terminated' // an executed node reached terminationConfidence
-  | 'frontier-empty'
-  | 'node-limit'
-  | 'timeout'
-  | 'aborted'
-  | 'error';
 
 /** The state of a whole exploration: what reduce() folds events into. Plain JSON, no Maps. */
 export interface ThoughtTree {
@@ -219,13 +148,6 @@ export interface ThoughtTree {
   finishedAt: number | null;
   lastSeq: number;
 }
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-export type ModelPurpose = 'generate' | 'evaluate' | 'execute' | 'synthesize';
 
 export interface CompletionRequest {
   purpose: ModelPurpose;

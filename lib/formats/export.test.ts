@@ -1,16 +1,13 @@
 // The export file: every log the engine writes validates and survives a JSON round trip unchanged; a file that is
 // wrong is refused with one line that says where and what.
 import { describe, expect, it } from 'vitest';
-import { ExplorationControl } from '../engine/control';
-import type { ExplorationEvent } from '../engine/events';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import { forkEvents } from '../engine/fork';
+import { EVENT_TYPES, type ExplorationEvent } from '../contract/events';
+import type { ToTConfig } from '../contract/vocabulary';
+import { fold } from '../engine/index';
+import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
 import { ScriptedTreeModel } from '../engine/testing';
-import { fold } from '../engine/tree';
-import type { ToTConfig } from '../engine/types';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
-import { EVENT_TYPES } from '../engine/events';
 import { type ExportableRun, type RunExport, buildExport, safeModelSettings, validateRunExport } from './export';
 
 const game24 = getTaskEntry('game24').task;

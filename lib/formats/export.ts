@@ -17,13 +17,11 @@
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts) or for other formats (tot-log.ts).
  */
 import { z } from 'zod';
-import { toTConfigSchema } from '../engine/config';
-import type { ExplorationEvent } from '../engine/events';
-import { createEmptyTree, reduce } from '../engine/tree';
-import type { FinishReason, ThoughtTree, ToTConfig } from '../engine/types';
+import { type ExplorationEvent, explorationEventSchema } from '../contract/events';
+import { type FinishReason, type ToTConfig, toTConfigSchema } from '../contract/vocabulary';
+import { createEmptyTree, reduce, type ThoughtTree } from '../engine/index';
 import { TASK_IDS, isTaskId } from '../tasks/index';
 import { RUN_STATUSES, type StoredRunStatus } from '../contract/run-status';
-import { explorationEventSchema } from './event-schema';
 
 export const EXPORT_FORMAT = 'arborist.run';
 export const EXPORT_VERSION = 1;

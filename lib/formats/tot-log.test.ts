@@ -3,9 +3,8 @@
 // are the differences of the running totals, and the events fold like any run's.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { fold, pathTo } from '../engine/tree';
-import type { ThoughtNode } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import { fold, pathTo, type ThoughtNode } from '../engine/index';
 import { isAnswerLine } from '../tasks/game24/move';
 import { getPuzzle } from '../tasks/game24/puzzles';
 import { buildExport, validateRunExport } from './export';

@@ -41,10 +41,17 @@
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts).
  */
 import { z } from 'zod';
-import { DEFAULT_TOT_CONFIG, toTConfigSchema } from '../engine/config';
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../engine/events';
-import { createEmptyTree, nextNodeId, pathTo, reduce } from '../engine/tree';
-import type { BranchScore, ThoughtBranch, ThoughtNode, ThoughtTree, ToTConfig } from '../engine/types';
+import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
+import { type BranchScore, type ThoughtBranch, type ToTConfig, toTConfigSchema } from '../contract/vocabulary';
+import {
+  createEmptyTree,
+  DEFAULT_TOT_CONFIG,
+  nextNodeId,
+  pathTo,
+  reduce,
+  type ThoughtNode,
+  type ThoughtTree,
+} from '../engine/index';
 import { InvalidPuzzleError, normalizePuzzle } from '../tasks/game24/goal';
 import { isAnswerLine } from '../tasks/game24/move';
 import { game24Task } from '../tasks/game24/task';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { fold } from '../engine/tree';
-import type { ThoughtTree } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import { fold, type ThoughtTree } from '../engine/index';
 import type { CanvasLayout } from '../store/page-view';
 import { computeIcicle, forEachDrawnCell, hitTest, nodesByItem, subtreeCells, viewExtent } from './icicle';
 

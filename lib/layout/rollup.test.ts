@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fold } from '../engine/tree';
-import type { ThoughtTree } from '../engine/types';
+import { fold, type ThoughtTree } from '../engine/index';
 import { searchedGame24 } from '../tasks/testkit';
 import { isVerifiedAnswer, rollupsFor, subtreeRollups, sumRollups } from './rollup';
 

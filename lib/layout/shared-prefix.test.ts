@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import { forkEvents } from '../engine/fork';
-import { fold } from '../engine/tree';
+import { fold } from '../engine/index';
+import { forkEvents, ThoughtTreeExecutor } from '../engine/server';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { sharedPrefix } from './shared-prefix';

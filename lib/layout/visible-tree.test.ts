@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import type { ExplorationEvent } from '../engine/events';
-import { fold } from '../engine/tree';
-import type { ThoughtTree } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import { fold, type ThoughtTree } from '../engine/index';
+import { ThoughtTreeExecutor } from '../engine/server';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { DEFAULT_LAYOUT, layoutTree } from './tidy';

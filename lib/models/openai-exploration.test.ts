@@ -5,10 +5,10 @@
  * out of everything; the recorded run must replay offline into the same event log.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { MAX_CONSECUTIVE_MODEL_FAILURES, ThoughtTreeExecutor } from '../engine/executor';
-import { priceCall } from '../engine/pricing';
-import type { LanguageModel, ToTConfig, ToTResult } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import type { ToTConfig } from '../contract/vocabulary';
+import { type LanguageModel, priceCall, type ToTResult } from '../engine/index';
+import { MAX_CONSECUTIVE_MODEL_FAILURES, ThoughtTreeExecutor } from '../engine/server';
 import { game24Task } from '../tasks/game24/task';
 import { ModelError } from './model-error';
 import { OpenAIModel } from './openai';

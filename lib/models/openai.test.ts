@@ -5,7 +5,7 @@
  */
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CompletionRequest } from '../engine/types';
+import type { CompletionRequest } from '../engine/index';
 import { ModelError } from './model-error';
 import { NO_API_KEY, OpenAIModel, type OpenAIModelOptions, normalizeErrorBody, retryAfterMs } from './openai';
 import {

@@ -21,7 +21,8 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { CompletionRequest, CompletionResponse, LanguageModel, TokenUsage } from '../engine/types';
+import type { TokenUsage } from '../contract/vocabulary';
+import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
 import { ModelError, type ModelErrorKind } from './model-error';
 import { countTokens } from './simulated';
 import { sleep } from './sleep';

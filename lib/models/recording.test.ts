@@ -3,8 +3,8 @@
  * never recorded reported (not invented), and a run's event log read as its recording.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
 import { ModelError } from './model-error';
 import type { ReportedUsage } from './openai';
 import {

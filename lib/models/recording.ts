@@ -21,8 +21,9 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ExplorationEvent } from '../engine/events';
-import type { ChatMessage, CompletionRequest, CompletionResponse, LanguageModel, ModelPurpose } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import type { ChatMessage, ModelPurpose } from '../contract/vocabulary';
+import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
 import { ModelError } from './model-error';
 import type { ReportedUsage } from './openai';
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import type { ThoughtNode, ThoughtTree } from '../engine/types';
-import { fold } from '../engine/tree';
+import type { ExplorationEvent } from '../contract/events';
+import { fold, type ThoughtNode, type ThoughtTree } from '../engine/index';
 import { searchedGame24 } from '../tasks/testkit';
 import { buildSearchIndex, hitSnippet, preOrder, searchIndex, searchTree } from './tree-search';
 

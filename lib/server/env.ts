@@ -5,7 +5,7 @@
  * Not responsible for the database file's path rules (db/migrate.ts resolves DATABASE_URL).
  */
 import { z } from 'zod';
-import { DEFAULT_PRICES, type PriceTable } from '../engine/pricing';
+import { DEFAULT_PRICES, type PriceTable } from '../engine/index';
 import { DEFAULT_OPENAI_BASE_URL } from '../models/openai';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';

@@ -3,8 +3,8 @@
 // transaction; and a file that is wrong is refused with its reason, writing nothing.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { createEmptyTree, fold } from '../engine/tree';
+import type { ExplorationEvent } from '../contract/events';
+import { createEmptyTree, fold } from '../engine/index';
 import type { RunExport } from '../formats/export';
 import type { TotGame } from '../formats/tot-log';
 import { exportRun, importFile, importRun, importTotLog, parseJsonText } from './imports';

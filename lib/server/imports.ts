@@ -13,9 +13,9 @@
  * Not responsible for HTTP (http/run-files.ts) or the formats themselves (lib/formats).
  */
 import { randomUUID } from 'node:crypto';
-import type { ExplorationEvent } from '../engine/events';
-import type { ToTConfig } from '../engine/types';
-import { createEmptyTree, fold } from '../engine/tree';
+import type { ExplorationEvent } from '../contract/events';
+import type { ToTConfig } from '../contract/vocabulary';
+import { createEmptyTree, fold } from '../engine/index';
 import { type RunExport, buildExport, validateRunExport } from '../formats/export';
 import { arboristRunTag, totLogTag } from '../contract/import-tag';
 import { looksLikeTotLog, parseTotLog } from '../formats/tot-log';

@@ -3,9 +3,9 @@
  * sent (only to OPENAI_BASE_URL's origin), OpenAI runs recorded, and a replay of a run built from its events.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import type { LanguageModel } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import type { LanguageModel } from '../engine/index';
+import { ThoughtTreeExecutor } from '../engine/server';
 import { ModelError } from '../models/model-error';
 import { RecordingModel, ReplayModel, recordingFromEvents } from '../models/recording';
 import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/test-server';

@@ -13,7 +13,7 @@
  * Not responsible for the backends themselves (lib/models, lib/tasks/simulated-model) or for loading events.
  */
 import type { ModelSpec, OpenAIModelSpec } from '../contract/model-spec';
-import type { LanguageModel } from '../engine/types';
+import type { LanguageModel } from '../engine/index';
 import { ModelError } from '../models/model-error';
 import { DEFAULT_OPENAI_BASE_URL, OpenAIModel, displayURL } from '../models/openai';
 import { type Recording, RecordingModel, ReplayModel } from '../models/recording';

@@ -7,13 +7,25 @@
  * Not responsible for the search (lib/engine), SQL (repositories) or the API's shape (trpc/).
  */
 import { randomUUID } from 'node:crypto';
-import { resolveConfig } from '../engine/config';
-import { ExplorationControl, SteeringError, type SteeringCommand } from '../engine/control';
-import type { ExplorationEvent } from '../engine/events';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import { forkEvents, forkedNodeId } from '../engine/fork';
-import { createEmptyTree, fold, reduce, subtreeIds } from '../engine/tree';
-import type { ThoughtNode, ThoughtTree, ToTConfig } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import type { ToTConfig } from '../contract/vocabulary';
+import {
+  createEmptyTree,
+  fold,
+  reduce,
+  resolveConfig,
+  subtreeIds,
+  type ThoughtNode,
+  type ThoughtTree,
+} from '../engine/index';
+import {
+  ExplorationControl,
+  forkedNodeId,
+  forkEvents,
+  type SteeringCommand,
+  SteeringError,
+  ThoughtTreeExecutor,
+} from '../engine/server';
 import { getTaskEntry } from '../tasks/index';
 import type { PrismaClient } from './db/client';
 import { ConflictError, InputError, NotFoundError } from './errors';

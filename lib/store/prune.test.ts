@@ -1,8 +1,8 @@
 // What a keyboard prune would cut, counted the way the engine counts its steered prunes (the run page asks first above 3).
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import { fold, reduce, subtreeIds } from '../engine/tree';
+import type { ExplorationEvent } from '../contract/events';
+import { fold, reduce, subtreeIds } from '../engine/index';
+import { ThoughtTreeExecutor } from '../engine/server';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { PRUNE_ASK_ABOVE, pruneReach } from './prune';

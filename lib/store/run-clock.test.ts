@@ -1,6 +1,6 @@
 // The run header's status and elapsed come from the run (its record, its log's pauses), never from how much has loaded.
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
+import type { ExplorationEvent } from '../contract/events';
 import { elapsedMs, pausesOf, runStatus } from './run-clock';
 
 /** A log of control events only, at the given times (the clock reads nothing else). */

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../engine/events';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import { createEmptyTree, fold } from '../engine/tree';
+import type { ExplorationEvent } from '../contract/events';
+import { createEmptyTree, fold, type ThoughtTree } from '../engine/index';
+import { ThoughtTreeExecutor } from '../engine/server';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { getTaskEntry } from '../tasks/index';
-import type { ThoughtTree } from '../engine/types';
 import { createRunStore } from './run-store';
 
 const plain = (tree: ThoughtTree) => JSON.parse(JSON.stringify(tree)) as unknown;

@@ -17,10 +17,8 @@
  * A store per run page (createRunStore), never a module-global store. Not responsible for fetching (the page).
  */
 import { createStore } from 'zustand/vanilla';
-import type { ExplorationEvent } from '../engine/events';
-import { selectNext } from '../engine/frontier';
-import { createEmptyTree, markedBestNode, reduce } from '../engine/tree';
-import type { ThoughtTree } from '../engine/types';
+import type { ExplorationEvent } from '../contract/events';
+import { createEmptyTree, markedBestNode, reduce, selectNext, type ThoughtTree } from '../engine/index';
 import { NO_NOTES, noteEvents, SnapshotIndex, type StepNotes } from './snapshots';
 
 export type { BacktrackMark, PersonAction } from './snapshots';

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ExplorationControl } from '../engine/control';
-import { EVENT_TYPES, type ExplorationEvent } from '../engine/events';
-import { ThoughtTreeExecutor } from '../engine/executor';
-import { forkEvents } from '../engine/fork';
-import { cloneTree, createEmptyTree, fold, reduce, snapshotTree } from '../engine/tree';
-import type { ThoughtTree } from '../engine/types';
+import { EVENT_TYPES, type ExplorationEvent } from '../contract/events';
+import { cloneTree, createEmptyTree, fold, reduce, snapshotTree, type ThoughtTree } from '../engine/index';
+import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { noteEvents, NO_NOTES, SnapshotIndex } from './snapshots';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ThoughtNode } from '../engine/types';
+import type { ThoughtNode } from '../engine/index';
 import { getTaskEntry, isTaskId, TASK_IDS, TASKS } from './index';
 import { createSimulatedModel } from './simulated-model';
 import { makePath } from './testkit';

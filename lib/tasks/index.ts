@@ -1,10 +1,4 @@
-/**
- * The registry of searchable tasks: what the CLI, the API and the run form offer, each with its prompts
- * (a ThoughtTask), its offline simulation and the help text a person sees when typing a goal.
- * Not responsible for running anything (lib/engine) or for choosing a model (simulated-model.ts, lib/models).
- */
-import { openGoalTask } from '../engine/prompts';
-import type { ThoughtTask } from '../engine/types';
+import { openGoalTask, type ThoughtTask } from '../engine/index';
 import type { Simulation } from '../models/simulated';
 import { game24Simulation } from './game24/simulation';
 import { game24Task } from './game24/task';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ThoughtTreeExecutor } from '@/lib/engine/executor';
-import { findBestNode, pathTo } from '@/lib/engine/tree';
+import { findBestNode, pathTo } from '@/lib/engine/index';
+import { ThoughtTreeExecutor } from '@/lib/engine/server';
 import { placeTree } from '@/lib/layout/place';
 import { focusNodes, visibleTree } from '@/lib/layout/visible-tree';
 import { getTaskEntry } from '@/lib/tasks/index';

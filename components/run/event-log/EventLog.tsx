@@ -5,7 +5,7 @@
 // stays fast with tens of thousands of events, and it follows the newest event while scrolled to the bottom.
 // Not responsible for what an event says (describe-event.ts) or which events match (filter.ts).
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { EVENT_TYPES, type ExplorationEvent, type ExplorationEventType } from '@/lib/engine/events';
+import type { ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import {
   EVENT_KINDS,
@@ -15,6 +15,7 @@ import {
   eventNodeIds,
   formatOffset,
   isBadEvent,
+  typesOfKind,
   type EventKind,
 } from './describe-event';
 import {
@@ -129,7 +130,7 @@ function ToggleButton({ open, onClick }: { open: boolean; onClick: () => void })
 const TYPE_GROUPS = EVENT_KINDS.map(({ kind, label }) => ({
   kind,
   label,
-  types: EVENT_TYPES.filter((t) => eventKind(t) === kind),
+  types: typesOfKind(kind),
 }));
 
 function OpenLog({

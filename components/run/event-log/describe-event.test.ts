@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, type ExplorationEvent } from '@/lib/engine/events';
+import { EVENT_TYPES, type ExplorationEvent } from '@/lib/contract/events';
 import { recordGame24, recordSteeredRun, type RecordedRun } from '../testing/record-run';
 import {
   EVENT_KINDS,
@@ -12,6 +12,7 @@ import {
   isBadEvent,
   oneLine,
   scoreFigure,
+  typesOfKind,
 } from './describe-event';
 
 const base = { runId: 'r', seq: 1, ts: 0 };
@@ -31,6 +32,12 @@ describe('eventKind', () => {
     expect(eventKind('candidate.dropped')).toBe('score');
     expect(eventKind('steer.prune')).toBe('steer');
     expect(eventKind('model.called')).toBe('model');
+  });
+
+  it('lets the type filter offer every event type once, under the chip of its kind', () => {
+    const offered = EVENT_KINDS.flatMap(({ kind }) => typesOfKind(kind));
+    expect([...offered].sort()).toEqual([...EVENT_TYPES].sort());
+    expect(typesOfKind('run')).toEqual(['run.started', 'run.paused', 'run.resumed', 'run.finished']);
   });
 });
 

@@ -1,11 +1,5 @@
-/**
- * How one event reads in the event log: its kind (the coloured tag), the nodes it is about, the person who sent it
- * (steer.*), a one-line summary, and its time as an offset from run.started.
- * Pure and React-free so it is unit-tested; not responsible for filtering (filter.ts) or drawing (EventLog.tsx).
- * Text from models (thoughts, responses, reasons) is returned as plain strings: callers render it as text.
- */
-import type { ExplorationEvent, ExplorationEventType } from '@/lib/engine/events';
-import type { BranchScore, ProposedAction } from '@/lib/engine/types';
+import type { ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
+import type { BranchScore, ProposedAction } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration } from '@/lib/contract/format';
 
 export type EventKind = 'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'model' | 'steer';
@@ -50,6 +44,14 @@ const KIND_OF: Record<ExplorationEventType, EventKind> = {
 
 export function eventKind(type: ExplorationEventType): EventKind {
   return KIND_OF[type];
+}
+
+/**
+ * The event types of one kind, in the filter's order. Read from KIND_OF (complete by its type) rather than from the
+ * contract's EVENT_TYPES, whose schemas would bring zod to the run page only to list names.
+ */
+export function typesOfKind(kind: EventKind): ExplorationEventType[] {
+  return (Object.keys(KIND_OF) as ExplorationEventType[]).filter((type) => KIND_OF[type] === kind);
 }
 
 /** The nodes an event is about: the first is the one a click selects. A backtrack is about both ends. */

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '@/lib/engine/events';
+import type { ExplorationEvent } from '@/lib/contract/events';
 import { recordGame24, type RecordedRun } from '../testing/record-run';
 import { eventNodeIds } from './describe-event';
 import {

@@ -1,9 +1,5 @@
 'use client';
-// The inspector's "This branch" section: what the selected node's whole subtree holds and cost — nodes, dollars and
-// their share of the run, tokens, model calls and their time, verified answers, dead ends. "Where did the money go"
-// for one branch. Reads the subtree rollups, computed once per tree version (rollupsFor), never per render.
-// Not responsible for the node's own usage (sections.tsx Usage) or computing rollups (lib/layout/rollup.ts).
-import type { ThoughtNode } from '@/lib/engine/types';
+import type { ThoughtNode } from '@/lib/engine/index';
 import { rollupsFor } from '@/lib/layout/rollup';
 import { useRunStore } from '../RunStoreContext';
 import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';

@@ -4,7 +4,8 @@
 // text. Not responsible for which node is selected (Inspector) or the sections' own reading of events (sections).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc/client';
-import type { ProposedAction, ThoughtNode } from '@/lib/engine/types';
+import type { ProposedAction } from '@/lib/contract/vocabulary';
+import type { ThoughtNode } from '@/lib/engine/index';
 import { useRunStore } from '../RunStoreContext';
 import { STATUS_LABELS, displayStatus } from '../node-status';
 import { actionLabel } from '../event-log/describe-event';

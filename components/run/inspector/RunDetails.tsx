@@ -5,7 +5,7 @@
 // shown for the root only.
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
-import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/engine/types';
+import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/contract/vocabulary';
 import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { useTRPC } from '@/lib/trpc/client';

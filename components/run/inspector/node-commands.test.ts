@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkCommand } from '@/lib/engine/control';
-import { createEmptyTree } from '@/lib/engine/tree';
-import type { ThoughtNode, ThoughtTree } from '@/lib/engine/types';
+import { createEmptyTree, type ThoughtNode, type ThoughtTree } from '@/lib/engine/index';
+import { checkCommand } from '@/lib/engine/server';
 import { recordGame24, type RecordedRun } from '../testing/record-run';
 import { expandBlock, navigate, pruneBlock, type RunState } from './node-commands';
 

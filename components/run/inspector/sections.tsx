@@ -6,7 +6,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { BranchScore, ThoughtNode } from '@/lib/engine/types';
+import type { BranchScore } from '@/lib/contract/vocabulary';
+import type { ThoughtNode } from '@/lib/engine/index';
 import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';

@@ -38,7 +38,7 @@ import {
   type ViewExtent,
 } from '@/lib/layout/icicle';
 import { rollupsFor } from '@/lib/layout/rollup';
-import type { ThoughtTree } from '@/lib/engine/types';
+import type { ThoughtTree } from '@/lib/engine/index';
 import { formatScore } from '../event-log/describe-event';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
 import { displayStatus, firstLine, STATUS_LABELS } from '../node-status';

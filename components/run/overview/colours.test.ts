@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '@/lib/engine/events';
-import { fold } from '@/lib/engine/tree';
+import type { ExplorationEvent } from '@/lib/contract/events';
+import { fold } from '@/lib/engine/index';
 import { computeIcicle } from '@/lib/layout/icicle';
 import { displayStatus } from '../node-status';
 import { cellColours, OVERVIEW_STATUSES, OVERVIEW_STEPS } from './colours';

@@ -1,12 +1,6 @@
-/**
- * Test support for the run page's pure modules: real event logs recorded from the engine, so summaries and
- * filters are tested against what the engine actually emits. Used by *.test.ts only.
- */
-import { ExplorationControl } from '@/lib/engine/control';
-import type { ExplorationEvent } from '@/lib/engine/events';
-import { ThoughtTreeExecutor } from '@/lib/engine/executor';
-import { fold } from '@/lib/engine/tree';
-import type { ThoughtTree } from '@/lib/engine/types';
+import type { ExplorationEvent } from '@/lib/contract/events';
+import { fold, type ThoughtTree } from '@/lib/engine/index';
+import { ExplorationControl, ThoughtTreeExecutor } from '@/lib/engine/server';
 import { getTaskEntry } from '@/lib/tasks/index';
 import { createSimulatedModel } from '@/lib/tasks/simulated-model';
 

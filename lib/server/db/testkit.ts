@@ -5,9 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_TOT_CONFIG } from '../../engine/config';
-import type { ExplorationEvent } from '../../engine/events';
-import type { ThoughtNode } from '../../engine/types';
+import type { ExplorationEvent } from '../../contract/events';
+import { DEFAULT_TOT_CONFIG, type ThoughtNode } from '../../engine/index';
 import type { CreateRunInput } from '../repositories/runs';
 import { type PrismaClient, createPrismaClient } from './client';
 import { migrate } from './migrate';

@@ -1,6 +1,6 @@
 /** The event log against real SQLite through real Prisma: order, contiguity, no duplicates, ranges. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../../engine/events';
+import type { ExplorationEvent } from '../../contract/events';
 import { type TestDb, createTestDb, sampleEvents, sampleRunInput } from '../db/testkit';
 import {
   EVENT_CHUNK_ROWS,

@@ -27,8 +27,8 @@
  * Not responsible for folding events into a tree (lib/engine reduce), publishing them live, or the node projection.
  */
 import { createHash } from 'node:crypto';
-import type { ExplorationEvent } from '../../engine/events';
-import type { ChatMessage } from '../../engine/types';
+import type { ExplorationEvent } from '../../contract/events';
+import type { ChatMessage } from '../../contract/vocabulary';
 import { Prisma } from '../../generated/prisma/client';
 import type { Db, PrismaClient } from '../db/client';
 

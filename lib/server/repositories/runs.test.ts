@@ -3,7 +3,7 @@ import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emptyStats } from '../../engine/tree';
+import { emptyStats } from '../../engine/index';
 import { createPrismaClient } from '../db/client';
 import { migrate, readMigrations } from '../db/migrate';
 import { type TestDb, createTestDb, sampleEvents, sampleNode, sampleRunInput, tempDir } from '../db/testkit';

@@ -1,16 +1,9 @@
-/**
- * Runs: one row per exploration, with the summary the run list shows and what a restart needs to resume.
- * RunRecord is the one typed view of a row (config and stats parsed from their JSON text); toRunRecord is the only
- * place that maps a row, and RUN_SELECT the only field list, so a new column is added in one spot.
- * Not responsible for events (events.ts; Run.lastSeq belongs to appendEvents and cannot be patched here), the node
- * projection (nodes.ts), or deciding status transitions (the run manager).
- */
-import type { FinishReason, ToTConfig, ToTStats } from '../../engine/types';
+import type { FinishReason, ToTConfig } from '../../contract/vocabulary';
+import type { ToTStats } from '../../engine/index';
 import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../db/client';
 import { DEFAULT_RUN_SORT, type RunSort, type RunSortKey } from '../../contract/run-list';
 import type { StoredRunStatus } from '../../contract/run-status';
-
 
 export interface RunRecord {
   id: string;

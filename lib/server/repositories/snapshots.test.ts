@@ -1,8 +1,8 @@
 /** Stored snapshots against real SQLite: the latest tree equals the fold of the log, stored when missing or behind. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../../engine/events';
-import { ThoughtTreeExecutor } from '../../engine/executor';
-import { TREE_FORMAT, createEmptyTree, fold } from '../../engine/tree';
+import type { ExplorationEvent } from '../../contract/events';
+import { createEmptyTree, fold, TREE_FORMAT } from '../../engine/index';
+import { ThoughtTreeExecutor } from '../../engine/server';
 import { getTaskEntry } from '../../tasks/index';
 import { createSimulatedModel } from '../../tasks/simulated-model';
 import { type TestDb, createTestDb, sampleRunInput } from '../db/testkit';

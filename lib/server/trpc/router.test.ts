@@ -1,8 +1,8 @@
 // The API through createCaller against a temporary SQLite file: create, list, pages, commands, errors, streams.
 import { TRPCError } from '@trpc/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventOf, ExplorationEvent } from '../../engine/events';
-import { fold } from '../../engine/tree';
+import type { EventOf, ExplorationEvent } from '../../contract/events';
+import { fold } from '../../engine/index';
 import { createTestServices, type TestServices } from '../testing/services';
 import { createContextInner } from './context';
 import { createCaller } from './root';

@@ -3,7 +3,7 @@
  * Not responsible for the engine's own config schema (lib/engine/config.ts), which it reuses.
  */
 import { z } from 'zod';
-import { toTConfigFields } from '../../engine/config';
+import { toTConfigFields } from '../../contract/vocabulary';
 import { modelSpecSchema } from '../../contract/model-spec';
 import { RUN_STATUSES } from '../../contract/run-status';
 import { DEFAULT_RUN_SORT, MAX_TAG_FILTER_LENGTH, RUN_SORT_KEYS } from '../../contract/run-list';

@@ -4,8 +4,8 @@
  * runs each call to the end. The model's own log (TimedModel) is the outside truth.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../../engine/events';
-import { ThoughtTreeExecutor, type ExploreOptions } from '../../engine/executor';
+import type { ExplorationEvent } from '../../contract/events';
+import { type ExploreOptions, ThoughtTreeExecutor } from '../../engine/server';
 import { TimedModel, type TimedModelOptions } from '../../engine/testing';
 import { expectEveryAnsweredCallCounted } from '../../engine/testing-expect';
 import { createSimulatedModel } from '../simulated-model';

@@ -5,7 +5,8 @@
  * prompts of a normal search are unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ThoughtBranch, ThoughtNode } from '../../engine/types';
+import type { ChatMessage, ThoughtBranch } from '../../contract/vocabulary';
+import type { ThoughtNode } from '../../engine/index';
 import { makePath } from '../testkit';
 import { game24Task as task } from './task';
 

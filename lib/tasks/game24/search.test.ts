@@ -4,7 +4,7 @@
  * If prompts and simulation drift apart (a marker, a line format), this is where it shows.
  */
 import { describe, expect, it } from 'vitest';
-import type { ThoughtNode } from '../../engine/types';
+import type { ThoughtNode } from '../../engine/index';
 import { createSimulatedModel } from '../simulated-model';
 import { makeNode } from '../testkit';
 import { puzzleGoal, puzzleRange } from './puzzles';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openGoalTask } from '../../engine/prompts';
-import type { ChatMessage, CompletionRequest, ModelPurpose, ThoughtNode } from '../../engine/types';
+import type { ChatMessage, ModelPurpose } from '../../contract/vocabulary';
+import { type CompletionRequest, openGoalTask, type ThoughtNode } from '../../engine/index';
 import { createRng } from '../../models/random';
 import { makePath } from '../testkit';
 import { formatMove, parseMove } from './move';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EvaluationContext, GenerationContext, ThoughtNode } from '../../engine/types';
+import type { EvaluationContext, GenerationContext, ThoughtNode } from '../../engine/index';
 import { makePath } from '../testkit';
 import { MARKERS } from './prompts';
 import { game24Task as task } from './task';

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { openGoalTask as task, parseBranchList, parseScoreJson } from '../../engine/prompts';
-import type { ChatMessage, CompletionRequest, ModelPurpose, ThoughtBranch, ThoughtNode } from '../../engine/types';
+import type { ChatMessage, ModelPurpose, ThoughtBranch } from '../../contract/vocabulary';
+import {
+  type CompletionRequest,
+  openGoalTask as task,
+  parseBranchList,
+  parseScoreJson,
+  type ThoughtNode,
+} from '../../engine/index';
 import { createRng } from '../../models/random';
 import { makePath } from '../testkit';
 import { keywordsOf, openGoalSimulation as sim, topicOf } from './simulation';

@@ -5,7 +5,7 @@
  */
 import { TRPCError, tracked } from '@trpc/server';
 import { z } from 'zod';
-import type { SteeringCommand } from '../../../engine/control';
+import type { SteeringCommand } from '../../../engine/server';
 import { NotFoundError } from '../../errors';
 import { streamRunEvents } from '../../event-stream';
 import { getEvent, listEvents } from '../../repositories/events';

@@ -1,42 +1,33 @@
 /**
- * Zod schemas of every ExplorationEvent, one per payload type, for reading event logs that come from outside the
- * process (an export file). Objects are strict: a key this version does not know is refused, not dropped, so what
- * is stored is exactly what was read (and exports again byte for byte).
- * A type-level check at the bottom keeps each schema equal to its EventPayloads entry: a payload changed in
- * lib/engine/events.ts without its schema here fails the type check.
- * Not responsible for the order of events (seq, runId) nor for whether they fold: see export.ts.
+ * ExplorationEvent: every change to a search tree, as data, defined once. A run is the ordered list of these (seq
+ * 1, 2, 3, ... with no gaps); the engine's reduce() folds them into a tree. Each event type has one zod schema of
+ * its payload in `payloadSchemas`; the TS types (EventPayloads, ExplorationEvent, EventOf) and EVENT_TYPES are
+ * derived from that object, so a new event is one entry there and nothing else.
+ * The schemas are strict: a key this version does not know is refused, not dropped, so what is read from outside
+ * (an export file, a foreign program's stream) is exactly what is stored, and exports again byte for byte.
+ * Browser-safe; imports zod only. Not responsible for the order of events in a log (seq, runId: lib/formats/export.ts),
+ * for storing or sending them (lib/server) nor for folding them (lib/engine/tree.ts).
  */
 import { z } from 'zod';
-import { toTConfigSchema } from '../engine/config';
-import { EVENT_TYPES, type EventPayloads, type ExplorationEvent, type ExplorationEventType } from '../engine/events';
+import {
+  answerSourceSchema,
+  branchScoreSchema,
+  chatMessageSchema,
+  finishReasonSchema,
+  frontierModeSchema,
+  modelPurposeSchema,
+  nodeResultSchema,
+  thoughtBranchSchema,
+  toTConfigSchema,
+  tokenUsageSchema,
+  verificationSchema,
+} from './vocabulary';
 
 const nodeId = z.string().min(1).max(200);
 const count = z.number().int().min(0);
-const finite = z.number();
-
-export const proposedActionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('response'), content: z.string() }),
-  z.strictObject({ type: z.literal('sub_goal'), goal: z.string() }),
-  z.strictObject({ type: z.literal('tool_call'), toolName: z.string(), arguments: z.record(z.string(), z.unknown()) }),
-]);
-
-export const thoughtBranchSchema = z.strictObject({ thought: z.string(), proposedAction: proposedActionSchema });
-
-export const branchScoreSchema = z.strictObject({
-  confidence: finite.nullable(),
-  progress: finite.nullable(),
-  novelty: finite.nullable(),
-  composite: finite,
-  reasoning: z.string(),
-  fallback: z.boolean(),
-  logValue: z.strictObject({ value: finite, max: finite }).optional(),
-});
-
-const nodeResultSchema = z.strictObject({ response: z.string(), iterations: count, isAnswer: z.boolean() });
-const verificationSchema = z.strictObject({ passed: z.boolean(), trace: z.string() });
-const frontierMode = z.enum(['execute', 'expand']);
 const actor = z.strictObject({ actor: z.string() });
 
+/** One entry per event type: its payload's schema. Insertion order is EVENT_TYPES' order. */
 export const payloadSchemas = {
   'run.started': z.strictObject({
     goal: z.string(),
@@ -45,12 +36,14 @@ export const payloadSchemas = {
     modelId: z.string(),
     config: toTConfigSchema,
   }),
+  /** A node enters the tree (the root, or a candidate that survived the threshold). */
   'node.created': z.strictObject({
     nodeId,
     parentId: nodeId.nullable(),
     branch: thoughtBranchSchema.nullable(),
     score: branchScoreSchema.nullable(),
   }),
+  /** Generation's answer for an expansion; raw keeps the model's text when it could not be parsed. */
   'branches.generated': z.strictObject({
     nodeId,
     branches: z.array(thoughtBranchSchema),
@@ -71,6 +64,7 @@ export const payloadSchemas = {
     score: branchScoreSchema,
     reason: z.string(),
   }),
+  /** A node copied from another run's path when a run is forked: already run there, not run again here. */
   'node.restored': z.strictObject({
     nodeId,
     parentId: nodeId,
@@ -81,21 +75,24 @@ export const payloadSchemas = {
     verification: verificationSchema.nullable(),
     from: z.strictObject({ runId: z.string(), nodeId: z.string() }).nullable(),
   }),
-  'node.queued': z.strictObject({ nodeId, mode: frontierMode, urgent: z.boolean() }),
-  'node.started': z.strictObject({ nodeId, mode: frontierMode }),
+  'node.queued': z.strictObject({ nodeId, mode: frontierModeSchema, urgent: z.boolean() }),
+  /** A step begins: the entry leaves the frontier and the node runs (execute) or grows (expand). */
+  'node.started': z.strictObject({ nodeId, mode: frontierModeSchema }),
   'model.called': z.strictObject({
     nodeId: nodeId.nullable(),
-    purpose: z.enum(['generate', 'evaluate', 'execute', 'synthesize']),
+    purpose: modelPurposeSchema,
     modelId: z.string(),
-    messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })),
+    messages: z.array(chatMessageSchema),
     response: z.string().nullable(),
     error: z.string().nullable(),
-    usage: z.strictObject({ inputTokens: count, outputTokens: count }),
+    usage: tokenUsageSchema,
+    /** Dollars, or null when the model has no known price. */
     cost: z.number().min(0).nullable(),
     latencyMs: z.number().min(0),
   }),
   'node.completed': z.strictObject({ nodeId, result: nodeResultSchema }),
   'node.verified': z.strictObject({ nodeId, passed: z.boolean(), trace: z.string() }),
+  /** An expansion step ended with children (or none to queue). */
   'node.expanded': z.strictObject({ nodeId, childIds: z.array(nodeId) }),
   'node.failed': z.strictObject({ nodeId, reason: z.string() }),
   backtrack: z.strictObject({ fromId: nodeId, toId: nodeId.nullable(), reason: z.string() }),
@@ -105,18 +102,40 @@ export const payloadSchemas = {
   'steer.resume': actor,
   'steer.step': actor,
   'steer.abort': actor,
+  /** A step taken in step mode is done: the run waits again. */
   'run.paused': z.strictObject({ reason: z.literal('step') }),
+  /** The run continues from its event log (after a server restart); a step cut short is rolled back. */
   'run.resumed': z.strictObject({ rolledBackNodeId: nodeId.nullable() }),
   'run.finished': z.strictObject({
-    reason: z.enum(['terminated', 'frontier-empty', 'node-limit', 'timeout', 'aborted', 'error']),
+    reason: finishReasonSchema,
     detail: z.string().nullable(),
     bestNodeId: nodeId.nullable(),
     output: z.string(),
-    answerSource: z.enum(['node', 'synthesis', 'none']),
+    answerSource: answerSourceSchema,
     success: z.boolean(),
     verified: z.boolean().nullable(),
   }),
-} satisfies { [K in ExplorationEventType]: z.ZodType<EventPayloads[K]> };
+};
+
+export type ExplorationEventType = keyof typeof payloadSchemas;
+
+/** Each event type's payload, as the engine writes it and a reader gets it back from the schema. */
+export type EventPayloads = { [K in ExplorationEventType]: z.output<(typeof payloadSchemas)[K]> };
+
+export type ExplorationEvent = {
+  [K in ExplorationEventType]: {
+    runId: string;
+    seq: number;
+    ts: number;
+    type: K;
+    payload: EventPayloads[K];
+  };
+}[ExplorationEventType];
+
+export type EventOf<K extends ExplorationEventType> = Extract<ExplorationEvent, { type: K }>;
+
+/** Every event type, in payloadSchemas' order (the event log's filter lists them so). */
+export const EVENT_TYPES = Object.keys(payloadSchemas) as readonly ExplorationEventType[];
 
 const eventTypeSchema = z.enum(EVENT_TYPES as [ExplorationEventType, ...ExplorationEventType[]]);
 
@@ -149,35 +168,3 @@ export const explorationEventSchema: z.ZodType<ExplorationEvent> = envelopeSchem
   }
   return { ...event, type: type.data, payload: payload.data } as ExplorationEvent;
 });
-
-// Both directions: a schema whose output is wider or narrower than its payload type fails here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type SchemaMatchesPayload = {
-  [K in ExplorationEventType]: Same<z.infer<(typeof payloadSchemas)[K]>, EventPayloads[K]>;
-};
-const schemasMatchPayloads: SchemaMatchesPayload = {
-  'run.started': true,
-  'node.created': true,
-  'branches.generated': true,
-  'branch.scored': true,
-  'candidate.dropped': true,
-  'node.restored': true,
-  'node.queued': true,
-  'node.started': true,
-  'model.called': true,
-  'node.completed': true,
-  'node.verified': true,
-  'node.expanded': true,
-  'node.failed': true,
-  backtrack: true,
-  'steer.prune': true,
-  'steer.expand': true,
-  'steer.pause': true,
-  'steer.resume': true,
-  'steer.step': true,
-  'steer.abort': true,
-  'run.paused': true,
-  'run.resumed': true,
-  'run.finished': true,
-};
-void schemasMatchPayloads;

@@ -1,0 +1,142 @@
+/**
+ * The data words a search is told in, as zod schemas with their types inferred from them: a config (ToTConfig, its
+ * bounds and messages, shared by the API and the run form), a branch and what it proposes, a score, a node's result
+ * and verification, a chat message, token usage, and the small enums (strategy, frontier mode, model purpose, finish
+ * reason, answer source). The event payloads (events.ts) are built from these; the engine's own state (ThoughtTree,
+ * ThoughtNode, the frontier, stats, the LanguageModel interface) is lib/engine/types.ts, which imports them.
+ * Objects are strict: data read from outside (an export file, an API body) with a key this version does not know is
+ * refused, not dropped. Browser-safe; imports zod only.
+ * Not responsible for defaults or resolving a partial config (lib/engine/config.ts) nor for any behaviour.
+ */
+import { z } from 'zod';
+
+const count = z.number().int().min(0);
+const finite = z.number();
+const unit = z.number().min(0).max(1);
+/** Weights are relative (the composite is a weighted mean), so they need not sum to 1. */
+const weight = z.number().min(0).max(100);
+
+/** Milliseconds; 0 or null means no limit (kept as null once validated, see timeLimitSchema and toTConfigSchema). */
+const timeoutField = z.number().int().min(0).nullable();
+
+/** A valid time limit as the engine keeps it: 0 (no limit, like null) becomes null. */
+function noLimitAsNull(timeout: number | null): number | null {
+  return timeout === 0 ? null : timeout;
+}
+
+/** A time limit given on its own (explore()'s option): whole milliseconds, and "no limit" (0 or null) comes out null. */
+export const timeLimitSchema = timeoutField.transform(noLimitAsNull);
+
+export const explorationStrategySchema = z.enum(['beam', 'best-first', 'dfs']);
+export type ExplorationStrategy = z.infer<typeof explorationStrategySchema>;
+
+/** The fields of a config without the cross-field rules; `.partial()` of it validates a form's or the API's input. */
+export const toTConfigFields = z.strictObject({
+  /** How deep the tree can grow; the root is depth 0. */
+  maxDepth: z.number().int().min(1).max(50),
+  /** Candidates generated per expansion. */
+  branchFactor: z.number().int().min(1).max(20),
+  /** Best candidates queued per expansion; the other survivors wait as alternatives. */
+  beamWidth: z.number().int().min(1).max(20),
+  explorationStrategy: explorationStrategySchema,
+  /** Minimum composite score to keep a candidate. */
+  confidenceThreshold: unit,
+  /** Branch confidence of an executed node that stops the search. */
+  terminationConfidence: unit,
+  /** Hard cap on executed nodes. */
+  maxTotalNodes: z.number().int().min(1).max(100_000),
+  /** Model turns allowed when running a tool-call or sub-goal branch. */
+  maxIterationsPerBranch: z.number().int().min(1).max(20),
+  /** Default time limit (ms) of every explore(); null means none. */
+  timeout: timeoutField,
+  /** Weights of the composite score. */
+  confidenceWeight: weight,
+  progressWeight: weight,
+  noveltyWeight: weight,
+});
+
+export type ToTConfig = z.output<typeof toTConfigFields>;
+
+/** Schema of a whole config; shared with the API so a form shows the same messages. "No limit" comes out as null. */
+export const toTConfigSchema = toTConfigFields
+  .refine((c) => c.beamWidth <= c.branchFactor, {
+    message: 'beamWidth cannot exceed branchFactor',
+    path: ['beamWidth'],
+  })
+  .refine((c) => c.confidenceWeight + c.progressWeight + c.noveltyWeight > 0, {
+    message: 'the score weights cannot all be zero',
+    path: ['confidenceWeight'],
+  })
+  .transform((c): ToTConfig => ({ ...c, timeout: noLimitAsNull(c.timeout) }));
+
+/** What a branch proposes to do. */
+export const proposedActionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('response'), content: z.string() }),
+  z.strictObject({ type: z.literal('sub_goal'), goal: z.string() }),
+  z.strictObject({ type: z.literal('tool_call'), toolName: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+]);
+export type ProposedAction = z.infer<typeof proposedActionSchema>;
+
+/** A candidate produced by generation, before it becomes a node. */
+export const thoughtBranchSchema = z.strictObject({ thought: z.string(), proposedAction: proposedActionSchema });
+export type ThoughtBranch = z.infer<typeof thoughtBranchSchema>;
+
+export const branchScoreSchema = z.strictObject({
+  /** The evaluator's parts, each 0..1; null where nothing measured them (a score read from a foreign log). */
+  confidence: finite.nullable(),
+  progress: finite.nullable(),
+  novelty: finite.nullable(),
+  /** 0..1: the weighted mix of the parts, or for a log's score its value over the top of its scale. */
+  composite: finite,
+  reasoning: z.string(),
+  /** True when the evaluator's answer could not be parsed and a neutral score was used. */
+  fallback: z.boolean(),
+  /**
+   * Set when the score is a foreign search log's own number, not our evaluator's (an imported Tree-of-Thoughts
+   * run): the raw value and the top of its scale, shown as such; the parts are then null.
+   */
+  logValue: z.strictObject({ value: finite, max: finite }).optional(),
+});
+export type BranchScore = z.infer<typeof branchScoreSchema>;
+
+export const nodeResultSchema = z.strictObject({
+  response: z.string(),
+  /** Model turns used to produce it (0 for a direct response). */
+  iterations: count,
+  /** True when the task says this result is a final answer to the goal. */
+  isAnswer: z.boolean(),
+});
+export type NodeResult = z.infer<typeof nodeResultSchema>;
+
+/** A task's check of a node or an output: pass or fail, with the checker's words. */
+export const verificationSchema = z.strictObject({ passed: z.boolean(), trace: z.string() });
+export type Verification = z.infer<typeof verificationSchema>;
+
+export const tokenUsageSchema = z.strictObject({ inputTokens: count, outputTokens: count });
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+
+export const chatMessageSchema = z.strictObject({
+  role: z.enum(['system', 'user', 'assistant']),
+  content: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** Why a model is called: the search's own calls (generate, evaluate, synthesize) or a branch run (execute). */
+export const modelPurposeSchema = z.enum(['generate', 'evaluate', 'execute', 'synthesize']);
+export type ModelPurpose = z.infer<typeof modelPurposeSchema>;
+
+/** What a frontier entry asks for: run the node (execute) or grow its children (expand). */
+export const frontierModeSchema = z.enum(['execute', 'expand']);
+export type FrontierMode = z.infer<typeof frontierModeSchema>;
+
+/** Where a run's output came from: the winner's own answer, one synthesis call, or nowhere. */
+export const answerSourceSchema = z.enum(['node', 'synthesis', 'none']);
+export type AnswerSource = z.infer<typeof answerSourceSchema>;
+
+/**
+ * Why a run ended. terminated: an executed node reached terminationConfidence; frontier-empty: nothing left to run;
+ * node-limit: maxTotalNodes executed; timeout: the time limit passed; aborted: a person stopped it; error: the model
+ * kept failing or the task refused the goal.
+ */
+export const finishReasonSchema = z.enum(['terminated', 'frontier-empty', 'node-limit', 'timeout', 'aborted', 'error']);
+export type FinishReason = z.infer<typeof finishReasonSchema>;
