@@ -1,3 +1,6 @@
+/**
+ * Small helpers to call the tRPC API over plain HTTP from tests (superjson's wire format: { json: ... }).
+ */
 import type { ExplorationEvent } from '../lib/contract/events';
 
 /** The test server's address (playwright.config.ts starts it on E2E_PORT, 3100 unless set). */

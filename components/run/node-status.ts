@@ -1,3 +1,4 @@
+// How a node's state is named and coloured on screen: one place for cards, badges and the legend.
 import type { ThoughtNode } from '@/lib/engine/index';
 
 export type DisplayStatus = 'pending' | 'running' | 'completed' | 'verified' | 'failed' | 'pruned' | 'dropped';

@@ -1,3 +1,7 @@
+/**
+ * A model for the benches that answers at once: three branches per generation and a score derived from the
+ * prompt's hash, so the time measured is the engine's (or the store's), not a model's. Not for tests of behaviour.
+ */
 import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
 import { hashString } from '../models/random';
 

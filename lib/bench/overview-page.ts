@@ -1,3 +1,9 @@
+/**
+ * The browser half of `npx tsx lib/bench/overview.ts`: builds a synthetic tree with the engine's reduce, then times
+ * the overview's work the way the page does it (icicle, colours, drawing the cells on a canvas at the screen's
+ * density, drawing the marks, hit-tests). Bundled by the runner and run in a bare Chromium page; figures are
+ * returned, never asserted. Not part of the app.
+ */
 import type { ExplorationEvent } from '../contract/events';
 import { fold } from '../engine/index';
 import { computeIcicle, hitTest } from '../layout/icicle';

@@ -1,3 +1,10 @@
+/**
+ * `npx tsx lib/bench/search.ts`: how long the run page's search takes on big trees, printed, never asserted.
+ * Builds runs of about 1k, 10k and 30k nodes with the engine and a model that answers instantly with texts of a
+ * realistic length (thoughts of ~80 characters, responses of ~400), then times: the index built cold, the index
+ * rebuilt after one more event (what a live update costs while a query is typed), and queries that match many
+ * nodes, a few (one node's whole thought: it, and the parent whose generation answered it), and none. Not a test: nothing here can fail a build.
+ */
 import type { ExplorationEvent } from '../contract/events';
 import { type CompletionRequest, type CompletionResponse, fold, type LanguageModel } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';

@@ -1,3 +1,12 @@
+/**
+ * `npm run bench:seek`: the browser store's figures without a browser, printed, never asserted.
+ * For logs of about 1k, 10k and 100k events (recorded by the engine with the instant model, best-first so the
+ * tree keeps growing): the time to read the whole log into a run store in pages of 5,000 (as the page's history
+ * arrives), the time to take the last 2,000 events one flush per 5 events (a live run), the heap the store holds
+ * after a full GC, and seek() to 200 random steps: median, p95 and max.
+ * Uses only the store's public face (createRunStore, receiveMany, flush, seek), so the same file measures an older
+ * store too. Run with --expose-gc for the heap figure (the npm script does). Not a test.
+ */
 import type { ExplorationEvent } from '../contract/events';
 import { ExplorationControl, ThoughtTreeExecutor } from '../engine/server';
 import { createRunStore } from '../store/run-store';

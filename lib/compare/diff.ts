@@ -1,3 +1,10 @@
+/**
+ * Two runs compared as a diff: each run's best path (root to its best node) with the steps the other run shares
+ * marked, the first node on each best path that the other run does not have (where they diverge), and the nodes only
+ * one of them has. Nodes are matched by their path of thoughts from the goal (lib/layout/shared-prefix.ts), since ids
+ * differ between runs (a fork renumbers them). Pure and React-free.
+ * Not responsible for drawing (components/compare) or for stats (each tree carries its own).
+ */
 import { markedBestNode, type NodeStatus, pathTo, type ThoughtTree } from '../engine/index';
 import { sharedPrefix } from '../layout/shared-prefix';
 

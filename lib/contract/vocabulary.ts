@@ -140,3 +140,24 @@ export type AnswerSource = z.infer<typeof answerSourceSchema>;
  */
 export const finishReasonSchema = z.enum(['terminated', 'frontier-empty', 'node-limit', 'timeout', 'aborted', 'error']);
 export type FinishReason = z.infer<typeof finishReasonSchema>;
+
+/** A search's counts and spend so far: folded from its log by the engine, stored on its run, shown by the pages. */
+export interface ToTStats {
+  /** Every child node created, pending alternatives included (the root is not counted). */
+  totalNodes: number;
+  /** Nodes executed. */
+  exploredNodes: number;
+  /** Candidates dropped below confidenceThreshold. */
+  prunedNodes: number;
+  /** Nodes pruned by a person (subtrees included). */
+  steeredPrunes: number;
+  maxDepthReached: number;
+  backtrackCount: number;
+  /** The executor's own generation, evaluation and synthesis calls (not branch runs). */
+  llmCalls: number;
+  /** Every model call, branch runs included. */
+  modelCalls: number;
+  tokenUsage: TokenUsage & { totalTokens: number };
+  cost: number;
+  unpricedCalls: number;
+}

@@ -23,7 +23,8 @@ import type {
   ThoughtBranch,
   ToTConfig,
 } from '../contract/vocabulary';
-import type { Agent, FrontierEntry, ThoughtNode, ThoughtTask, ThoughtTree, ToTResult, ToTStats } from './types';
+import type { Agent, FrontierEntry, ThoughtNode, ThoughtTask, ThoughtTree, ToTResult } from './types';
+import type { ToTStats } from '../contract/vocabulary';
 import { FrontierQueue, findBacktrackTarget } from './frontier';
 import { CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';

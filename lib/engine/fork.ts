@@ -1,3 +1,10 @@
+/**
+ * Forking: the first events of a new run whose tree starts as the path to a node of another run, optionally with
+ * that node's thought edited by hand. The copied nodes arrive as node.restored (they ran in the source run, not
+ * here); the last one is queued to run (when edited or never run) or to grow (when it had completed).
+ * A forked run is then continued like any run with a log (ThoughtTreeExecutor.resume).
+ * Not responsible for storing the events or linking the runs (lib/server).
+ */
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import type { ProposedAction, ThoughtBranch, ToTConfig } from '../contract/vocabulary';
 import type { ThoughtTree } from './types';

@@ -1,3 +1,8 @@
+/**
+ * Which queued node runs next (the exploration strategies), and where to go after a dead end (backtracking).
+ * Pure functions of the tree, so the engine, a resumed engine and a test agree on the order.
+ * Not responsible for putting nodes in the frontier: the executor emits node.queued events.
+ */
 import type { ExplorationStrategy } from '../contract/vocabulary';
 import type { FrontierEntry, ThoughtNode, ThoughtTree } from './types';
 

@@ -63,5 +63,6 @@ export type {
   ThoughtBranch,
   TokenUsage,
   ToTConfig,
+  ToTStats,
   Verification,
 } from '../contract/vocabulary';

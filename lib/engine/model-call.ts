@@ -1,3 +1,10 @@
+/**
+ * One model call, measured and priced, as the record a model.called event carries. Errors are captured,
+ * not thrown, so a model that fails or returns garbage never kills a run; an abort is rethrown. A failed call is
+ * priced on the tokens its error says it used (`error.usage`, as lib/models' ModelError carries), else on none.
+ * The abort signal is the run's deadline: once it has fired no call starts, so every caller gets that rule here.
+ * Not responsible for retries or timeouts of a backend (lib/models does those).
+ */
 import type { EventPayloads } from '../contract/events';
 import type { ChatMessage, ModelPurpose, TokenUsage } from '../contract/vocabulary';
 import type { LanguageModel } from './types';

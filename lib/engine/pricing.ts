@@ -1,3 +1,8 @@
+/**
+ * Dollars per million tokens by model name, and the cost of one call. Unknown models get no price (null):
+ * tokens are still counted, and the UI says "no price" rather than inventing a number.
+ * Not responsible for where a price table is configured (the server passes its own to the executor).
+ */
 import type { TokenUsage } from '../contract/vocabulary';
 
 export interface ModelPrice {

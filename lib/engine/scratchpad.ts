@@ -1,3 +1,10 @@
+/**
+ * The compacted scratchpad given to the model: the steps on the current path in full (with their verification
+ * traces), every failed or pruned branch folded to a one-line summary, so the model does not repeat a failed
+ * experiment and the prompt stays small. All text is XML-escaped: it comes from models and people.
+ * Also the one place model text is escaped for the prompts' own lines outside the scratchpad (promptLine).
+ * Not responsible for deciding what failed (reduce does) or how a task words its prompt.
+ */
 import type { ProposedAction } from '../contract/vocabulary';
 import type { ThoughtNode, ThoughtTree } from './types';
 import { pathTo } from './tree';

@@ -10,7 +10,8 @@
  */
 import { DEFAULT_TOT_CONFIG } from './config';
 import type { EventOf, ExplorationEvent } from '../contract/events';
-import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree, ToTStats } from './types';
+import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree } from './types';
+import type { ToTStats } from '../contract/vocabulary';
 
 /**
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees

@@ -16,6 +16,7 @@ import type {
   NodeResult,
   TokenUsage,
   ToTConfig,
+  ToTStats,
   Verification,
 } from '../contract/vocabulary';
 
@@ -80,26 +81,6 @@ export interface FrontierEntry {
   order: number;
   /** Backtrack targets and a person's expand requests run before anything else. */
   urgent: boolean;
-}
-
-export interface ToTStats {
-  /** Every child node created, pending alternatives included (the root is not counted). */
-  totalNodes: number;
-  /** Nodes executed. */
-  exploredNodes: number;
-  /** Candidates dropped below confidenceThreshold. */
-  prunedNodes: number;
-  /** Nodes pruned by a person (subtrees included). */
-  steeredPrunes: number;
-  maxDepthReached: number;
-  backtrackCount: number;
-  /** The executor's own generation, evaluation and synthesis calls (not branch runs). */
-  llmCalls: number;
-  /** Every model call, branch runs included. */
-  modelCalls: number;
-  tokenUsage: TokenUsage & { totalTokens: number };
-  cost: number;
-  unpricedCalls: number;
 }
 
 export type RunStatus = 'running' | 'paused' | 'finished';

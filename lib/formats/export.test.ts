@@ -8,11 +8,12 @@ import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/s
 import { ScriptedTreeModel } from '../engine/testing';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
-import { type ExportableRun, type RunExport, buildExport, safeModelSettings, validateRunExport } from './export';
+import type { RunIdentity } from '../contract/run';
+import { type RunExport, buildExport, safeModelSettings, validateRunExport } from './export';
 
 const game24 = getTaskEntry('game24').task;
 
-function record(events: readonly ExplorationEvent[], more: Partial<ExportableRun> = {}): ExportableRun {
+function record(events: readonly ExplorationEvent[], more: Partial<RunIdentity> = {}): RunIdentity {
   const started = events[0] as Extract<ExplorationEvent, { type: 'run.started' }>;
   return {
     id: started.runId,

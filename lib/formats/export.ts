@@ -18,10 +18,9 @@
  */
 import { z } from 'zod';
 import { type ExplorationEvent, explorationEventSchema } from '../contract/events';
-import { type FinishReason, type ToTConfig, toTConfigSchema } from '../contract/vocabulary';
+import { RUN_IDENTITY_KEYS, type RunIdentity, runIdentitySchema } from '../contract/run';
 import { createEmptyTree, reduce, type ThoughtTree } from '../engine/index';
 import { TASK_IDS, isTaskId } from '../tasks/index';
-import { RUN_STATUSES, type StoredRunStatus } from '../contract/run-status';
 
 export const EXPORT_FORMAT = 'arborist.run';
 export const EXPORT_VERSION = 1;
@@ -34,33 +33,14 @@ export const SAFE_MODEL_SETTING_KEYS = ['provider', 'model', 'seed', 'latencyMs'
 
 export type SafeModelSettings = Partial<Record<(typeof SAFE_MODEL_SETTING_KEYS)[number], string | number | boolean>>;
 
-/** The run fields an export needs; a stored RunRecord has them all. */
-export interface ExportableRun {
-  id: string;
-  taskId: string;
-  goal: string;
-  modelId: string;
-  modelLabel: string;
-  modelSettings: unknown;
-  config: ToTConfig;
-  seed: number | null;
-  status: StoredRunStatus;
-  finishReason: FinishReason | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  importTag: string | null;
-  parentRunId: string | null;
-  parentNodeId: string | null;
-}
-
-export interface ExportedRun extends Omit<ExportableRun, 'modelSettings' | 'createdAt' | 'startedAt' | 'finishedAt'> {
+/** A run as its export file holds it: the run's identity (lib/contract/run.ts), times as ISO text, safe settings. */
+export type ExportedRun = Omit<RunIdentity, 'modelSettings' | 'createdAt' | 'startedAt' | 'finishedAt'> & {
   modelSettings: SafeModelSettings | null;
   /** ISO 8601 times. */
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
-}
+};
 
 export interface RunExport {
   format: typeof EXPORT_FORMAT;
@@ -84,53 +64,33 @@ export function safeModelSettings(value: unknown): SafeModelSettings | null {
   return Object.keys(out).length > 0 ? out : null;
 }
 
-export function buildExport(record: ExportableRun, events: readonly ExplorationEvent[], now = new Date()): RunExport {
+/** The file for a run: its identity fields in the contract's order (any stored RunRecord has them) and its log. */
+export function buildExport(record: RunIdentity, events: readonly ExplorationEvent[], now = new Date()): RunExport {
+  const run = Object.fromEntries(RUN_IDENTITY_KEYS.map((key) => [key, record[key]])) as unknown as RunIdentity;
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: now.toISOString(),
     run: {
-      id: record.id,
-      taskId: record.taskId,
-      goal: record.goal,
-      modelId: record.modelId,
-      modelLabel: record.modelLabel,
+      ...run,
       modelSettings: safeModelSettings(record.modelSettings),
-      config: record.config,
-      seed: record.seed,
-      status: record.status,
-      finishReason: record.finishReason,
       createdAt: record.createdAt.toISOString(),
       startedAt: record.startedAt?.toISOString() ?? null,
       finishedAt: record.finishedAt?.toISOString() ?? null,
-      importTag: record.importTag,
-      parentRunId: record.parentRunId,
-      parentNodeId: record.parentNodeId,
     },
     events: [...events],
   };
 }
 
 const isoTime = z.iso.datetime({ offset: true });
-const shortText = z.string().max(2_000);
 
-const exportedRunSchema = z.strictObject({
-  id: z.string().min(1).max(200),
+/** The contract's run identity, read from text: times as ISO text, a known task, only the safe model settings. */
+const exportedRunSchema = runIdentitySchema.extend({
   taskId: z.string().refine(isTaskId, { error: `unknown task: known tasks are ${TASK_IDS.join(', ')}` }),
-  goal: z.string().min(1).max(20_000),
-  modelId: shortText,
-  modelLabel: shortText,
   modelSettings: z.record(z.string(), z.unknown()).nullable().transform(safeModelSettings),
-  config: toTConfigSchema,
-  seed: z.number().int().nullable(),
-  status: z.enum(RUN_STATUSES),
-  finishReason: z.enum(['terminated', 'frontier-empty', 'node-limit', 'timeout', 'aborted', 'error']).nullable(),
   createdAt: isoTime,
   startedAt: isoTime.nullable(),
   finishedAt: isoTime.nullable(),
-  importTag: shortText.nullable(),
-  parentRunId: shortText.nullable(),
-  parentNodeId: shortText.nullable(),
 });
 
 export const runExportSchema = z

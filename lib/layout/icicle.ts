@@ -1,3 +1,16 @@
+/**
+ * The overview's geometry: an icicle (partition) layout of the whole tree in unit space, as flat typed arrays so
+ * that 100k nodes cost a few megabytes and a few milliseconds. Depth runs down (row d is depth d, the root's row is
+ * 0); each node's cell spans [x0, x1) of [0, 1); its children tile its span exactly, left to right in the tree's
+ * child order, each as wide as its share of the children's subtree node counts (so siblings' widths are
+ * proportional to their subtree sizes and no space goes to a parent's "own" part).
+ * This is d3-hierarchy's partition with that one change (d3 either sizes by leaf count, or, summing a value per
+ * node, leaves each parent's own value as a gap); doing it here in two linear passes avoids an object per node.
+ * Also here: hit-testing by binary search in a depth row, the culled list of what to draw in a row at a given pixel
+ * width, and where the nodes the canvas has in view lie, row by row.
+ * Pure and React-free; not responsible for colours or drawing (components/run/overview) nor for the canvas's own
+ * layout (tidy.ts, published through lib/store/page-view.ts).
+ */
 import type { ThoughtNode, ThoughtTree } from '../engine/index';
 import type { CanvasLayout } from '../store/page-view';
 

@@ -1,3 +1,8 @@
+/**
+ * The part two trees have in common: nodes reached by the same path of thoughts from the goal (a fork and its
+ * parent share the copied path; two strategies on one puzzle share their common first steps).
+ * Pure; used by the compare page to mark both sides.
+ */
 import type { ThoughtTree } from '../engine/index';
 
 function pathKeys(tree: ThoughtTree): Map<string, string> {

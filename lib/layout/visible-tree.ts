@@ -1,3 +1,13 @@
+/**
+ * What the canvas shows of a tree: the scratchpad's compaction on screen. A node's failed and pruned children
+ * (with their subtrees) fold into one summary item per parent, and the candidates dropped below the threshold into
+ * another; a fold opens on request, or by itself when the item to reveal (the selection) is inside it.
+ * With autoCollapse, the tree is shown around a focus (focusNodes: the selection with its siblings and children,
+ * the best node, the frontier and the running node, each with its ancestors); a parent's other children collapse
+ * into one "+N more, best 0.71" summary item, which opens in place on request.
+ * Pure and React-free; the result feeds the tidy layout (tidy.ts) as a plain parent -> children map.
+ * Not responsible for positions (tidy.ts) or drawing (components/run).
+ */
 import type { BranchScore } from '../contract/vocabulary';
 import type { ThoughtNode, ThoughtTree } from '../engine/index';
 

@@ -1,3 +1,10 @@
+/**
+ * ModelError: a model backend's failure, as something a person can act on. Its `kind` says what went wrong, its
+ * message says what happened and what to do. The engine records the message in the model.called event and treats
+ * the call as failed (the node fails, the search backtracks); this module only names the failure.
+ * Never put an API key in a ModelError: messages are stored, shown and exported (see redact() in openai.ts).
+ * Not responsible for deciding what is retried (openai.ts) or for parsing a model's text (the tasks' parsers).
+ */
 import type { ModelPurpose, TokenUsage } from '../contract/vocabulary';
 
 export type ModelErrorKind =

@@ -1,3 +1,10 @@
+/**
+ * SimulatedModel: the offline model, the default everywhere. Its answer is a pure function of
+ * (seed, request), so a resumed run gets the same answers as an uninterrupted one. Each task brings the
+ * simulation of its own prompts; the model picks the first simulation that recognises a request.
+ * Optional latency makes a live run look like a real model. Tokens are counted (about 4 characters a token).
+ * Not responsible for what a good answer is: the simulations are (lib/tasks/*).
+ */
 import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
 import { createRng, hashString, type Rng } from './random';
 import { sleep } from './sleep';

@@ -1,3 +1,15 @@
+/**
+ * Text search in one run: which nodes say the query, case-insensitively, in their thought, proposed action,
+ * result, verification trace, failure reason or model responses (the root: the goal and its own calls).
+ * Hits come in tree order (pre-order, children in order): the order Enter steps through on the run page.
+ *
+ * Fast on 10k+ nodes: buildSearchIndex lowercases each node's texts once into one string per node and keeps it,
+ * keyed by the node object, for the next tree version (reduce replaces exactly the node objects that change, so an
+ * unchanged node reuses its entry); a search is then one indexOf per node. A node whose model calls are not all
+ * loaded yet (history arrives lazily) is rebuilt until they are; the index counts them (`missingCalls`).
+ * Pure and React-free. Not responsible for the search box, debouncing or highlighting (components/run/search,
+ * the canvas), nor for the runs list's search (server side, lib/server/repositories/runs.ts).
+ */
 import type { ExplorationEvent } from '../contract/events';
 import type { ModelPurpose } from '../contract/vocabulary';
 import { subtreeIds, type ThoughtNode, type ThoughtTree } from '../engine/index';

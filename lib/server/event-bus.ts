@@ -1,3 +1,8 @@
+/**
+ * In-process publish/subscribe of stored events, per run. The run manager publishes a batch only after it is
+ * committed to SQLite, so a subscriber never sees an event the database does not have.
+ * Not responsible for catch-up from the database (the subscription does that) or for other processes.
+ */
 import type { ExplorationEvent } from '../contract/events';
 
 export type BusMessage = { kind: 'events'; events: ExplorationEvent[] } | { kind: 'closed'; reason: string };

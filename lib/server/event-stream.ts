@@ -1,3 +1,10 @@
+/**
+ * A run's events from a cursor onwards, exactly once and in order: stored ones first, then live ones as they are
+ * committed, ending when the run has finished. Used by the tRPC subscription and the NDJSON download.
+ * The live listener is attached before the catch-up query, so nothing committed in between is missed; anything
+ * the cursor already covers is skipped, and a gap (never expected) is filled from the database.
+ * Not responsible for framing (SSE, NDJSON) or for resuming clients (they pass their last seq back).
+ */
 import type { ExplorationEvent } from '../contract/events';
 import type { PrismaClient } from './db/client';
 import type { BusMessage, EventBus } from './event-bus';

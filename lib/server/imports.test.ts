@@ -10,7 +10,8 @@ import type { TotGame } from '../formats/tot-log';
 import { exportRun, importFile, importRun, importTotLog, parseJsonText } from './imports';
 import { listEvents } from './repositories/events';
 import { listNodes } from './repositories/nodes';
-import { getRun, type RunRecord } from './repositories/runs';
+import type { RunRecord } from '../contract/run';
+import { getRun } from './repositories/runs';
 import { summarizeTree } from './run-summary';
 import { createTestServices, type TestServices } from './testing/services';
 

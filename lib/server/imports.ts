@@ -14,7 +14,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../contract/events';
-import type { ToTConfig } from '../contract/vocabulary';
 import { createEmptyTree, fold } from '../engine/index';
 import { type RunExport, buildExport, validateRunExport } from '../formats/export';
 import { arboristRunTag, totLogTag } from '../contract/import-tag';
@@ -25,7 +24,8 @@ import { appendEventsInTransaction, listEvents } from './repositories/events';
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import type { StoredRunStatus } from '../contract/run-status';
-import { type RunRecord, createRun, getRun, updateRun } from './repositories/runs';
+import type { RunRecord, RunToStore } from '../contract/run';
+import { createRun, getRun, updateRun } from './repositories/runs';
 import { summarizeTree } from './run-summary';
 
 export interface ImportOptions {
@@ -45,24 +45,6 @@ export interface TotImportOptions extends ImportOptions {
 }
 
 export type ImportKind = 'arborist.run' | 'tot-log';
-
-/** A run to write: the row's fields and its log (runIds already the new id). */
-interface RunToStore {
-  id: string;
-  taskId: string;
-  goal: string;
-  modelId: string;
-  modelLabel: string;
-  modelSettings: unknown;
-  config: ToTConfig;
-  seed: number | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  importTag: string | null;
-  parentRunId: string | null;
-  parentNodeId: string | null;
-  events: ExplorationEvent[];
-}
 
 /** The run as an export file; null when there is no such run. */
 export async function exportRun(prisma: PrismaClient, runId: string, now = new Date()): Promise<RunExport | null> {

@@ -38,7 +38,8 @@ import { appendEvents, appendEventsInTransaction, listEvents } from './repositor
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { summarizeTree } from './run-summary';
-import { type RunRecord, createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
+import type { RunRecord } from '../contract/run';
+import { createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
 
 export interface RunManagerOptions {
   prisma: PrismaClient;

@@ -1,3 +1,9 @@
+/**
+ * The run row's summary of a folded tree (status, stats, node counts, cost, best score, and once finished the
+ * output and its verdicts): one definition shared by the run manager, which writes it after every batch of a live
+ * run, and by imports, which write it once for a whole log. Pure: no I/O.
+ * Not responsible for the stored status of runs that are not live (queued, interrupted, failed): callers decide.
+ */
 import { markedBestNode, type ThoughtTree } from '../engine/index';
 import type { RunPatch } from './repositories/runs';
 

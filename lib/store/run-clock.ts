@@ -1,3 +1,12 @@
+/**
+ * What the run page says of the run as a whole: its status and its elapsed time. Both are the run's, never how much
+ * of its log the page has folded so far: a page still reading an old run's log from seq 1 holds a tree that says
+ * "running" at every step before the last, and its clock would tick from a start hours ago. The run's stored record
+ * (the server's word on where it is now) decides, and the live tree overrides it only when it is at least as new
+ * (a pause seen on the stream before the record is polled again). Elapsed counts the time the run was running:
+ * the clock stops while it is paused. Pure functions; no React.
+ * Not responsible for fetching the record or the log (the page), nor for formatting (lib/contract/format.ts).
+ */
 import type { ExplorationEvent } from '../contract/events';
 import type { RunStatus } from '../engine/index';
 

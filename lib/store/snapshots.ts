@@ -1,3 +1,18 @@
+/**
+ * Time travel over an event log: the step as it was after any seq (its tree, the person actions and the last
+ * backtrack up to it), without folding from the start.
+ *
+ * As the log is read, a compact snapshot is kept every `interval` events. reduce() replaces node objects and never
+ * mutates them, and only appends to nodeOrder, deadEnds and exploredThoughts; so a snapshot holds the node
+ * objects as one packed array (one pointer per node, aligned with nodeOrder), the lengths of the append-only lists
+ * (their prefixes stay valid in the index's own tree), the frontier's entries and the small scalars. That is a few
+ * bytes per node per snapshot instead of a deep copy of the tree (structuredClone every 250 events made memory and
+ * time quadratic in the run). A seek rebuilds the nearest snapshot at or before the target (O(nodes) pointer
+ * copies) and folds at most `interval` events. A few recently sought steps are cached, and a seek may start from
+ * one of them when it is nearer, so stepping forward folds only the events in between.
+ *
+ * Pure data, no React. Not responsible for which step is on screen (the run store decides).
+ */
 import type { ExplorationEvent } from '../contract/events';
 import {
   createEmptyTree,

@@ -1,3 +1,8 @@
+/**
+ * The timeline's vocabulary: what kind of moment each event is (for its colour and for jumps), and where the
+ * next or previous moment of a kind is. Pure functions over the event log; no React.
+ * Not responsible for what is on screen (the run store's seek).
+ */
 import type { ExplorationEvent } from '../contract/events';
 
 export type MomentKind = 'expansion' | 'prune' | 'backtrack' | 'verified' | 'failed' | 'command' | 'step' | 'other';

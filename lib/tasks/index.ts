@@ -1,3 +1,8 @@
+/**
+ * The registry of searchable tasks: what the CLI, the API and the run form offer, each with its prompts
+ * (a ThoughtTask), its offline simulation and the help text a person sees when typing a goal.
+ * Not responsible for running anything (lib/engine) or for choosing a model (simulated-model.ts, lib/models).
+ */
 import { openGoalTask, type ThoughtTask } from '../engine/index';
 import type { Simulation } from '../models/simulated';
 import { game24Simulation } from './game24/simulation';

@@ -1,3 +1,7 @@
+/**
+ * Test helpers: thought nodes and paths without running the engine, and a small real Game of 24 search (for tests
+ * of what is derived from a whole tree: rollups, search, layouts). Not used by production code.
+ */
 import type { ExplorationEvent } from '../contract/events';
 import type { ThoughtBranch } from '../contract/vocabulary';
 import { fold, type ThoughtNode, type ThoughtTree } from '../engine/index';

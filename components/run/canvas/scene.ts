@@ -1,3 +1,11 @@
+/**
+ * What the far-zoom canvas layer draws, built once per tree or layout change (never per frame): one box per visible
+ * item with its status and score, the hidden nodes of each fold or summary as cells (so every node's status still
+ * shows), and the edges as elbow lines between box sides. Plus the two queries the layer needs per frame or per
+ * pointer move: which items fall in a rectangle (culling) and which item is under a point (hit-testing).
+ * Pure; no React, no DOM.
+ * Not responsible for colours or painting (LodCanvas.tsx), nor for placement (lib/layout/place.ts).
+ */
 import type { ThoughtTree } from '@/lib/engine/index';
 import { CARD_HEIGHT, CARD_WIDTH, type Orientation } from '@/lib/layout/place';
 import type { Position } from '@/lib/layout/tidy';

@@ -1,3 +1,9 @@
+/**
+ * How one event reads in the event log: its kind (the coloured tag), the nodes it is about, the person who sent it
+ * (steer.*), a one-line summary, and its time as an offset from run.started.
+ * Pure and React-free so it is unit-tested; not responsible for filtering (filter.ts) or drawing (EventLog.tsx).
+ * Text from models (thoughts, responses, reasons) is returned as plain strings: callers render it as text.
+ */
 import type { ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
 import type { BranchScore, ProposedAction } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration } from '@/lib/contract/format';

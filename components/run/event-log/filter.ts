@@ -1,3 +1,10 @@
+/**
+ * The event log's filter (kinds, one exact type, node ids typed in a box, the selected node only) and the row
+ * window of its virtualised list. Pure and React-free so it is unit-tested.
+ * For long live runs the filter is incremental: the store's event list only grows (it is replaced by a longer copy
+ * on every batch), so when the filter is unchanged only the new tail is tested.
+ * Not responsible for summaries (describe-event.ts) or drawing (EventLog.tsx).
+ */
 import type { ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
 import { EVENT_KINDS, eventKind, eventNodeIds, type EventKind } from './describe-event';
 

@@ -1,3 +1,9 @@
+/**
+ * The inspector's reading of the event log: a node's model.called events (found by node.modelCallSeqs, since the
+ * store keeps event seq s at index s - 1), their totals, the times of a node's steps, and how token counts are
+ * written (a cost or a token count: lib/contract/format.ts). Pure and React-free so it is unit-tested; not responsible for drawing
+ * (Inspector.tsx).
+ */
 import type { EventOf, ExplorationEvent } from '@/lib/contract/events';
 import type { ChatMessage } from '@/lib/contract/vocabulary';
 

@@ -1,3 +1,9 @@
+/**
+ * Why the inspector's "Prune branch" and "Expand again" buttons are disabled, in the server's own words, so a
+ * person sees the reason before asking (the server still checks: engine/control.ts checkCommand and the run
+ * manager). Also the arrow-key walk through the tree. Pure and React-free so it is unit-tested.
+ * Not responsible for sending commands (Inspector.tsx, through the node.prune / node.expand mutations).
+ */
 import type { RunStatus, ThoughtNode, ThoughtTree } from '@/lib/engine/index';
 
 /** The run's state as the browser knows it: the folded tree's status and, when loaded, the stored run's. */

@@ -1,3 +1,14 @@
+/**
+ * How the overview colours its cells: each cell gets a bucket (a small integer) once per tree change and colouring,
+ * and each bucket a colour read from the theme's CSS variables at draw time, so light and dark both work and the
+ * drawing fills one path per bucket.
+ * - status: the cards' own --st-* colours (displayStatus, one definition for cards, badges and here);
+ * - score: the composite score on a sequential scale (viridis: ordered, readable on light and dark);
+ * - cost: the node's own dollars (its own tokens where no call had a price), square-root scaled to the costliest
+ *   node, from quiet to --danger: the cells that spent;
+ * - depth: from --accent at the root to --best at the deepest row.
+ * Not responsible for geometry (lib/layout/icicle.ts) nor for drawing (draw.ts).
+ */
 import type { ThoughtNode } from '@/lib/engine/index';
 import type { IcicleLayout } from '@/lib/layout/icicle';
 import { type DisplayStatus, displayStatus } from '../node-status';

@@ -1,3 +1,7 @@
+/**
+ * Test support for the run page's pure modules: real event logs recorded from the engine, so summaries and
+ * filters are tested against what the engine actually emits. Used by *.test.ts only.
+ */
 import type { ExplorationEvent } from '@/lib/contract/events';
 import { fold, type ThoughtTree } from '@/lib/engine/index';
 import { ExplorationControl, ThoughtTreeExecutor } from '@/lib/engine/server';

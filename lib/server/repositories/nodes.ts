@@ -1,3 +1,8 @@
+/**
+ * The node projection: one row per tree node with the few fields lists and filters query (status, score, thought),
+ * kept up to date from the reduced tree. The event log stays the truth; this table can be rebuilt from it at any time.
+ * Not responsible for the tree itself (lib/engine reduce) nor for deciding when to project (the run manager).
+ */
 import type { NodeStatus, ThoughtNode } from '../../engine/index';
 import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../db/client';

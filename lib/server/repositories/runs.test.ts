@@ -9,8 +9,8 @@ import { migrate, readMigrations } from '../db/migrate';
 import { type TestDb, createTestDb, sampleEvents, sampleNode, sampleRunInput, tempDir } from '../db/testkit';
 import { appendEvents, countEvents } from './events';
 import { listNodes, upsertNodes } from './nodes';
+import type { RunRecord } from '../../contract/run';
 import {
-  type RunRecord,
   createRun,
   deleteRun,
   findRunsByStatus,

@@ -1,63 +1,26 @@
-import type { FinishReason, ToTConfig } from '../../contract/vocabulary';
-import type { ToTStats } from '../../engine/index';
+/**
+ * Runs: one row per exploration, with the summary the run list shows and what a restart needs to resume.
+ * RunRecord (lib/contract/run.ts) is the one typed view of a row (config and stats parsed from their JSON text); toRunRecord is the only
+ * place that maps a row, and RUN_SELECT the only field list, so a new column is added in one spot.
+ * Not responsible for events (events.ts; Run.lastSeq belongs to appendEvents and cannot be patched here), the node
+ * projection (nodes.ts), or deciding status transitions (the run manager).
+ */
+import type { RunRecord } from '../../contract/run';
+import type { FinishReason, ToTConfig, ToTStats } from '../../contract/vocabulary';
 import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../db/client';
 import { DEFAULT_RUN_SORT, type RunSort, type RunSortKey } from '../../contract/run-list';
 import type { StoredRunStatus } from '../../contract/run-status';
 
-export interface RunRecord {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-  taskId: string;
-  goal: string;
-  modelId: string;
-  modelLabel: string;
-  /** The model spec the run manager stored (parsed JSON, validated by its owner), null when none. */
-  modelSettings: unknown;
-  config: ToTConfig;
-  seed: number | null;
-  status: StoredRunStatus;
-  finishReason: FinishReason | null;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  /** The seq of the last stored event (0 when none). */
-  lastSeq: number;
-  stats: ToTStats | null;
-  output: string | null;
-  success: boolean | null;
-  verified: boolean | null;
-  bestScore: number | null;
-  cost: number;
-  /** Calls made on a model with no price (their cost is not in `cost`); ToTStats.unpricedCalls, kept for sums. */
-  unpricedCalls: number;
-  exploredNodes: number;
-  totalNodes: number;
-  error: string | null;
-  importTag: string | null;
-  parentRunId: string | null;
-  parentNodeId: string | null;
-}
-
-export interface CreateRunInput {
-  /** Given by the caller (the run id is in every event before the row exists). */
-  id: string;
-  taskId: string;
-  goal: string;
-  modelId: string;
-  modelLabel: string;
-  /** JSON-serialisable; stored as text. Never put an API key here. */
-  modelSettings?: unknown;
-  config: ToTConfig;
-  seed?: number | null;
-  /** Default 'queued'. */
-  status?: StoredRunStatus;
-  /** Default now; an import keeps the original time. */
-  createdAt?: Date;
-  importTag?: string | null;
-  parentRunId?: string | null;
-  parentNodeId?: string | null;
-}
+/**
+ * A new row: who and what it runs, and optionally where it came from. The id is the caller's (the run id is in
+ * every event before the row exists); the status defaults to queued, the time to now (an import keeps its own).
+ * Never put an API key in modelSettings: it is stored as text.
+ */
+export type CreateRunInput = Pick<RunRecord, 'id' | 'taskId' | 'goal' | 'modelId' | 'modelLabel' | 'config'> &
+  Partial<
+    Pick<RunRecord, 'modelSettings' | 'seed' | 'status' | 'createdAt' | 'importTag' | 'parentRunId' | 'parentNodeId'>
+  >;
 
 /** What may change after creation. Not lastSeq: only appendEvents moves it, with the events. */
 export type RunPatch = Partial<

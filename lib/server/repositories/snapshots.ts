@@ -1,3 +1,13 @@
+/**
+ * Stored snapshots: one row per run holding its tree folded up to some seq, as JSON text. The run page asks for a
+ * run's latest tree first (run.snapshot) and gets its history later, so a 100k-event run is drawn without sending
+ * or folding 100k events first.
+ *
+ * The row is derived from the log and may lag it: latestTree() folds the events after it (at most about
+ * SNAPSHOT_EVERY of them, since it stores a new row when the tail was longer), so a run whose row is missing
+ * (older runs, a crash) is folded once and stored. The run manager stores one when a run ends and imports store
+ * one with the run. Not responsible for folding (lib/engine reduce) nor for the browser's time travel.
+ */
 import type { ExplorationEvent } from '../../contract/events';
 import { createEmptyTree, fold, type ThoughtTree, TREE_FORMAT } from '../../engine/index';
 import type { Db } from '../db/client';

@@ -1,3 +1,13 @@
+/**
+ * The Game of 24 prompts, after the Tree-of-Thoughts paper's (princeton-nlp/tree-of-thought-llm, MIT):
+ * "propose" for the next moves, "value" (sure/likely/impossible) for a state, the chain-of-thought last step
+ * for the answer and "value last step" (Judge: sure/impossible) for an answer; plus their parsers.
+ * The first line of each user message is a marker ("Game of 24 — propose", ...) so the offline simulation can
+ * tell the prompts apart; a real model just reads it as a title.
+ * Model text (moves, answers, a step that does not read) goes in through promptLine: escaped, on its own line, so
+ * it cannot close the scratchpad or add a line of its own (a verdict, a "Judge:" line); legal lines are unchanged.
+ * Not responsible for the state of a path (state.ts) or for the ThoughtTask wiring (task.ts).
+ */
 import type { ChatMessage, ThoughtBranch } from '../../contract/vocabulary';
 import { promptLine, type ScoreParts } from '../../engine/index';
 import { answerBody, isAnswerLine, parseMove, stripListMarker } from './move';

@@ -1,3 +1,15 @@
+/**
+ * The offline model's Game of 24 player: answers the task's prompts the way GPT-4 does in the paper's logs,
+ * imperfectly, and deterministically from the rng it is given (the SimulatedModel seeds it per request).
+ * - propose: legal moves, shuffled with a bias toward moves that keep 24 reachable; about 4% of lines carry an
+ *   arithmetic slip (a wrong result), which the verifier then fails.
+ * - value: the exact answer (canReach24) misjudged 15% of the time, in the paper's style (attempts, then a word).
+ * - answer: the expression the path's moves build; about 5% of the time the parentheses are forgotten.
+ * Decisions: results are never negative (a - b with a >= b: nothing is lost, |a - b| reaches the same values);
+ * fractions are allowed and written p/q ("8 / 3 = 8/3"), because puzzles such as "3 3 8 8" need them, but they
+ * are proposed less often, as models do.
+ * Not responsible for judging a model's lines: the verifier does that, the simulation only plays.
+ */
 import type { CompletionRequest } from '../../engine/index';
 import type { Rng } from '../../models/random';
 import type { Simulation } from '../../models/simulated';

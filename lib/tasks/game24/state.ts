@@ -1,3 +1,11 @@
+/**
+ * The state of a Game of 24 path, replayed from the puzzle: the root's numbers come from the goal ("4 9 10 13");
+ * each move line is checked (verifier.ts's verifyMove, the one arithmetic check) against the numbers actually left
+ * before it, never against the previous line's "(left: ...)" claim, and the state stops at the first line that
+ * fails: a line past a failed move is never taken at its word (a logged search went on from wrong moves; a line
+ * like "8 + 16 = 24 (left: 24)" after "8 * 2 = 16" with no 2 left reaches nothing). An answer line ends the path.
+ * Not responsible for what a failure means for a node (task.ts) or for prompts (prompts.ts).
+ */
 import type { ThoughtNode } from '../../engine/index';
 import { puzzleNumbers } from './goal';
 import { answerBody, isAnswerLine, parseMove } from './move';

@@ -1,3 +1,10 @@
+/**
+ * game24Task: the Game of 24 as a ThoughtTask. The goal is the puzzle ("4 9 10 13"); each node below the root is
+ * one move line ("13 - 9 = 4 (left: 4 4 10)"), taken as a direct response (no execution call); when 24 is the
+ * only number left the next expansion asks for the answer line, which is verified exactly and ends the search.
+ * Not responsible for prompt wording (prompts.ts), arithmetic checks (verifier.ts) or the offline model
+ * (simulation.ts).
+ */
 import type { Verification } from '../../contract/vocabulary';
 import type { ThoughtNode, ThoughtTask } from '../../engine/index';
 import { puzzleError } from './goal';

@@ -1,3 +1,12 @@
+/**
+ * The Game of 24's checker: exact facts about a line, with a trace that says precisely what was checked or why
+ * it failed (the trace is shown in the inspector and folded into the model's scratchpad).
+ * - verifyAnswer: "Answer: <expr> = 24" uses each puzzle number exactly once and is exactly 24.
+ * - verifyMove: "a op b = c (left: ...)" takes two available numbers, computes right, and lists what is left.
+ * - checkDeadEnd: one number left that is not 24.
+ * Not responsible for judging whether a state can still reach 24 (that is the model's value call; solver.ts
+ * is the simulation's oracle), nor for reading a path (state.ts).
+ */
 import type { Verification } from '../../contract/vocabulary';
 import { applyOperator, evaluate, ExpressionError, literalsOf, parseExpression } from './expression';
 import { answerBody, formatNumbers, parseMove } from './move';

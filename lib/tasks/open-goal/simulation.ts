@@ -1,3 +1,12 @@
+/**
+ * The offline model's answers to the engine's open-goal prompts (lib/engine/prompts.ts: openGoalTask).
+ * Thoughts come from template banks that name the goal's own words, staged by depth (understand and measure,
+ * then try options, then decide), mixing responses, sub-goals and tool calls. Like a real model it is not always
+ * tidy: about 5% of JSON answers come wrapped in prose or a ```json fence and about 2% are unusable prose, so
+ * the engine's fallbacks show up; some scores are low enough to drop a candidate and, from depth 2, some are
+ * confident enough (>= 0.8) to end a search. Deterministic from the rng it is given.
+ * Not responsible for the Game of 24 (lib/tasks/game24/simulation.ts) or for parsing (the engine does).
+ */
 import type { ProposedAction } from '../../contract/vocabulary';
 import { type CompletionRequest, FINAL_MARKER, readPromptLine } from '../../engine/index';
 import type { Rng } from '../../models/random';

@@ -1,0 +1,70 @@
+/**
+ * A run as every room sees it, defined once. runIdentitySchema holds what a run's log cannot say (labels, seed,
+ * times, lineage, where it stands): the fields an export file carries and an import writes back. RunRecord adds
+ * the summary the server keeps of the log for lists and sums. The repository returns RunRecord, the export file is
+ * `runIdentitySchema` with its times as text (lib/formats/export.ts extends it), an import stores RunToStore (a
+ * pick of it), and the pages get it through tRPC's RouterOutputs.
+ * Browser-safe; imports zod and the rest of the contract only.
+ * Not responsible for reading or writing rows (lib/server/repositories/runs.ts) nor for moving a run between
+ * statuses (lib/server/run-manager.ts).
+ */
+import { z } from 'zod';
+import type { ExplorationEvent } from './events';
+import { RUN_STATUSES } from './run-status';
+import { finishReasonSchema, toTConfigSchema, type ToTStats } from './vocabulary';
+
+/** Labels and lineage are short text; a goal may be a paragraph. */
+const shortText = z.string().max(2_000);
+
+/** What a run's log cannot say. Field order is the export file's. */
+export const runIdentitySchema = z.strictObject({
+  id: z.string().min(1).max(200),
+  taskId: z.string().min(1).max(200),
+  goal: z.string().min(1).max(20_000),
+  modelId: shortText,
+  /** What the pages call the model (a replay says so). */
+  modelLabel: shortText,
+  /** The model spec the run manager stored (parsed JSON, validated by its owner), null when none. Never a key. */
+  modelSettings: z.unknown(),
+  config: toTConfigSchema,
+  seed: z.number().int().nullable(),
+  status: z.enum(RUN_STATUSES),
+  finishReason: finishReasonSchema.nullable(),
+  createdAt: z.date(),
+  startedAt: z.date().nullable(),
+  finishedAt: z.date().nullable(),
+  /** Set on imported runs: where they came from (lib/contract/import-tag.ts). */
+  importTag: shortText.nullable(),
+  /** A fork's source run and the source node it was forked from. */
+  parentRunId: shortText.nullable(),
+  parentNodeId: shortText.nullable(),
+});
+
+export type RunIdentity = z.output<typeof runIdentitySchema>;
+
+/** The identity fields, in the export file's order. */
+export const RUN_IDENTITY_KEYS = Object.keys(runIdentitySchema.shape) as (keyof RunIdentity)[];
+
+/** A stored run: its identity and what the server keeps of its log for the runs list and its sums. */
+export interface RunRecord extends RunIdentity {
+  updatedAt: Date;
+  /** The seq of the last stored event (0 when none). */
+  lastSeq: number;
+  stats: ToTStats | null;
+  output: string | null;
+  success: boolean | null;
+  verified: boolean | null;
+  bestScore: number | null;
+  cost: number;
+  /** Calls made on a model with no price (their cost is not in `cost`); ToTStats.unpricedCalls, kept for sums. */
+  unpricedCalls: number;
+  exploredNodes: number;
+  totalNodes: number;
+  error: string | null;
+}
+
+/**
+ * A run an import writes: its identity as it was when it started (the status and the end are the log's to say once
+ * stored) with its log, runIds already the new id.
+ */
+export type RunToStore = Omit<RunIdentity, 'status' | 'finishReason' | 'finishedAt'> & { events: ExplorationEvent[] };
