@@ -10,7 +10,8 @@
  */
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
-import { ScriptedTreeModel, TimedModel, type TreeSpec } from '../engine/testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { TimedModel } from '../models/timed';
 import { fold } from '../engine/tree';
 import { game24Task } from '../tasks/game24/task';
 import { createSimulatedModel } from '../tasks/simulated-model';

@@ -1,7 +1,7 @@
 // The compare page's diff (issue 10, item 13): where two runs diverge, what only one of them has, their best paths.
 import { describe, expect, it } from 'vitest';
 import { ThoughtTreeExecutor } from '../engine/executor';
-import { ScriptedTreeModel, type TreeSpec } from '../engine/testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
 import type { ThoughtTree } from '../engine/types';
 import { diffRuns } from './diff';
 

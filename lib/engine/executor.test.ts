@@ -4,7 +4,7 @@ import { DEFAULT_TOT_CONFIG, InvalidConfigError } from './config';
 import type { EventOf, ExplorationEvent } from './events';
 import { ThoughtTreeExecutor, type ExploreOptions, type ToTCallbacks } from './executor';
 import { openGoalTask } from './prompts';
-import { ScriptedTreeModel, type TreeSpec } from './testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
 import type { ThoughtTask, ToTConfig } from './types';
 
 // root -> A .7, B .6, C .5 ; A -> A1 .6, A2 .45 ; B -> B1 .75, B2 .35 (cumulative: B1 1.35 > A1 1.3 > A2 1.15 > B2 .95)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExplorationControl, SteeringError } from './control';
 import type { ExplorationEvent } from './events';
 import { ThoughtTreeExecutor } from './executor';
-import { ScriptedTreeModel, type TreeSpec } from './testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
 import type { ToTConfig, ToTResult } from './types';
 
 const TREE: TreeSpec = {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../models/random';
 import type { ExplorationEvent } from './events';
 import { ThoughtTreeExecutor } from './executor';
-import { ScriptedTreeModel, type TreeSpec } from './testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
 import { EventOrderError, createEmptyTree, fold, reduce } from './tree';
 import type { ExplorationStrategy, ToTConfig } from './types';
 

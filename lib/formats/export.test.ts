@@ -5,7 +5,7 @@ import { ExplorationControl } from '../engine/control';
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
 import { forkEvents } from '../engine/fork';
-import { ScriptedTreeModel } from '../engine/testing';
+import { ScriptedTreeModel } from '../models/scripted';
 import { fold } from '../engine/tree';
 import type { ToTConfig } from '../engine/types';
 import { getTaskEntry } from '../tasks/index';

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
-import { ScriptedTreeModel, handBuiltLog, type TreeSpec } from '../engine/testing';
+import { handBuiltLog } from '../engine/testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
 import { findBestNode, fold } from '../engine/tree';
 import { summarizeTree } from './run-summary';
 

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../engine/events';
 import { ThoughtTreeExecutor, type ExploreOptions } from '../../engine/executor';
-import { TimedModel, type TimedModelOptions } from '../../engine/testing';
-import { expectEveryAnsweredCallCounted } from '../../engine/testing-expect';
+import { expectEveryAnsweredCallCounted } from '../../engine/testing';
+import { TimedModel, type TimedModelOptions } from '../../models/timed';
 import { createSimulatedModel } from '../simulated-model';
 import { game24Task } from './task';
 
