@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../engine/tree';
 import type { ThoughtTree } from '../engine/types';
-import { searchedGame24 } from '../tasks/testkit';
+import { searchedGame24 } from '../tasks/testing/trees';
 import { isVerifiedAnswer, rollupsFor, subtreeRollups, sumRollups } from './rollup';
 
 async function searchedTree(): Promise<ThoughtTree> {

@@ -15,7 +15,7 @@ import {
   completionBody,
   errorBody,
   startFakeOpenAI,
-} from './test-server';
+} from './testing';
 
 const KEY = 'sk-test-SECRET-1234';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../engine/events';
 import type { ThoughtNode, ThoughtTree } from '../engine/types';
 import { fold } from '../engine/tree';
-import { searchedGame24 } from '../tasks/testkit';
+import { searchedGame24 } from '../tasks/testing/trees';
 import { buildSearchIndex, hitSnippet, preOrder, searchIndex, searchTree } from './tree-search';
 
 const game = searchedGame24;

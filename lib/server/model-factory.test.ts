@@ -8,7 +8,7 @@ import { ThoughtTreeExecutor } from '../engine/executor';
 import type { LanguageModel } from '../engine/types';
 import { ModelError } from '../models/model-error';
 import { RecordingModel, ReplayModel, recordingFromEvents } from '../models/recording';
-import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/test-server';
+import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/testing';
 import { game24Simulation } from '../tasks/game24/simulation';
 import { game24Task } from '../tasks/game24/task';
 import { createRng, hashString } from '../models/random';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkCommand } from '@/lib/engine/control';
 import { createEmptyTree } from '@/lib/engine/tree';
 import type { ThoughtNode, ThoughtTree } from '@/lib/engine/types';
-import { recordGame24, type RecordedRun } from '../testing/record-run';
+import { recordGame24, type RecordedRun } from '../testing';
 import { expandBlock, navigate, pruneBlock, type RunState } from './node-commands';
 
 let run: RecordedRun;

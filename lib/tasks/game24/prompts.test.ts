@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ThoughtBranch, ThoughtNode } from '../../engine/types';
-import { makePath } from '../testkit';
+import { makePath } from '../testing/trees';
 import { game24Task as task } from './task';
 
 const SCRATCHPAD = '<thinking_scratchpad>\n</thinking_scratchpad>';

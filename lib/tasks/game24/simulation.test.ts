@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openGoalTask } from '../../engine/prompts';
 import type { ChatMessage, CompletionRequest, ModelPurpose, ThoughtNode } from '../../engine/types';
 import { createRng } from '../../models/random';
-import { makePath } from '../testkit';
+import { makePath } from '../testing/trees';
 import { formatMove, parseMove } from './move';
 import { rational } from './rational';
 import {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openGoalTask as task, parseBranchList, parseScoreJson } from '../../engine/prompts';
 import type { ChatMessage, CompletionRequest, ModelPurpose, ThoughtBranch, ThoughtNode } from '../../engine/types';
 import { createRng } from '../../models/random';
-import { makePath } from '../testkit';
+import { makePath } from '../testing/trees';
 import { keywordsOf, openGoalSimulation as sim, topicOf } from './simulation';
 
 const GOAL = 'Speed up the nightly report job of our Postgres database';

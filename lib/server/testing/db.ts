@@ -1,5 +1,5 @@
 /**
- * Test helpers: a migrated SQLite file under the OS temp folder with a real Prisma client on it, and sample rows.
+ * Test support (lib/server/testing/): a migrated SQLite file under the OS temp folder with a real Prisma client on it, and sample rows.
  * Not for production code; not a mock (every test talks to real SQLite through real Prisma).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,8 +9,8 @@ import { DEFAULT_TOT_CONFIG } from '../../engine/config';
 import type { ExplorationEvent } from '../../engine/events';
 import type { ThoughtNode } from '../../engine/types';
 import type { CreateRunInput } from '../repositories/runs';
-import { type PrismaClient, createPrismaClient } from './client';
-import { migrate } from './migrate';
+import { type PrismaClient, createPrismaClient } from '../db/client';
+import { migrate } from '../db/migrate';
 
 export interface TestDb {
   prisma: PrismaClient;
