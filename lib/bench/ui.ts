@@ -28,6 +28,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { sleep } from '../contract/sleep';
 import type { ExplorationEvent } from '../engine/events';
 import { type BenchServer, ensureBuild, startBenchServer } from '../harness/server';
 import { percentile } from './percentile';
@@ -99,7 +100,6 @@ const LIVE_TARGET_NODES_PER_S = 50;
 /** React Flow's wheel zoom: each pixel of deltaY scales by 2^0.002 (xyflow's wheelDelta, as d3-zoom's). */
 const WHEEL_LOG2_PER_PIXEL = 0.002;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const benchStart = Date.now();
 function progress(line: string) {
   const s = Math.round((Date.now() - benchStart) / 1000);

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sleep } from '../contract/sleep';
 
 const nextBin = path.join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -42,7 +43,7 @@ export async function waitUntilUp(server: ChildProcess, base: string): Promise<v
     } catch {
       // not yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new Error(`the server at ${base} did not start`);
 }
