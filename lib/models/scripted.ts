@@ -4,9 +4,9 @@
  * and parsers, so a search's shape is chosen exactly. The engine's tests use it, and bench:deadline, which is why
  * it is a model here and not a test helper. Not a simulation of a real model: see simulated.ts for that.
  */
+import { sleep } from '../contract/sleep';
 import { readPromptLine } from '../engine/scratchpad';
 import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/types';
-import { sleep } from '../contract/sleep';
 
 export interface TreeSpec {
   /** Children thoughts by parent thought ('' is the root). */
