@@ -132,4 +132,60 @@ export default tseslint.config(
       ],
     },
   },
+  // Test support stays with the tests (shared/STYLE.md: one name and one place per room, never imported by production
+  // code). A room's test support is <room>/testing.ts, or <room>/testing/ when it is several files; only *.test.ts,
+  // e2e/ and other test support import it. Benches and the harness are tools, not the app: they may not import test
+  // support or e2e/, and nothing the app runs imports them. Held by typescript-eslint's copy of the rule so it adds to
+  // the arrows above instead of replacing them (flat config keeps only the last options given to one rule name).
+  {
+    files: ['**/*.{ts,tsx,mjs}'],
+    ignores: [
+      '**/*.test.{ts,tsx}',
+      'e2e/**',
+      '**/testing.ts',
+      '**/testing/**',
+      'lib/bench/**',
+      'lib/harness/**',
+      'playwright.config.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/testing', '**/testing/*'],
+              message: 'test support (<room>/testing) is for *.test.ts and e2e/ only, never production code.',
+            },
+            {
+              group: ['**/e2e/*', '**/lib/bench/*', '**/lib/harness/*', '../bench/*', '../harness/*'],
+              message: 'the app never imports e2e/, lib/bench or lib/harness (tests and tools import the app).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['lib/bench/**/*.ts', 'lib/harness/**/*.ts', 'playwright.config.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/testing', '**/testing/*'],
+              message:
+                'benches and the harness are tools, not tests: they do not import test support (<room>/testing).',
+            },
+            {
+              group: ['**/e2e/*', '**/e2e'],
+              message: 'benches and the harness never import e2e/: what both need lives in lib/harness.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { mutate, ndjson, query } from './api';
-import { freePort, startServer, waitUntilUp } from './server-process';
+import { freePort, startServer, waitUntilUp } from '../lib/harness/server';
 
 const DB = 'data/e2e-crash.db';
 let BASE = '';

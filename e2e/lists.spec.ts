@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { fold, type ThoughtTree } from '../lib/engine/index';
-import { game24Handler } from '../lib/tasks/game24/fake-openai';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../lib/models/test-server';
+import { game24Handler } from '../lib/tasks/testing/game24-openai';
+import { startFakeOpenAI, type FakeOpenAIServer } from '../lib/models/testing';
 import { E2E_BASE, mutate, ndjson, query } from './api';
 
 interface Run {

@@ -4,10 +4,10 @@
 // data-testid used: field-provider, field-model, run-status, run-header.
 import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { game24Handler } from '../lib/tasks/game24/fake-openai';
-import { startFakeOpenAI } from '../lib/models/test-server';
+import { game24Handler } from '../lib/tasks/testing/game24-openai';
+import { startFakeOpenAI } from '../lib/models/testing';
 import { ndjson } from './api';
-import { freePort, startServer, waitUntilUp } from './server-process';
+import { freePort, startServer, waitUntilUp } from '../lib/harness/server';
 
 const KEY = 'sk-test-SECRET-e2e-7319';
 const DB = 'data/e2e-openai.db';

@@ -7,8 +7,7 @@
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/contract/events';
-import type { BenchServer } from '../lib/bench/server-process';
-import { recordRun, type RecordedRun } from '../lib/bench/ui-runs';
+import { recordRun, type RecordedRun } from '../lib/harness/recorded-runs';
 import { demoRunId, mutate, ndjson, query, E2E_BASE } from './api';
 
 const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id="${nodeId}"]`);
@@ -49,7 +48,7 @@ const addresses = (page: Page) => page.evaluate(() => (window as unknown as { __
 // One big recorded run for the tests that need one (a worker runs this file's tests in order: made once).
 let big: Promise<RecordedRun> | null = null;
 function bigRun(): Promise<RecordedRun> {
-  const server = { base: E2E_BASE, databaseFile: path.resolve('data/e2e.db') } as BenchServer;
+  const server = { base: E2E_BASE, databaseFile: path.resolve('data/e2e.db') };
   big ??= recordRun(server, 30_000, 'e2e run-page');
   return big;
 }

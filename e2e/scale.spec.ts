@@ -7,8 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { BenchServer } from '../lib/bench/server-process';
-import { recordRun } from '../lib/bench/ui-runs';
+import { recordRun } from '../lib/harness/recorded-runs';
 import { E2E_BASE } from './api';
 
 test('a run of about 10,000 nodes opens on its latest tree, and its search hits are selected one by one on Enter', async ({
@@ -16,7 +15,7 @@ test('a run of about 10,000 nodes opens on its latest tree, and its search hits 
 }) => {
   test.setTimeout(240_000);
   // only what recordRun reads of a bench server: where it is and its database file
-  const server = { base: E2E_BASE, databaseFile: path.resolve('data/e2e.db') } as BenchServer;
+  const server = { base: E2E_BASE, databaseFile: path.resolve('data/e2e.db') };
   const run = await recordRun(server, 70_000, 'e2e scale');
   expect(run.nodes).toBeGreaterThan(9_000);
 

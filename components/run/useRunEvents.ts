@@ -9,7 +9,7 @@ import { skipToken } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useEffect, useState } from 'react';
 import type { ThoughtTree } from '@/lib/engine/index';
-import { sleep } from '@/lib/models/sleep';
+import { sleep } from '@/lib/contract/sleep';
 import { useTRPC, useTRPCClient } from '@/lib/trpc/client';
 import { useRunStoreApi } from './RunStoreContext';
 

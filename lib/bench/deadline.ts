@@ -11,7 +11,8 @@
 import type { ExplorationEvent } from '../contract/events';
 import { fold } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { ScriptedTreeModel, TimedModel, type TreeSpec } from '../engine/testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { TimedModel } from '../models/timed';
 import { game24Task } from '../tasks/game24/task';
 import { createSimulatedModel } from '../tasks/simulated-model';
 

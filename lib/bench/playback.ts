@@ -2,16 +2,16 @@
  * `npm run bench:playback`: how long the run page takes to play a recorded run from its first step to its last, by
  * search step and by event, at the timeline's speeds. Printed, never asserted. A finished run of about
  * BENCH_PLAYBACK_EVENTS events (default 30,000) is built by the engine and stored through the import path
- * (ui-runs.ts); the page is opened in headless Chromium, the history let in whole, then for each pass the timeline is
+ * (lib/harness/recorded-runs.ts); the page is opened in headless Chromium, the history let in whole, then for each pass the timeline is
  * set to the unit and speed, scrubbed to step 0 and played until the play button shows again (the end). A pass is
  * stopped after BENCH_PLAYBACK_BUDGET_S seconds (default 180) and reported as the share it covered.
  * The production server runs on BENCH_PLAYBACK_PORT (3610) with its own temp database.
  * Not a test; builds the app first if there is no build.
  */
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium } from '../../e2e/chromium';
-import { ensureBuild, startBenchServer } from './server-process';
-import { recordRun } from './ui-runs';
+import { CHROMIUM_ARGS, findChromium } from '../harness/chromium';
+import { ensureBuild, startBenchServer } from '../harness/server';
+import { recordRun } from '../harness/recorded-runs';
 
 const PORT = Number(process.env.BENCH_PLAYBACK_PORT ?? 3610);
 const EVENTS = Number(process.env.BENCH_PLAYBACK_EVENTS ?? 30_000);

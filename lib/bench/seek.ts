@@ -11,7 +11,7 @@ import type { ExplorationEvent } from '../contract/events';
 import { ExplorationControl, ThoughtTreeExecutor } from '../engine/server';
 import { createRunStore } from '../store/run-store';
 import { InstantModel } from './instant-model';
-import { percentile } from './server-process';
+import { percentile } from './percentile';
 
 /** BENCH_SEEK_SIZES=1000,10000 measures fewer sizes. */
 const SIZES = (process.env.BENCH_SEEK_SIZES ?? '1000,10000,100000').split(',').map(Number);

@@ -9,7 +9,8 @@
  */
 import os from 'node:os';
 import type { ExplorationEvent } from '../contract/events';
-import { type BenchServer, ensureBuild, percentile, startBenchServer } from './server-process';
+import { type BenchServer, ensureBuild, startBenchServer } from '../harness/server';
+import { percentile } from './percentile';
 import { benchEventStore } from './server-store';
 
 const PORT = 3310;

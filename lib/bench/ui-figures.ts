@@ -1,9 +1,9 @@
 /**
  * The arithmetic of bench:ui's figures, kept pure so it is tested: which run sizes a pass measures
  * (BENCH_UI_SIZES), frame-time statistics, the seeded choice of steps to seek to, and how a size's figure compares
- * with the smallest size's. Not responsible for measuring (ui.ts) or for building runs (ui-runs.ts).
+ * with the smallest size's. Not responsible for measuring (ui.ts) or for building runs (lib/harness/recorded-runs.ts).
  */
-import { percentile } from './server-process';
+import { percentile } from './percentile';
 
 export interface RunSize {
   /** As typed in BENCH_UI_SIZES and printed: 1k, 10k, 100k. */

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:ui`: the run page's figures in a real browser at several run sizes, printed, never asserted.
  * For each size of BENCH_UI_SIZES (default 1k,10k,100k events), a finished run of about that many events is built by
- * the engine and stored through the import path (ui-runs.ts), then:
+ * the engine and stored through the import path (lib/harness/recorded-runs.ts), then:
  *   1. load, on fresh browser contexts (3 times, fewer when a load is slow): navigation start -> first node painted
  *      (a visible node card, or the first paint of a <canvas> in the canvas slot); -> usable (the header shows the
  *      final status and the final tree's node total, something is drawn and React Flow hides no node); -> history
@@ -28,8 +28,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { sleep } from '../contract/sleep';
 import type { ExplorationEvent } from '../contract/events';
-import { type BenchServer, ensureBuild, percentile, startBenchServer } from './server-process';
+import { type BenchServer, ensureBuild, startBenchServer } from '../harness/server';
+import { percentile } from './percentile';
 import {
   type FrameStats,
   type RunSize,
@@ -47,8 +49,8 @@ import {
   summariseRenders,
   summariseTrace,
 } from './ui-profile';
-import { BENCH_GOAL, type RecordedRun, recordRun } from './ui-runs';
-import { CHROMIUM_ARGS, findChromium } from '../../e2e/chromium';
+import { BENCH_GOAL, type RecordedRun, recordRun } from '../harness/recorded-runs';
+import { CHROMIUM_ARGS, findChromium } from '../harness/chromium';
 
 /**
  * Everything the bench reads from the page. When the run page changes, adapt these and nothing else:
@@ -98,7 +100,6 @@ const LIVE_TARGET_NODES_PER_S = 50;
 /** React Flow's wheel zoom: each pixel of deltaY scales by 2^0.002 (xyflow's wheelDelta, as d3-zoom's). */
 const WHEEL_LOG2_PER_PIXEL = 0.002;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const benchStart = Date.now();
 function progress(line: string) {
   const s = Math.round((Date.now() - benchStart) / 1000);

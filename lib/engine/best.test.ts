@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { createRunStore } from '../store/run-store';
 import { ThoughtTreeExecutor } from './executor';
 import { openGoalTask } from './prompts';
-import { ScriptedTreeModel, handBuiltLog as log, type TreeSpec } from './testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { handBuiltLog as log } from './testing';
 import { findBestNode, fold } from './tree';
 import type { ThoughtTask } from './types';
 

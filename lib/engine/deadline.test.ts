@@ -11,8 +11,9 @@ import type { ToTConfig } from '../contract/vocabulary';
 import type { ThoughtTask, ToTResult } from './types';
 import { ThoughtTreeExecutor, type ExploreOptions } from './executor';
 import { openGoalTask } from './prompts';
-import { ScriptedTreeModel, TimedModel, type TimedModelOptions, type TreeSpec } from './testing';
-import { expectEveryAnsweredCallCounted } from './testing-expect';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { TimedModel, type TimedModelOptions } from '../models/timed';
+import { expectEveryAnsweredCallCounted } from './testing';
 
 // root -> A .7, B .6, C .5 ; A -> A1 .6, A2 .45 ; B -> B1 .75, B2 .35
 const TREE: TreeSpec = {

@@ -4,7 +4,7 @@
  * close the scratchpad nor forge a line of the prompt's own structure (a label, a numbered step, the final marker).
  */
 import { describe, expect, it } from 'vitest';
-import { makePath } from '../tasks/testkit';
+import { makePath } from '../tasks/testing/trees';
 import { FINAL_MARKER, openGoalTask as task } from './prompts';
 import type { ChatMessage, ThoughtBranch } from '../contract/vocabulary';
 import type { ThoughtNode } from './types';

@@ -1,174 +1,18 @@
 /**
- * Test support: a scripted model that grows a tree described by a small spec, through the engine's real
- * open-goal prompts and parsers (so tests exercise them too), and a wrapper that gives any model a latency and
- * keeps the model's own log of its calls (start times, usage), and a log built event by event. Used by tests only.
- * Not a simulation of a real model: see lib/models/simulated.ts for that.
+ * The engine's test support (vitest only: it imports vitest's expect): a log built by hand, event by event, and the
+ * check every deadline test makes. The models tests script (ScriptedTreeModel, TimedModel) are real models in
+ * lib/models, since bench:deadline runs them too. Not used by production code or benches (the linter holds this).
  */
+import { expect } from 'vitest';
 import { DEFAULT_TOT_CONFIG } from './config';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
-import type { BranchScore, TokenUsage } from '../contract/vocabulary';
-import type { CompletionRequest, CompletionResponse, LanguageModel } from './types';
-import { readPromptLine } from './scratchpad';
+import type { BranchScore } from '../contract/vocabulary';
+import type { ToTResult } from './types';
+import { fold } from './tree';
 
-export interface TreeSpec {
-  /** Children thoughts by parent thought ('' is the root). */
-  children: Record<string, string[]>;
-  /** Score of a thought: its confidence, progress and novelty all equal this (so composite equals it too). */
-  scores: Record<string, number>;
-  /** Per-thought overrides of confidence only (composite still from `scores`). */
-  confidence?: Record<string, number>;
-  /** Thoughts whose action is a sub-goal (run by the model) rather than a direct response. */
-  subGoals?: string[];
-  /** Raw text to answer a purpose with instead of the scripted one (e.g. garbage). */
-  raw?: Partial<Record<CompletionRequest['purpose'], (request: CompletionRequest) => string | null>>;
-  /** Throw for these requests (a model error). */
-  fail?: (request: CompletionRequest) => boolean;
-  /** Milliseconds every call waits (respects abort). */
-  latencyMs?: number;
-}
-
-function lastUserMessage(request: CompletionRequest): string {
-  return [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-}
-
-/** The thought of the node being expanded, from the open-goal generation prompt ('' for the root). */
-function currentThought(prompt: string): string {
-  const block = /Steps so far:\n([\s\S]*?)\n\n/.exec(prompt)?.[1] ?? '';
-  const lines = block.split('\n').filter((l) => /^\d+\. /.test(l));
-  return lines.length ? readPromptLine((lines[lines.length - 1] as string).replace(/^\d+\. /, '')) : '';
-}
-
-export class ScriptedTreeModel implements LanguageModel {
-  readonly id: string;
-  readonly calls: CompletionRequest[] = [];
-
-  constructor(
-    private readonly spec: TreeSpec,
-    id = 'gpt-4o',
-  ) {
-    this.id = id;
-  }
-
-  async complete(request: CompletionRequest): Promise<CompletionResponse> {
-    this.calls.push(request);
-    if (this.spec.latencyMs) {
-      await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(resolve, this.spec.latencyMs);
-        request.signal?.addEventListener('abort', () => {
-          clearTimeout(t);
-          reject(request.signal?.reason as Error);
-        });
-      });
-    }
-    if (this.spec.fail?.(request)) throw new Error('scripted model failure');
-    const override = this.spec.raw?.[request.purpose]?.(request);
-    const text = override ?? this.answer(request);
-    return { text, usage: { inputTokens: 100, outputTokens: 10 } };
-  }
-
-  private answer(request: CompletionRequest): string {
-    const prompt = lastUserMessage(request);
-    switch (request.purpose) {
-      case 'generate': {
-        const children = this.spec.children[currentThought(prompt)] ?? [];
-        return JSON.stringify(
-          children.map((thought) => ({
-            thought,
-            action: this.spec.subGoals?.includes(thought)
-              ? { type: 'sub_goal', goal: thought }
-              : { type: 'response', content: `result of ${thought}` },
-          })),
-        );
-      }
-      case 'evaluate': {
-        const thought = readPromptLine(/Candidate: (.*)/.exec(prompt)?.[1] ?? '');
-        const s = this.spec.scores[thought] ?? 0.5;
-        const confidence = this.spec.confidence?.[thought] ?? s;
-        // progress and novelty chosen so composite = s whatever the confidence override is
-        const rest = (s - 0.5 * confidence) / 0.5;
-        return JSON.stringify({ confidence, progress: rest, novelty: rest, reasoning: `scripted ${s}` });
-      }
-      case 'execute':
-        return `worked on it\n\nFINAL ANSWER: done ${readPromptLine(/Approach to carry out now: (.*)/.exec(prompt)?.[1] ?? '')}`;
-      case 'synthesize':
-        return 'synthesized answer';
-    }
-  }
-}
-
-/** One call as the model itself saw it: when it started (performance.now()) and what it answered with. */
-export interface TimedCall {
-  purpose: CompletionRequest['purpose'];
-  startedAt: number;
-  /** The usage it answered with; null while in flight or when it was cut short (it never answered). */
-  usage: TokenUsage | null;
-  /** True when the abort signal cut it before it answered. */
-  cut: boolean;
-}
-
-export interface TimedModelOptions {
-  /** Milliseconds each call takes before it answers (per request when a function). */
-  latencyMs: number | ((request: CompletionRequest) => number);
-  /** Like a backend that cannot cancel: the call runs to the end and answers whatever the signal says. */
-  ignoreAbort?: boolean;
-  /** Called as each call starts (its index in the log): lets a test act at an exact point of a run. */
-  onStart?: (call: TimedCall, index: number) => void;
-}
-
-/**
- * Wraps a model with a latency and keeps its own log of every call: when it started and the usage it answered
- * with. That log is the outside truth the engine's deadlines and stats are checked against.
- */
-export class TimedModel implements LanguageModel {
-  readonly id: string;
-  readonly log: TimedCall[] = [];
-
-  constructor(
-    private readonly inner: LanguageModel,
-    private readonly options: TimedModelOptions,
-  ) {
-    this.id = inner.id;
-  }
-
-  async complete(request: CompletionRequest): Promise<CompletionResponse> {
-    const entry: TimedCall = { purpose: request.purpose, startedAt: performance.now(), usage: null, cut: false };
-    this.log.push(entry);
-    this.options.onStart?.(entry, this.log.length - 1);
-    const signal = this.options.ignoreAbort ? undefined : request.signal;
-    const latency =
-      typeof this.options.latencyMs === 'function' ? this.options.latencyMs(request) : this.options.latencyMs;
-    try {
-      await new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason as Error);
-        const t = setTimeout(resolve, latency);
-        signal?.addEventListener('abort', () => {
-          clearTimeout(t);
-          reject(signal.reason as Error);
-        });
-      });
-    } catch (error) {
-      entry.cut = true;
-      throw error;
-    }
-    const response = await this.inner.complete({ ...request, signal });
-    entry.usage = { ...response.usage };
-    return response;
-  }
-
-  /** Calls that started at or after `time` (a performance.now() reading). */
-  startedFrom(time: number): TimedCall[] {
-    return this.log.filter((c) => c.startedAt >= time);
-  }
-
-  /** The calls that answered, and their tokens summed. */
-  answered(): { calls: number; inputTokens: number; outputTokens: number } {
-    const done = this.log.filter((c) => c.usage !== null);
-    return {
-      calls: done.length,
-      inputTokens: done.reduce((sum, c) => sum + (c.usage?.inputTokens ?? 0), 0),
-      outputTokens: done.reduce((sum, c) => sum + (c.usage?.outputTokens ?? 0), 0),
-    };
-  }
+/** What a model's own log says it answered (TimedModel in lib/models/timed.ts keeps one). */
+interface AnsweringModel {
+  answered(): { calls: number; inputTokens: number; outputTokens: number };
 }
 
 function handScore(composite: number): BranchScore {
@@ -205,4 +49,29 @@ export function handBuiltLog() {
     add('node.failed', { nodeId: id, reason: 'verification failed' });
   };
   return { events, add, child, complete, fail };
+}
+
+/**
+ * What every run must show (issue 10, item 2): the log, the result and the model's own log (the outside truth) tell
+ * the same calls and tokens, cut short or not.
+ */
+export function expectEveryAnsweredCallCounted({
+  model,
+  events,
+  result,
+}: {
+  model: AnsweringModel;
+  events: readonly ExplorationEvent[];
+  result: ToTResult;
+}): void {
+  const answered = model.answered();
+  expect(fold(events).stats).toEqual(result.stats);
+  expect(result.stats.modelCalls).toBe(answered.calls);
+  expect(result.stats.tokenUsage).toEqual({
+    inputTokens: answered.inputTokens,
+    outputTokens: answered.outputTokens,
+    totalTokens: answered.inputTokens + answered.outputTokens,
+  });
+  expect(result.usage.inputTokens).toBe(answered.inputTokens);
+  expect(events.filter((e) => e.type === 'model.called')).toHaveLength(answered.calls);
 }

@@ -5,7 +5,7 @@ import { createRng } from '../models/random';
 import type { ExplorationEvent } from '../contract/events';
 import type { ExplorationStrategy, ToTConfig } from '../contract/vocabulary';
 import { ThoughtTreeExecutor } from './executor';
-import { ScriptedTreeModel, type TreeSpec } from './testing';
+import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
 import { EventOrderError, createEmptyTree, fold, reduce } from './tree';
 
 /** A random tree: 0-4 children per thought, scores across the threshold, some terminating, some sub-goals. */

@@ -5,7 +5,7 @@ import { EVENT_TYPES, type ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
 import { fold } from '../engine/index';
 import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
-import { ScriptedTreeModel } from '../engine/testing';
+import { ScriptedTreeModel } from '../models/scripted';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import type { RunIdentity } from '../contract/run';

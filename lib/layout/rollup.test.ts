@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fold, type ThoughtTree } from '../engine/index';
-import { searchedGame24 } from '../tasks/testkit';
+import { searchedGame24 } from '../tasks/testing/trees';
 import { isVerifiedAnswer, rollupsFor, subtreeRollups, sumRollups } from './rollup';
 
 async function searchedTree(): Promise<ThoughtTree> {

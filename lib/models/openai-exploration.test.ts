@@ -12,10 +12,10 @@ import { MAX_CONSECUTIVE_MODEL_FAILURES, ThoughtTreeExecutor } from '../engine/s
 import { game24Task } from '../tasks/game24/task';
 import { ModelError } from './model-error';
 import { OpenAIModel } from './openai';
-import { game24Handler } from '../tasks/game24/fake-openai';
+import { game24Handler } from '../tasks/testing/game24-openai';
 import { RecordingModel, ReplayModel, recordingFromEvents } from './recording';
 import { countTokens } from './simulated';
-import { type FakeOpenAIServer, type Handler, errorBody, startFakeOpenAI } from './test-server';
+import { type FakeOpenAIServer, type Handler, errorBody, startFakeOpenAI } from './testing';
 
 const KEY = 'sk-test-SECRET-1234';
 const GOAL = '4 9 10 13';

@@ -8,14 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionRequest } from '../engine/index';
 import { ModelError } from './model-error';
 import { NO_API_KEY, OpenAIModel, type OpenAIModelOptions, normalizeErrorBody, retryAfterMs } from './openai';
-import {
-  type FakeOpenAIServer,
-  type Handler,
-  type Reply,
-  completionBody,
-  errorBody,
-  startFakeOpenAI,
-} from './test-server';
+import { type FakeOpenAIServer, type Handler, type Reply, completionBody, errorBody, startFakeOpenAI } from './testing';
 
 const KEY = 'sk-test-SECRET-1234';
 

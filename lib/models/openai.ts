@@ -25,7 +25,7 @@ import type { TokenUsage } from '../contract/vocabulary';
 import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
 import { ModelError, type ModelErrorKind } from './model-error';
 import { countTokens } from './simulated';
-import { sleep } from './sleep';
+import { sleep } from '../contract/sleep';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /** Sent as the bearer token when no key is configured for the server (local servers ignore it). */

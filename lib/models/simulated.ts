@@ -7,7 +7,7 @@
  */
 import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
 import { createRng, hashString, type Rng } from './random';
-import { sleep } from './sleep';
+import { sleep } from '../contract/sleep';
 
 export interface Simulation {
   /** The task this simulation answers for (for error messages). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold, type ThoughtNode, type ThoughtTree } from '../engine/index';
-import { searchedGame24 } from '../tasks/testkit';
+import { searchedGame24 } from '../tasks/testing/trees';
 import { buildSearchIndex, hitSnippet, preOrder, searchIndex, searchTree } from './tree-search';
 
 const game = searchedGame24;

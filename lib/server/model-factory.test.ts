@@ -8,7 +8,7 @@ import type { LanguageModel } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { ModelError } from '../models/model-error';
 import { RecordingModel, ReplayModel, recordingFromEvents } from '../models/recording';
-import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/test-server';
+import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/testing';
 import { game24Simulation } from '../tasks/game24/simulation';
 import { game24Task } from '../tasks/game24/task';
 import { createRng, hashString } from '../models/random';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ThoughtNode } from '../engine/index';
 import { getTaskEntry, isTaskId, TASK_IDS, TASKS } from './index';
 import { createSimulatedModel } from './simulated-model';
-import { makePath } from './testkit';
+import { makePath } from './testing/trees';
 
 describe('task registry', () => {
   it('lists game24 and the open goal, each with a valid example goal', () => {

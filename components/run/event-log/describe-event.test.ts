@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type ExplorationEvent } from '@/lib/contract/events';
-import { recordGame24, recordSteeredRun, type RecordedRun } from '../testing/record-run';
+import { recordGame24, recordSteeredRun, type RecordedRun } from '../testing';
 import {
   EVENT_KINDS,
   actionLabel,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
-import { recordGame24, type RecordedRun } from '../testing/record-run';
+import { recordGame24, type RecordedRun } from '../testing';
 import { callTotals, eventAt, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from './model-calls';
 
 let run: RecordedRun;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyTree, type ThoughtNode, type ThoughtTree } from '@/lib/engine/index';
 import { checkCommand } from '@/lib/engine/server';
-import { recordGame24, type RecordedRun } from '../testing/record-run';
+import { recordGame24, type RecordedRun } from '../testing';
 import { expandBlock, navigate, pruneBlock, type RunState } from './node-commands';
 
 let run: RecordedRun;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, readMigrations, resolveDatabaseFile } from './migrate';
-import { tempDir } from './testkit';
+import { tempDir } from '../testing/db';
 
 const dirs: string[] = [];
 function scratch(): string {

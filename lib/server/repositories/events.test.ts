@@ -1,7 +1,7 @@
 /** The event log against real SQLite through real Prisma: order, contiguity, no duplicates, ranges. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
-import { type TestDb, createTestDb, sampleEvents, sampleRunInput } from '../db/testkit';
+import { type TestDb, createTestDb, sampleEvents, sampleRunInput } from '../testing/db';
 import {
   EVENT_CHUNK_ROWS,
   EventAppendError,

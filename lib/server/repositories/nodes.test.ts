@@ -1,7 +1,7 @@
 /** The node projection against real SQLite through real Prisma: insert, update in place, filters, order. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ThoughtNode } from '../../engine/index';
-import { type TestDb, createTestDb, sampleNode, sampleRunInput } from '../db/testkit';
+import { type TestDb, createTestDb, sampleNode, sampleRunInput } from '../testing/db';
 import { NODE_CHUNK_ROWS, listNodes, upsertNodes } from './nodes';
 import { createRun } from './runs';
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyStats } from '../../engine/index';
 import { createPrismaClient } from '../db/client';
 import { migrate, readMigrations } from '../db/migrate';
-import { type TestDb, createTestDb, sampleEvents, sampleNode, sampleRunInput, tempDir } from '../db/testkit';
+import { type TestDb, createTestDb, sampleEvents, sampleNode, sampleRunInput, tempDir } from '../testing/db';
 import { appendEvents, countEvents } from './events';
 import { listNodes, upsertNodes } from './nodes';
 import type { RunRecord } from '../../contract/run';

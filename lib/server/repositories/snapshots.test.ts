@@ -5,7 +5,7 @@ import { createEmptyTree, fold, TREE_FORMAT } from '../../engine/index';
 import { ThoughtTreeExecutor } from '../../engine/server';
 import { getTaskEntry } from '../../tasks/index';
 import { createSimulatedModel } from '../../tasks/simulated-model';
-import { type TestDb, createTestDb, sampleRunInput } from '../db/testkit';
+import { type TestDb, createTestDb, sampleRunInput } from '../testing/db';
 import { appendEvents } from './events';
 import { createRun } from './runs';
 import { SNAPSHOT_EVERY, latestTreeText, saveSnapshot } from './snapshots';

@@ -2,14 +2,14 @@
  * Test support: the server's services on a fresh temporary SQLite file, migrated, with a manager whose settings
  * the test chooses. Used by the server's tests only.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPrismaClient } from '../db/client';
 import { migrate } from '../db/migrate';
 import { EventBus } from '../event-bus';
 import { RunManager, type RunManagerOptions } from '../run-manager';
 import type { ServerServices } from '../trpc/context';
+import { tempDir } from './db';
 
 export interface TestServices extends ServerServices {
   file: string;
@@ -19,7 +19,7 @@ export interface TestServices extends ServerServices {
 }
 
 export function createTestServices(options: Partial<RunManagerOptions> = {}, file?: string): TestServices {
-  const dir = file ? null : mkdtempSync(join(tmpdir(), 'arborist-test-'));
+  const dir = file ? null : tempDir('arborist-test-');
   const dbFile = file ?? join(dir as string, 'test.db');
   migrate(dbFile);
   const prisma = createPrismaClient(dbFile);

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
 import { type ExploreOptions, ThoughtTreeExecutor } from '../../engine/server';
-import { TimedModel, type TimedModelOptions } from '../../engine/testing';
-import { expectEveryAnsweredCallCounted } from '../../engine/testing-expect';
+import { expectEveryAnsweredCallCounted } from '../../engine/testing';
+import { TimedModel, type TimedModelOptions } from '../../models/timed';
 import { createSimulatedModel } from '../simulated-model';
 import { game24Task } from './task';
 

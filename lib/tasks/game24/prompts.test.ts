@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ThoughtBranch } from '../../contract/vocabulary';
 import type { ThoughtNode } from '../../engine/index';
-import { makePath } from '../testkit';
+import { makePath } from '../testing/trees';
 import { game24Task as task } from './task';
 
 const SCRATCHPAD = '<thinking_scratchpad>\n</thinking_scratchpad>';

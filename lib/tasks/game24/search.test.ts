@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ThoughtNode } from '../../engine/index';
 import { createSimulatedModel } from '../simulated-model';
-import { makeNode } from '../testkit';
+import { makeNode } from '../testing/trees';
 import { puzzleGoal, puzzleRange } from './puzzles';
 import { game24Task as task } from './task';
 

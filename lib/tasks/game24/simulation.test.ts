@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelPurpose } from '../../contract/vocabulary';
 import { type CompletionRequest, openGoalTask, type ThoughtNode } from '../../engine/index';
 import { createRng } from '../../models/random';
-import { makePath } from '../testkit';
+import { makePath } from '../testing/trees';
 import { formatMove, parseMove } from './move';
 import { rational } from './rational';
 import {

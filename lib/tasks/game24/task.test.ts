@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluationContext, GenerationContext, ThoughtNode } from '../../engine/index';
-import { makePath } from '../testkit';
+import { makePath } from '../testing/trees';
 import { MARKERS } from './prompts';
 import { game24Task as task } from './task';
 

@@ -8,7 +8,7 @@ import {
   type ThoughtNode,
 } from '../../engine/index';
 import { createRng } from '../../models/random';
-import { makePath } from '../testkit';
+import { makePath } from '../testing/trees';
 import { keywordsOf, openGoalSimulation as sim, topicOf } from './simulation';
 
 const GOAL = 'Speed up the nightly report job of our Postgres database';

@@ -1,13 +1,13 @@
 /**
- * Test helpers: thought nodes and paths without running the engine, and a small real Game of 24 search (for tests
- * of what is derived from a whole tree: rollups, search, layouts). Not used by production code.
+ * Test support (lib/tasks/testing/): thought nodes and paths without running the engine, and a small real Game of 24
+ * search (for tests of what is derived from a whole tree: rollups, search, layouts). Imported by *.test.ts only.
  */
-import type { ExplorationEvent } from '../contract/events';
-import type { ThoughtBranch } from '../contract/vocabulary';
-import { fold, type ThoughtNode, type ThoughtTree } from '../engine/index';
-import { ThoughtTreeExecutor } from '../engine/server';
-import { getTaskEntry } from './index';
-import { createSimulatedModel } from './simulated-model';
+import type { ExplorationEvent } from '../../contract/events';
+import type { ThoughtBranch } from '../../contract/vocabulary';
+import { fold, type ThoughtNode, type ThoughtTree } from '../../engine/index';
+import { ThoughtTreeExecutor } from '../../engine/server';
+import { getTaskEntry } from '../index';
+import { createSimulatedModel } from '../simulated-model';
 
 /** A beam search (3 kept of 4, depth 4) on "4 9 10 13" with the simulated model: a few dozen nodes, every status. */
 export async function searchedGame24(seed = 3): Promise<{ tree: ThoughtTree; events: ExplorationEvent[] }> {

@@ -1,6 +1,7 @@
 /**
- * Finds a Chromium for the browser tests: CHROMIUM_PATH, then the system's (Debian's /usr/bin/chromium), then
- * Playwright's own when one is installed. Playwright cannot download its browser on these machines.
+ * Finds a Chromium for the browser tests (playwright.config.ts) and the browser benches: CHROMIUM_PATH, then the
+ * system's (Debian's /usr/bin/chromium), then Playwright's own when one is installed. Playwright cannot download its
+ * browser on these machines. Not responsible for launching it (Playwright does).
  */
 import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Test helpers: a migrated SQLite file under the OS temp folder with a real Prisma client on it, and sample rows.
+ * Test support (lib/server/testing/): a migrated SQLite file under the OS temp folder with a real Prisma client on it, and sample rows.
  * Not for production code; not a mock (every test talks to real SQLite through real Prisma).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { ExplorationEvent } from '../../contract/events';
 import { DEFAULT_TOT_CONFIG, type ThoughtNode } from '../../engine/index';
 import type { CreateRunInput } from '../repositories/runs';
-import { type PrismaClient, createPrismaClient } from './client';
-import { migrate } from './migrate';
+import { type PrismaClient, createPrismaClient } from '../db/client';
+import { migrate } from '../db/migrate';
 
 export interface TestDb {
   prisma: PrismaClient;

@@ -1,10 +1,10 @@
 /**
- * The recorded runs bench:ui opens: a search of about N events run by the engine in this process with the offline
- * simulated model (no latency), written as an Arborist export file (lib/formats/export.ts) and stored through the
- * import path: POSTed to /api/runs/import when the file fits the route's size limit, else handed to the same
- * importRun the route calls, on the bench server's own database file (a 100k-event run's file is ~180 MB, over the
- * 50 MB an upload may weigh). Either way the server stores and projects it exactly as an imported file.
- * Not responsible for measuring anything (ui.ts) or for the server process (server-process.ts).
+ * The recorded runs that bench:ui, bench:playback and the big-run browser tests open: a search of about N events
+ * run by the engine in this process with the offline simulated model (no latency), written as an Arborist export
+ * file (lib/formats/export.ts) and stored through the import path: POSTed to /api/runs/import when the file fits the
+ * route's size limit, else handed to the same importRun the route calls, on the server's own database file (a
+ * 100k-event run's file is ~180 MB, over the 50 MB an upload may weigh). Either way the server stores and projects
+ * it exactly as an imported file. Not responsible for measuring anything (lib/bench) or for the server (server.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../contract/events';
@@ -17,7 +17,7 @@ import { MAX_IMPORT_BYTES } from '../server/http/run-files';
 import { importRun } from '../server/imports';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
-import type { BenchServer } from './server-process';
+import type { BenchServer } from './server';
 
 export const BENCH_GOAL = 'Reduce the p99 latency of the checkout API';
 /**
@@ -104,7 +104,11 @@ function exportFile(events: ExplorationEvent[], config: ToTConfig): RunExport {
 }
 
 /** Builds a finished run of about `targetEvents` events and stores it on the bench server; `label` tags it. */
-export async function recordRun(server: BenchServer, targetEvents: number, label: string): Promise<RecordedRun> {
+export async function recordRun(
+  server: Pick<BenchServer, 'base' | 'databaseFile'>,
+  targetEvents: number,
+  label: string,
+): Promise<RecordedRun> {
   const t0 = performance.now();
   const { events, config } = await searchEvents(targetEvents);
   const file = exportFile(events, config);

@@ -1,15 +1,15 @@
 /**
- * Test support: a handler for the fake OpenAI server (lib/models/test-server.ts) that answers Game of 24 propose and value
+ * Test support: a handler for the fake OpenAI server (lib/models/testing.ts) that answers Game of 24 propose and value
  * prompts with the task's own offline simulation, deterministically, with OpenAI-style usage, so a whole search can
  * run over HTTP through OpenAIModel. Used by the OpenAI tests and the browser test of the OpenAI backend. It lives
- * with the task it answers for, so lib/models (the backends) never imports lib/tasks.
+ * in lib/tasks' test support, with the task it answers for, so lib/models (the backends) never imports lib/tasks.
  */
 import type { ChatMessage } from '../../contract/vocabulary';
 import type { CompletionRequest } from '../../engine/index';
 import { createRng, hashString } from '../../models/random';
 import { countTokens } from '../../models/simulated';
-import { completionBody, errorBody, type Handler } from '../../models/test-server';
-import { game24Simulation } from './simulation';
+import { completionBody, errorBody, type Handler } from '../../models/testing';
+import { game24Simulation } from '../game24/simulation';
 
 export function game24Handler(seed = 7): Handler {
   return (received) => {
