@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const BROWSER = ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'lib/store/**/*.ts', 'lib/layout/**/*.ts'];
 const BROWSER_TESTS = [
   'components/**/*.test.ts',
-  'components/run/testing/**',
+  'components/run/testing.ts',
   'lib/store/**/*.test.ts',
   'lib/layout/**/*.test.ts',
 ];
@@ -15,9 +15,9 @@ const LIB_SERVER = {
   message: 'components and pages do not import lib/server: use lib/contract, or RouterOutputs from lib/trpc.',
 };
 // Outside lib/engine, the engine is entered by its doors: index (pure, browser-safe) and server (what runs a search);
-// its test support is for tests and bench scripts (ENGINE_TEST_SUPPORT below).
+// its test support is for tests (ENGINE_TEST_SUPPORT below).
 const ENGINE_DOORS = {
-  group: ['**/engine/*', '!**/engine/index', '!**/engine/server', '!**/engine/testing', '!**/engine/testing-expect'],
+  group: ['**/engine/*', '!**/engine/index', '!**/engine/server', '!**/engine/testing'],
   message:
     "enter the engine by its doors: lib/engine/index (or lib/engine/server to run a search); event schemas and the vocabulary are lib/contract's.",
 };
@@ -26,8 +26,8 @@ const ENGINE_SERVER_DOOR = {
   message: 'the browser does not run a search: import the pure engine from lib/engine/index.',
 };
 const ENGINE_TEST_SUPPORT = {
-  group: ['**/engine/testing', '**/engine/testing-expect'],
-  message: "the engine's test support is for tests and bench scripts.",
+  group: ['**/engine/testing'],
+  message: "the engine's test support is for tests.",
 };
 
 export default tseslint.config(
@@ -61,8 +61,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS, ENGINE_TEST_SUPPORT] }] },
   },
   {
-    // tests and bench scripts drive the engine with its scripted and timed models
-    files: ['**/*.test.ts', 'lib/bench/**/*.ts'],
+    // tests build logs by hand with the engine's test support
+    files: ['**/*.test.ts'],
     ignores: ['lib/engine/**', 'lib/contract/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS] }] },
   },

@@ -4,7 +4,7 @@
  * and limits, the less common ones under "Advanced"), and the simulated model's seed and latency. Messages sit
  * beside their fields: the client checks with the same schema as the server (form-model.ts) for instant feedback,
  * and a server's BAD_REQUEST is shown beside the field it names. On success it opens the new run.
- * Not responsible for validation rules (form-model.ts, lib/engine/config.ts) or the runs list.
+ * Not responsible for validation rules (form-model.ts, lib/contract/vocabulary.ts) or the runs list.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';

@@ -1,6 +1,6 @@
 /**
  * Inputs shared by several procedures (and the run form), validated with zod.
- * Not responsible for the engine's own config schema (lib/engine/config.ts), which it reuses.
+ * Not responsible for the config schema (lib/contract/vocabulary.ts), which it reuses.
  */
 import { z } from 'zod';
 import { toTConfigFields } from '../../contract/vocabulary';
