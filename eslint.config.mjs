@@ -3,6 +3,28 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// Browser code's forbidden imports (one list each, so the blocks below that share files repeat no pattern).
+const NO_SERVER = {
+  group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],
+  message: 'components and pages do not import lib/server: use lib/contract, or RouterOutputs from lib/trpc.',
+};
+const NO_TASKS = {
+  group: ['@/lib/tasks', '@/lib/tasks/*', '**/lib/tasks', '**/lib/tasks/*', '../tasks', '../tasks/*'],
+  message:
+    "browser code does not import lib/tasks (its prompts and simulations would ship to the browser): a task's " +
+    'names, help and goal check are in lib/contract/tasks.ts.',
+};
+const BROWSER_FILES = ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'lib/store/**/*.ts', 'lib/layout/**/*.ts'];
+// tests and their support run a real search in node, so they may bring a task
+const BROWSER_TEST_FILES = ['**/*.test.ts', 'components/run/testing/**'];
+const BROWSER_TEST_FILES_OF_BROWSER = [
+  'components/**/*.test.ts',
+  'app/**/*.test.ts',
+  'lib/store/**/*.test.ts',
+  'lib/layout/**/*.test.ts',
+  'components/run/testing/**',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -29,23 +51,17 @@ export default tseslint.config(
   // The arrows of the house (shared/DESIGN.md), held by the linter rather than by memory.
   {
     // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
-    // shared definitions from lib/contract (app/api is the server's HTTP face and may)
-    files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'lib/store/**/*.ts', 'lib/layout/**/*.ts'],
+    // shared definitions from lib/contract (app/api is the server's HTTP face and may); nor into lib/tasks, whose
+    // prompts and simulations would otherwise be bundled for the browser
+    files: BROWSER_FILES,
+    ignores: ['app/api/**', ...BROWSER_TEST_FILES],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SERVER, NO_TASKS] }] },
+  },
+  {
+    // the same files' tests and test support: still never the server
+    files: BROWSER_TEST_FILES_OF_BROWSER,
     ignores: ['app/api/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],
-              message:
-                'components and pages do not import lib/server: use lib/contract, or RouterOutputs from lib/trpc.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SERVER] }] },
   },
   {
     // the contract is what everyone imports, so it imports nothing of ours (zod is its one package)

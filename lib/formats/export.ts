@@ -21,7 +21,7 @@ import { toTConfigSchema } from '../engine/config';
 import type { ExplorationEvent } from '../engine/events';
 import { createEmptyTree, reduce } from '../engine/tree';
 import type { FinishReason, ThoughtTree, ToTConfig } from '../engine/types';
-import { TASK_IDS, isTaskId } from '../tasks/index';
+import { TASK_IDS, isTaskId } from '../contract/tasks';
 import { RUN_STATUSES, type StoredRunStatus } from '../contract/run-status';
 import { explorationEventSchema } from './event-schema';
 

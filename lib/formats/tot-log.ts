@@ -45,7 +45,7 @@ import { DEFAULT_TOT_CONFIG, toTConfigSchema } from '../engine/config';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../engine/events';
 import { createEmptyTree, nextNodeId, pathTo, reduce } from '../engine/tree';
 import type { BranchScore, ThoughtBranch, ThoughtNode, ThoughtTree, ToTConfig } from '../engine/types';
-import { InvalidPuzzleError, normalizePuzzle } from '../tasks/game24/goal';
+import { InvalidPuzzleError, normalizePuzzle } from '../contract/game24-goal';
 import { isAnswerLine } from '../tasks/game24/move';
 import { game24Task } from '../tasks/game24/task';
 import { describeIssues } from './export';

@@ -6,7 +6,7 @@
  * (simulation.ts).
  */
 import type { ThoughtNode, ThoughtTask, Verification } from '../../engine/types';
-import { puzzleError } from './goal';
+import { puzzleError } from '../../contract/game24-goal';
 import { formatNumbers, isAnswerLine, parseMove } from './move';
 import {
   answerPrompt,
@@ -147,5 +147,5 @@ export const game24Task: ThoughtTask = {
     return parsed.move.left.length === 0 || (parsed.move.left.length === 1 && !onlyTwentyFour(parsed.move.left));
   },
 
-  validateGoal: (goal) => puzzleError(goal),
+  validateGoal: puzzleError,
 };
