@@ -6,7 +6,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc/client';
 import type { ProposedAction, ThoughtNode } from '@/lib/engine/types';
 import { useRunStore } from '../RunStoreContext';
-import { STATUS_LABELS, displayStatus } from '../node-status';
+import { STATUS_LABELS, displayStatus } from '@/lib/layout/node-status';
 import { actionLabel } from '../event-log/describe-event';
 import { expandBlock, pruneBlock } from './node-commands';
 import { BranchTotals } from './BranchTotals';

@@ -10,8 +10,8 @@ import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { taskLabel } from '@/lib/contract/tasks';
 import { useTRPC } from '@/lib/trpc/client';
+import { formatScore } from '@/lib/layout/node-status';
 import { useRunStore } from '../RunStoreContext';
-import { formatScore } from '../event-log/describe-event';
 import { formatClock } from './model-calls';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
