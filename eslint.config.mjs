@@ -4,8 +4,10 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const BROWSER = ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'lib/store/**/*.ts', 'lib/layout/**/*.ts'];
+// the browser's tests and their test support run a real search in node, so they may bring a task and run the engine
 const BROWSER_TESTS = [
   'components/**/*.test.ts',
+  'app/**/*.test.ts',
   'components/run/testing.ts',
   'lib/store/**/*.test.ts',
   'lib/layout/**/*.test.ts',
@@ -13,6 +15,12 @@ const BROWSER_TESTS = [
 const LIB_SERVER = {
   group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],
   message: 'components and pages do not import lib/server: use lib/contract, or RouterOutputs from lib/trpc.',
+};
+const NO_TASKS = {
+  group: ['@/lib/tasks', '@/lib/tasks/*', '**/lib/tasks', '**/lib/tasks/*', '../tasks', '../tasks/*'],
+  message:
+    "browser code does not import lib/tasks (its prompts and simulations would ship to the browser): a task's " +
+    'names, help and goal check are in lib/contract/tasks.ts.',
 };
 // Outside lib/engine, the engine is entered by its doors: index (pure, browser-safe) and server (what runs a search);
 // its test support is for tests (ENGINE_TEST_SUPPORT below).
@@ -68,13 +76,14 @@ export default tseslint.config(
   },
   {
     // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
-    // shared definitions from lib/contract (app/api is the server's HTTP face and may); nor does it run a search
+    // shared definitions from lib/contract (app/api is the server's HTTP face and may); nor does it run a search,
+    // nor import lib/tasks, whose prompts and simulations would otherwise be bundled for the browser
     files: BROWSER,
     ignores: ['app/api/**', ...BROWSER_TESTS],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [LIB_SERVER, ENGINE_DOORS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT] },
+        { patterns: [LIB_SERVER, NO_TASKS, ENGINE_DOORS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT] },
       ],
     },
   },

@@ -8,7 +8,7 @@
 //   field-<name> (every form field, e.g. field-beamWidth), error-<name>, advanced-toggle, reset-defaults, start-run
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_TOT_CONFIG } from '../lib/engine/index';
-import { TASKS } from '../lib/tasks/index';
+import { taskInfo } from '../lib/contract/tasks';
 import { mutate, query } from './api';
 
 interface RunSummary {
@@ -104,7 +104,5 @@ test('every config field is in the form with its default, the less common ones u
   await page.getByTestId('reset-defaults').click();
   await expect(page.getByTestId('field-noveltyWeight')).toHaveValue(String(DEFAULT_TOT_CONFIG.noveltyWeight));
   await page.getByTestId('field-taskId').selectOption('open-goal');
-  await expect(page.getByLabel('Goal', { exact: true })).toHaveValue(
-    TASKS.find((t) => t.id === 'open-goal')!.exampleGoal,
-  );
+  await expect(page.getByLabel('Goal', { exact: true })).toHaveValue(taskInfo('open-goal')!.exampleGoal);
 });

@@ -2,12 +2,12 @@
 // Two runs side by side (a fork and its parent, or two strategies on one puzzle): each live-streamed into its own
 // store and drawn with the same layout rules, the nodes they share (same path of thoughts) marked on both; below,
 // the diff (where their best paths diverge, the best paths side by side, the nodes only one has: lib/compare/diff.ts)
-// and a table of their stats and costs (a model with no price reads "unpriced", never $0).
+// and a table of their stats and costs (lib/compare/facts.ts).
 import { ReactFlowProvider } from '@xyflow/react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import { formatSpend } from '@/lib/contract/format';
 import { diffRuns, type PathStep, type RunDiff } from '@/lib/compare/diff';
+import { RUN_FACTS, sharedText } from '@/lib/compare/facts';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { createPageViewStore } from '@/lib/store/page-view';
 import { createRunStore, type RunStore } from '@/lib/store/run-store';
@@ -52,11 +52,6 @@ function SideBody({ runId, label, shared }: { runId: string; label: string; shar
   );
 }
 
-function fmtMs(ms: number | null): string {
-  if (ms === null) return '—';
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 export function CompareView({ a, b }: { a: string; b: string }) {
   const [storeA] = useState(() => createRunStore(a));
   const [storeB] = useState(() => createRunStore(b));
@@ -70,25 +65,6 @@ export function CompareView({ a, b }: { a: string; b: string }) {
     return diffRuns(treeA, treeB);
   }, [treeA, treeB, versionA, versionB]);
   const shared = diff.shared;
-
-  const rows: [string, (t: typeof treeA) => string][] = [
-    ['model', (t) => t.modelId || '—'],
-    ['status', (t) => `${t.status}${t.finishReason ? ` (${t.finishReason})` : ''}`],
-    [
-      'strategy',
-      (t) =>
-        `${t.config.explorationStrategy} · depth ${t.config.maxDepth} · b${t.config.branchFactor} · w${t.config.beamWidth}`,
-    ],
-    ['nodes explored / created', (t) => `${t.stats.exploredNodes} / ${t.stats.totalNodes}`],
-    ['depth reached', (t) => String(t.stats.maxDepthReached)],
-    ['backtracks', (t) => String(t.stats.backtrackCount)],
-    ['model calls (executor / all)', (t) => `${t.stats.llmCalls} / ${t.stats.modelCalls}`],
-    ['tokens', (t) => t.stats.tokenUsage.totalTokens.toLocaleString('en-US')],
-    ['cost', (t) => formatSpend(t.stats)],
-    ['duration', (t) => fmtMs(t.startedAt && t.finishedAt ? t.finishedAt - t.startedAt : null)],
-    ['verified answer', (t) => (t.verified === null ? '—' : t.verified ? '✓ yes' : 'no')],
-    ['output', (t) => t.output ?? '—'],
-  ];
 
   return (
     <div className={styles.page}>
@@ -109,14 +85,14 @@ export function CompareView({ a, b }: { a: string; b: string }) {
           <tbody>
             <tr>
               <td>shared with the other</td>
-              <td>{diff.sharedA === 1 ? '1 node (the goal)' : `${diff.sharedA} nodes`}</td>
-              <td>{diff.sharedB === 1 ? '1 node (the goal)' : `${diff.sharedB} nodes`}</td>
+              <td>{sharedText(diff.sharedA)}</td>
+              <td>{sharedText(diff.sharedB)}</td>
             </tr>
-            {rows.map(([name, value]) => (
-              <tr key={name}>
-                <td>{name}</td>
-                <td>{value(treeA)}</td>
-                <td>{value(treeB)}</td>
+            {RUN_FACTS.map((fact) => (
+              <tr key={fact.label}>
+                <td>{fact.label}</td>
+                <td>{fact.value(treeA)}</td>
+                <td>{fact.value(treeB)}</td>
               </tr>
             ))}
           </tbody>

@@ -11,10 +11,9 @@ import { levelOf } from '@/lib/layout/lod';
 import { rollupsFor, sumRollups } from '@/lib/layout/rollup';
 import { formatSpend } from '@/lib/contract/format';
 import { NodeHandles } from './canvas/orientation';
-import { scoreFigure } from './event-log/describe-event';
 import { useRunStore } from './RunStoreContext';
-import type { DroppedFlowNode, DroppedFoldFlowNode, FoldFlowNode, SummaryFlowNode } from './flow-types';
-import { firstLine } from './node-status';
+import type { DroppedFlowNode, DroppedFoldFlowNode, FoldFlowNode, SummaryFlowNode } from '@/lib/layout/flow-types';
+import { firstLine, scoreFigure } from '@/lib/layout/node-status';
 
 const usePill = () => useStore((s) => levelOf(s.transform[2]) !== 'card');
 

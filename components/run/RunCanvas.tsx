@@ -3,32 +3,31 @@
 // dropped candidates folded, and on big trees everything away from the focus collapsed into "+N more" summaries),
 // where it goes from lib/layout/place.ts (tidy tree top-to-bottom or left-to-right, or per-depth layers), how it is
 // drawn from the zoom (lib/layout/lod.ts): full cards close up, pills in the middle, and far out one canvas
-// (canvas/LodCanvas.tsx) with no DOM node per item. All of that is computed once per tree change, never per frame.
-// This component also publishes the layout to the page-view store, honours its focus requests, and keeps the newest
-// activity in view while "follow live" is on.
+// (canvas/LodCanvas.tsx) with no DOM node per item. The elements are built by lib/layout/canvas-elements.ts, once
+// per tree change, never per frame; this component renders them and keeps their objects stable. It also publishes
+// the layout to the page-view store, honours its focus requests, and keeps the newest activity in view while
+// "follow live" is on.
 import { Background, ControlButton, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
-import { pathTo, type ThoughtTree } from '@/lib/engine/index';
+import { buildCanvasElements } from '@/lib/layout/canvas-elements';
+import type { RunFlowNode } from '@/lib/layout/flow-types';
 import { levelOf } from '@/lib/layout/lod';
-import { CARD_HEIGHT, CARD_WIDTH, placeLayers, placeTree, type LayerItem } from '@/lib/layout/place';
+import { CARD_HEIGHT, CARD_WIDTH } from '@/lib/layout/place';
+import { hitTest, type SceneItem } from '@/lib/layout/scene';
+import { createElementCache, stabilize } from '@/lib/layout/stable-elements';
 import type { Position } from '@/lib/layout/tidy';
-import { droppedItemId, focusNodes, visibleTree } from '@/lib/layout/visible-tree';
+import { droppedItemId } from '@/lib/layout/visible-tree';
 import { CanvasToolbar } from './CanvasToolbar';
 import { LodCanvas } from './canvas/LodCanvas';
 import { OrientationContext } from './canvas/orientation';
 import { useCanvasPrefs } from './canvas/prefs';
-import { buildScene, hitTest, type SceneItem } from './canvas/scene';
 import { DroppedCard, DroppedFoldCard, FoldCard, SummaryCard } from './FoldCards';
 import { NodeContextMenu } from './NodeContextMenu';
 import { MIN_ZOOM, useFrame } from './fit';
 import { usePageView, usePageViewApi } from './PageViewContext';
 import { useRunStore, useRunStoreApi } from './RunStoreContext';
-import type { RunFlowNode } from './flow-types';
-import { displayStatus } from './node-status';
-import { createElementCache, stabilize } from './stable-elements';
 import { ThoughtNodeCard } from './ThoughtNodeCard';
 import type { RunCommands } from './useRunCommands';
-import { scoreFigure } from './event-log/describe-event';
 
 const nodeTypes = {
   thought: ThoughtNodeCard,
@@ -41,23 +40,6 @@ const NO_NODES: RunFlowNode[] = [];
 const NO_EDGES: Edge[] = [];
 /** Trees up to this many nodes show everything unless asked to collapse; bigger ones start focused. */
 export const AUTO_COLLAPSE_ABOVE = 40;
-
-/** The statuses of every node under `roots`, as "status:count" pairs, most common first. */
-function statusMix(tree: ThoughtTree, roots: readonly string[]): string {
-  const counts = new Map<string, number>();
-  const stack = [...roots];
-  while (stack.length) {
-    const node = tree.nodes[stack.pop() as string];
-    if (!node) continue;
-    const status = displayStatus(node);
-    counts.set(status, (counts.get(status) ?? 0) + 1);
-    stack.push(...node.childIds);
-  }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .map(([status, n]) => `${status}:${n}`)
-    .join(',');
-}
 
 export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork: (nodeId: string) => void }) {
   const store = useRunStoreApi();
@@ -84,141 +66,19 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
 
   const model = useMemo(() => {
     void version; // the tree is updated in place; version says when
-    const visible = visibleTree(tree, {
+    const built = buildCanvasElements(tree, {
+      selectedNodeId,
+      bestNodeId,
+      lastBacktrack,
       foldDeadEnds,
       showDropped,
       openFolds,
-      reveal: selectedNodeId,
       autoCollapse,
-      focus: focusNodes(tree, selectedNodeId, bestNodeId),
+      orientation,
+      mode,
     });
-    const itemOf = new Map<string, string>(); // node id -> the visible item standing for it
-    const best = new Set(bestNodeId ? pathTo(tree, bestNodeId).map((n) => n.id) : []);
-    if (!visible.rootId) {
-      const empty = new Map<string, Position>();
-      return {
-        nodes: NO_NODES,
-        edges: NO_EDGES,
-        positions: empty,
-        itemOf,
-        scene: buildScene({ ...visible, tree, positions: empty, orientation, bestPath: best, fadeUnrun: false }),
-      };
-    }
-    const layers = mode === 'layers';
-    let positions: Map<string, Position>;
-    if (layers) {
-      const layerItems: LayerItem[] = [];
-      for (const item of visible.items.values()) {
-        const node = tree.nodes[item.kind === 'node' ? item.nodeId : item.parentId];
-        if (!node) continue;
-        layerItems.push(
-          item.kind === 'node'
-            ? { id: item.id, depth: node.depth, score: node.score?.composite ?? null }
-            : { id: item.id, depth: node.depth + 1, score: null },
-        );
-      }
-      positions = placeLayers(layerItems, orientation).positions;
-    } else {
-      positions = placeTree(visible.childIds, visible.rootId, orientation).positions;
-    }
-    const flowNodes: RunFlowNode[] = [];
-    const flowEdges: Edge[] = [];
-    for (const [id, position] of positions) {
-      const item = visible.items.get(id);
-      if (!item) continue;
-      // initial sizes let React Flow cull and place nodes before it has measured them
-      const common = {
-        id,
-        position,
-        draggable: false,
-        selected: id === selectedNodeId,
-        initialWidth: CARD_WIDTH,
-        initialHeight: CARD_HEIGHT,
-      };
-      if (item.kind === 'node') {
-        const node = tree.nodes[item.nodeId];
-        // the layer view marks the candidates that ran (kept) and fades the ones that never did
-        const faint = layers && node?.parentId !== null && node?.startedSeq === null;
-        flowNodes.push({
-          ...common,
-          type: 'thought',
-          data: { nodeId: item.nodeId },
-          className: faint ? 'is-faint' : undefined,
-        });
-        itemOf.set(item.nodeId, id);
-      } else if (item.kind === 'dead-fold') {
-        flowNodes.push({
-          ...common,
-          type: 'fold',
-          data: { foldId: id, parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden },
-        });
-        for (const nodeId of item.nodeIds) itemOf.set(nodeId, id);
-      } else if (item.kind === 'summary') {
-        flowNodes.push({
-          ...common,
-          type: 'summary',
-          data: {
-            parentId: item.parentId,
-            nodeIds: item.nodeIds,
-            hidden: item.hidden,
-            best: item.bestScore ? scoreFigure(item.bestScore) : null,
-            mix: statusMix(tree, item.nodeIds),
-          },
-        });
-      } else if (item.kind === 'dropped-fold') {
-        flowNodes.push({
-          ...common,
-          type: 'droppedFold',
-          data: { foldId: id, parentId: item.parentId, count: item.count },
-        });
-      } else {
-        flowNodes.push({ ...common, type: 'dropped', data: { parentId: item.parentId, index: item.index } });
-      }
-      for (const childId of visible.childIds[id] ?? []) {
-        const onBest = best.has(id) && best.has(childId);
-        const child = visible.items.get(childId);
-        // the layer view links only the candidates that ran (see scene.ts)
-        if (layers && child?.kind === 'node' && tree.nodes[child.nodeId]?.startedSeq === null) continue;
-        const faint = child?.kind === 'dropped' || child?.kind === 'dropped-fold';
-        flowEdges.push({
-          id: `e:${id}:${childId}`,
-          source: id,
-          target: childId,
-          type: 'smoothstep',
-          className: onBest ? 'edge-best' : faint ? 'edge-faint' : undefined,
-        });
-      }
-    }
-    // nodes hidden in a fold or a summary are stood for by it (search hits, focus requests, selection marks)
-    for (const item of visible.items.values()) {
-      if (item.kind !== 'dead-fold' && item.kind !== 'summary') continue;
-      const stack = [...item.nodeIds];
-      while (stack.length) {
-        const n = tree.nodes[stack.pop() as string];
-        if (!n) continue;
-        if (!itemOf.has(n.id)) itemOf.set(n.id, item.id);
-        stack.push(...n.childIds);
-      }
-    }
-    if (lastBacktrack?.toId) {
-      const from = itemOf.get(lastBacktrack.fromId);
-      const to = itemOf.get(lastBacktrack.toId);
-      if (from && to && from !== to) {
-        flowEdges.push({
-          id: `backtrack:${lastBacktrack.seq}`,
-          source: from,
-          target: to,
-          type: 'default',
-          animated: true,
-          className: 'edge-backtrack',
-          label: 'backtrack',
-          labelBgPadding: [4, 2],
-        });
-      }
-    }
-    const scene = buildScene({ ...visible, tree, positions, orientation, bestPath: best, fadeUnrun: layers });
     const measuredOf = (id: string) => flow.getInternalNode(id)?.measured;
-    return { ...stabilize(cache, flowNodes, flowEdges, measuredOf), positions, itemOf, scene };
+    return { ...built, ...stabilize(cache, built.nodes, built.edges, measuredOf) };
   }, [
     tree,
     version,

@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { formatDuration, formatSpend } from '@/lib/contract/format';
+import { taskLabel } from '@/lib/contract/tasks';
 import { elapsedMs, pausesOf, runStatus } from '@/lib/store/run-clock';
 import { useTRPC } from '@/lib/trpc/client';
 import { ExportButton } from './ExportButton';
@@ -126,7 +127,7 @@ export function RunHeader({
   const elapsed = useRunElapsed(run, status);
   const resumable = status === 'paused' || status === 'interrupted';
   const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
-  const task = run ? (run.taskId === 'game24' ? 'Game of 24' : 'Open goal') : '';
+  const task = run ? taskLabel(run.taskId) : '';
   const configTitle = `depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`;
   const configShort = `${config.explorationStrategy} · d${config.maxDepth} · b${config.branchFactor} · w${config.beamWidth} · t${config.confidenceThreshold}`;
 

@@ -10,9 +10,8 @@ import { levelOf } from '@/lib/layout/lod';
 import { NodeHandles } from './canvas/orientation';
 import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
-import type { ThoughtFlowNode } from './flow-types';
-import { scoreFigure } from './event-log/describe-event';
-import { STATUS_LABELS, displayStatus, firstLine } from './node-status';
+import type { ThoughtFlowNode } from '@/lib/layout/flow-types';
+import { displayStatus, firstLine, scoreFigure, STATUS_LABELS } from '@/lib/layout/node-status';
 import { useIsShared } from './SharedNodes';
 
 function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {

@@ -9,28 +9,29 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { TASKS } from '@/lib/tasks/index';
+import { TASK_INFO, taskInfo } from '@/lib/contract/tasks';
 import { useTRPC } from '@/lib/trpc/client';
 import {
   ADVANCED_FIELDS,
   GROUPS,
   NUMBER_FIELDS,
   STRATEGIES,
+  advancedSummary,
   defaultSettings,
   firstErrorField,
+  formMessages,
   initialValues,
   parseForm,
   rangeText,
-  sameValues,
   serverErrors,
   settingsAreDefault,
-  taskEntry,
-  type FieldErrors,
+  submission,
+  withTask,
   type FieldName,
   type FormValues,
   type NumberFieldSpec,
 } from './form-model';
-import { defaultModelChoice, modelChoiceError, modelSpec, type ModelChoice } from './model-choice';
+import { defaultModelChoice, modelChoiceError, type ModelChoice } from './model-choice';
 import { ModelPicker } from './ModelPicker';
 import s from './NewRunForm.module.css';
 
@@ -155,31 +156,19 @@ export function NewRunForm() {
   );
 
   const [modelChoice, setModelChoice] = useState<ModelChoice>(() => defaultModelChoice());
-  const client = useMemo(() => parseForm(values), [values]);
+  const parsed = useMemo(() => parseForm(values), [values]);
   const modelError = modelChoiceError(modelChoice);
-  // a server message about the model (model.model, model.baseURL, ...) shows beside the model picker
-  const modelServerError =
-    create.error && /^model\./.test(create.error.message) && sentValues && sameValues(values, sentValues)
-      ? create.error.message
-      : null;
-  const server = sentValues && sameValues(values, sentValues) ? serverErrors(create.error) : serverErrors(null);
-
-  // Settings start valid, so any message there comes from an edit and shows at once; the goal's waits for a blur.
-  const errors: FieldErrors = {};
-  for (const [name, message] of Object.entries(client.errors) as [FieldName, string][]) {
-    if (name !== 'goal' || goalTouched || submitted) errors[name] = message;
-  }
-  Object.assign(errors, server.fields);
+  const messages = formMessages({ values, parsed, goalTouched, submitted, sent: sentValues, error: create.error });
+  const errors = messages.fields;
 
   const showAdvanced = advancedOpen || ADVANCED_FIELDS.some((name) => errors[name]);
-  const task = taskEntry(values.taskId);
-  const goalLabel = values.taskId === 'game24' ? 'Puzzle' : 'Goal';
+  const task = taskInfo(values.taskId);
   const busy = create.isPending || create.isSuccess;
 
   const set = (name: FieldName, value: string) => setValues((v) => ({ ...v, [name]: value }));
 
   function chooseTask(taskId: string) {
-    setValues((v) => ({ ...v, taskId, goal: taskEntry(taskId)?.exampleGoal ?? '' }));
+    setValues((v) => withTask(v, taskId));
     setGoalTouched(false);
   }
 
@@ -192,18 +181,15 @@ export function NewRunForm() {
     event.preventDefault();
     if (busy) return;
     setSubmitted(true);
-    if (!client.input) {
-      focusField(firstErrorField(client.errors));
+    const plan = submission(parsed, modelChoice);
+    if (!plan.ok) {
+      focusField(plan.focus);
       return;
     }
-    if (modelError) return;
     setSentValues(values);
-    create.mutate({ ...client.input, model: modelSpec(modelChoice, client.input.model) });
+    create.mutate(plan.input);
   }
 
-  const advancedSummary =
-    `weights ${values.confidenceWeight || '?'} / ${values.progressWeight || '?'} / ${values.noveltyWeight || '?'}` +
-    ` · ${values.maxIterationsPerBranch || '?'} turns per branch`;
   const strategyHint = STRATEGIES.find((st) => st.value === values.explorationStrategy)?.hint ?? '';
 
   return (
@@ -226,7 +212,7 @@ export function NewRunForm() {
             aria-describedby="taskId-message"
             data-testid="field-taskId"
           >
-            {TASKS.map((t) => (
+            {TASK_INFO.map((t) => (
               <option key={t.id} value={t.id}>
                 {t.label}
               </option>
@@ -235,11 +221,11 @@ export function NewRunForm() {
           <FieldMessage
             name="taskId"
             error={errors.taskId}
-            hint={task?.task.verifyOutput ? 'answers are checked' : 'answers are not checked'}
+            hint={task?.checksAnswers ? 'answers are checked' : 'answers are not checked'}
           />
         </div>
         <div className="field">
-          <label htmlFor="goal">{goalLabel}</label>
+          <label htmlFor="goal">{task?.goalLabel ?? 'Goal'}</label>
           <input
             id="goal"
             name="goal"
@@ -248,7 +234,7 @@ export function NewRunForm() {
             onBlur={() => setGoalTouched(true)}
             placeholder={task?.exampleGoal}
             autoComplete="off"
-            spellCheck={values.taskId !== 'game24'}
+            spellCheck={task?.goalIsProse ?? true}
             aria-invalid={Boolean(errors.goal)}
             aria-describedby="goal-message"
             data-testid="field-goal"
@@ -299,7 +285,7 @@ export function NewRunForm() {
                   <ModelPicker
                     choice={modelChoice}
                     onChange={setModelChoice}
-                    error={submitted ? (modelError ?? modelServerError) : modelServerError}
+                    error={submitted ? (modelError ?? messages.model) : messages.model}
                   />
                 )}
                 {main
@@ -347,12 +333,12 @@ export function NewRunForm() {
             ▸
           </span>
           {showAdvanced ? 'Hide advanced settings' : 'Advanced settings'}
-          {!showAdvanced && <span className={s.summary}>{advancedSummary}</span>}
+          {!showAdvanced && <span className={s.summary}>{advancedSummary(values)}</span>}
         </button>
         <div className={s.actions}>
-          {server.general && (
+          {messages.general && (
             <span className="field-error" role="alert" data-testid="form-error">
-              Could not start the run: {server.general}
+              Could not start the run: {messages.general}
             </span>
           )}
           <button

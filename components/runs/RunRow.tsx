@@ -9,7 +9,8 @@ import Link from 'next/link';
 import { useState, type MouseEvent } from 'react';
 import { formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
 import { shortImportTag } from '@/lib/contract/import-tag';
-import { type ListedRun, formatRelative, runDurationMs, solvedState, taskLabel } from './list-model';
+import { taskLabel } from '@/lib/contract/tasks';
+import { type ListedRun, formatRelative, runDurationMs, solvedState } from './list-model';
 import s from './RunsTable.module.css';
 
 function statusTitle(run: ListedRun): string {

@@ -6,9 +6,9 @@
  * Not responsible for the URL or the query.
  */
 import { useEffect, useState } from 'react';
-import { TASKS, type TaskId } from '@/lib/tasks/index';
 import type { StoredRunStatus } from '@/lib/contract/run-status';
 import { shortImportTag } from '@/lib/contract/import-tag';
+import { TASK_INFO, isTaskId } from '@/lib/contract/tasks';
 import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters, type RunOrigin } from './list-model';
 import s from './RunsTable.module.css';
 
@@ -94,11 +94,11 @@ export function RunsFilters({
           className="input"
           value={filters.taskId ?? ''}
           disabled={disabled}
-          onChange={(e) => onChange({ ...filters, taskId: (e.target.value || null) as TaskId | null })}
+          onChange={(e) => onChange({ ...filters, taskId: isTaskId(e.target.value) ? e.target.value : null })}
           data-testid="task-filter"
         >
           <option value="">All tasks</option>
-          {TASKS.map((t) => (
+          {TASK_INFO.map((t) => (
             <option key={t.id} value={t.id}>
               {t.label}
             </option>

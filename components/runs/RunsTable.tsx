@@ -10,6 +10,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import type { RunSort, RunSortKey } from '@/lib/contract/run-list';
+import { taskLabel } from '@/lib/contract/tasks';
 import { useTRPC } from '@/lib/trpc/client';
 import {
   ACTIVE_STATUSES,
@@ -20,7 +21,6 @@ import {
   nextSort,
   parseFilters,
   summaryParts,
-  taskLabel,
   type RunFilters,
   type RunsSummary,
 } from './list-model';

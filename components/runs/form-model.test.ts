@@ -5,8 +5,10 @@ import {
   ADVANCED_FIELDS,
   FIELD_ORDER,
   NUMBER_FIELDS,
+  advancedSummary,
   defaultSettings,
   firstErrorField,
+  formMessages,
   humanizeFieldNames,
   initialValues,
   parseForm,
@@ -14,8 +16,11 @@ import {
   sameValues,
   serverErrors,
   settingsAreDefault,
+  submission,
+  withTask,
   type FormValues,
 } from './form-model';
+import { defaultModelChoice } from './model-choice';
 
 const withValues = (patch: Partial<FormValues>): FormValues => ({ ...initialValues('game24'), ...patch });
 
@@ -170,5 +175,82 @@ describe('serverErrors', () => {
 describe('humanizeFieldNames', () => {
   it('replaces known field names with their labels, leaving other words alone', () => {
     expect(humanizeFieldNames('maxTotalNodes must exceed someThing')).toBe('Node cap must exceed someThing');
+  });
+});
+
+describe('submission', () => {
+  it("sends run.create's input with the simulated model keeping the form's seed and latency", () => {
+    const plan = submission(parseForm(withValues({ seed: '7', latencyMs: '0' })), defaultModelChoice());
+    expect(plan).toMatchObject({
+      ok: true,
+      input: { taskId: 'game24', goal: '4 9 10 13', model: { provider: 'simulated', seed: 7, latencyMs: 0 } },
+    });
+  });
+
+  it('sends a chosen server model in place of the simulated one', () => {
+    const choice = { ...defaultModelChoice(), provider: 'openai' as const, model: ' llama3.1 ', temperature: '0.2' };
+    const plan = submission(parseForm(withValues({})), choice);
+    expect(plan.ok && plan.input.model).toEqual({
+      provider: 'openai',
+      baseUrlPreset: 'openai',
+      model: 'llama3.1',
+      temperature: 0.2,
+    });
+  });
+
+  it('sends nothing while a field is wrong, pointing at the first one on screen', () => {
+    expect(submission(parseForm(withValues({ goal: '1 2', beamWidth: '0' })), defaultModelChoice())).toEqual({
+      ok: false,
+      focus: 'goal',
+    });
+  });
+
+  it('sends nothing while the model choice is incomplete (the picker says why)', () => {
+    const choice = { ...defaultModelChoice(), provider: 'replay' as const };
+    expect(submission(parseForm(withValues({})), choice)).toEqual({ ok: false, focus: null });
+  });
+});
+
+describe('formMessages', () => {
+  const base = { goalTouched: false, submitted: false, sent: null, error: null };
+
+  it("holds back the goal's message until the goal was left or the form sent, but not a setting's", () => {
+    const values = withValues({ goal: '1 2', beamWidth: '0' });
+    const parsed = parseForm(values);
+    const quiet = formMessages({ ...base, values, parsed });
+    expect(quiet.fields.goal).toBeUndefined();
+    expect(quiet.fields.beamWidth).toBe('Must be at least 1');
+    expect(formMessages({ ...base, values, parsed, goalTouched: true }).fields.goal).toMatch(/Game of 24 puzzle/);
+    expect(formMessages({ ...base, values, parsed, submitted: true }).fields.goal).toMatch(/Game of 24 puzzle/);
+  });
+
+  it("shows the server's messages only while the form still holds what was sent", () => {
+    const values = withValues({});
+    const error = { message: 'the goal is empty', data: { field: 'goal' } };
+    const sent = formMessages({ ...base, values, parsed: parseForm(values), sent: values, error });
+    expect(sent.fields.goal).toBe('The goal is empty');
+    const edited = withValues({ goal: '1 1 1 1' });
+    const after = formMessages({ ...base, values: edited, parsed: parseForm(edited), sent: values, error });
+    expect(after.fields.goal).toBeUndefined();
+  });
+
+  it("puts the server's word on the model beside the model picker", () => {
+    const values = withValues({});
+    const error = { message: 'model.baseURL: not a server this host allows', data: { field: 'model.baseURL' } };
+    const messages = formMessages({ ...base, values, parsed: parseForm(values), sent: values, error });
+    expect(messages.model).toBe('model.baseURL: not a server this host allows');
+  });
+});
+
+describe('choosing a task and the advanced summary', () => {
+  it("puts the new task's example in the goal and keeps the settings", () => {
+    const next = withTask(withValues({ beamWidth: '2' }), 'open-goal');
+    expect(next).toMatchObject({ taskId: 'open-goal', beamWidth: '2' });
+    expect(next.goal).toMatch(/Postgres/);
+  });
+
+  it('says what the hidden fields hold, with ? for an empty one', () => {
+    const values = { ...withValues({}), noveltyWeight: '' };
+    expect(advancedSummary(values)).toMatch(/^weights [\d.]+ \/ [\d.]+ \/ \? · \d+ turns per branch$/);
   });
 });

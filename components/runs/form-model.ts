@@ -7,9 +7,10 @@
  */
 import { z } from 'zod';
 import { simulatedSettingsSchema } from '@/lib/contract/model-spec';
+import { GOAL_MAX_LENGTH, TASK_INFO, taskInfo, type TaskId } from '@/lib/contract/tasks';
 import { type ExplorationStrategy, type ToTConfig, toTConfigFields, toTConfigSchema } from '@/lib/contract/vocabulary';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
-import { TASKS, type TaskId } from '@/lib/tasks/index';
+import { modelChoiceError, modelSpec, type ModelChoice, type ModelSpecInput } from './model-choice';
 
 export type ConfigKey = keyof ToTConfig;
 export type NumericConfigKey = Exclude<ConfigKey, 'explorationStrategy'>;
@@ -43,8 +44,6 @@ export const STRATEGIES: readonly { value: ExplorationStrategy; label: string; h
 /** The simulated model's settings the form starts from; their bounds are the API's own (lib/contract/model-spec.ts). */
 export const DEFAULT_MODEL = { seed: 3, latencyMs: 150 } as const;
 const modelFields = simulatedSettingsSchema;
-
-export const GOAL_MAX_LENGTH = 2_000;
 
 export interface NumberFieldSpec {
   name: NumericConfigKey | 'seed' | 'latencyMs';
@@ -177,10 +176,6 @@ export function rangeText(field: NumberFieldSpec): string | null {
   return null;
 }
 
-export function taskEntry(taskId: string) {
-  return TASKS.find((t) => t.id === taskId) ?? null;
-}
-
 /** The settings part of the form (config and model) at their defaults. */
 export function defaultSettings(): Omit<FormValues, 'taskId' | 'goal'> {
   const config = Object.fromEntries(
@@ -192,8 +187,8 @@ export function defaultSettings(): Omit<FormValues, 'taskId' | 'goal'> {
   return { ...config, seed: String(DEFAULT_MODEL.seed), latencyMs: String(DEFAULT_MODEL.latencyMs) };
 }
 
-export function initialValues(taskId: TaskId = TASKS[0]?.id ?? 'game24'): FormValues {
-  return { taskId, goal: taskEntry(taskId)?.exampleGoal ?? '', ...defaultSettings() };
+export function initialValues(taskId: TaskId = TASK_INFO[0]?.id ?? 'game24'): FormValues {
+  return { taskId, goal: taskInfo(taskId)?.exampleGoal ?? '', ...defaultSettings() };
 }
 
 /** Whether every setting is at its default (the task and goal are not settings). */
@@ -259,13 +254,13 @@ export function parseForm(values: FormValues): ParsedForm {
     errors[name] ??= message;
   };
 
-  const entry = taskEntry(values.taskId);
+  const entry = taskInfo(values.taskId);
   const goal = values.goal.trim();
   if (!entry) set('taskId', 'Choose a task');
   if (goal.length > GOAL_MAX_LENGTH) set('goal', `At most ${GOAL_MAX_LENGTH} characters`);
-  else if (!goal) set('goal', entry?.id === 'game24' ? 'Enter a puzzle' : 'Enter a goal');
+  else if (!goal) set('goal', `Enter a ${(entry?.goalLabel ?? 'goal').toLowerCase()}`);
   else {
-    const problem = entry?.task.validateGoal?.(goal);
+    const problem = entry?.validateGoal(goal);
     if (problem) set('goal', sentence(problem));
   }
 
@@ -358,4 +353,65 @@ export function serverErrors(error: ServerErrorLike | null | undefined): ServerE
   }
   if (!data?.field && !zod) general.push(error.message);
   return { fields, general: general.length > 0 ? general.join('; ') : null };
+}
+
+/** run.create's input as the form sends it: the parsed form with the chosen model in place of the simulated one. */
+export type RunCreateRequest = Omit<RunCreateInput, 'model'> & { model: ModelSpecInput };
+
+export type Submission =
+  | { ok: true; input: RunCreateRequest }
+  /** Nothing is sent: `focus` is the first wrong field, or null when only the model choice is wrong. */
+  | { ok: false; focus: FieldName | null };
+
+/** What "Start run" does with the form as parsed and the model as chosen: send run.create's input, or point at a fix. */
+export function submission(parsed: ParsedForm, choice: ModelChoice): Submission {
+  if (!parsed.input) return { ok: false, focus: firstErrorField(parsed.errors) };
+  if (modelChoiceError(choice)) return { ok: false, focus: null };
+  return { ok: true, input: { ...parsed.input, model: modelSpec(choice, parsed.input.model) } };
+}
+
+export interface FormMessages {
+  /** The message beside each field. */
+  fields: FieldErrors;
+  /** What belongs to no field, at the foot of the form. */
+  general: string | null;
+  /** The server's word on the chosen model (model.model, model.baseURL, ...), beside the model picker. */
+  model: string | null;
+}
+
+/**
+ * The messages on screen. The client's show at once (settings start valid, so a message there follows an edit),
+ * except the goal's, which waits until the person leaves the field or presses Start. The server's describe what
+ * was sent, so they show only while the form still holds exactly that.
+ */
+export function formMessages(state: {
+  values: FormValues;
+  parsed: ParsedForm;
+  goalTouched: boolean;
+  submitted: boolean;
+  sent: FormValues | null;
+  error: ServerErrorLike | null | undefined;
+}): FormMessages {
+  const current = state.sent !== null && sameValues(state.values, state.sent) ? state.error : null;
+  const server = serverErrors(current);
+  const fields: FieldErrors = {};
+  for (const [name, message] of Object.entries(state.parsed.errors) as [FieldName, string][]) {
+    if (name !== 'goal' || state.goalTouched || state.submitted) fields[name] = message;
+  }
+  Object.assign(fields, server.fields);
+  const model = current && /^model\./.test(current.message) ? current.message : null;
+  return { fields, general: server.general, model };
+}
+
+/** The values after choosing a task: its example goal replaces the old task's (settings are kept). */
+export function withTask(values: FormValues, taskId: string): FormValues {
+  return { ...values, taskId, goal: taskInfo(taskId)?.exampleGoal ?? '' };
+}
+
+/** The closed "Advanced settings" line: what the hidden fields hold. */
+export function advancedSummary(values: FormValues): string {
+  return (
+    `weights ${values.confidenceWeight || '?'} / ${values.progressWeight || '?'} / ${values.noveltyWeight || '?'}` +
+    ` · ${values.maxIterationsPerBranch || '?'} turns per branch`
+  );
 }

@@ -13,7 +13,6 @@ import {
   summaryParts,
   runDurationMs,
   solvedState,
-  taskLabel,
 } from './list-model';
 
 const params = (query: string) => new URLSearchParams(query);
@@ -122,10 +121,5 @@ describe('cells', () => {
       kind: 'not-checkable',
       text: '—',
     });
-  });
-
-  it('name tasks by their label', () => {
-    expect(taskLabel('game24')).toBe('Game of 24');
-    expect(taskLabel('unknown')).toBe('unknown');
   });
 });

@@ -13,12 +13,12 @@ import {
   type RunSortKey,
 } from '@/lib/contract/run-list';
 import type { StoredRunStatus } from '@/lib/contract/run-status';
+import { isTaskId, taskInfo, type TaskId } from '@/lib/contract/tasks';
 import type { RouterOutputs } from '@/lib/trpc/client';
 
 /** A run as the list receives it (run.list), and a filter's totals (run.summary). */
 export type ListedRun = RouterOutputs['run']['list']['items'][number];
 export type RunsSummary = RouterOutputs['run']['summary'];
-import { TASKS, type TaskId } from '@/lib/tasks/index';
 
 /** The statuses a person filters by, in the order shown (a test checks they are exactly the stored ones). */
 export const STATUS_FILTERS = [
@@ -67,7 +67,7 @@ export function parseFilters(params: { get(name: string): string | null }): RunF
   const sortBy = (RUN_SORT_KEYS as readonly string[]).includes(by ?? '') ? (by as RunSortKey) : DEFAULT_RUN_SORT.by;
   return {
     status: (STATUS_FILTERS as readonly string[]).includes(status ?? '') ? (status as StoredRunStatus) : null,
-    taskId: TASKS.some((t) => t.id === task) ? (task as TaskId) : null,
+    taskId: task !== null && isTaskId(task) ? task : null,
     q: (params.get('q') ?? '').trim().slice(0, MAX_SEARCH_LENGTH),
     origin: params.get('origin') === 'mine' ? { kind: 'mine' } : tag ? { kind: 'tag', tag } : { kind: 'all' },
     sort: { by: sortBy, dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_RUN_SORT.dir },
@@ -132,10 +132,6 @@ export function summaryParts(summary: RunsSummary): { runs: string; solved: stri
   };
 }
 
-export function taskLabel(taskId: string): string {
-  return TASKS.find((t) => t.id === taskId)?.label ?? taskId;
-}
-
 /** "just now", "12 s ago", "5 min ago", "3 h ago", "2 d ago", then the date. */
 export function formatRelative(then: Date, now: number): string {
   const seconds = Math.round((now - then.getTime()) / 1_000);
@@ -180,8 +176,8 @@ export function solvedState(run: { taskId: string; status: StoredRunStatus; veri
     return { kind: 'verified', text: '✓ verified', title: "The task's verifier accepted the answer" };
   if (run.verified === false)
     return { kind: 'not-verified', text: '✗ not verified', title: "The task's verifier rejected the answer" };
-  const checkable = TASKS.find((t) => t.id === run.taskId)?.task.verifyOutput !== undefined;
-  if (!checkable) return { kind: 'not-checkable', text: '—', title: 'Not checkable: open goals have no verifier' };
+  if (!taskInfo(run.taskId)?.checksAnswers)
+    return { kind: 'not-checkable', text: '—', title: 'Not checkable: open goals have no verifier' };
   if (ACTIVE_STATUSES.has(run.status) || run.status === 'interrupted')
     return { kind: 'pending', text: '—', title: 'No answer yet' };
   return { kind: 'not-verified', text: '✗ not verified', title: 'The run ended without a checked answer' };

@@ -10,6 +10,7 @@
  * Not responsible for storage, transport or who steers (lib/server), nor for prompts (tasks).
  */
 import { randomUUID } from 'node:crypto';
+import { openGoalError } from '../contract/tasks';
 import { BranchEvaluator } from './branch-evaluator';
 import { BranchGenerator } from './branch-generator';
 import { resolveConfig, resolveTimeout } from './config';
@@ -84,7 +85,7 @@ export class ThoughtTreeExecutor {
   /** Searches for `goal`; refuses an invalid goal before any model call. */
   async explore(agent: Agent, goal: string, options: ExploreOptions = {}): Promise<ToTResult> {
     const task = options.task ?? openGoalTask;
-    const problem = task.validateGoal ? task.validateGoal(goal) : goal.trim() ? null : 'the goal is empty';
+    const problem = (task.validateGoal ?? openGoalError)(goal);
     if (problem) throw new Error(`Cannot explore: ${problem}`);
     if (options.timeout !== undefined) resolveTimeout(options.timeout); // refused before anything is emitted
     const session = new Session(

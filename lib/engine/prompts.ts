@@ -5,6 +5,7 @@
  * The goal and the instructions are the person's own words and go in as they are.
  * Not responsible for other tasks' prompts (lib/tasks) or for the model's transport (lib/models).
  */
+import { openGoalError } from '../contract/tasks';
 import { extractJson } from './json';
 import { describeAction, promptLine } from './scratchpad';
 import type { ChatMessage, ProposedAction, ThoughtBranch } from '../contract/vocabulary';
@@ -177,5 +178,5 @@ export const openGoalTask: ThoughtTask = {
     ];
   },
 
-  validateGoal: (goal) => (goal.trim() ? null : 'the goal is empty'),
+  validateGoal: openGoalError,
 };

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { type ExplorationEvent, explorationEventSchema } from '../contract/events';
 import { RUN_IDENTITY_KEYS, type RunIdentity, runIdentitySchema } from '../contract/run';
 import { createEmptyTree, reduce, type ThoughtTree } from '../engine/index';
-import { TASK_IDS, isTaskId } from '../tasks/index';
+import { TASK_IDS, isTaskId } from '../contract/tasks';
 
 export const EXPORT_FORMAT = 'arborist.run';
 export const EXPORT_VERSION = 1;

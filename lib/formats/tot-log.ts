@@ -43,16 +43,8 @@
 import { z } from 'zod';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import { type BranchScore, type ThoughtBranch, type ToTConfig, toTConfigSchema } from '../contract/vocabulary';
-import {
-  createEmptyTree,
-  DEFAULT_TOT_CONFIG,
-  nextNodeId,
-  pathTo,
-  reduce,
-  type ThoughtNode,
-  type ThoughtTree,
-} from '../engine/index';
-import { InvalidPuzzleError, normalizePuzzle } from '../tasks/game24/goal';
+import { createEmptyTree, DEFAULT_TOT_CONFIG, nextNodeId, pathTo, reduce, type ThoughtNode, type ThoughtTree } from '../engine/index';
+import { InvalidPuzzleError, normalizePuzzle } from '../contract/game24-goal';
 import { isAnswerLine } from '../tasks/game24/move';
 import { game24Task } from '../tasks/game24/task';
 import { describeIssues } from './export';

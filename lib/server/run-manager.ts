@@ -103,7 +103,7 @@ export class RunManager {
       }
     })();
     const goal = input.goal.trim();
-    const problem = entry.task.validateGoal ? entry.task.validateGoal(goal) : goal ? null : 'the goal is empty';
+    const problem = entry.validateGoal(goal);
     if (problem) throw new InputError('goal', problem);
     let config: ToTConfig;
     try {

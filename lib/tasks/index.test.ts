@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { ThoughtNode } from '../engine/index';
-import { getTaskEntry, isTaskId, TASK_IDS, TASKS } from './index';
+import { TASK_INFO } from '../contract/tasks';
+import { getTaskEntry, TASKS } from './index';
 import { createSimulatedModel } from './simulated-model';
 import { makePath } from './testing/trees';
 
 describe('task registry', () => {
-  it('lists game24 and the open goal, each with a valid example goal', () => {
-    expect(TASK_IDS).toEqual(['game24', 'open-goal']);
+  it("gives every task of the contract its prompts and simulation, checking goals with the contract's rule", () => {
+    expect(TASKS.map((t) => t.id)).toEqual(TASK_INFO.map((t) => t.id));
     for (const entry of TASKS) {
       expect(entry.task.id).toBe(entry.id);
       expect(entry.simulation.taskId).toBe(entry.id);
-      expect(entry.task.validateGoal?.(entry.exampleGoal) ?? null).toBeNull();
-      expect(entry.label).not.toBe('');
-      expect(entry.describeGoal.length).toBeGreaterThan(20);
+      // the search refuses what the form refuses, with the same words
+      expect(entry.task.validateGoal).toBe(entry.validateGoal);
     }
-    expect(isTaskId('game24')).toBe(true);
-    expect(isTaskId('chess')).toBe(false);
+  });
+
+  it('says answers are checked exactly for the tasks whose search verifies them', () => {
+    for (const entry of TASKS) expect(entry.checksAnswers, entry.id).toBe(entry.task.verifyOutput !== undefined);
   });
 
   it('throws a clear error for an unknown id', () => {

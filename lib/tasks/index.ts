@@ -1,54 +1,30 @@
 /**
- * The registry of searchable tasks: what the CLI, the API and the run form offer, each with its prompts
- * (a ThoughtTask), its offline simulation and the help text a person sees when typing a goal.
- * Not responsible for running anything (lib/engine) or for choosing a model (simulated-model.ts, lib/models).
+ * The registry of searchable tasks on the server: each task's metadata (lib/contract/tasks.ts: name, goal help,
+ * the goal's check) extended with its prompts (a ThoughtTask) and its offline simulation, for the CLI, the API and
+ * the run manager.
+ * Not responsible for a task's names or help text (the contract holds them, so the browser can read them without
+ * this file's prompts and simulations), for running anything (lib/engine) or for choosing a model
+ * (simulated-model.ts, lib/models).
  */
+import { TASK_IDS, TASK_INFO, type TaskId, type TaskInfo } from '../contract/tasks';
 import { openGoalTask, type ThoughtTask } from '../engine/index';
 import type { Simulation } from '../models/simulated';
 import { game24Simulation } from './game24/simulation';
 import { game24Task } from './game24/task';
 import { openGoalSimulation } from './open-goal/simulation';
 
-export type TaskId = 'game24' | 'open-goal';
-
-export interface TaskEntry {
-  id: TaskId;
-  label: string;
+export interface TaskEntry extends TaskInfo {
   task: ThoughtTask;
   simulation: Simulation;
-  /** Help text for the goal field. */
-  describeGoal: string;
-  exampleGoal: string;
 }
 
-export const TASKS: readonly TaskEntry[] = [
-  {
-    id: 'game24',
-    label: 'Game of 24',
-    task: game24Task,
-    simulation: game24Simulation,
-    describeGoal:
-      'Four whole numbers from 1 to 13, separated by spaces. The search combines two numbers per step with + - * / ' +
-      'until 24 is left, then writes the answer, which is checked exactly.',
-    exampleGoal: '4 9 10 13',
-  },
-  {
-    id: 'open-goal',
-    label: 'Open goal',
-    task: openGoalTask,
-    simulation: openGoalSimulation,
-    describeGoal:
-      'Any problem in plain words. The search proposes approaches (answers, sub-goals, tool calls), scores them ' +
-      'and follows the best; nothing is verified.',
-    exampleGoal: 'Speed up the nightly report job of our Postgres database',
-  },
-];
+/** What only the server holds of each task; a task named in the contract without one here fails to compile. */
+const IMPLEMENTATIONS: Record<TaskId, Pick<TaskEntry, 'task' | 'simulation'>> = {
+  game24: { task: game24Task, simulation: game24Simulation },
+  'open-goal': { task: openGoalTask, simulation: openGoalSimulation },
+};
 
-export const TASK_IDS: readonly TaskId[] = TASKS.map((t) => t.id);
-
-export function isTaskId(id: string): id is TaskId {
-  return (TASK_IDS as readonly string[]).includes(id);
-}
+export const TASKS: readonly TaskEntry[] = TASK_INFO.map((info) => ({ ...info, ...IMPLEMENTATIONS[info.id] }));
 
 /** The entry for `id`; throws naming the known ids. */
 export function getTaskEntry(id: string): TaskEntry {

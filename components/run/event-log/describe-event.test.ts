@@ -11,7 +11,6 @@ import {
   formatOffset,
   isBadEvent,
   oneLine,
-  scoreFigure,
   typesOfKind,
 } from './describe-event';
 
@@ -134,14 +133,6 @@ describe('formatting', () => {
     expect(formatOffset(62_005)).toBe('+1:02.005');
     expect(formatOffset(3_723_004)).toBe('+1:02:03.004');
     expect(formatOffset(-5)).toBe('−0.005s');
-  });
-
-  it("writes a score as our composite, or a log's own value on its scale", () => {
-    const ours = { confidence: 0.8, progress: 0.5, novelty: 0.5, composite: 0.655, reasoning: '', fallback: false };
-    expect(scoreFigure(ours)).toBe('0.66');
-    const logged = { ...ours, confidence: null, progress: null, novelty: null, composite: 0.002 / 60 };
-    expect(scoreFigure({ ...logged, logValue: { value: 0.002, max: 60 } })).toBe('0.002/60');
-    expect(scoreFigure({ ...logged, composite: 1, logValue: { value: 60, max: 60 } })).toBe('60/60');
   });
 
   it('flattens text to one line', () => {

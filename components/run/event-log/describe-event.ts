@@ -5,8 +5,9 @@
  * Text from models (thoughts, responses, reasons) is returned as plain strings: callers render it as text.
  */
 import type { ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
-import type { BranchScore, ProposedAction } from '@/lib/contract/vocabulary';
+import type { ProposedAction } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration } from '@/lib/contract/format';
+import { scoreFigure } from '@/lib/layout/node-status';
 
 export type EventKind = 'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'model' | 'steer';
 
@@ -107,17 +108,6 @@ export function isBadEvent(event: ExplorationEvent): boolean {
 export function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-export function formatScore(value: number): string {
-  return value.toFixed(2);
-}
-
-/** A score as one figure: our 0..1 composite, or a foreign log's own value on its scale ("0.002/60"). */
-export function scoreFigure(score: BranchScore): string {
-  if (!score.logValue) return formatScore(score.composite);
-  const { value, max } = score.logValue;
-  return `${Math.round(value * 1000) / 1000}/${max}`;
 }
 
 export function actionLabel(action: ProposedAction): string {

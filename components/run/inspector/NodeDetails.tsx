@@ -7,7 +7,7 @@ import { useTRPC } from '@/lib/trpc/client';
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import type { ThoughtNode } from '@/lib/engine/index';
 import { useRunStore } from '../RunStoreContext';
-import { STATUS_LABELS, displayStatus } from '../node-status';
+import { STATUS_LABELS, displayStatus } from '@/lib/layout/node-status';
 import { actionLabel } from '../event-log/describe-event';
 import { expandBlock, pruneBlock } from './node-commands';
 import { BranchTotals } from './BranchTotals';

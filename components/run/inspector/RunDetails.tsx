@@ -8,9 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/contract/vocabulary';
 import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
+import { taskLabel } from '@/lib/contract/tasks';
 import { useTRPC } from '@/lib/trpc/client';
+import { formatScore } from '@/lib/layout/node-status';
 import { useRunStore } from '../RunStoreContext';
-import { formatScore } from '../event-log/describe-event';
 import { formatClock } from './model-calls';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
@@ -60,7 +61,7 @@ export function RunDetails({ runId }: { runId: string }) {
   const selectNode = useRunStore((s) => s.select);
   const { stats } = tree;
   const finished = tree.status === 'finished';
-  const taskLabel = tree.taskId === 'game24' ? 'Game of 24' : tree.taskId;
+  const task = taskLabel(tree.taskId);
   const duration = tree.startedAt !== null && tree.finishedAt !== null ? tree.finishedAt - tree.startedAt : null;
 
   return (
@@ -120,8 +121,8 @@ export function RunDetails({ runId }: { runId: string }) {
           <div className={styles.fact}>
             <dt>task</dt>
             <dd>
-              {taskLabel}
-              {taskLabel !== tree.taskId && <code className={styles.muted}>{tree.taskId}</code>}
+              {task}
+              {task !== tree.taskId && <code className={styles.muted}>{tree.taskId}</code>}
             </dd>
           </div>
           <div className={styles.fact}>

@@ -11,8 +11,8 @@ import type { ThoughtNode } from '@/lib/engine/index';
 import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { useTRPC } from '@/lib/trpc/client';
 import { useRunStore } from '../RunStoreContext';
-import { STATUS_LABELS, displayStatus, firstLine } from '../node-status';
-import { formatOffset, formatScore, scoreFigure } from '../event-log/describe-event';
+import { displayStatus, firstLine, formatScore, scoreFigure, STATUS_LABELS } from '@/lib/layout/node-status';
+import { formatOffset } from '../event-log/describe-event';
 import { callTotals, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from './model-calls';
 import styles from './Inspector.module.css';
 

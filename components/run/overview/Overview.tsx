@@ -39,9 +39,8 @@ import {
 } from '@/lib/layout/icicle';
 import { rollupsFor } from '@/lib/layout/rollup';
 import type { ThoughtTree } from '@/lib/engine/index';
-import { formatScore } from '../event-log/describe-event';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
-import { displayStatus, firstLine, STATUS_LABELS } from '../node-status';
+import { displayStatus, firstLine, formatScore, STATUS_LABELS } from '@/lib/layout/node-status';
 import { usePageView, usePageViewApi } from '../PageViewContext';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import { cellColours, COLOURINGS, legend, palette, themeVar, type Colouring } from './colours';

@@ -11,7 +11,7 @@
  */
 import type { ThoughtNode } from '@/lib/engine/index';
 import type { IcicleLayout } from '@/lib/layout/icicle';
-import { type DisplayStatus, displayStatus } from '../node-status';
+import { type DisplayStatus, displayStatus } from '@/lib/layout/node-status';
 
 export type Colouring = 'status' | 'score' | 'cost' | 'depth';
 

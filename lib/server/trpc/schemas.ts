@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { toTConfigFields } from '../../contract/vocabulary';
 import { modelSpecSchema } from '../../contract/model-spec';
 import { RUN_STATUSES } from '../../contract/run-status';
+import { GOAL_MAX_LENGTH } from '../../contract/tasks';
 import { DEFAULT_RUN_SORT, MAX_TAG_FILTER_LENGTH, RUN_SORT_KEYS } from '../../contract/run-list';
 
 export const runIdInput = z.object({ id: z.string().min(1).max(100) });
@@ -17,7 +18,7 @@ export const configInput = toTConfigFields.partial();
 
 export const createRunInput = z.object({
   taskId: z.string().min(1).max(40),
-  goal: z.string().max(2_000),
+  goal: z.string().max(GOAL_MAX_LENGTH),
   config: configInput.default({}),
   model: modelSpecSchema.default({ provider: 'simulated', seed: 1, latencyMs: 150 }),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePuzzle, puzzleError } from './goal';
+import { normalizePuzzle, puzzleError } from '../../contract/game24-goal';
 import { allPuzzles, getPuzzle, parsePuzzleCsv, puzzleGoal, puzzleRange } from './puzzles';
 
 describe('puzzle CSV', () => {

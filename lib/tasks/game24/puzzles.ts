@@ -2,11 +2,9 @@
  * The 1,362 Game of 24 puzzles of the Tree-of-Thoughts paper (puzzles.csv, ranked by human solve time).
  * `index` is the 0-based row the paper uses: its test set is rows 900-999 (puzzleRange(900, 1000)).
  * The CSV is read lazily with node:fs, relative to this module, so it works under vitest, tsx and Next's server.
- * Not responsible for checking a typed goal (goal.ts, re-exported here) or for solving (solver.ts).
+ * Not responsible for checking a typed goal (lib/contract/game24-goal.ts) or for solving (solver.ts).
  */
 import { readFileSync } from 'node:fs';
-
-export { normalizePuzzle, puzzleNumbers, InvalidPuzzleError } from './goal';
 
 export interface Puzzle {
   /** 0-based row index, as in the paper's logs (`idx`). */

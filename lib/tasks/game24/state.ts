@@ -7,7 +7,7 @@
  * Not responsible for what a failure means for a node (task.ts) or for prompts (prompts.ts).
  */
 import type { ThoughtNode } from '../../engine/index';
-import { puzzleNumbers } from './goal';
+import { puzzleNumbers } from '../../contract/game24-goal';
 import { answerBody, isAnswerLine, parseMove } from './move';
 import { rational, type Rational } from './rational';
 import { verifyMove } from './verifier';

@@ -7,7 +7,7 @@
  */
 import type { Verification } from '../../contract/vocabulary';
 import type { ThoughtNode, ThoughtTask } from '../../engine/index';
-import { puzzleError } from './goal';
+import { puzzleError } from '../../contract/game24-goal';
 import { formatNumbers, isAnswerLine, parseMove } from './move';
 import {
   answerPrompt,
@@ -148,5 +148,5 @@ export const game24Task: ThoughtTask = {
     return parsed.move.left.length === 0 || (parsed.move.left.length === 1 && !onlyTwentyFour(parsed.move.left));
   },
 
-  validateGoal: (goal) => puzzleError(goal),
+  validateGoal: puzzleError,
 };

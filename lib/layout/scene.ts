@@ -6,11 +6,11 @@
  * Pure; no React, no DOM.
  * Not responsible for colours or painting (LodCanvas.tsx), nor for placement (lib/layout/place.ts).
  */
-import type { ThoughtTree } from '@/lib/engine/index';
-import { CARD_HEIGHT, CARD_WIDTH, type Orientation } from '@/lib/layout/place';
-import type { Position } from '@/lib/layout/tidy';
-import type { VisibleItem } from '@/lib/layout/visible-tree';
-import { displayStatus, type DisplayStatus } from '../node-status';
+import type { ThoughtTree } from '../engine/index';
+import { CARD_HEIGHT, CARD_WIDTH, type Orientation } from './place';
+import type { Position } from './tidy';
+import type { VisibleItem } from './visible-tree';
+import { displayStatus, type DisplayStatus } from './node-status';
 
 export type SceneStatus = DisplayStatus | 'root';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { findBestNode, pathTo } from '@/lib/engine/index';
-import { ThoughtTreeExecutor } from '@/lib/engine/server';
-import { placeTree } from '@/lib/layout/place';
-import { focusNodes, visibleTree } from '@/lib/layout/visible-tree';
-import { getTaskEntry } from '@/lib/tasks/index';
-import { createSimulatedModel } from '@/lib/tasks/simulated-model';
+import { findBestNode, pathTo } from '../engine/index';
+import { ThoughtTreeExecutor } from '../engine/server';
+import { placeTree } from './place';
+import { focusNodes, visibleTree } from './visible-tree';
+import { getTaskEntry } from '../tasks/index';
+import { createSimulatedModel } from '../tasks/simulated-model';
 import { buildScene, hitTest, itemInRect } from './scene';
 
 async function sceneOf(autoCollapse: boolean) {

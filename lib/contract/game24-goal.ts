@@ -1,8 +1,8 @@
 /**
  * The goal of a Game of 24 run is the puzzle itself, "4 9 10 13": this reads and checks it.
- * Kept apart from puzzles.ts (which reads the CSV with node:fs) so the task's prompts and verifier can be
- * imported anywhere, the browser included.
- * Not responsible for the puzzle list or for solving.
+ * In the contract because the run form checks a puzzle as the server will (lib/contract/tasks.ts), while the task's
+ * prompts, verifier and puzzle list (lib/tasks/game24, server side) import it from here.
+ * Not responsible for the puzzle list (lib/tasks/game24/puzzles.ts) or for solving.
  */
 
 export const PUZZLE_SIZE = 4;
