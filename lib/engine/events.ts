@@ -17,6 +17,11 @@ import type {
 } from './types';
 
 export interface EventPayloads {
+  /**
+   * The run waits for a slot (written by the run manager, not the engine): a new run (seq 1, before run.started), a
+   * fork after its seed events, or an interrupted run asked to continue.
+   */
+  'run.queued': { reason: 'new' | 'fork' | 'resume' };
   'run.started': {
     goal: string;
     taskId: string;
@@ -92,8 +97,15 @@ export interface EventPayloads {
   'steer.abort': { actor: string };
   /** A step taken in step mode is done: the run waits again. */
   'run.paused': { reason: 'step' };
-  /** The run continues from its event log (after a server restart); a step cut short is rolled back. */
+  /**
+   * The run continues from its event log (after a server restart, or a fork's first start); a step cut short is
+   * rolled back.
+   */
   'run.resumed': { rolledBackNodeId: string | null };
+  /** The server stopped while the run was running or paused (written by the next server at its start). */
+  'run.interrupted': { reason: string };
+  /** The run stopped on an error outside the search (written by the run manager); nothing more follows. */
+  'run.failed': { error: string };
   'run.finished': {
     reason: FinishReason;
     detail: string | null;
@@ -120,6 +132,7 @@ export type ExplorationEvent = {
 export type EventOf<K extends ExplorationEventType> = Extract<ExplorationEvent, { type: K }>;
 
 export const EVENT_TYPES: readonly ExplorationEventType[] = [
+  'run.queued',
   'run.started',
   'node.created',
   'branches.generated',
@@ -142,5 +155,7 @@ export const EVENT_TYPES: readonly ExplorationEventType[] = [
   'steer.abort',
   'run.paused',
   'run.resumed',
+  'run.interrupted',
+  'run.failed',
   'run.finished',
 ];

@@ -1,7 +1,8 @@
 /**
  * Test support: a scripted model that grows a tree described by a small spec, through the engine's real
  * open-goal prompts and parsers (so tests exercise them too), and a wrapper that gives any model a latency and
- * keeps the model's own log of its calls (start times, usage), and a log built event by event. Used by tests only.
+ * keeps the model's own log of its calls (start times, usage), a log built event by event, and the next event of a log
+ * (the lifecycle the run manager writes around a search). Used by tests only.
  * Not a simulation of a real model: see lib/models/simulated.ts for that.
  */
 import { DEFAULT_TOT_CONFIG } from './config';
@@ -204,4 +205,15 @@ export function handBuiltLog() {
     add('node.failed', { nodeId: id, reason: 'verification failed' });
   };
   return { events, add, child, complete, fail };
+}
+
+/** The event that follows a log (next seq, a millisecond later): e.g. run.interrupted or run.failed as the server writes them. */
+export function followEvent<K extends ExplorationEventType>(
+  log: readonly ExplorationEvent[],
+  type: K,
+  payload: EventPayloads[K],
+): ExplorationEvent {
+  const last = log.at(-1);
+  if (!last) throw new Error('followEvent: the log is empty');
+  return { runId: last.runId, seq: last.seq + 1, ts: last.ts + 1, type, payload } as ExplorationEvent;
 }

@@ -38,6 +38,7 @@ const frontierMode = z.enum(['execute', 'expand']);
 const actor = z.strictObject({ actor: z.string() });
 
 export const payloadSchemas = {
+  'run.queued': z.strictObject({ reason: z.enum(['new', 'fork', 'resume']) }),
   'run.started': z.strictObject({
     goal: z.string(),
     taskId: z.string(),
@@ -107,6 +108,8 @@ export const payloadSchemas = {
   'steer.abort': actor,
   'run.paused': z.strictObject({ reason: z.literal('step') }),
   'run.resumed': z.strictObject({ rolledBackNodeId: nodeId.nullable() }),
+  'run.interrupted': z.strictObject({ reason: z.string() }),
+  'run.failed': z.strictObject({ error: z.string() }),
   'run.finished': z.strictObject({
     reason: z.enum(['terminated', 'frontier-empty', 'node-limit', 'timeout', 'aborted', 'error']),
     detail: z.string().nullable(),
@@ -156,6 +159,7 @@ type SchemaMatchesPayload = {
   [K in ExplorationEventType]: Same<z.infer<(typeof payloadSchemas)[K]>, EventPayloads[K]>;
 };
 const schemasMatchPayloads: SchemaMatchesPayload = {
+  'run.queued': true,
   'run.started': true,
   'node.created': true,
   'branches.generated': true,
@@ -178,6 +182,8 @@ const schemasMatchPayloads: SchemaMatchesPayload = {
   'steer.abort': true,
   'run.paused': true,
   'run.resumed': true,
+  'run.interrupted': true,
+  'run.failed': true,
   'run.finished': true,
 };
 void schemasMatchPayloads;

@@ -5,7 +5,7 @@ import { ExplorationControl } from '../engine/control';
 import type { ExplorationEvent } from '../engine/events';
 import { ThoughtTreeExecutor } from '../engine/executor';
 import { forkEvents } from '../engine/fork';
-import { ScriptedTreeModel } from '../engine/testing';
+import { ScriptedTreeModel, followEvent } from '../engine/testing';
 import { fold } from '../engine/tree';
 import type { ToTConfig } from '../engine/types';
 import { getTaskEntry } from '../tasks/index';
@@ -16,7 +16,7 @@ import { type ExportableRun, type RunExport, buildExport, safeModelSettings, val
 const game24 = getTaskEntry('game24').task;
 
 function record(events: readonly ExplorationEvent[], more: Partial<ExportableRun> = {}): ExportableRun {
-  const started = events[0] as Extract<ExplorationEvent, { type: 'run.started' }>;
+  const started = events.find((e) => e.type === 'run.started') as Extract<ExplorationEvent, { type: 'run.started' }>;
   return {
     id: started.runId,
     taskId: started.payload.taskId,
@@ -100,6 +100,30 @@ async function abortedAndResumed(): Promise<ExplorationEvent[][]> {
   return [aborted, [...head, ...tail]];
 }
 
+/**
+ * A run's whole life as the server writes it: queued, started, interrupted by a restart, queued again and resumed to
+ * its end; and one that fails half way.
+ */
+async function managedRuns(): Promise<ExplorationEvent[][]> {
+  const agent = () => ({ name: 'arborist', model: createSimulatedModel({ seed: 6 }) });
+  const queued: ExplorationEvent[] = [
+    { runId: 'managed', seq: 1, ts: 1, type: 'run.queued', payload: { reason: 'new' } },
+  ];
+  const whole: ExplorationEvent[] = [];
+  await new ThoughtTreeExecutor().explore(agent(), '4 9 10 13', {
+    task: game24,
+    log: queued,
+    onEvent: (e) => whole.push(e),
+  });
+  const head = [...queued, ...whole.slice(0, whole.findIndex((e) => e.type === 'node.started' && e.seq > 20) + 1)];
+  const interrupted = [...head, followEvent(head, 'run.interrupted', { reason: 'the server stopped' })];
+  interrupted.push(followEvent(interrupted, 'run.queued', { reason: 'resume' }));
+  const tail: ExplorationEvent[] = [];
+  await new ThoughtTreeExecutor().resume(agent(), interrupted, { task: game24, onEvent: (e) => tail.push(e) });
+  const failed = [...head, followEvent(head, 'run.failed', { error: 'disk full' })];
+  return [[...interrupted, ...tail], failed];
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests edit the JSON freely
 type Json = any;
 const roundTrip = (file: RunExport): unknown => JSON.parse(JSON.stringify(file));
@@ -112,6 +136,7 @@ describe('buildExport and validateRunExport', () => {
     logs.push(await game24Run(8, { explorationStrategy: 'best-first', beamWidth: 1 }));
     logs.push(await steeredRun());
     logs.push(...(await abortedAndResumed()));
+    logs.push(...(await managedRuns()));
     const parent = await game24Run(3);
     const tree = fold(parent);
     const forked = forkEvents({

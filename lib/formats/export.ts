@@ -161,9 +161,14 @@ function checkLog(
   if (events.length === 0) {
     return { path: ['events'], message: 'the log is empty: a run that never started has nothing to import' };
   }
-  const first = events[0] as ExplorationEvent;
+  // a run's log may open with its wait for a slot (run.queued, written before the search starts)
+  const start = events.findIndex((event) => event.type !== 'run.queued');
+  if (start < 0) {
+    return { path: ['events'], message: 'the log has only run.queued: a run that never started has nothing to import' };
+  }
+  const first = events[start] as ExplorationEvent;
   if (first.type !== 'run.started') {
-    return { path: ['events', 0, 'type'], message: `the first event must be run.started, got ${first.type}` };
+    return { path: ['events', start, 'type'], message: `the first event must be run.started, got ${first.type}` };
   }
   if (first.payload.taskId !== run.taskId) {
     return { path: ['run', 'taskId'], message: `"${run.taskId}" differs from run.started's "${first.payload.taskId}"` };
@@ -196,7 +201,7 @@ function danglingReference(tree: ThoughtTree, event: ExplorationEvent): string |
     id != null && !tree.nodes[id] ? `no ${what} "${id}" in the tree at this point` : null;
   switch (event.type) {
     case 'run.started':
-      return event.seq === 1 ? null : 'run.started can only be the first event';
+      return tree.startedAt === null ? null : 'run.started can only come once, first (after run.queued)';
     case 'node.created': {
       const { nodeId, parentId } = event.payload;
       if (tree.nodes[nodeId]) return `node "${nodeId}" already exists`;
