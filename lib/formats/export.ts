@@ -11,8 +11,9 @@
  * headers, whatever a future model spec holds), on export and again on import.
  *
  * runExportSchema is the import side's judge: the file's shape, every event (known type, payload of that type:
- * event-schema.ts), seq 1..n without gaps, one runId (the run's) throughout, run.started first, every node an event
- * names already in the tree, and finally a fold with reduce (a fold that throws refuses the file).
+ * event-schema.ts), seq 1..n without gaps, one runId (the run's) throughout, run.started first (after the run's
+ * run.queued, if the log has it), every node an event names already in the tree, and finally a fold with reduce (a
+ * fold that throws refuses the file).
  * validateRunExport wraps it and says what is wrong in one line, e.g. "events[41].seq: expected 42, got 44".
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts) or for other formats (tot-log.ts).
  */
