@@ -30,7 +30,7 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
  * is read again only when the stream ends without the log's end, which the row then explains (a run whose database
  * refused its run.failed, a deleted run). No timer polls the server.
  */
-export function useRunStatus(runId: string, streamEnded: boolean) {
+export function useRunStatus(runId: string, streamEndedUnexplained: boolean) {
   const trpc = useTRPC();
   // commands act on the run as it is now, whatever step the screen shows
   const liveStatus = useRunStore((s) => s.liveStatus);
@@ -39,7 +39,8 @@ export function useRunStatus(runId: string, streamEnded: boolean) {
     ...trpc.run.byId.queryOptions({ id: runId }),
     retry: (count, error) => error.data?.code !== 'NOT_FOUND' && count < 2,
   });
-  const unexplained = streamEnded && !endsTheLog(liveStatus);
+  // a finished run's page starts from its last tree: its stream ends at once, with nothing to bring
+  const unexplained = streamEndedUnexplained && !endsTheLog(liveStatus);
   const { refetch } = record;
   useEffect(() => {
     if (unexplained) void refetch();
