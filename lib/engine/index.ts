@@ -20,15 +20,5 @@ export { DEFAULT_PRICES, findPrice, priceCall } from './pricing';
 export type { ModelPrice, PriceTable } from './pricing';
 export { FINAL_MARKER, openGoalTask } from './prompts';
 export { escapeXml, promptLine, readPromptLine, renderScratchpad } from './scratchpad';
-export {
-  cloneTree,
-  createEmptyTree,
-  EventOrderError,
-  findBestNode,
-  fold,
-  markedBestNode,
-  pathTo,
-  reduce,
-  subtreeIds,
-} from './tree';
+export { cloneTree, createEmptyTree, EventOrderError, findBestNode, fold, markedBestNode, pathTo, reduce, subtreeIds } from './tree';
 export type * from './types';

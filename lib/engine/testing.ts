@@ -1,8 +1,8 @@
 /**
  * Test support: a scripted model that grows a tree described by a small spec, through the engine's real
  * open-goal prompts and parsers (so tests exercise them too), and a wrapper that gives any model a latency and
- * keeps the model's own log of its calls (start times, usage), a log built event by event, and the next event of a log
- * (the lifecycle the run manager writes around a search). Used by tests only.
+ * keeps the model's own log of its calls (start times, usage), a log built event by event, and the next event of
+ * a log (the lifecycle the run manager writes around a search). Used by tests only.
  * Not a simulation of a real model: see lib/models/simulated.ts for that.
  */
 import { DEFAULT_TOT_CONFIG } from './config';
@@ -207,7 +207,7 @@ export function handBuiltLog() {
   return { events, add, child, complete, fail };
 }
 
-/** The event that follows a log (next seq, a millisecond later): e.g. run.interrupted or run.failed as the server writes them. */
+/** The event that follows a log (next seq, a millisecond later), e.g. run.failed as the server writes it. */
 export function followEvent<K extends ExplorationEventType>(
   log: readonly ExplorationEvent[],
   type: K,

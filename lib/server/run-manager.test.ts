@@ -96,7 +96,7 @@ describe("the run manager writes a run's life in its log", () => {
     expect(types(await listEvents(s.prisma, queued.id))).toEqual(['run.queued', 'steer.abort', 'run.finished']);
   });
 
-  it('a run that fails outside the search ends its log with run.failed, and the row says failed with the reason', async () => {
+  it('a run that fails outside the search ends its log with run.failed; the row says failed, and why', async () => {
     const s = setup({ maxConcurrentRuns: 1 });
     const first = await s.manager.create(game(3, 20));
     const doomed = await s.manager.create(game(4, 0));

@@ -23,7 +23,7 @@ describe('runStatus', () => {
     expect(runStatus({ status: 'running', lastSeq: 30 }, { status: 'failed', lastSeq: 31 })).toBe('failed');
   });
 
-  it("is the record's where the log says nothing newer (a run stored before lifecycle events, a lost run.failed)", () => {
+  it("is the record's where the log says nothing newer (a log older than lifecycle events, a lost run.failed)", () => {
     expect(runStatus({ status: 'interrupted', lastSeq: 30 }, { status: 'running', lastSeq: 30 })).toBe('interrupted');
     expect(runStatus({ status: 'failed', lastSeq: 30 }, { status: 'running', lastSeq: 30 })).toBe('failed');
     expect(runStatus({ status: 'queued', lastSeq: 0 }, { status: 'running', lastSeq: 0 })).toBe('queued');
