@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { formatDuration, formatSpend } from '@/lib/contract/format';
 import { taskLabel } from '@/lib/contract/tasks';
-import { elapsedMs, pausesOf, runStatus } from '@/lib/store/run-clock';
+import { elapsedMs, endsTheLog, pausesOf, runStatus } from '@/lib/store/run-clock';
 import { useTRPC } from '@/lib/trpc/client';
 import { ExportButton } from './ExportButton';
 import { ImportedBadge } from './ImportedBadge';
@@ -27,18 +27,25 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
 
 /**
  * The run's record, and its status: the run's (runStatus), never how much of its log the page has folded so far.
+ * The record is read once: the stream says every change of status after it (the run's lifecycle is in its log). It
+ * is read again only when the stream ends without the log's end, which the row then explains (a run whose database
+ * refused its run.failed, a deleted run). No timer polls the server.
  */
-export function useRunStatus(runId: string) {
+export function useRunStatus(runId: string, streamEndedUnexplained: boolean) {
   const trpc = useTRPC();
   // commands act on the run as it is now, whatever step the screen shows
   const liveStatus = useRunStore((s) => s.liveStatus);
   const liveSeq = useRunStore((s) => s.lastSeq);
   const record = useQuery({
     ...trpc.run.byId.queryOptions({ id: runId }),
-    refetchInterval: (q) =>
-      q.state.error || ['finished', 'failed'].includes(q.state.data?.status ?? '') ? false : 3_000,
     retry: (count, error) => error.data?.code !== 'NOT_FOUND' && count < 2,
   });
+  // a finished run's page starts from its last tree: its stream ends at once, with nothing to bring
+  const unexplained = streamEndedUnexplained && !endsTheLog(liveStatus);
+  const { refetch } = record;
+  useEffect(() => {
+    if (unexplained) void refetch();
+  }, [unexplained, refetch]);
   const run = record.data ?? null;
   const status = runStatus(run, liveStatus === null ? null : { status: liveStatus, lastSeq: liveSeq });
   const loadError = record.error
@@ -85,7 +92,7 @@ function useRunElapsed(run: RunRecord, status: string): string {
   );
   const startedAt = run?.startedAt ? new Date(run.startedAt).getTime() : treeStartedAt;
   const finishedAt = run?.finishedAt ? new Date(run.finishedAt).getTime() : treeFinishedAt;
-  const ended = status === 'finished' || status === 'failed';
+  const ended = endsTheLog(status);
   // a paused run whose pause the page has not read yet: its record changed when it paused
   const pausedAt = status === 'paused' && pauses.pausedSince === null && run ? new Date(run.updatedAt).getTime() : null;
   const endAt = viewSeq !== null ? viewTs : ended ? finishedAt : pausedAt;
@@ -122,6 +129,7 @@ export function RunHeader({
   const viewSeq = useRunStore((s) => s.viewSeq);
   const finishReason = useRunStore((s) => s.tree.finishReason);
   const finishDetail = useRunStore((s) => s.tree.finishDetail);
+  const failure = useRunStore((s) => s.tree.failure);
   const lastSeq = useRunStore((s) => s.lastSeq);
   useRunStore((s) => s.version); // stats are updated in place
   const elapsed = useRunElapsed(run, status);
@@ -304,11 +312,11 @@ export function RunHeader({
           </button>
         </div>
       </div>
-      {(finishReason === 'error' || (status === 'failed' && run?.error)) && (
+      {(finishReason === 'error' || (status === 'failed' && (failure ?? run?.error))) && (
         <p className={layout.alert} role="alert" data-testid="run-error">
           {finishReason === 'error'
             ? `The model backend kept failing, so the run stopped: ${finishDetail}`
-            : `The run failed: ${run?.error}`}
+            : `The run failed: ${failure ?? run?.error}`}
         </p>
       )}
     </header>

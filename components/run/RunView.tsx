@@ -44,7 +44,7 @@ export function RunView({ runId }: { runId: string }) {
 function RunPage({ runId }: { runId: string }) {
   const connection = useRunEvents(runId);
   const commands = useRunCommands(runId);
-  const { status, run, loadError } = useRunStatus(runId);
+  const { status, run, loadError } = useRunStatus(runId, connection.endedUnexplained);
   const [help, setHelp] = useState(false);
   const [forkFrom, setForkFrom] = useState<string | null>(null);
   const toggleHelp = useCallback(() => setHelp((h) => !h), []);

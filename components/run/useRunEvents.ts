@@ -24,6 +24,8 @@ export function useRunEvents(runId: string) {
   // null until the latest tree is in the store; then where the live stream starts
   const [startAfter, setStartAfter] = useState<number | null>(null);
   const [received, setReceived] = useState(false);
+  // whether the stream brought the log's end (the store folds it only at the next frame, after the stream has ended)
+  const [broughtEnd, setBroughtEnd] = useState(false);
 
   useEffect(() => {
     let cancelled = false;
@@ -79,6 +81,7 @@ export function useRunEvents(runId: string) {
         onData: (message) => {
           store.getState().receive(message.data);
           if (!received) setReceived(true);
+          if (message.data.type === 'run.finished' || message.data.type === 'run.failed') setBroughtEnd(true);
         },
       },
     ),
@@ -95,7 +98,13 @@ export function useRunEvents(runId: string) {
               ? 'reconnecting'
               : 'connecting'
             : 'ended';
-  return { state, error: subscription.error?.message ?? null, retry: () => subscription.reset() };
+  return {
+    state,
+    /** The stream ended without the log's end: the row knows why (lib/store/run-clock.ts). */
+    endedUnexplained: state === 'ended' && !broughtEnd,
+    error: subscription.error?.message ?? null,
+    retry: () => subscription.reset(),
+  };
 }
 
 export type RunConnection = ReturnType<typeof useRunEvents>;

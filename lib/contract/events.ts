@@ -29,6 +29,7 @@ const actor = z.strictObject({ actor: z.string() });
 
 /** One entry per event type: its payload's schema. Insertion order is EVENT_TYPES' order. */
 export const payloadSchemas = {
+  'run.queued': z.strictObject({ reason: z.enum(['new', 'fork', 'resume']) }),
   'run.started': z.strictObject({
     goal: z.string(),
     taskId: z.string(),
@@ -106,6 +107,8 @@ export const payloadSchemas = {
   'run.paused': z.strictObject({ reason: z.literal('step') }),
   /** The run continues from its event log (after a server restart); a step cut short is rolled back. */
   'run.resumed': z.strictObject({ rolledBackNodeId: nodeId.nullable() }),
+  'run.interrupted': z.strictObject({ reason: z.string() }),
+  'run.failed': z.strictObject({ error: z.string() }),
   'run.finished': z.strictObject({
     reason: finishReasonSchema,
     detail: z.string().nullable(),

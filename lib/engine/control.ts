@@ -23,7 +23,7 @@ export class SteeringError extends Error {
 
 /** Why a command cannot apply to this tree, or null when it can. Shared by the control and the server. */
 export function checkCommand(tree: ThoughtTree, command: SteeringCommand): string | null {
-  if (tree.status === 'finished') return 'the run has finished';
+  if (tree.status === 'finished' || tree.status === 'failed') return 'the run has finished';
   switch (command.type) {
     case 'prune': {
       const node = tree.nodes[command.nodeId];

@@ -60,8 +60,16 @@ export interface ExploreOptions {
   prices?: PriceTable;
   /** Start paused, waiting for step or resume (explore only). */
   startPaused?: boolean;
-  /** resume() records a run.resumed event (default); a fork's first start from its seed log has nothing to resume. */
+  /**
+   * resume() records a run.resumed event (default); a fork's first start from its seed log has nothing to resume.
+   * A log whose run waits (queued, interrupted) is always resumed with the event: it is what makes it run again.
+   */
   announceResume?: boolean;
+  /**
+   * explore() only: the run's log so far, lifecycle events written before the search starts (its run.queued); the
+   * search's own events follow them in seq order.
+   */
+  log?: readonly ExplorationEvent[];
   /** Clock for event timestamps (tests). */
   now?: () => number;
 }
@@ -93,7 +101,7 @@ export class ThoughtTreeExecutor {
       this.config,
       this.callbacks,
       options,
-      createEmptyTree(options.runId ?? randomUUID()),
+      fold(options.log ?? [], createEmptyTree(options.runId ?? options.log?.[0]?.runId ?? randomUUID())),
     );
     session.start(goal, task.id);
     session.commit();
@@ -111,7 +119,8 @@ export class ThoughtTreeExecutor {
     if (options.timeout !== undefined) resolveTimeout(options.timeout);
     const session = new Session(agent, tree.config, this.callbacks, options, tree);
     if (tree.status === 'finished') return session.result();
-    if (options.announceResume !== false || tree.inFlight) {
+    const waiting = tree.status === 'queued' || tree.status === 'interrupted';
+    if (options.announceResume !== false || tree.inFlight || waiting) {
       session.emit('run.resumed', { rolledBackNodeId: tree.inFlight?.entry.nodeId ?? null });
       session.commit();
     }

@@ -1,7 +1,8 @@
 /**
- * The engine's test support (vitest only: it imports vitest's expect): a log built by hand, event by event, and the
- * check every deadline test makes. The models tests script (ScriptedTreeModel, TimedModel) are real models in
- * lib/models, since bench:deadline runs them too. Not used by production code or benches (the linter holds this).
+ * The engine's test support (vitest only: it imports vitest's expect): a log built by hand, event by event, the next
+ * event of a log (the lifecycle the run manager writes around a search), and the check every deadline test makes.
+ * The models tests script (ScriptedTreeModel, TimedModel) are real models in lib/models, since bench:deadline runs
+ * them too. Not used by production code or benches (the linter holds this).
  */
 import { expect } from 'vitest';
 import { DEFAULT_TOT_CONFIG } from './config';
@@ -74,4 +75,15 @@ export function expectEveryAnsweredCallCounted({
   });
   expect(result.usage.inputTokens).toBe(answered.inputTokens);
   expect(events.filter((e) => e.type === 'model.called')).toHaveLength(answered.calls);
+}
+
+/** The event that follows a log (next seq, a millisecond later), e.g. run.failed as the server writes it. */
+export function followEvent<K extends ExplorationEventType>(
+  log: readonly ExplorationEvent[],
+  type: K,
+  payload: EventPayloads[K],
+): ExplorationEvent {
+  const last = log.at(-1);
+  if (!last) throw new Error('followEvent: the log is empty');
+  return { runId: last.runId, seq: last.seq + 1, ts: last.ts + 1, type, payload } as ExplorationEvent;
 }

@@ -6,6 +6,7 @@ import type { ExplorationEvent } from '../contract/events';
 import type { ExplorationStrategy, ToTConfig } from '../contract/vocabulary';
 import { ThoughtTreeExecutor } from './executor';
 import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { followEvent, handBuiltLog } from './testing';
 import { EventOrderError, createEmptyTree, fold, reduce } from './tree';
 
 /** A random tree: 0-4 children per thought, scores across the threshold, some terminating, some sub-goals. */
@@ -144,5 +145,88 @@ describe('reduce', () => {
 
   it('starts from an empty tree', () => {
     expect(createEmptyTree('r').nodes).toEqual({});
+  });
+});
+
+describe("a run's lifecycle in its log", () => {
+  const queued = (runId: string): ExplorationEvent => ({
+    runId,
+    seq: 1,
+    ts: 0,
+    type: 'run.queued',
+    payload: { reason: 'new' },
+  });
+
+  it('is queued before run.started, and the search continues its seqs', async () => {
+    const events: ExplorationEvent[] = [];
+    const log = [queued('q')];
+    expect(fold(log).status).toBe('queued');
+    await new ThoughtTreeExecutor().explore({ name: 'c', model: new ScriptedTreeModel(randomSpec(3)) }, 'goal', {
+      log,
+      onEvent: (e) => events.push(e),
+    });
+    expect(events[0]).toMatchObject({ runId: 'q', seq: 2, type: 'run.started' });
+    const statuses = [...log, ...events].map((_, i, all) => fold(all.slice(0, i + 1)).status);
+    expect(statuses[0]).toBe('queued');
+    expect(statuses[1]).toBe('running');
+    expect(statuses.at(-1)).toBe('finished');
+  });
+
+  it('turns interrupted, then queued, then back to what it was (running or paused) when resumed', () => {
+    const { events, add } = handBuiltLog();
+    add('node.queued', { nodeId: 'n0', mode: 'expand', urgent: false });
+    add('node.started', { nodeId: 'n0', mode: 'expand' });
+    const running = [...events];
+    add('steer.pause', { actor: 'bob' });
+    const paused = [...events];
+    for (const [log, before] of [
+      [running, 'running'],
+      [paused, 'paused'],
+    ] as const) {
+      const life = [...log];
+      life.push(followEvent(life, 'run.interrupted', { reason: 'the server stopped' }));
+      expect(fold(life).status).toBe('interrupted');
+      life.push(followEvent(life, 'run.queued', { reason: 'resume' }));
+      expect(fold(life).status).toBe('queued');
+      life.push(followEvent(life, 'run.resumed', { rolledBackNodeId: 'n0' }));
+      const tree = fold(life);
+      expect(tree.status).toBe(before);
+      expect(tree.resumeStatus).toBeNull();
+      // the step the restart cut short is rolled back: the root waits in the frontier again
+      expect(tree.nodes.n0?.status).toBe('completed');
+      expect(tree.frontier.n0).toBeDefined();
+    }
+  });
+
+  it('fails with its reason and time, and rolls back the step under way', () => {
+    const { events, add } = handBuiltLog();
+    add('node.queued', { nodeId: 'n0', mode: 'expand', urgent: false });
+    add('node.started', { nodeId: 'n0', mode: 'expand' });
+    const failed = followEvent(events, 'run.failed', { error: 'database is locked' });
+    const tree = fold([...events, failed]);
+    expect(tree.status).toBe('failed');
+    expect(tree.failure).toBe('database is locked');
+    expect(tree.finishedAt).toBe(failed.ts);
+    expect(tree.inFlight).toBeNull();
+  });
+
+  it('keeps the status of a log written before lifecycle events (run.resumed with nothing before it)', () => {
+    const { events, add } = handBuiltLog();
+    add('steer.pause', { actor: 'bob' });
+    add('run.resumed', { rolledBackNodeId: null });
+    expect(fold(events).status).toBe('paused');
+  });
+
+  it('a queued log is resumed with run.resumed even when no resume is to be announced (a fork)', async () => {
+    const { events, add } = handBuiltLog();
+    add('node.queued', { nodeId: 'n0', mode: 'expand', urgent: false });
+    const log = [...events, followEvent(events, 'run.queued', { reason: 'fork' })];
+    const rest: ExplorationEvent[] = [];
+    await new ThoughtTreeExecutor().resume({ name: 'c', model: new ScriptedTreeModel(randomSpec(3)) }, log, {
+      announceResume: false,
+      onEvent: (e) => rest.push(e),
+    });
+    expect(rest[0]).toMatchObject({ seq: log.length + 1, type: 'run.resumed' });
+    expect(fold([...log, ...rest]).status).toBe('finished');
   });
 });

@@ -17,7 +17,7 @@ import type { ToTStats } from '../contract/vocabulary';
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
  * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
  */
-export const TREE_FORMAT = 1;
+export const TREE_FORMAT = 2;
 
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -48,6 +48,8 @@ export function createEmptyTree(runId = ''): ThoughtTree {
     modelId: '',
     config: { ...DEFAULT_TOT_CONFIG },
     status: 'running',
+    resumeStatus: null,
+    failure: null,
     rootId: null,
     nodes: {},
     nodeOrder: [],
@@ -138,6 +140,11 @@ export function reduce(tree: ThoughtTree, event: ExplorationEvent): ThoughtTree 
 type Appliers = { [K in ExplorationEvent['type']]: (tree: ThoughtTree, event: EventOf<K>) => void };
 
 const APPLY: Appliers = {
+  'run.queued'(tree) {
+    holdStatus(tree);
+    tree.status = 'queued';
+  },
+
   'run.started'(tree, { payload, ts }) {
     tree.goal = payload.goal;
     tree.taskId = payload.taskId;
@@ -145,6 +152,7 @@ const APPLY: Appliers = {
     tree.modelId = payload.modelId;
     tree.config = { ...payload.config };
     tree.status = 'running';
+    tree.resumeStatus = null;
     tree.startedAt = ts;
   },
 
@@ -356,11 +364,28 @@ const APPLY: Appliers = {
 
   'run.resumed'(tree) {
     rollBackInFlight(tree);
+    // a log written before lifecycle events has no run.queued or run.interrupted before this: its status stands
+    if (tree.status === 'queued' || tree.status === 'interrupted') tree.status = tree.resumeStatus ?? 'running';
+    tree.resumeStatus = null;
+  },
+
+  'run.interrupted'(tree) {
+    holdStatus(tree);
+    tree.status = 'interrupted';
+  },
+
+  'run.failed'(tree, { payload, ts }) {
+    rollBackInFlight(tree);
+    tree.status = 'failed';
+    tree.resumeStatus = null;
+    tree.failure = payload.error;
+    tree.finishedAt = ts;
   },
 
   'run.finished'(tree, { payload, ts }) {
     rollBackInFlight(tree);
     tree.status = 'finished';
+    tree.resumeStatus = null;
     tree.finishReason = payload.reason;
     tree.finishDetail = payload.detail;
     tree.bestNodeId = payload.bestNodeId;
@@ -395,6 +420,11 @@ function newNode(
     finishedSeq: null,
     ...fields,
   };
+}
+
+/** A run about to wait (queued again, interrupted) remembers whether it was running or paused, for run.resumed. */
+function holdStatus(tree: ThoughtTree): void {
+  if (tree.status === 'running' || tree.status === 'paused') tree.resumeStatus = tree.status;
 }
 
 /** A step cut short (abort, crash) leaves no trace: its node returns to its status and its frontier slot. */

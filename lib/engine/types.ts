@@ -5,6 +5,7 @@
  * Names follow the Tree-of-Thought executor docs (shared/seeds/003_*) so readers of those docs are at home.
  * Not responsible for behaviour: see executor.ts, tree.ts (reduce) and frontier.ts.
  */
+import type { StoredRunStatus } from '../contract/run-status';
 import type {
   AnswerSource,
   ChatMessage,
@@ -83,7 +84,12 @@ export interface FrontierEntry {
   urgent: boolean;
 }
 
-export type RunStatus = 'running' | 'paused' | 'finished';
+/**
+ * A run's lifecycle: the contract's stored statuses, one list (lib/contract/run-status.ts). The tree reaches each of
+ * them through an event: run.queued, run.started / run.resumed (running), run.paused and steer.* (paused),
+ * run.interrupted, run.failed, run.finished. An engine on its own only ever sees running, paused and finished.
+ */
+export type RunStatus = StoredRunStatus;
 
 /** The state of a whole exploration: what reduce() folds events into. Plain JSON, no Maps. */
 export interface ThoughtTree {
@@ -94,6 +100,13 @@ export interface ThoughtTree {
   modelId: string;
   config: ToTConfig;
   status: RunStatus;
+  /**
+   * What a run waiting to continue (queued again, interrupted) goes back to when run.resumed comes: running, or
+   * paused when a person had paused it. Null when it is not waiting.
+   */
+  resumeStatus: 'running' | 'paused' | null;
+  /** Why the run failed outside the search (run.failed: a crash, a lost database), or null. */
+  failure: string | null;
   rootId: string | null;
   nodes: Record<string, ThoughtNode>;
   /** Creation order of nodes; ids are also deterministic (`n0`, `n1`, ...). */

@@ -6,6 +6,7 @@ import type { ToTConfig } from '../contract/vocabulary';
 import { fold } from '../engine/index';
 import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
 import { ScriptedTreeModel } from '../models/scripted';
+import { followEvent } from '../engine/testing';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import type { RunIdentity } from '../contract/run';
@@ -14,7 +15,7 @@ import { type RunExport, buildExport, safeModelSettings, validateRunExport } fro
 const game24 = getTaskEntry('game24').task;
 
 function record(events: readonly ExplorationEvent[], more: Partial<RunIdentity> = {}): RunIdentity {
-  const started = events[0] as Extract<ExplorationEvent, { type: 'run.started' }>;
+  const started = events.find((e) => e.type === 'run.started') as Extract<ExplorationEvent, { type: 'run.started' }>;
   return {
     id: started.runId,
     taskId: started.payload.taskId,
@@ -98,6 +99,30 @@ async function abortedAndResumed(): Promise<ExplorationEvent[][]> {
   return [aborted, [...head, ...tail]];
 }
 
+/**
+ * A run's whole life as the server writes it: queued, started, interrupted by a restart, queued again and resumed to
+ * its end; and one that fails half way.
+ */
+async function managedRuns(): Promise<ExplorationEvent[][]> {
+  const agent = () => ({ name: 'arborist', model: createSimulatedModel({ seed: 6 }) });
+  const queued: ExplorationEvent[] = [
+    { runId: 'managed', seq: 1, ts: 1, type: 'run.queued', payload: { reason: 'new' } },
+  ];
+  const whole: ExplorationEvent[] = [];
+  await new ThoughtTreeExecutor().explore(agent(), '4 9 10 13', {
+    task: game24,
+    log: queued,
+    onEvent: (e) => whole.push(e),
+  });
+  const head = [...queued, ...whole.slice(0, whole.findIndex((e) => e.type === 'node.started' && e.seq > 20) + 1)];
+  const interrupted = [...head, followEvent(head, 'run.interrupted', { reason: 'the server stopped' })];
+  interrupted.push(followEvent(interrupted, 'run.queued', { reason: 'resume' }));
+  const tail: ExplorationEvent[] = [];
+  await new ThoughtTreeExecutor().resume(agent(), interrupted, { task: game24, onEvent: (e) => tail.push(e) });
+  const failed = [...head, followEvent(head, 'run.failed', { error: 'disk full' })];
+  return [[...interrupted, ...tail], failed];
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests edit the JSON freely
 type Json = any;
 const roundTrip = (file: RunExport): unknown => JSON.parse(JSON.stringify(file));
@@ -110,6 +135,7 @@ describe('buildExport and validateRunExport', () => {
     logs.push(await game24Run(8, { explorationStrategy: 'best-first', beamWidth: 1 }));
     logs.push(await steeredRun());
     logs.push(...(await abortedAndResumed()));
+    logs.push(...(await managedRuns()));
     const parent = await game24Run(3);
     const tree = fold(parent);
     const forked = forkEvents({

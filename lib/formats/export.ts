@@ -11,8 +11,9 @@
  * headers, whatever a future model spec holds), on export and again on import.
  *
  * runExportSchema is the import side's judge: the file's shape, every event (known type, payload of that type:
- * lib/contract/events.ts), seq 1..n without gaps, one runId (the run's) throughout, run.started first, every node an
- * event names already in the tree, and finally a fold with reduce (a fold that throws refuses the file).
+ * lib/contract/events.ts), seq 1..n without gaps, one runId (the run's) throughout, run.started first (after the
+ * run's run.queued, if the log has it), every node an event names already in the tree, and finally a fold with
+ * reduce (a fold that throws refuses the file).
  * validateRunExport wraps it and says what is wrong in one line, e.g. "events[41].seq: expected 42, got 44".
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts) or for other formats (tot-log.ts).
  */
@@ -119,9 +120,14 @@ function checkLog(
   if (events.length === 0) {
     return { path: ['events'], message: 'the log is empty: a run that never started has nothing to import' };
   }
-  const first = events[0] as ExplorationEvent;
+  // a run's log may open with its wait for a slot (run.queued, written before the search starts)
+  const start = events.findIndex((event) => event.type !== 'run.queued');
+  if (start < 0) {
+    return { path: ['events'], message: 'the log has only run.queued: a run that never started has nothing to import' };
+  }
+  const first = events[start] as ExplorationEvent;
   if (first.type !== 'run.started') {
-    return { path: ['events', 0, 'type'], message: `the first event must be run.started, got ${first.type}` };
+    return { path: ['events', start, 'type'], message: `the first event must be run.started, got ${first.type}` };
   }
   if (first.payload.taskId !== run.taskId) {
     return { path: ['run', 'taskId'], message: `"${run.taskId}" differs from run.started's "${first.payload.taskId}"` };
@@ -154,7 +160,7 @@ function danglingReference(tree: ThoughtTree, event: ExplorationEvent): string |
     id != null && !tree.nodes[id] ? `no ${what} "${id}" in the tree at this point` : null;
   switch (event.type) {
     case 'run.started':
-      return event.seq === 1 ? null : 'run.started can only be the first event';
+      return tree.startedAt === null ? null : 'run.started can only come once, first (after run.queued)';
     case 'node.created': {
       const { nodeId, parentId } = event.payload;
       if (tree.nodes[nodeId]) return `node "${nodeId}" already exists`;

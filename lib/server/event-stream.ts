@@ -13,6 +13,11 @@ import { getRun } from './repositories/runs';
 
 const PAGE = 1_000;
 
+/** The last event a run's log can have: nothing follows a finish or a failure. */
+function isLast(event: ExplorationEvent): boolean {
+  return event.type === 'run.finished' || event.type === 'run.failed';
+}
+
 export interface StreamOptions {
   prisma: PrismaClient;
   bus: EventBus;
@@ -42,7 +47,7 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
       const page = await listEvents(prisma, runId, { afterSeq: cursor, limit: PAGE });
       for (const event of page) {
         cursor = event.seq;
-        if (event.type === 'run.finished') finished = true;
+        if (isLast(event)) finished = true;
         yield event;
       }
       if (page.length < PAGE) return;
@@ -78,7 +83,7 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
         if (event.seq > cursor + 1) yield* fromDatabase();
         if (event.seq <= cursor) continue;
         cursor = event.seq;
-        if (event.type === 'run.finished') finished = true;
+        if (isLast(event)) finished = true;
         yield event;
       }
     }

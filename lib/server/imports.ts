@@ -6,8 +6,10 @@
  * (the file's may exist already; every event's runId is rewritten), its events are appended, the node projection
  * is filled from the folded tree and the row gets the summary the run manager would have written (run-summary.ts).
  * A file with many runs (a ToT log of many games) is all or nothing.
- * Stored status: 'finished' when the log has run.finished; otherwise 'interrupted' (a run exported while it went
- * on, or cut short), so a person can resume it on request like a run a restart interrupted. Nothing resumes by
+ * Stored status: 'finished' or 'failed' when the log ends so (run.finished, run.failed); otherwise 'interrupted' (a
+ * run exported while it went on, or cut short), so a person can resume it on request like a run a restart
+ * interrupted. Its log gets no run.interrupted: it is stored as the file holds it, and the run page takes the row's
+ * status for a log that says nothing newer (lib/store/run-clock.ts). Nothing resumes by
  * itself: recover() only touches running and paused runs.
  * A bad file is refused with an InputError (BAD_REQUEST) whose message says what is wrong, and writes nothing.
  * Not responsible for HTTP (http/run-files.ts) or the formats themselves (lib/formats).
@@ -148,7 +150,8 @@ async function storeRuns(prisma: PrismaClient, runs: readonly RunToStore[]): Pro
     async (tx) => {
       const stored: RunRecord[] = [];
       for (const { run, tree } of prepared) {
-        const status: StoredRunStatus = tree.status === 'finished' ? 'finished' : 'interrupted';
+        const ended = tree.status === 'finished' || tree.status === 'failed';
+        const status: StoredRunStatus = ended ? tree.status : 'interrupted';
         await createRun(tx, {
           id: run.id,
           taskId: run.taskId,

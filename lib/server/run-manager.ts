@@ -4,10 +4,13 @@
  * transaction under load), then publishes them to live subscribers, and forwards a person's commands to the
  * running engine. On startup, runs a dead server left `running` or `paused` become `interrupted` and continue from
  * their event log (automatically, or when asked).
+ * A run's whole life is in its log: the engine writes run.started, run.paused, run.resumed and run.finished; this
+ * manager writes what happens outside a search (run.queued, run.interrupted, run.failed, and the abort of a run that
+ * never started) with the next seq, while the run is not live, so the engine and it never write the same seq.
  * Not responsible for the search (lib/engine), SQL (repositories) or the API's shape (trpc/).
  */
 import { randomUUID } from 'node:crypto';
-import type { ExplorationEvent } from '../contract/events';
+import type { EventPayloads, ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
 import {
   createEmptyTree,
@@ -40,6 +43,10 @@ import { upsertNodes } from './repositories/nodes';
 import { summarizeTree } from './run-summary';
 import type { RunRecord } from '../contract/run';
 import { createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
+
+/** The lifecycle events the manager writes itself (the engine writes the rest). */
+type LifecycleType = 'run.queued' | 'run.interrupted' | 'run.failed' | 'steer.abort' | 'run.finished';
+type LifecycleEvent = { [K in LifecycleType]: { type: K; payload: EventPayloads[K] } }[LifecycleType];
 
 export interface RunManagerOptions {
   prisma: PrismaClient;
@@ -137,9 +144,10 @@ export class RunManager {
       seed: model.seed,
       status: 'queued',
     });
+    await this.writeLifecycle(record.id, [{ type: 'run.queued', payload: { reason: 'new' } }]);
     this.waiting.push(record.id);
     this.schedule();
-    return record;
+    return (await getRun(this.options.prisma, record.id)) ?? record;
   }
 
   /**
@@ -195,9 +203,10 @@ export class RunManager {
       parentNodeId: input.nodeId,
     });
     await appendEvents(prisma, id, seed);
+    await this.writeLifecycle(id, [{ type: 'run.queued', payload: { reason: 'fork' } }]);
     this.waiting.push(id);
     this.schedule();
-    return { run: record, nodeId: forkedNodeId(seed) };
+    return { run: (await getRun(prisma, id)) ?? record, nodeId: forkedNodeId(seed) };
   }
 
   isLive(runId: string): boolean {
@@ -226,11 +235,22 @@ export class RunManager {
     if (record.status === 'queued') {
       if (command.type !== 'abort') throw new ConflictError('the run is queued and has not started yet');
       this.removeWaiting(runId);
-      await updateRun(this.options.prisma, runId, {
-        status: 'finished',
-        finishReason: 'aborted',
-        finishedAt: new Date(),
-      });
+      // it never ran in this life: it ends with no answer (a run queued again after a restart keeps its tree)
+      await this.writeLifecycle(runId, [
+        { type: 'steer.abort', payload: { actor: command.actor } },
+        {
+          type: 'run.finished',
+          payload: {
+            reason: 'aborted',
+            detail: 'aborted while queued',
+            bestNodeId: null,
+            output: '',
+            answerSource: 'none',
+            success: false,
+            verified: null,
+          },
+        },
+      ]);
       return;
     }
     if (record.status === 'interrupted') {
@@ -246,7 +266,7 @@ export class RunManager {
     const record = await getRun(this.options.prisma, runId);
     if (!record) throw new NotFoundError(`no run ${runId}`);
     if (record.status !== 'interrupted') throw new ConflictError(`the run is ${record.status}, not interrupted`);
-    await updateRun(this.options.prisma, runId, { status: 'queued' });
+    await this.writeLifecycle(runId, [{ type: 'run.queued', payload: { reason: 'resume' } }]);
     this.waiting.push(runId);
     this.schedule();
   }
@@ -270,10 +290,15 @@ export class RunManager {
    */
   async recover(): Promise<{ interrupted: string[]; resumed: string[] }> {
     const stale = await findRunsByStatus(this.options.prisma, ['running', 'paused']);
-    for (const run of stale) await updateRun(this.options.prisma, run.id, { status: 'interrupted' });
     const queued = await findRunsByStatus(this.options.prisma, ['queued']);
-    const resumed = this.options.resumeMode === 'auto' ? stale.map((r) => r.id) : [];
-    for (const id of resumed) await updateRun(this.options.prisma, id, { status: 'queued' });
+    const auto = this.options.resumeMode === 'auto';
+    for (const run of stale) {
+      await this.writeLifecycle(run.id, [
+        { type: 'run.interrupted', payload: { reason: `the server stopped while the run was ${run.status}` } },
+        ...(auto ? [{ type: 'run.queued' as const, payload: { reason: 'resume' as const } }] : []),
+      ]);
+    }
+    const resumed = auto ? stale.map((r) => r.id) : [];
     for (const run of [...queued].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
       if (!this.waiting.includes(run.id) && !this.live.has(run.id)) this.waiting.push(run.id);
     }
@@ -357,14 +382,15 @@ export class RunManager {
         announceResume: record.startedAt !== null,
       };
       await updateRun(prisma, run.id, { status: 'running', startedAt: record.startedAt ?? new Date(), error: null });
-      if (record.lastSeq > 0) {
-        // A run with a log continues from it: after a restart, or queued again after one.
-        const events = await listEvents(prisma, run.id);
-        run.tree = fold(events, createEmptyTree(run.id));
+      // the log so far: at least its run.queued (none in a database written before lifecycle events)
+      const events = record.lastSeq > 0 ? await listEvents(prisma, run.id) : [];
+      run.tree = fold(events, createEmptyTree(run.id));
+      if (run.tree.rootId) {
+        // A run with a search in its log continues from it: a fork, after a restart, or queued again after one.
         this.log(`resuming run ${run.id} from seq ${record.lastSeq}`);
         await executor.resume(agent, events, options);
       } else {
-        await executor.explore(agent, record.goal, options);
+        await executor.explore(agent, record.goal, { ...options, log: events });
       }
       await this.drain(run);
       if (run.writeError) throw run.writeError;
@@ -374,13 +400,41 @@ export class RunManager {
       );
     } catch (error) {
       await this.drain(run).catch(() => undefined);
-      await updateRun(prisma, run.id, {
-        status: 'failed',
-        error: error instanceof Error ? error.message : String(error),
-        finishedAt: new Date(),
-      });
+      const message = error instanceof Error ? error.message : String(error);
+      await this.writeLifecycle(run.id, [{ type: 'run.failed', payload: { error: message } }]).catch(
+        async (writeError: unknown) => {
+          // the database itself failed (it may be why the run failed): the row says failed if it still can, and
+          // a page watching learns it when the stream closes (it reads the row again then)
+          this.log(`run ${run.id}: run.failed not written: ${String(writeError)}`);
+          await updateRun(prisma, run.id, { status: 'failed', error: message, finishedAt: new Date() });
+        },
+      );
       throw error;
     }
+  }
+
+  /**
+   * Appends events of the run's life written outside a search, after the stored log (only while the run is not
+   * live: the engine owns the seqs then), with the row's summary of the folded log, in one transaction; then
+   * publishes them. The log is read light (a model call's prompts do not change the tree).
+   */
+  private async writeLifecycle(runId: string, entries: LifecycleEvent[]): Promise<void> {
+    const prisma = this.options.prisma;
+    const tree = fold(await listEvents(prisma, runId, { light: true }), createEmptyTree(runId));
+    // a step cut short (run.failed, run.finished) returns its node to its old status in the node projection too
+    const inFlight = tree.inFlight?.entry.nodeId;
+    const batch = entries.map((entry) => {
+      const event = { runId, seq: tree.lastSeq + 1, ts: Date.now(), ...entry } as ExplorationEvent;
+      reduce(tree, event);
+      return event;
+    });
+    await prisma.$transaction(async (tx) => {
+      await appendEventsInTransaction(tx, runId, batch);
+      const node = inFlight ? tree.nodes[inFlight] : undefined;
+      if (node) await upsertNodes(tx, runId, [node]);
+      await updateRun(tx, runId, summarizeTree(tree));
+    });
+    this.options.bus.publish(runId, batch);
   }
 
   private enqueueWrite(run: LiveRun, group: ExplorationEvent[]): void {

@@ -2,7 +2,8 @@
  * The run row's summary of a folded tree (status, stats, node counts, cost, best score, and once finished the
  * output and its verdicts): one definition shared by the run manager, which writes it after every batch of a live
  * run, and by imports, which write it once for a whole log. Pure: no I/O.
- * Not responsible for the stored status of runs that are not live (queued, interrupted, failed): callers decide.
+ * The status is the tree's: a run's whole lifecycle is in its log (run.queued, run.interrupted, run.failed too).
+ * Not responsible for moving a run between statuses (the run manager writes the lifecycle events).
  */
 import { markedBestNode, type ThoughtTree } from '../engine/index';
 import type { RunPatch } from './repositories/runs';
@@ -36,6 +37,12 @@ export function summarizeTree(tree: ThoughtTree): RunPatch {
       output: tree.output,
       success: tree.success,
       verified: tree.verified,
+    } satisfies RunPatch);
+  }
+  if (tree.status === 'failed') {
+    Object.assign(patch, {
+      finishedAt: new Date(tree.finishedAt ?? Date.now()),
+      error: tree.failure,
     } satisfies RunPatch);
   }
   return patch;

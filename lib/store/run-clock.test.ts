@@ -16,14 +16,16 @@ describe('runStatus', () => {
     expect(runStatus({ status: 'finished', lastSeq: 142 }, null)).toBe('finished');
   });
 
-  it('is the live tree once it has seen as far as the record (a pause on the stream before the next poll)', () => {
+  it('is the live tree once it has folded past the record (the stream says every change after the page loaded)', () => {
     expect(runStatus({ status: 'running', lastSeq: 50 }, { status: 'paused', lastSeq: 61 })).toBe('paused');
-    expect(runStatus({ status: 'finished', lastSeq: 142 }, { status: 'finished', lastSeq: 142 })).toBe('finished');
+    expect(runStatus({ status: 'queued', lastSeq: 1 }, { status: 'running', lastSeq: 2 })).toBe('running');
+    expect(runStatus({ status: 'running', lastSeq: 30 }, { status: 'interrupted', lastSeq: 31 })).toBe('interrupted');
+    expect(runStatus({ status: 'running', lastSeq: 30 }, { status: 'failed', lastSeq: 31 })).toBe('failed');
   });
 
-  it('keeps queued, interrupted and failed, which a tree cannot say, unless the tree is finished', () => {
+  it("is the record's where the log says nothing newer (a log older than lifecycle events, a lost run.failed)", () => {
     expect(runStatus({ status: 'interrupted', lastSeq: 30 }, { status: 'running', lastSeq: 30 })).toBe('interrupted');
-    expect(runStatus({ status: 'failed', lastSeq: 30 }, { status: 'finished', lastSeq: 30 })).toBe('finished');
+    expect(runStatus({ status: 'failed', lastSeq: 30 }, { status: 'running', lastSeq: 30 })).toBe('failed');
     expect(runStatus({ status: 'queued', lastSeq: 0 }, { status: 'running', lastSeq: 0 })).toBe('queued');
   });
 
@@ -52,6 +54,20 @@ describe('elapsed', () => {
     const events = log(['run.started', 0], ['steer.pause', 1_000], ['steer.step', 5_000], ['run.paused', 5_500]);
     expect(pausesOf(events)).toEqual({ pausedMs: 4_000, pausedSince: 5_500 });
     expect(elapsedMs({ startedAt: 0, endAt: null, pauses: pausesOf(events) }, 60_000)).toBe(1_500);
+  });
+
+  it('stops while the run waits after a restart, and stays stopped if it was paused before it', () => {
+    const restarted = log(
+      ['run.queued', 0],
+      ['run.started', 1_000],
+      ['run.interrupted', 3_000],
+      ['run.queued', 50_000],
+      ['run.resumed', 60_000],
+    );
+    expect(pausesOf(restarted)).toEqual({ pausedMs: 57_000, pausedSince: null });
+    expect(elapsedMs({ startedAt: 1_000, endAt: null, pauses: pausesOf(restarted) }, 61_000)).toBe(3_000);
+    const paused = log(['run.started', 0], ['steer.pause', 1_000], ['run.interrupted', 2_000], ['run.resumed', 9_000]);
+    expect(pausesOf(paused)).toEqual({ pausedMs: 0, pausedSince: 1_000 });
   });
 
   it('ends at the finish (or the step looked at), not now', () => {

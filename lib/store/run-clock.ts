@@ -1,40 +1,34 @@
 /**
  * What the run page says of the run as a whole: its status and its elapsed time. Both are the run's, never how much
  * of its log the page has folded so far: a page still reading an old run's log from seq 1 holds a tree that says
- * "running" at every step before the last, and its clock would tick from a start hours ago. The run's stored record
- * (the server's word on where it is now) decides, and the live tree overrides it only when it is at least as new
- * (a pause seen on the stream before the record is polled again). Elapsed counts the time the run was running:
- * the clock stops while it is paused. Pure functions; no React.
+ * "running" at every step before the last, and its clock would tick from a start hours ago.
+ * A run's whole life is in its log (queued, started, paused, resumed, interrupted, failed, finished: lib/engine
+ * reduce folds them into the tree's status), so the page reads its record once, at load, and the stream after it:
+ * the live tree's status wins as soon as it has folded past the record's last seq. Up to there the record decides,
+ * which also covers logs that cannot say it (a run stored before lifecycle events, an import cut short: the row says
+ * interrupted; a run whose database refused its run.failed: the row says failed, and the page reads it again when
+ * the stream ends without the log's end). Elapsed counts the time the run was running: the clock stops while it is
+ * paused, queued again or interrupted. Pure functions; no React.
  * Not responsible for fetching the record or the log (the page), nor for formatting (lib/contract/format.ts).
  */
 import type { ExplorationEvent } from '../contract/events';
-import type { RunStatus } from '../engine/index';
+import type { StoredRunStatus } from '../contract/run-status';
 
-/** What the header reads of the run's record (run.byId): statuses wider than the engine's (queued, interrupted, failed). */
+/** A word on the run's status and how far into its log it speaks: the record's (run.byId) or the live tree's. */
 export interface RunFacts {
-  status: string;
+  status: StoredRunStatus;
   lastSeq: number;
 }
 
-/** The live tree's word: its status after its last seq. */
-export interface LiveFacts {
-  status: RunStatus;
-  lastSeq: number;
-}
-
-/**
- * The run's status: the record's, unless the live tree has seen at least as far into the log (then it is the newer
- * word: running, paused, finished). A record that says queued, interrupted or failed keeps saying it, since a tree
- * cannot, unless that tree is finished. 'loading' until the record is in.
- */
-export function runStatus(record: RunFacts | null, live: LiveFacts | null): string {
+/** The run's status: the live tree's once it has folded past the record, the record's before. 'loading' until then. */
+export function runStatus(record: RunFacts | null, live: RunFacts | null): StoredRunStatus | 'loading' {
   if (!record) return 'loading';
-  const newer = live !== null && live.lastSeq > 0 && live.lastSeq >= record.lastSeq;
-  if (!newer) return record.status;
-  if (['queued', 'interrupted', 'failed'].includes(record.status)) {
-    return live.status === 'finished' ? 'finished' : record.status;
-  }
-  return live.status;
+  return live !== null && live.lastSeq > record.lastSeq ? live.status : record.status;
+}
+
+/** True for the last event a log can have (nothing follows a finish or a failure). */
+export function endsTheLog(status: string | null): boolean {
+  return status === 'finished' || status === 'failed';
 }
 
 /** The pauses in a log up to `count` events: their total length, and when the one still going began. */
@@ -46,23 +40,48 @@ export interface Pauses {
 
 /**
  * The pauses of the first `count` events, with the tree's own transitions (tree.ts): a person's pause or a step's
- * end (run.paused) stops a running run; resume or step starts it again; run.finished ends it.
+ * end (run.paused) stops a running run, resume or step starts it again; a run queued again or interrupted waits until
+ * run.resumed (and stays paused if it was); run.finished and run.failed end it. A wait before run.started (its first
+ * run.queued) is not a pause: the clock starts at the start.
  */
 export function pausesOf(events: readonly ExplorationEvent[], count = events.length): Pauses {
   let pausedMs = 0;
   let pausedSince: number | null = null;
+  let paused = false;
+  const stop = (ts: number) => {
+    pausedSince ??= ts;
+  };
+  const go = (ts: number) => {
+    if (pausedSince !== null) pausedMs += Math.max(0, ts - pausedSince);
+    pausedSince = null;
+  };
   for (let i = 0; i < Math.min(count, events.length); i++) {
     const event = events[i] as ExplorationEvent;
     switch (event.type) {
+      case 'run.started':
+        pausedSince = null;
+        paused = false;
+        break;
       case 'steer.pause':
       case 'run.paused':
-        pausedSince ??= event.ts;
+        paused = true;
+        stop(event.ts);
+        break;
+      case 'run.queued':
+      case 'run.interrupted':
+        stop(event.ts);
         break;
       case 'steer.resume':
       case 'steer.step':
+        paused = false;
+        go(event.ts);
+        break;
+      case 'run.resumed':
+        if (!paused) go(event.ts);
+        break;
       case 'run.finished':
-        if (pausedSince !== null) pausedMs += Math.max(0, event.ts - pausedSince);
-        pausedSince = null;
+      case 'run.failed':
+        go(event.ts);
         break;
       default:
         break;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type ExplorationEvent } from '../contract/events';
 import { cloneTree, createEmptyTree, fold, reduce, snapshotTree, type ThoughtTree } from '../engine/index';
 import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
+import { followEvent } from '../engine/testing';
 import { getTaskEntry } from '../tasks/index';
 import { createSimulatedModel } from '../tasks/simulated-model';
 import { noteEvents, NO_NOTES, SnapshotIndex } from './snapshots';
@@ -46,10 +47,16 @@ async function steeredRun(): Promise<ExplorationEvent[]> {
   return events;
 }
 
-/** A log cut mid-step and resumed (run.resumed rolls the step back), and a fork (node.restored) that runs on. */
+/**
+ * A log cut mid-step by a restart, queued again and resumed (run.resumed rolls the step back), the same log failed
+ * instead, and a fork (node.restored) that runs on.
+ */
 async function resumedAndForked(): Promise<ExplorationEvent[][]> {
   const whole = await record();
   const cut = whole.slice(0, whole.findIndex((e) => e.type === 'node.started' && e.seq > 40) + 1);
+  const failed = [...cut, followEvent(cut, 'run.failed', { error: 'the database went away' })];
+  cut.push(followEvent(cut, 'run.interrupted', { reason: 'the server stopped' }));
+  cut.push(followEvent(cut, 'run.queued', { reason: 'resume' }));
   const resumed = [...cut];
   await new ThoughtTreeExecutor().resume({ name: 't', model: createSimulatedModel({ seed: 4 }) }, cut, {
     task: getTaskEntry('open-goal').task,
@@ -73,7 +80,7 @@ async function resumedAndForked(): Promise<ExplorationEvent[][]> {
     task: game24,
     onEvent: (e) => forked.push(e),
   });
-  return [resumed, forked];
+  return [resumed, failed, forked];
 }
 
 const plain = (tree: ThoughtTree) => JSON.parse(JSON.stringify(tree)) as unknown;

@@ -4,7 +4,7 @@
  * Pure and React-free so it is unit-tested; not responsible for filtering (filter.ts) or drawing (EventLog.tsx).
  * Text from models (thoughts, responses, reasons) is returned as plain strings: callers render it as text.
  */
-import type { ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
+import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration } from '@/lib/contract/format';
 import { scoreFigure } from '@/lib/layout/node-status';
@@ -24,9 +24,12 @@ export const EVENT_KINDS: readonly { kind: EventKind; label: string }[] = [
 ];
 
 const KIND_OF: Record<ExplorationEventType, EventKind> = {
+  'run.queued': 'run',
   'run.started': 'run',
   'run.paused': 'run',
   'run.resumed': 'run',
+  'run.interrupted': 'run',
+  'run.failed': 'run',
   'run.finished': 'run',
   'node.created': 'lifecycle',
   'node.restored': 'lifecycle',
@@ -70,8 +73,11 @@ export function eventNodeIds(event: ExplorationEvent): string[] {
       return event.payload.nodeId ? [event.payload.nodeId] : [];
     case 'run.resumed':
       return event.payload.rolledBackNodeId ? [event.payload.rolledBackNodeId] : [];
+    case 'run.queued':
     case 'run.started':
     case 'run.paused':
+    case 'run.interrupted':
+    case 'run.failed':
     case 'run.finished':
     case 'steer.pause':
     case 'steer.resume':
@@ -97,6 +103,9 @@ export function isBadEvent(event: ExplorationEvent): boolean {
       return !event.payload.passed;
     case 'model.called':
       return event.payload.error !== null;
+    case 'run.failed':
+    case 'run.interrupted':
+      return true;
     case 'run.finished':
       return !event.payload.success || event.payload.verified === false;
     default:
@@ -121,9 +130,17 @@ export function actionLabel(action: ProposedAction): string {
   }
 }
 
+const QUEUED_BECAUSE: Record<EventPayloads['run.queued']['reason'], string> = {
+  new: 'waits for a free slot',
+  fork: 'forked: waits for a free slot',
+  resume: 'waits for a free slot to continue',
+};
+
 /** A one-line summary of an event, per type. */
 export function describeEvent(event: ExplorationEvent): string {
   switch (event.type) {
+    case 'run.queued':
+      return QUEUED_BECAUSE[event.payload.reason];
     case 'run.started': {
       const p = event.payload;
       return oneLine(`“${p.goal}” · ${p.taskId} · ${p.modelId} · ${p.config.explorationStrategy}`);
@@ -198,6 +215,10 @@ export function describeEvent(event: ExplorationEvent): string {
       return event.payload.rolledBackNodeId
         ? `continued from the log; the step on ${event.payload.rolledBackNodeId} was rolled back`
         : 'continued from the log';
+    case 'run.interrupted':
+      return oneLine(`interrupted: ${event.payload.reason}`);
+    case 'run.failed':
+      return oneLine(`failed: ${event.payload.error}`);
     case 'run.finished': {
       const p = event.payload;
       const verified = p.verified === null ? '' : p.verified ? ' · verified' : ' · not verified';

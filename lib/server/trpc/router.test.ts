@@ -268,7 +268,8 @@ describe('restart', () => {
     const api2 = createCaller(createContextInner(second));
     const log = (await api2.run.events({ id, limit: 10_000 })).events;
     expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
-    expect(log[stored]?.type).toBe('run.resumed');
+    // the restart is in the log: interrupted, queued again, resumed where the dead server stopped writing
+    expect(log.slice(stored, stored + 3).map((e) => e.type)).toEqual(['run.interrupted', 'run.queued', 'run.resumed']);
     expect(log.at(-1)?.type).toBe('run.finished');
     expect((await api2.run.byId({ id })).status).toBe('finished');
     // the same answer as an uninterrupted run of the same seed
@@ -318,7 +319,12 @@ describe('run.fork', () => {
     const tree = fold((await api.run.events({ id })).events);
     expect(tree.nodes.n1?.branch?.thought).toBe(edited);
     expect(tree.nodes.n1?.status).not.toBe('pending'); // it ran, with the new thought
-    expect((await api.run.events({ id })).events.some((e) => e.type === 'run.resumed')).toBe(false);
+    // its seed, then its wait for a slot, then its start from the seed (nothing was rolled back)
+    const log = (await api.run.events({ id })).events;
+    const waited = log.findIndex((e) => e.type === 'run.queued');
+    expect(log[waited]?.payload).toEqual({ reason: 'fork' });
+    expect(log[waited + 1]).toMatchObject({ type: 'run.resumed', payload: { rolledBackNodeId: null } });
+    expect(log.filter((e) => e.type === 'run.resumed')).toHaveLength(1);
     expect((await api.run.forks({ id: parent.id })).map((r) => r.id)).toEqual([id]);
   });
 
