@@ -36,7 +36,15 @@ describe('eventKind', () => {
   it('lets the type filter offer every event type once, under the chip of its kind', () => {
     const offered = EVENT_KINDS.flatMap(({ kind }) => typesOfKind(kind));
     expect([...offered].sort()).toEqual([...EVENT_TYPES].sort());
-    expect(typesOfKind('run')).toEqual(['run.started', 'run.paused', 'run.resumed', 'run.finished']);
+    expect(typesOfKind('run')).toEqual([
+      'run.queued',
+      'run.started',
+      'run.paused',
+      'run.resumed',
+      'run.interrupted',
+      'run.failed',
+      'run.finished',
+    ]);
   });
 });
 
