@@ -30,7 +30,7 @@ import {
 import {
   cellOf,
   computeIcicle,
-  hitTest,
+  icicleCellAt,
   nodesByItem,
   subtreeCells,
   viewExtent,
@@ -187,7 +187,7 @@ export function Overview() {
     const x = event.clientX - rect.left;
     const y = event.clientY - rect.top;
     const d = Math.floor(y / rowHeight(layout, rect.height));
-    return { cell: hitTest(layout, x / rect.width, d), x, y };
+    return { cell: icicleCellAt(layout, x / rect.width, d), x, y };
   };
 
   const open = (cell: number) => {
