@@ -6,7 +6,7 @@
  */
 import type { ExplorationEvent } from '../contract/events';
 import { fold } from '../engine/index';
-import { computeIcicle, icicleCellAt } from '../layout/icicle';
+import { computeIcicle, icicleCellAt } from '../layout/index';
 import { cellColours, palette } from '../../components/run/overview/colours';
 import { drawCells, drawMarks, prepare, rowHeight } from '../../components/run/overview/draw';
 

@@ -49,8 +49,7 @@ import {
   summariseRenders,
   summariseTrace,
 } from './ui-profile';
-import { BENCH_GOAL, type RecordedRun, recordRun } from '../harness/recorded-runs';
-import { CHROMIUM_ARGS, findChromium } from '../harness/chromium';
+import { BENCH_GOAL, CHROMIUM_ARGS, findChromium, type RecordedRun, recordRun } from '../harness/index';
 
 /**
  * Everything the bench reads from the page. When the run page changes, adapt these and nothing else:

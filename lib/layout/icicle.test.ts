@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold, type ThoughtTree } from '../engine/index';
-import type { CanvasLayout } from '../store/page-view';
+import type { CanvasLayout } from '../store/index';
 import { computeIcicle, forEachDrawnCell, icicleCellAt, nodesByItem, subtreeCells, viewExtent } from './icicle';
 
 /** A tree from a parent list: node i is `n${i}`, parents[i] its parent's index (null for the root, index 0). */

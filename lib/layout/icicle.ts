@@ -12,7 +12,7 @@
  * layout (tidy.ts, published through lib/store/page-view.ts).
  */
 import type { ThoughtNode, ThoughtTree } from '../engine/index';
-import type { CanvasLayout } from '../store/page-view';
+import type { CanvasLayout } from '../store/index';
 
 export interface IcicleLayout {
   /** Cell index -> node id; cells are numbered in depth-first pre-order (the root is 0). */

@@ -3,8 +3,7 @@ import { findBestNode, pathTo } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { placeTree } from './place';
 import { focusNodes, visibleTree } from './visible-tree';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { buildScene, sceneItemAt, itemInRect } from './scene';
 
 async function sceneOf(autoCollapse: boolean) {

@@ -8,7 +8,7 @@
  */
 import { TASK_IDS, TASK_INFO, type TaskId, type TaskInfo } from '../contract/tasks';
 import { openGoalTask, type ThoughtTask } from '../engine/index';
-import type { Simulation } from '../models/simulated';
+import type { Simulation } from '../models/index';
 import { game24Simulation } from './game24/simulation';
 import { game24Task } from './game24/task';
 import { openGoalSimulation } from './open-goal/simulation';

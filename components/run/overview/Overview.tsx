@@ -30,17 +30,20 @@ import {
 import {
   cellOf,
   computeIcicle,
+  displayStatus,
+  firstLine,
+  formatScore,
   icicleCellAt,
+  type IcicleLayout,
   nodesByItem,
+  rollupsFor,
+  STATUS_LABELS,
   subtreeCells,
   viewExtent,
-  type IcicleLayout,
   type ViewExtent,
-} from '@/lib/layout/icicle';
-import { rollupsFor } from '@/lib/layout/rollup';
+} from '@/lib/layout/index';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
-import { displayStatus, firstLine, formatScore, STATUS_LABELS } from '@/lib/layout/node-status';
 import { usePageView, usePageViewApi } from '../PageViewContext';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import { cellColours, COLOURINGS, legend, palette, themeVar, type Colouring } from './colours';
