@@ -1,4 +1,6 @@
 // ESLint through its CLI (next lint is gone in Next 16): typescript-eslint's recommended rules plus React hooks.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -29,6 +31,27 @@ const ENGINE_DOORS = {
   message:
     "enter the engine by its doors: lib/engine/index (or lib/engine/server to run a search); event schemas and the vocabulary are lib/contract's.",
 };
+// Every other room of lib/ is entered by its front door too: <room>/index, and <room>/testing (test support, for
+// tests: held below). lib/contract is flat (every file is one public definition) and lib/generated is Prisma's.
+// Relative imports between rooms ('../store/run-store') are caught by naming each non-door entry of the room, read
+// from the disk, rather than '../store/*', which would also catch components/run/search/* from components/run/x/.
+const ROOM_DOORS = readdirSync(join(import.meta.dirname, 'lib'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !['engine', 'contract', 'generated'].includes(d.name))
+  .map(({ name: room }) => {
+    const inside = readdirSync(join(import.meta.dirname, 'lib', room))
+      .filter((f) => !/\.(md|json|test\.tsx?)$/.test(f))
+      .map((f) => f.replace(/\.tsx?$/, ''))
+      .filter((f) => f !== 'index' && f !== 'testing');
+    return {
+      group: [
+        `**/lib/${room}/*`,
+        `!**/lib/${room}/index`,
+        `!**/lib/${room}/testing`,
+        ...inside.flatMap((f) => [`../${room}/${f}`, `../../${room}/${f}`, `../../../${room}/${f}`]),
+      ],
+      message: `outside lib/${room}, enter it by its door: lib/${room}/index (tests: lib/${room}/testing).`,
+    };
+  });
 const ENGINE_SERVER_DOOR = {
   group: ['**/engine/server'],
   message: 'the browser does not run a search: import the pure engine from lib/engine/index.',
@@ -66,13 +89,13 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,mts}'],
     ignores: ['lib/engine/**', 'lib/contract/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS, ENGINE_TEST_SUPPORT] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS, ENGINE_TEST_SUPPORT, ...ROOM_DOORS] }] },
   },
   {
-    // tests build logs by hand with the engine's test support
+    // tests build logs by hand with the engine's test support (the engine's own tests enter other rooms by their doors)
     files: ['**/*.test.ts'],
-    ignores: ['lib/engine/**', 'lib/contract/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS] }] },
+    ignores: ['lib/contract/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS, ...ROOM_DOORS] }] },
   },
   {
     // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
@@ -83,14 +106,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [LIB_SERVER, NO_TASKS, ENGINE_DOORS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT] },
+        { patterns: [LIB_SERVER, NO_TASKS, ENGINE_DOORS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT, ...ROOM_DOORS] },
       ],
     },
   },
   {
     // the browser's tests (and their recorder) may run a search to get a real log
     files: BROWSER_TESTS,
-    rules: { 'no-restricted-imports': ['error', { patterns: [LIB_SERVER, ENGINE_DOORS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [LIB_SERVER, ENGINE_DOORS, ...ROOM_DOORS] }] },
   },
   {
     // the contract is what everyone imports, so it imports nothing of ours (zod is its one package)
@@ -117,6 +140,7 @@ export default tseslint.config(
             },
             ENGINE_DOORS,
             ENGINE_TEST_SUPPORT,
+            ...ROOM_DOORS,
           ],
         },
       ],
