@@ -61,6 +61,16 @@ const ENGINE_TEST_SUPPORT = {
   message: "the engine's test support is for tests.",
 };
 
+// test support and tools, never imported by the app (the blocks at the end, on typescript-eslint's copy of the rule)
+const NO_TEST_SUPPORT = {
+  group: ['**/testing', '**/testing/*'],
+  message: 'test support (<room>/testing) is for *.test.ts and e2e/ only, never production code.',
+};
+const NO_TOOLS = {
+  group: ['**/e2e/*', '**/lib/bench/*', '**/lib/harness/*', '../bench/*', '../harness/*'],
+  message: 'the app never imports e2e/, lib/bench or lib/harness (tests and tools import the app).',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -185,14 +195,27 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          patterns: [NO_TEST_SUPPORT, NO_TOOLS],
+        },
+      ],
+    },
+  },
+  {
+    // lib/trpc is browser code that needs the server's router type: of lib/server it takes `import type { AppRouter }`
+    // only, which the build erases (a value import would bundle the server for the browser)
+    files: ['lib/trpc/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
           patterns: [
+            NO_TEST_SUPPORT,
+            NO_TOOLS,
             {
-              group: ['**/testing', '**/testing/*'],
-              message: 'test support (<room>/testing) is for *.test.ts and e2e/ only, never production code.',
-            },
-            {
-              group: ['**/e2e/*', '**/lib/bench/*', '**/lib/harness/*', '../bench/*', '../harness/*'],
-              message: 'the app never imports e2e/, lib/bench or lib/harness (tests and tools import the app).',
+              group: ['**/lib/server', '**/lib/server/*', '../server', '../server/*'],
+              allowTypeImports: true,
+              message: 'lib/trpc is browser code: of lib/server it imports types only (`import type { AppRouter }`).',
             },
           ],
         },
