@@ -24,32 +24,32 @@ const NO_TASKS = {
     "browser code does not import lib/tasks (its prompts and simulations would ship to the browser): a task's " +
     'names, help and goal check are in lib/contract/tasks.ts.',
 };
-// Outside lib/engine, the engine is entered by its doors: index (pure, browser-safe) and server (what runs a search);
-// its test support is for tests (ENGINE_TEST_SUPPORT below).
-const ENGINE_DOORS = {
-  group: ['**/engine/*', '!**/engine/index', '!**/engine/server', '!**/engine/testing'],
-  message:
-    "enter the engine by its doors: lib/engine/index (or lib/engine/server to run a search); event schemas and the vocabulary are lib/contract's.",
-};
-// Every other room of lib/ is entered by its front door too: <room>/index, and <room>/testing (test support, for
-// tests: held below). lib/contract is flat (every file is one public definition) and lib/generated is Prisma's.
+// Outside a room of lib/, the room is entered by its front door, <room>/index, and, for tests, its test support
+// <room>/testing (held below); lib/engine has a second door, server (what runs a search: never for the browser,
+// ENGINE_SERVER_DOOR). lib/contract is flat (every file is one public definition) and lib/generated is Prisma's.
 // Relative imports between rooms ('../store/run-store') are caught by naming each non-door entry of the room, read
 // from the disk, rather than '../store/*', which would also catch components/run/search/* from components/run/x/.
+const SECOND_DOORS = { engine: ['server'] };
+const DOOR_HINTS = { engine: "; event schemas and the vocabulary are lib/contract's" };
 const ROOM_DOORS = readdirSync(join(import.meta.dirname, 'lib'), { withFileTypes: true })
-  .filter((d) => d.isDirectory() && !['engine', 'contract', 'generated'].includes(d.name))
+  .filter((d) => d.isDirectory() && !['contract', 'generated'].includes(d.name))
   .map(({ name: room }) => {
+    const doors = ['index', ...(SECOND_DOORS[room] ?? []), 'testing'];
     const inside = readdirSync(join(import.meta.dirname, 'lib', room))
       .filter((f) => !/\.(md|json|test\.tsx?)$/.test(f))
       .map((f) => f.replace(/\.tsx?$/, ''))
-      .filter((f) => f !== 'index' && f !== 'testing');
+      .filter((f) => !doors.includes(f));
+    const entry = doors
+      .slice(0, -1)
+      .map((d) => `lib/${room}/${d}`)
+      .join(' or ');
     return {
       group: [
         `**/lib/${room}/*`,
-        `!**/lib/${room}/index`,
-        `!**/lib/${room}/testing`,
+        ...doors.map((d) => `!**/lib/${room}/${d}`),
         ...inside.flatMap((f) => [`../${room}/${f}`, `../../${room}/${f}`, `../../../${room}/${f}`]),
       ],
-      message: `outside lib/${room}, enter it by its door: lib/${room}/index (tests: lib/${room}/testing).`,
+      message: `outside lib/${room}, enter it by its door: ${entry} (tests: lib/${room}/testing)${DOOR_HINTS[room] ?? ''}.`,
     };
   });
 const ENGINE_SERVER_DOOR = {
@@ -99,13 +99,13 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,mts}'],
     ignores: ['lib/engine/**', 'lib/contract/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS, ENGINE_TEST_SUPPORT, ...ROOM_DOORS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_TEST_SUPPORT, ...ROOM_DOORS] }] },
   },
   {
     // tests build logs by hand with the engine's test support (the engine's own tests enter other rooms by their doors)
     files: ['**/*.test.ts'],
     ignores: ['lib/contract/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS, ...ROOM_DOORS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...ROOM_DOORS] }] },
   },
   {
     // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
@@ -116,14 +116,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [LIB_SERVER, NO_TASKS, ENGINE_DOORS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT, ...ROOM_DOORS] },
+        { patterns: [LIB_SERVER, NO_TASKS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT, ...ROOM_DOORS] },
       ],
     },
   },
   {
     // the browser's tests (and their recorder) may run a search to get a real log
     files: BROWSER_TESTS,
-    rules: { 'no-restricted-imports': ['error', { patterns: [LIB_SERVER, ENGINE_DOORS, ...ROOM_DOORS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [LIB_SERVER, ...ROOM_DOORS] }] },
   },
   {
     // the contract is what everyone imports, so it imports nothing of ours (zod is its one package)
@@ -148,7 +148,6 @@ export default tseslint.config(
               group: ['../tasks', '../tasks/*', '../server', '../server/*', '@/lib/tasks/*', '@/lib/server/*'],
               message: 'lib/models imports neither lib/tasks nor lib/server.',
             },
-            ENGINE_DOORS,
             ENGINE_TEST_SUPPORT,
             ...ROOM_DOORS,
           ],
