@@ -1,4 +1,6 @@
 // ESLint through its CLI (next lint is gone in Next 16): typescript-eslint's recommended rules plus React hooks.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -22,13 +24,34 @@ const NO_TASKS = {
     "browser code does not import lib/tasks (its prompts and simulations would ship to the browser): a task's " +
     'names, help and goal check are in lib/contract/tasks.ts.',
 };
-// Outside lib/engine, the engine is entered by its doors: index (pure, browser-safe) and server (what runs a search);
-// its test support is for tests (ENGINE_TEST_SUPPORT below).
-const ENGINE_DOORS = {
-  group: ['**/engine/*', '!**/engine/index', '!**/engine/server', '!**/engine/testing'],
-  message:
-    "enter the engine by its doors: lib/engine/index (or lib/engine/server to run a search); event schemas and the vocabulary are lib/contract's.",
-};
+// Outside a room of lib/, the room is entered by its front door, <room>/index, and, for tests, its test support
+// <room>/testing (held below); lib/engine has a second door, server (what runs a search: never for the browser,
+// ENGINE_SERVER_DOOR). lib/contract is flat (every file is one public definition) and lib/generated is Prisma's.
+// Relative imports between rooms ('../store/run-store') are caught by naming each non-door entry of the room, read
+// from the disk, rather than '../store/*', which would also catch components/run/search/* from components/run/x/.
+const SECOND_DOORS = { engine: ['server'] };
+const DOOR_HINTS = { engine: "; event schemas and the vocabulary are lib/contract's" };
+const ROOM_DOORS = readdirSync(join(import.meta.dirname, 'lib'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !['contract', 'generated'].includes(d.name))
+  .map(({ name: room }) => {
+    const doors = ['index', ...(SECOND_DOORS[room] ?? []), 'testing'];
+    const inside = readdirSync(join(import.meta.dirname, 'lib', room))
+      .filter((f) => !/\.(md|json|test\.tsx?)$/.test(f))
+      .map((f) => f.replace(/\.tsx?$/, ''))
+      .filter((f) => !doors.includes(f));
+    const entry = doors
+      .slice(0, -1)
+      .map((d) => `lib/${room}/${d}`)
+      .join(' or ');
+    return {
+      group: [
+        `**/lib/${room}/*`,
+        ...doors.map((d) => `!**/lib/${room}/${d}`),
+        ...inside.flatMap((f) => [`../${room}/${f}`, `../../${room}/${f}`, `../../../${room}/${f}`]),
+      ],
+      message: `outside lib/${room}, enter it by its door: ${entry} (tests: lib/${room}/testing)${DOOR_HINTS[room] ?? ''}.`,
+    };
+  });
 const ENGINE_SERVER_DOOR = {
   group: ['**/engine/server'],
   message: 'the browser does not run a search: import the pure engine from lib/engine/index.',
@@ -36,6 +59,16 @@ const ENGINE_SERVER_DOOR = {
 const ENGINE_TEST_SUPPORT = {
   group: ['**/engine/testing'],
   message: "the engine's test support is for tests.",
+};
+
+// test support and tools, never imported by the app (the blocks at the end, on typescript-eslint's copy of the rule)
+const NO_TEST_SUPPORT = {
+  group: ['**/testing', '**/testing/*'],
+  message: 'test support (<room>/testing) is for *.test.ts and e2e/ only, never production code.',
+};
+const NO_TOOLS = {
+  group: ['**/e2e/*', '**/lib/bench/*', '**/lib/harness/*', '../bench/*', '../harness/*'],
+  message: 'the app never imports e2e/, lib/bench or lib/harness (tests and tools import the app).',
 };
 
 export default tseslint.config(
@@ -66,13 +99,13 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,mts}'],
     ignores: ['lib/engine/**', 'lib/contract/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS, ENGINE_TEST_SUPPORT] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_TEST_SUPPORT, ...ROOM_DOORS] }] },
   },
   {
-    // tests build logs by hand with the engine's test support
+    // tests build logs by hand with the engine's test support (the engine's own tests enter other rooms by their doors)
     files: ['**/*.test.ts'],
-    ignores: ['lib/engine/**', 'lib/contract/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_DOORS] }] },
+    ignores: ['lib/contract/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...ROOM_DOORS] }] },
   },
   {
     // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
@@ -83,14 +116,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [LIB_SERVER, NO_TASKS, ENGINE_DOORS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT] },
+        { patterns: [LIB_SERVER, NO_TASKS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT, ...ROOM_DOORS] },
       ],
     },
   },
   {
     // the browser's tests (and their recorder) may run a search to get a real log
     files: BROWSER_TESTS,
-    rules: { 'no-restricted-imports': ['error', { patterns: [LIB_SERVER, ENGINE_DOORS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [LIB_SERVER, ...ROOM_DOORS] }] },
   },
   {
     // the contract is what everyone imports, so it imports nothing of ours (zod is its one package)
@@ -115,8 +148,8 @@ export default tseslint.config(
               group: ['../tasks', '../tasks/*', '../server', '../server/*', '@/lib/tasks/*', '@/lib/server/*'],
               message: 'lib/models imports neither lib/tasks nor lib/server.',
             },
-            ENGINE_DOORS,
             ENGINE_TEST_SUPPORT,
+            ...ROOM_DOORS,
           ],
         },
       ],
@@ -161,14 +194,27 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          patterns: [NO_TEST_SUPPORT, NO_TOOLS],
+        },
+      ],
+    },
+  },
+  {
+    // lib/trpc is browser code that needs the server's router type: of lib/server it takes `import type { AppRouter }`
+    // only, which the build erases (a value import would bundle the server for the browser)
+    files: ['lib/trpc/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
           patterns: [
+            NO_TEST_SUPPORT,
+            NO_TOOLS,
             {
-              group: ['**/testing', '**/testing/*'],
-              message: 'test support (<room>/testing) is for *.test.ts and e2e/ only, never production code.',
-            },
-            {
-              group: ['**/e2e/*', '**/lib/bench/*', '**/lib/harness/*', '../bench/*', '../harness/*'],
-              message: 'the app never imports e2e/, lib/bench or lib/harness (tests and tools import the app).',
+              group: ['**/lib/server', '**/lib/server/*', '../server', '../server/*'],
+              allowTypeImports: true,
+              message: 'lib/trpc is browser code: of lib/server it imports types only (`import type { AppRouter }`).',
             },
           ],
         },

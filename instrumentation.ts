@@ -2,7 +2,7 @@
 // runs interrupted by the last shutdown continue, and an empty database gets its demo run.
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const { getServices } = await import('./lib/server/services');
+    const { getServices } = await import('./lib/server/index');
     await getServices();
   }
 }

@@ -1,6 +1,6 @@
 // Browser tests (e2e/) against the production server on a test port with its own SQLite file.
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from './lib/harness/chromium';
+import { CHROMIUM_ARGS, findChromium } from './lib/harness/index';
 
 const executablePath = findChromium();
 if (!executablePath) {

@@ -2,7 +2,7 @@
 // The browser's providers: React Query and the typed tRPC client. The actor name (who steers) is read per request.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { TRPCProvider, makeTrpcClient } from '@/lib/trpc/client';
+import { makeTrpcClient, TRPCProvider } from '@/lib/trpc/index';
 
 export const ACTOR_KEY = 'arborist.actor';
 

@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { mutate, ndjson, query } from './api';
-import { freePort, startServer, waitUntilUp } from '../lib/harness/server';
+import { freePort, startServer, waitUntilUp } from '../lib/harness/index';
 
 const DB = 'data/e2e-crash.db';
 let BASE = '';

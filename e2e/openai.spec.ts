@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { game24Handler } from '../lib/tasks/testing/game24-openai';
 import { startFakeOpenAI } from '../lib/models/testing';
 import { ndjson } from './api';
-import { freePort, startServer, waitUntilUp } from '../lib/harness/server';
+import { freePort, startServer, waitUntilUp } from '../lib/harness/index';
 
 const KEY = 'sk-test-SECRET-e2e-7319';
 const DB = 'data/e2e-openai.db';

@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_BASE, mutate } from './api';
-import { freePort, startServer, waitUntilUp } from '../lib/harness/server';
+import { freePort, startServer, waitUntilUp } from '../lib/harness/index';
 
 /** Counts the page's run.byId requests (a batched call names every procedure in its path). */
 function countRecordReads(page: Page): () => number {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/contract/events';
-import { recordRun, type RecordedRun } from '../lib/harness/recorded-runs';
+import { type RecordedRun, recordRun } from '../lib/harness/index';
 import { demoRunId, mutate, ndjson, query, E2E_BASE } from './api';
 
 const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id="${nodeId}"]`);

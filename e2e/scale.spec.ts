@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { recordRun } from '../lib/harness/recorded-runs';
+import { recordRun } from '../lib/harness/index';
 import { E2E_BASE } from './api';
 
 test('a run of about 10,000 nodes opens on its latest tree, and its search hits are selected one by one on Enter', async ({

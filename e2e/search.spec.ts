@@ -5,8 +5,8 @@
 // inspector-branch, inspector-branch-cost, runs-search, run-row.
 import { expect, test, type Page } from '@playwright/test';
 import { fold, type ThoughtNode, type ThoughtTree } from '../lib/engine/index';
-import { subtreeRollups } from '../lib/layout/rollup';
-import { searchTree } from '../lib/search/tree-search';
+import { subtreeRollups } from '../lib/layout/index';
+import { searchTree } from '../lib/search/index';
 import { E2E_BASE, mutate, ndjson, query } from './api';
 
 const BASE = E2E_BASE;

@@ -11,8 +11,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/contract/events';
 import { fold, type ThoughtNode } from '../lib/engine/index';
-import type { TotGame } from '../lib/formats/tot-log';
-import { describeValue } from '../lib/formats/tot-log';
+import { describeValue, type TotGame } from '../lib/formats/index';
 import { E2E_BASE, ndjson } from './api';
 
 const SAMPLE = 'lib/formats/fixtures/tot-game24-gpt4-bfs-sample.json';

@@ -6,11 +6,9 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import { diffRuns, type PathStep, type RunDiff } from '@/lib/compare/diff';
-import { RUN_FACTS, sharedText } from '@/lib/compare/facts';
+import { diffRuns, type PathStep, RUN_FACTS, type RunDiff, sharedText } from '@/lib/compare/index';
+import { createPageViewStore, createRunStore, type RunStore } from '@/lib/store/index';
 import type { ThoughtTree } from '@/lib/engine/index';
-import { createPageViewStore } from '@/lib/store/page-view';
-import { createRunStore, type RunStore } from '@/lib/store/run-store';
 import { useStore } from 'zustand';
 import { RunCanvas } from '../run/RunCanvas';
 import { PageViewProvider } from '../run/PageViewContext';

@@ -7,13 +7,20 @@
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { levelOf } from '@/lib/layout/lod';
-import { rollupsFor, sumRollups } from '@/lib/layout/rollup';
+import {
+  type DroppedFlowNode,
+  type DroppedFoldFlowNode,
+  firstLine,
+  type FoldFlowNode,
+  levelOf,
+  rollupsFor,
+  scoreFigure,
+  type SummaryFlowNode,
+  sumRollups,
+} from '@/lib/layout/index';
 import { formatSpend } from '@/lib/contract/format';
 import { NodeHandles } from './canvas/orientation';
 import { useRunStore } from './RunStoreContext';
-import type { DroppedFlowNode, DroppedFoldFlowNode, FoldFlowNode, SummaryFlowNode } from '@/lib/layout/flow-types';
-import { firstLine, scoreFigure } from '@/lib/layout/node-status';
 
 const usePill = () => useStore((s) => levelOf(s.transform[2]) !== 'card');
 

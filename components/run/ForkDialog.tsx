@@ -8,7 +8,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { parentModel } from '@/components/runs/model-choice';
 import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
-import { useTRPC } from '@/lib/trpc/client';
+import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from './RunStoreContext';
 import { useDialogKeys } from './useDialogKeys';
 

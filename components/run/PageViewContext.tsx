@@ -3,7 +3,7 @@
 // the run store; components read it through selectors only.
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { PageViewState, PageViewStore } from '@/lib/store/page-view';
+import type { PageViewState, PageViewStore } from '@/lib/store/index';
 
 const PageViewContext = createContext<PageViewStore | null>(null);
 

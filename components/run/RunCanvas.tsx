@@ -9,14 +9,19 @@
 // "follow live" is on.
 import { Background, ControlButton, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
-import { buildCanvasElements } from '@/lib/layout/canvas-elements';
-import type { RunFlowNode } from '@/lib/layout/flow-types';
-import { levelOf } from '@/lib/layout/lod';
-import { CARD_HEIGHT, CARD_WIDTH } from '@/lib/layout/place';
-import { hitTest, type SceneItem } from '@/lib/layout/scene';
-import { createElementCache, stabilize } from '@/lib/layout/stable-elements';
-import type { Position } from '@/lib/layout/tidy';
-import { droppedItemId } from '@/lib/layout/visible-tree';
+import {
+  buildCanvasElements,
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  createElementCache,
+  droppedItemId,
+  levelOf,
+  type Position,
+  type RunFlowNode,
+  type SceneItem,
+  sceneItemAt,
+  stabilize,
+} from '@/lib/layout/index';
 import { CanvasToolbar } from './CanvasToolbar';
 import { LodCanvas } from './canvas/LodCanvas';
 import { OrientationContext } from './canvas/orientation';
@@ -195,7 +200,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   function itemAt(event: ReactMouseEvent): SceneItem | null {
     if (level !== 'shape') return null;
     const p = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-    return hitTest(scene, p.x, p.y, 3 / flow.getZoom());
+    return sceneItemAt(scene, p.x, p.y, 3 / flow.getZoom());
   }
   function activate(item: SceneItem | null) {
     const state = store.getState();

@@ -6,7 +6,7 @@
 // The drawer never opens or switches tabs by itself (selecting a node does not): only the person moves it.
 // Not responsible for what the panels show (inspector/, event-log/) nor for remembering its state (useRunDrawer).
 import { useRef, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { DRAWER_MAX_WIDTH, DRAWER_MIN_WIDTH, widthFromDrag, type DrawerTab } from '@/lib/store/run-drawer';
+import { DRAWER_MAX_WIDTH, DRAWER_MIN_WIDTH, type DrawerTab, widthFromDrag } from '@/lib/store/index';
 import { useRunStore } from './RunStoreContext';
 import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer as DrawerState } from './useRunDrawer';
 import styles from './RunDrawer.module.css';

@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { useTRPC } from '@/lib/trpc/client';
+import { useTRPC } from '@/lib/trpc/index';
 
 export function CopyLinkButton() {
   const [copied, setCopied] = useState(false);

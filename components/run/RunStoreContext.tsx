@@ -2,7 +2,7 @@
 // One run store per run page, handed down by context; components read it through selectors only.
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { RunStore, RunViewState } from '@/lib/store/run-store';
+import type { RunStore, RunViewState } from '@/lib/store/index';
 
 const RunStoreContext = createContext<RunStore | null>(null);
 

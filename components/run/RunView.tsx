@@ -4,9 +4,7 @@
 // Its frame is RunLayout.module.css; the drawer is RunDrawer.tsx. Not responsible for what each part shows.
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useState } from 'react';
-import { createPageViewStore } from '@/lib/store/page-view';
-import { PRUNE_ASK_ABOVE, pruneReach } from '@/lib/store/prune';
-import { createRunStore } from '@/lib/store/run-store';
+import { createPageViewStore, createRunStore, PRUNE_ASK_ABOVE, pruneReach } from '@/lib/store/index';
 import { EventLog } from './event-log/EventLog';
 import { ForkDialog } from './ForkDialog';
 import { Inspector } from './inspector/Inspector';

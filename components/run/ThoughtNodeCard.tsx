@@ -6,12 +6,17 @@
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import { levelOf } from '@/lib/layout/lod';
+import {
+  displayStatus,
+  firstLine,
+  levelOf,
+  scoreFigure,
+  STATUS_LABELS,
+  type ThoughtFlowNode,
+} from '@/lib/layout/index';
 import { NodeHandles } from './canvas/orientation';
 import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
-import type { ThoughtFlowNode } from '@/lib/layout/flow-types';
-import { displayStatus, firstLine, scoreFigure, STATUS_LABELS } from '@/lib/layout/node-status';
 import { useIsShared } from './SharedNodes';
 
 function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {

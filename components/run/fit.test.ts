@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_MIN_ZOOM, levelOf } from '@/lib/layout/lod';
+import { CARD_MIN_ZOOM, levelOf } from '@/lib/layout/index';
 import { boxOf, fitViewport, viewportFor } from './fit';
 
 describe('viewportFor', () => {

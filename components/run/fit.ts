@@ -7,8 +7,8 @@
  */
 import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback } from 'react';
-import type { CanvasLayout } from '@/lib/store/page-view';
-import { CARD_MIN_ZOOM, READABLE_ZOOM } from '@/lib/layout/lod';
+import { CARD_MIN_ZOOM, READABLE_ZOOM } from '@/lib/layout/index';
+import type { CanvasLayout } from '@/lib/store/index';
 import { usePageViewApi } from './PageViewContext';
 
 // left: clear of the zoom buttons in the bottom-left corner

@@ -5,8 +5,7 @@
 import type { ExplorationEvent } from '@/lib/contract/events';
 import { fold, type ThoughtTree } from '@/lib/engine/index';
 import { ExplorationControl, ThoughtTreeExecutor } from '@/lib/engine/server';
-import { getTaskEntry } from '@/lib/tasks/index';
-import { createSimulatedModel } from '@/lib/tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '@/lib/tasks/index';
 
 export interface RecordedRun {
   events: ExplorationEvent[];

@@ -2,7 +2,7 @@
 // A person's commands on a run (pause, resume, step, abort, prune, expand) as mutations, shared by the header,
 // the context menu and the keyboard. Prune and expand show on the node at once (pending) until the log has them.
 import { useMutation } from '@tanstack/react-query';
-import { useTRPC } from '@/lib/trpc/client';
+import { useTRPC } from '@/lib/trpc/index';
 import { useRunStoreApi } from './RunStoreContext';
 
 export function useRunCommands(runId: string) {

@@ -4,16 +4,16 @@
 // useSyncExternalStore (the server renders the defaults: open, docked). Not responsible for drawing the drawer.
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import {
+  clampDrawerWidth,
   DEFAULT_DRAWER,
   DRAWER_DOCK_MIN_VIEWPORT,
   DRAWER_STORAGE_KEY,
-  clampDrawerWidth,
+  type DrawerState,
+  type DrawerTab,
   isDrawerOpen,
   parseDrawer,
   serializeDrawer,
-  type DrawerState,
-  type DrawerTab,
-} from '@/lib/store/run-drawer';
+} from '@/lib/store/index';
 
 /** The ids the keyboard and the drawer share to move focus. */
 export const DRAWER_ID = 'run-drawer';

@@ -10,7 +10,7 @@ import { useSubscription } from '@trpc/tanstack-react-query';
 import { useEffect, useState } from 'react';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { sleep } from '@/lib/contract/sleep';
-import { useTRPC, useTRPCClient } from '@/lib/trpc/client';
+import { useTRPC, useTRPCClient } from '@/lib/trpc/index';
 import { useRunStoreApi } from './RunStoreContext';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'error';

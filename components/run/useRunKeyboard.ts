@@ -4,7 +4,7 @@
 // e expands again, space pauses or resumes, s steps, f fits the tree, Escape clears the selection, d opens or closes
 // the side drawer, i shows or hides the inspector in it, ? lists the keys. Ignored while typing in a field.
 import { useEffect } from 'react';
-import { type JumpTarget, jump } from '@/lib/store/timeline';
+import { jump, type JumpTarget } from '@/lib/store/index';
 import { navigate } from './inspector/node-commands';
 import { useFrame } from './fit';
 import { useRunStoreApi } from './RunStoreContext';

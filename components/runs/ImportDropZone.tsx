@@ -9,7 +9,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState, type DragEvent } from 'react';
-import { useTRPC } from '@/lib/trpc/client';
+import { useTRPC } from '@/lib/trpc/index';
 import s from './ImportDropZone.module.css';
 
 /** The server's limit (lib/server/http/run-files.ts), checked here too so a huge file is not sent for nothing. */

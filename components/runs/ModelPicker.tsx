@@ -3,7 +3,7 @@
 // custom base URL), or a replay of another run's recorded model calls. Shows which backends the server has; the
 // key never reaches the browser, only whether one is configured.
 import { useQuery } from '@tanstack/react-query';
-import { useTRPC } from '@/lib/trpc/client';
+import { useTRPC } from '@/lib/trpc/index';
 import { BASE_URL_PRESETS, serverSelectValue, type ModelChoice } from './model-choice';
 import s from './NewRunForm.module.css';
 

@@ -10,7 +10,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { TASK_INFO, taskInfo } from '@/lib/contract/tasks';
-import { useTRPC } from '@/lib/trpc/client';
+import { useTRPC } from '@/lib/trpc/index';
 import {
   ADVANCED_FIELDS,
   GROUPS,

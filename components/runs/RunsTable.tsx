@@ -11,7 +11,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import type { RunSort, RunSortKey } from '@/lib/contract/run-list';
 import { taskLabel } from '@/lib/contract/tasks';
-import { useTRPC } from '@/lib/trpc/client';
+import { useTRPC } from '@/lib/trpc/index';
 import {
   ACTIVE_STATUSES,
   NO_FILTERS,

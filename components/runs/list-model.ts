@@ -14,7 +14,7 @@ import {
 } from '@/lib/contract/run-list';
 import type { StoredRunStatus } from '@/lib/contract/run-status';
 import { isTaskId, taskInfo, type TaskId } from '@/lib/contract/tasks';
-import type { RouterOutputs } from '@/lib/trpc/client';
+import type { RouterOutputs } from '@/lib/trpc/index';
 
 /** A run as the list receives it (run.list), and a filter's totals (run.summary). */
 export type ListedRun = RouterOutputs['run']['list']['items'][number];

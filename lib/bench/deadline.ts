@@ -11,10 +11,8 @@
 import type { ExplorationEvent } from '../contract/events';
 import { fold } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
-import { TimedModel } from '../models/timed';
-import { game24Task } from '../tasks/game24/task';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { ScriptedTreeModel, TimedModel, type TreeSpec } from '../models/index';
+import { createSimulatedModel, game24Task } from '../tasks/index';
 
 const LATENCY_MS = 50;
 const DEADLINE_MS = 200;

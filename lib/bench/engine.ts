@@ -8,9 +8,7 @@
  */
 import type { ExplorationStrategy } from '../contract/vocabulary';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { puzzleGoal, puzzleRange } from '../tasks/game24/puzzles';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry, puzzleGoal, puzzleRange } from '../tasks/index';
 import { InstantModel } from './instant-model';
 
 const median = (xs: number[]) => {

@@ -3,7 +3,7 @@
  * prompt's hash, so the time measured is the engine's (or the store's), not a model's. Not for tests of behaviour.
  */
 import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
-import { hashString } from '../models/random';
+import { hashString } from '../models/index';
 
 /** Answers instantly: three branches per generation, a score derived from the prompt's hash. */
 export class InstantModel implements LanguageModel {

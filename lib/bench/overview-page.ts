@@ -6,7 +6,7 @@
  */
 import type { ExplorationEvent } from '../contract/events';
 import { fold } from '../engine/index';
-import { computeIcicle, hitTest } from '../layout/icicle';
+import { computeIcicle, icicleCellAt } from '../layout/index';
 import { cellColours, palette } from '../../components/run/overview/colours';
 import { drawCells, drawMarks, prepare, rowHeight } from '../../components/run/overview/draw';
 
@@ -118,7 +118,7 @@ function bench(size: number) {
     if (name === 'large') {
       const rowH = rowHeight(layout, h);
       const t = performance.now();
-      for (let k = 0; k < 10_000; k++) hitTest(layout, (k * 0.6180339) % 1, Math.floor(((k * 7) % h) / rowH));
+      for (let k = 0; k < 10_000; k++) icicleCellAt(layout, (k * 0.6180339) % 1, Math.floor(((k * 7) % h) / rowH));
       result.hitTestUs = (((performance.now() - t) / 10_000) * 1000).toFixed(2);
     }
   }

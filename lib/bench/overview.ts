@@ -6,7 +6,7 @@
 import { build } from 'esbuild';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium } from '../harness/chromium';
+import { CHROMIUM_ARGS, findChromium } from '../harness/index';
 
 async function main() {
   const executablePath = findChromium();

@@ -9,9 +9,7 @@
  * Not a test; builds the app first if there is no build.
  */
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium } from '../harness/chromium';
-import { ensureBuild, startBenchServer } from '../harness/server';
-import { recordRun } from '../harness/recorded-runs';
+import { CHROMIUM_ARGS, ensureBuild, findChromium, recordRun, startBenchServer } from '../harness/index';
 
 const PORT = Number(process.env.BENCH_PLAYBACK_PORT ?? 3610);
 const EVENTS = Number(process.env.BENCH_PLAYBACK_EVENTS ?? 30_000);

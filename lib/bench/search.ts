@@ -8,8 +8,8 @@
 import type { ExplorationEvent } from '../contract/events';
 import { type CompletionRequest, type CompletionResponse, fold, type LanguageModel } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { hashString } from '../models/random';
-import { buildSearchIndex, searchIndex } from '../search/tree-search';
+import { hashString } from '../models/index';
+import { buildSearchIndex, searchIndex } from '../search/index';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega orbit vector matrix prime'.split(' ');
 const words = (seed: number, n: number) =>

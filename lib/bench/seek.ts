@@ -9,7 +9,7 @@
  */
 import type { ExplorationEvent } from '../contract/events';
 import { ExplorationControl, ThoughtTreeExecutor } from '../engine/server';
-import { createRunStore } from '../store/run-store';
+import { createRunStore } from '../store/index';
 import { InstantModel } from './instant-model';
 import { percentile } from './percentile';
 

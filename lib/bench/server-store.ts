@@ -16,10 +16,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { ExplorationEvent } from '../contract/events';
 import { DEFAULT_TOT_CONFIG } from '../engine/index';
-import { createPrismaClient } from '../server/db/client';
-import { migrate } from '../server/db/migrate';
-import { appendEvents, listEvents } from '../server/repositories/events';
-import { type CreateRunInput, createRun } from '../server/repositories/runs';
+import { appendEvents, createPrismaClient, createRun, type CreateRunInput, listEvents, migrate } from '../server/index';
 
 export interface EventStoreBenchResult {
   rows: number;

@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import type { ExplorationEvent } from '../contract/events';
-import { type BenchServer, ensureBuild, startBenchServer } from '../harness/server';
+import { type BenchServer, ensureBuild, startBenchServer } from '../harness/index';
 import { percentile } from './percentile';
 import { benchEventStore } from './server-store';
 

@@ -30,7 +30,6 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { sleep } from '../contract/sleep';
 import type { ExplorationEvent } from '../contract/events';
-import { type BenchServer, ensureBuild, startBenchServer } from '../harness/server';
 import { percentile } from './percentile';
 import {
   type FrameStats,
@@ -49,8 +48,16 @@ import {
   summariseRenders,
   summariseTrace,
 } from './ui-profile';
-import { BENCH_GOAL, type RecordedRun, recordRun } from '../harness/recorded-runs';
-import { CHROMIUM_ARGS, findChromium } from '../harness/chromium';
+import {
+  BENCH_GOAL,
+  type BenchServer,
+  CHROMIUM_ARGS,
+  ensureBuild,
+  findChromium,
+  type RecordedRun,
+  recordRun,
+  startBenchServer,
+} from '../harness/index';
 
 /**
  * Everything the bench reads from the page. When the run page changes, adapt these and nothing else:

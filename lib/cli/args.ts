@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ToTConfig } from '../contract/vocabulary';
 import { resolveConfig } from '../engine/index';
 import { normalizePuzzle } from '../contract/game24-goal';
-import { getPuzzle } from '../tasks/game24/puzzles';
+import { getPuzzle } from '../tasks/index';
 import { TASK_IDS, isTaskId, type TaskId } from '../contract/tasks';
 
 export const HELP = `Usage: npm run explore -- [options]

@@ -7,8 +7,7 @@
 import { createWriteStream } from 'node:fs';
 import { describeAction, type ToTResult, type ToTStats } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { HELP, UsageError, parseCliArgs } from './args';
 
 function progressLine(stats: ToTStats, elapsedMs: number): string {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ThoughtTree } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { ScriptedTreeModel, type TreeSpec } from '../models/index';
 import { diffRuns } from './diff';
 
 async function tree(spec: TreeSpec): Promise<ThoughtTree> {

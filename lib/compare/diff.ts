@@ -6,7 +6,7 @@
  * Not responsible for drawing (components/compare) or for stats (each tree carries its own).
  */
 import { markedBestNode, type NodeStatus, pathTo, type ThoughtTree } from '../engine/index';
-import { sharedPrefix } from '../layout/shared-prefix';
+import { sharedPrefix } from '../layout/index';
 
 export interface PathStep {
   nodeId: string;

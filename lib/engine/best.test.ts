@@ -4,10 +4,10 @@
  * run.finished and by the browser's store for the badge while a run is live.
  */
 import { describe, expect, it } from 'vitest';
-import { createRunStore } from '../store/run-store';
+import { ScriptedTreeModel, type TreeSpec } from '../models/index';
+import { createRunStore } from '../store/index';
 import { ThoughtTreeExecutor } from './executor';
 import { openGoalTask } from './prompts';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
 import { handBuiltLog as log } from './testing';
 import { findBestNode, fold } from './tree';
 import type { ThoughtTask } from './types';

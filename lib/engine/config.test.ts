@@ -7,8 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { toTConfigFields, toTConfigSchema } from '../contract/vocabulary';
 import { InvalidConfigError, resolveConfig } from './config';
 import { ThoughtTreeExecutor } from './executor';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
-import { TimedModel } from '../models/timed';
+import { ScriptedTreeModel, TimedModel, type TreeSpec } from '../models/index';
 
 const TREE: TreeSpec = { children: { '': ['A', 'B'] }, scores: { A: 0.7, B: 0.6 } };
 

@@ -11,8 +11,7 @@ import type { ToTConfig } from '../contract/vocabulary';
 import type { ThoughtTask, ToTResult } from './types';
 import { ThoughtTreeExecutor, type ExploreOptions } from './executor';
 import { openGoalTask } from './prompts';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
-import { TimedModel, type TimedModelOptions } from '../models/timed';
+import { ScriptedTreeModel, TimedModel, type TimedModelOptions, type TreeSpec } from '../models/index';
 import { expectEveryAnsweredCallCounted } from './testing';
 
 // root -> A .7, B .6, C .5 ; A -> A1 .6, A2 .45 ; B -> B1 .75, B2 .35

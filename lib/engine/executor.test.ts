@@ -6,7 +6,7 @@ import type { ToTConfig } from '../contract/vocabulary';
 import type { ThoughtTask } from './types';
 import { ThoughtTreeExecutor, type ExploreOptions, type ToTCallbacks } from './executor';
 import { openGoalTask } from './prompts';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { ScriptedTreeModel, type TreeSpec } from '../models/index';
 
 // root -> A .7, B .6, C .5 ; A -> A1 .6, A2 .45 ; B -> B1 .75, B2 .35 (cumulative: B1 1.35 > A1 1.3 > A2 1.15 > B2 .95)
 const TREE: TreeSpec = {

@@ -1,8 +1,7 @@
 // Forking: a new run starts as the path to a node of another run (optionally with that node's thought edited)
 // and continues from there like any run with a log.
 import { describe, expect, it } from 'vitest';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import type { ExplorationEvent } from '../contract/events';
 import { ThoughtTreeExecutor } from './executor';
 import { forkEvents } from './fork';

@@ -1,6 +1,6 @@
 // The heap the executor uses must pick exactly what selectNext (the strategies' definition) picks.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../models/random';
+import { createRng } from '../models/index';
 import { FrontierQueue, selectNext } from './frontier';
 import { createEmptyTree } from './tree';
 import type { ExplorationStrategy } from '../contract/vocabulary';

@@ -5,7 +5,7 @@ import type { ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
 import type { ToTResult } from './types';
 import { ThoughtTreeExecutor } from './executor';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { ScriptedTreeModel, type TreeSpec } from '../models/index';
 
 const TREE: TreeSpec = {
   children: { '': ['A', 'B', 'C'], A: ['A1', 'A2'], B: ['B1', 'B2'], C: ['C1'] },

@@ -1,11 +1,10 @@
 // Rules 15 and 16: folding the emitted events gives the executor's tree (every strategy, many seeds), and a run
 // resumed from any prefix of its log continues exactly as the uninterrupted run did.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../models/random';
+import { createRng, ScriptedTreeModel, type TreeSpec } from '../models/index';
 import type { ExplorationEvent } from '../contract/events';
 import type { ExplorationStrategy, ToTConfig } from '../contract/vocabulary';
 import { ThoughtTreeExecutor } from './executor';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
 import { followEvent, handBuiltLog } from './testing';
 import { EventOrderError, createEmptyTree, fold, reduce } from './tree';
 

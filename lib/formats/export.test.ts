@@ -5,10 +5,9 @@ import { EVENT_TYPES, type ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
 import { fold } from '../engine/index';
 import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
-import { ScriptedTreeModel } from '../models/scripted';
+import { ScriptedTreeModel } from '../models/index';
 import { followEvent } from '../engine/testing';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import type { RunIdentity } from '../contract/run';
 import { type RunExport, buildExport, safeModelSettings, validateRunExport } from './export';
 

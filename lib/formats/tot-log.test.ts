@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold, pathTo, type ThoughtNode } from '../engine/index';
-import { isAnswerLine } from '../tasks/game24/move';
-import { getPuzzle } from '../tasks/game24/puzzles';
+import { getPuzzle, isAnswerLine } from '../tasks/index';
 import { buildExport, validateRunExport } from './export';
 import { type ImportedRunDraft, type TotGame, describeValue, parseTotLog, valueScore } from './tot-log';
 

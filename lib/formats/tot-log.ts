@@ -43,10 +43,17 @@
 import { z } from 'zod';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import { type BranchScore, type ThoughtBranch, type ToTConfig, toTConfigSchema } from '../contract/vocabulary';
-import { createEmptyTree, DEFAULT_TOT_CONFIG, nextNodeId, pathTo, reduce, type ThoughtNode, type ThoughtTree } from '../engine/index';
+import {
+  createEmptyTree,
+  DEFAULT_TOT_CONFIG,
+  nextNodeId,
+  pathTo,
+  reduce,
+  type ThoughtNode,
+  type ThoughtTree,
+} from '../engine/index';
 import { InvalidPuzzleError, normalizePuzzle } from '../contract/game24-goal';
-import { isAnswerLine } from '../tasks/game24/move';
-import { game24Task } from '../tasks/game24/task';
+import { game24Task, isAnswerLine } from '../tasks/index';
 import { describeIssues } from './export';
 
 export const TOT_DEFAULT_MODEL = 'gpt-4';

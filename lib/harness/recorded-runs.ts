@@ -11,12 +11,9 @@ import type { ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
 import { fold } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { type RunExport, buildExport } from '../formats/export';
-import { createPrismaClient } from '../server/db/client';
-import { MAX_IMPORT_BYTES } from '../server/http/run-files';
-import { importRun } from '../server/imports';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { buildExport, type RunExport } from '../formats/index';
+import { createPrismaClient, importRun, MAX_IMPORT_BYTES } from '../server/index';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import type { BenchServer } from './server';
 
 export const BENCH_GOAL = 'Reduce the p99 latency of the checkout API';

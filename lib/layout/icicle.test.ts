@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold, type ThoughtTree } from '../engine/index';
-import type { CanvasLayout } from '../store/page-view';
-import { computeIcicle, forEachDrawnCell, hitTest, nodesByItem, subtreeCells, viewExtent } from './icicle';
+import type { CanvasLayout } from '../store/index';
+import { computeIcicle, forEachDrawnCell, icicleCellAt, nodesByItem, subtreeCells, viewExtent } from './icicle';
 
 /** A tree from a parent list: node i is `n${i}`, parents[i] its parent's index (null for the root, index 0). */
 function treeOf(parents: readonly (number | null)[]): ThoughtTree {
@@ -87,17 +87,17 @@ describe('computeIcicle', () => {
   });
 });
 
-describe('hitTest', () => {
+describe('icicleCellAt', () => {
   it('returns the node under a point of a row, and nothing where a row has no cell', () => {
     const layout = computeIcicle(SMALL);
     // n1 holds 5 of the root's 8 descendants: [0, 5/8); n2 [5/8, 7/8); n3 [7/8, 1)
-    expect(layout.ids[hitTest(layout, 0.1, 1)]).toBe('n1');
-    expect(layout.ids[hitTest(layout, 0.7, 1)]).toBe('n2');
-    expect(layout.ids[hitTest(layout, 0.95, 1)]).toBe('n3');
-    expect(layout.ids[hitTest(layout, 0.3, 3)]).toBe('n8'); // under n5, the middle of n1's children
-    expect(hitTest(layout, 0.95, 2)).toBe(-1); // n3 has no children
-    expect(hitTest(layout, 0.5, 9)).toBe(-1);
-    expect(hitTest(layout, 1, 0)).toBe(-1);
+    expect(layout.ids[icicleCellAt(layout, 0.1, 1)]).toBe('n1');
+    expect(layout.ids[icicleCellAt(layout, 0.7, 1)]).toBe('n2');
+    expect(layout.ids[icicleCellAt(layout, 0.95, 1)]).toBe('n3');
+    expect(layout.ids[icicleCellAt(layout, 0.3, 3)]).toBe('n8'); // under n5, the middle of n1's children
+    expect(icicleCellAt(layout, 0.95, 2)).toBe(-1); // n3 has no children
+    expect(icicleCellAt(layout, 0.5, 9)).toBe(-1);
+    expect(icicleCellAt(layout, 1, 0)).toBe(-1);
   });
 
   it('agrees with a linear scan everywhere on a big tree', () => {
@@ -106,7 +106,7 @@ describe('hitTest', () => {
       for (let k = 0; k < 50; k++) {
         const u = (k + 0.37) / 50;
         const linear = Array.from(layout.rows[d]!).find((c) => layout.x0[c]! <= u && u < layout.x1[c]!) ?? -1;
-        expect(hitTest(layout, u, d)).toBe(linear);
+        expect(icicleCellAt(layout, u, d)).toBe(linear);
       }
     }
   });

@@ -12,7 +12,7 @@
  * layout (tidy.ts, published through lib/store/page-view.ts).
  */
 import type { ThoughtNode, ThoughtTree } from '../engine/index';
-import type { CanvasLayout } from '../store/page-view';
+import type { CanvasLayout } from '../store/index';
 
 export interface IcicleLayout {
   /** Cell index -> node id; cells are numbered in depth-first pre-order (the root is 0). */
@@ -171,7 +171,7 @@ function firstEndingAfter(layout: IcicleLayout, row: Int32Array, u: number): num
 }
 
 /** The cell at horizontal position u (0..1) of depth row d, or -1 where that row has none. O(log row). */
-export function hitTest(layout: IcicleLayout, u: number, d: number): number {
+export function icicleCellAt(layout: IcicleLayout, u: number, d: number): number {
   const row = layout.rows[d];
   if (!row || !(u >= 0 && u < 1)) return -1;
   const at = firstEndingAfter(layout, row, u);

@@ -3,9 +3,8 @@ import { findBestNode, pathTo } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { placeTree } from './place';
 import { focusNodes, visibleTree } from './visible-tree';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
-import { buildScene, hitTest, itemInRect } from './scene';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
+import { buildScene, sceneItemAt, itemInRect } from './scene';
 
 async function sceneOf(autoCollapse: boolean) {
   const { tree } = await new ThoughtTreeExecutor({ beamWidth: 3, branchFactor: 5, confidenceThreshold: 0 }).explore(
@@ -43,8 +42,8 @@ describe('buildScene', () => {
       [...bestPath].filter((id) => scene.items.some((i) => i.nodeId === id)),
     );
     const target = scene.items.at(-1);
-    expect(hitTest(scene, (target?.x ?? 0) + 5, (target?.y ?? 0) + 5)?.id).toBe(target?.id);
-    expect(hitTest(scene, -1e6, -1e6)).toBeNull();
+    expect(sceneItemAt(scene, (target?.x ?? 0) + 5, (target?.y ?? 0) + 5)?.id).toBe(target?.id);
+    expect(sceneItemAt(scene, -1e6, -1e6)).toBeNull();
     expect(scene.items.filter((i) => itemInRect(i, { x: -1e6, y: -1e6, width: 1, height: 1 }))).toEqual([]);
   });
 });

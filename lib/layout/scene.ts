@@ -181,7 +181,7 @@ export const edgeInRect = (e: SceneEdge, r: Rect) =>
   Math.min(e.y1, e.y2) <= r.y + r.height;
 
 /** The item whose box holds the point (flow coordinates), or null; `slop` widens every box (flow units). */
-export function hitTest(scene: Scene, x: number, y: number, slop = 0): SceneItem | null {
+export function sceneItemAt(scene: Scene, x: number, y: number, slop = 0): SceneItem | null {
   for (let i = scene.items.length - 1; i >= 0; i--) {
     const item = scene.items[i] as SceneItem;
     if (

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../engine/index';
 import { forkEvents, ThoughtTreeExecutor } from '../engine/server';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { sharedPrefix } from './shared-prefix';
 
 describe('sharedPrefix', () => {

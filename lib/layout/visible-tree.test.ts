@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold, type ThoughtTree } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { DEFAULT_LAYOUT, layoutTree } from './tidy';
 import { deadFoldId, droppedFoldId, focusNodes, summaryId, visibleTree } from './visible-tree';
 

@@ -9,7 +9,7 @@ import type { ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
 import { type LanguageModel, priceCall, type ToTResult } from '../engine/index';
 import { MAX_CONSECUTIVE_MODEL_FAILURES, ThoughtTreeExecutor } from '../engine/server';
-import { game24Task } from '../tasks/game24/task';
+import { game24Task } from '../tasks/index';
 import { ModelError } from './model-error';
 import { OpenAIModel } from './openai';
 import { game24Handler } from '../tasks/testing/game24-openai';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_PRICES, type PriceTable } from '../engine/index';
-import { DEFAULT_OPENAI_BASE_URL } from '../models/openai';
+import { DEFAULT_OPENAI_BASE_URL } from '../models/index';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 

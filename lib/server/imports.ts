@@ -17,9 +17,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold } from '../engine/index';
-import { type RunExport, buildExport, validateRunExport } from '../formats/export';
+import { buildExport, looksLikeTotLog, parseTotLog, type RunExport, validateRunExport } from '../formats/index';
 import { arboristRunTag, totLogTag } from '../contract/import-tag';
-import { looksLikeTotLog, parseTotLog } from '../formats/tot-log';
 import type { PrismaClient } from './db/client';
 import { InputError } from './errors';
 import { appendEventsInTransaction, listEvents } from './repositories/events';

@@ -14,10 +14,16 @@
  */
 import type { ModelSpec, OpenAIModelSpec } from '../contract/model-spec';
 import type { LanguageModel } from '../engine/index';
-import { ModelError } from '../models/model-error';
-import { DEFAULT_OPENAI_BASE_URL, OpenAIModel, displayURL } from '../models/openai';
-import { type Recording, RecordingModel, ReplayModel } from '../models/recording';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import {
+  DEFAULT_OPENAI_BASE_URL,
+  displayURL,
+  ModelError,
+  OpenAIModel,
+  type Recording,
+  RecordingModel,
+  ReplayModel,
+} from '../models/index';
+import { createSimulatedModel } from '../tasks/index';
 import type { ServerEnv } from './env';
 
 /** The part of the server's environment the models need. */

@@ -33,7 +33,7 @@ import { getTaskEntry } from '../tasks/index';
 import type { PrismaClient } from './db/client';
 import { ConflictError, InputError, NotFoundError } from './errors';
 import type { EventBus } from './event-bus';
-import { recordingFromEvents, type Recording } from '../models/recording';
+import { type Recording, recordingFromEvents } from '../models/index';
 import { readEnv, loadPriceTable } from './env';
 import { type ModelSpec, modelSpecSchema } from '../contract/model-spec';
 import { createModel, modelLabel, specModelId } from './model-factory';

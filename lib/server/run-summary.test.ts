@@ -4,7 +4,7 @@ import type { ExplorationEvent } from '../contract/events';
 import { findBestNode, fold } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { handBuiltLog } from '../engine/testing';
-import { ScriptedTreeModel, type TreeSpec } from '../models/scripted';
+import { ScriptedTreeModel, type TreeSpec } from '../models/index';
 import { summarizeTree } from './run-summary';
 
 // root -> A .7, B .6 ; A -> A1 .6 ; B -> B1 .75: every path total (A+A1 1.3, B+B1 1.35) is above 1

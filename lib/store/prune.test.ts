@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold, reduce, subtreeIds } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { PRUNE_ASK_ABOVE, pruneReach } from './prune';
 
 async function recordTree() {

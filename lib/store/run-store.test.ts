@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold, type ThoughtTree } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { createSimulatedModel } from '../tasks/simulated-model';
-import { getTaskEntry } from '../tasks/index';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { createRunStore } from './run-store';
 
 const plain = (tree: ThoughtTree) => JSON.parse(JSON.stringify(tree)) as unknown;

@@ -3,8 +3,7 @@ import { EVENT_TYPES, type ExplorationEvent } from '../contract/events';
 import { cloneTree, createEmptyTree, fold, reduce, snapshotTree, type ThoughtTree } from '../engine/index';
 import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
 import { followEvent } from '../engine/testing';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { noteEvents, NO_NOTES, SnapshotIndex } from './snapshots';
 
 const game24 = getTaskEntry('game24').task;

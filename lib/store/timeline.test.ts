@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { ThoughtTreeExecutor } from '../engine/server';
-import { getTaskEntry } from '../tasks/index';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import {
   DRAWN_KINDS,
   MomentBuckets,

@@ -8,7 +8,7 @@
  */
 import { TASK_IDS, TASK_INFO, type TaskId, type TaskInfo } from '../contract/tasks';
 import { openGoalTask, type ThoughtTask } from '../engine/index';
-import type { Simulation } from '../models/simulated';
+import type { Simulation } from '../models/index';
 import { game24Simulation } from './game24/simulation';
 import { game24Task } from './game24/task';
 import { openGoalSimulation } from './open-goal/simulation';
@@ -32,3 +32,11 @@ export function getTaskEntry(id: string): TaskEntry {
   if (!entry) throw new Error(`unknown task "${id}": known tasks are ${TASK_IDS.join(', ')}`);
   return entry;
 }
+
+// The room's front door too: what other rooms use of a task beyond the registry (for the server, the CLI, lib/formats,
+// benches and tests; the browser takes a task's names from lib/contract/tasks.ts instead).
+export { isAnswerLine } from './game24/move';
+export { getPuzzle, puzzleGoal, puzzleRange } from './game24/puzzles';
+export { game24Simulation } from './game24/simulation';
+export { game24Task } from './game24/task';
+export { createSimulatedModel } from './simulated-model';

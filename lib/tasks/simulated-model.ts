@@ -2,7 +2,7 @@
  * The offline model with every task's simulation plugged in: the default model of the CLI, the bench and the app.
  * Not responsible for what the simulations say (each task folder's simulation.ts) or how the model works (lib/models).
  */
-import { SimulatedModel } from '../models/simulated';
+import { SimulatedModel } from '../models/index';
 import { TASKS } from './index';
 
 export interface SimulatedModelSettings {

@@ -7,7 +7,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import superjson from 'superjson';
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../server/trpc/root';
+import type { AppRouter } from '../server/index';
 
 /** What each procedure returns, as the browser receives it: components take their server types from here. */
 export type RouterOutputs = inferRouterOutputs<AppRouter>;

@@ -12,11 +12,18 @@
  */
 import { useStoreApi } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
-import { CARD_HEIGHT, CARD_WIDTH } from '@/lib/layout/place';
-import { levelOf } from '@/lib/layout/lod';
+import {
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  edgeInRect,
+  itemInRect,
+  levelOf,
+  type Rect,
+  type Scene,
+  type SceneItem,
+} from '@/lib/layout/index';
 import { usePageViewApi } from '../PageViewContext';
 import { useRunStoreApi } from '../RunStoreContext';
-import { edgeInRect, itemInRect, type Rect, type Scene, type SceneItem } from '@/lib/layout/scene';
 
 /** Above this many hidden nodes a fold draws one bar per status (its share of the width), not one cell per node. */
 const MAX_CELLS = 48;

@@ -2,7 +2,7 @@
 // Which way the tree grows on the canvas, for the node components' connection points (top/bottom or left/right).
 import { Handle, Position } from '@xyflow/react';
 import { createContext, useContext } from 'react';
-import type { Orientation } from '@/lib/layout/place';
+import type { Orientation } from '@/lib/layout/index';
 
 export const OrientationContext = createContext<Orientation>('tb');
 

@@ -6,7 +6,7 @@
  * Not responsible for per-page view state (run-store.ts, page-view.ts).
  */
 import { useSyncExternalStore } from 'react';
-import type { LayoutMode, Orientation } from '@/lib/layout/place';
+import type { LayoutMode, Orientation } from '@/lib/layout/index';
 
 export interface CanvasPrefs {
   orientation: Orientation;

@@ -7,7 +7,7 @@
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration } from '@/lib/contract/format';
-import { scoreFigure } from '@/lib/layout/node-status';
+import { scoreFigure } from '@/lib/layout/index';
 
 export type EventKind = 'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'model' | 'steer';
 

@@ -1,6 +1,6 @@
 'use client';
 import type { ThoughtNode } from '@/lib/engine/index';
-import { rollupsFor } from '@/lib/layout/rollup';
+import { rollupsFor } from '@/lib/layout/index';
 import { useRunStore } from '../RunStoreContext';
 import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { Section } from './sections';

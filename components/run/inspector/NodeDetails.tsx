@@ -3,11 +3,11 @@
 // it proposed and what came of it; the root shows the run (RunDetails). Every text from a model is rendered as
 // text. Not responsible for which node is selected (Inspector) or the sections' own reading of events (sections).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTRPC } from '@/lib/trpc/client';
+import { displayStatus, STATUS_LABELS } from '@/lib/layout/index';
+import { useTRPC } from '@/lib/trpc/index';
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import type { ThoughtNode } from '@/lib/engine/index';
 import { useRunStore } from '../RunStoreContext';
-import { STATUS_LABELS, displayStatus } from '@/lib/layout/node-status';
 import { actionLabel } from '../event-log/describe-event';
 import { expandBlock, pruneBlock } from './node-commands';
 import { BranchTotals } from './BranchTotals';

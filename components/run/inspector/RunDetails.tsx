@@ -9,8 +9,8 @@ import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/contract/vocab
 import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { taskLabel } from '@/lib/contract/tasks';
-import { useTRPC } from '@/lib/trpc/client';
-import { formatScore } from '@/lib/layout/node-status';
+import { formatScore } from '@/lib/layout/index';
+import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from '../RunStoreContext';
 import { formatClock } from './model-calls';
 import { Section, TextBox } from './sections';

@@ -30,17 +30,20 @@ import {
 import {
   cellOf,
   computeIcicle,
-  hitTest,
+  displayStatus,
+  firstLine,
+  formatScore,
+  icicleCellAt,
+  type IcicleLayout,
   nodesByItem,
+  rollupsFor,
+  STATUS_LABELS,
   subtreeCells,
   viewExtent,
-  type IcicleLayout,
   type ViewExtent,
-} from '@/lib/layout/icicle';
-import { rollupsFor } from '@/lib/layout/rollup';
+} from '@/lib/layout/index';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
-import { displayStatus, firstLine, formatScore, STATUS_LABELS } from '@/lib/layout/node-status';
 import { usePageView, usePageViewApi } from '../PageViewContext';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import { cellColours, COLOURINGS, legend, palette, themeVar, type Colouring } from './colours';
@@ -187,7 +190,7 @@ export function Overview() {
     const x = event.clientX - rect.left;
     const y = event.clientY - rect.top;
     const d = Math.floor(y / rowHeight(layout, rect.height));
-    return { cell: hitTest(layout, x / rect.width, d), x, y };
+    return { cell: icicleCellAt(layout, x / rect.width, d), x, y };
   };
 
   const open = (cell: number) => {

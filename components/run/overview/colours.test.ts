@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
 import { fold } from '@/lib/engine/index';
-import { computeIcicle } from '@/lib/layout/icicle';
-import { displayStatus } from '@/lib/layout/node-status';
+import { computeIcicle, displayStatus } from '@/lib/layout/index';
 import { cellColours, OVERVIEW_STATUSES, OVERVIEW_STEPS } from './colours';
 
 /** Root n0 with children n1..n3, scored 0.05, 0.55 and 0.99; n2 completed, n3 failed. */

@@ -10,8 +10,7 @@
  * Not responsible for geometry (lib/layout/icicle.ts) nor for drawing (draw.ts).
  */
 import type { ThoughtNode } from '@/lib/engine/index';
-import type { IcicleLayout } from '@/lib/layout/icicle';
-import { type DisplayStatus, displayStatus } from '@/lib/layout/node-status';
+import { type DisplayStatus, displayStatus, type IcicleLayout } from '@/lib/layout/index';
 
 export type Colouring = 'status' | 'score' | 'cost' | 'depth';
 

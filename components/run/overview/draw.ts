@@ -6,7 +6,7 @@
  * React-free (the bench drives it in a bare page). Not responsible for geometry (lib/layout/icicle.ts) or for
  * choosing colours (colours.ts).
  */
-import { forEachDrawnCell, type IcicleLayout, type ViewExtent } from '@/lib/layout/icicle';
+import { forEachDrawnCell, type IcicleLayout, type ViewExtent } from '@/lib/layout/index';
 
 /** Prepares a canvas for drawing in CSS pixels at the screen's density. */
 export function prepare(canvas: HTMLCanvasElement, width: number, height: number, dpr: number) {

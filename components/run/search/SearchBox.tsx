@@ -5,7 +5,7 @@
 // hit matched and the words around it, as text. Hits go to the page-view store for the canvas and the overview.
 // Not responsible for matching (lib/search/tree-search.ts) or for drawing the highlights (the canvas, the overview).
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { buildSearchIndex, hitSnippet, normaliseQuery, searchIndex } from '@/lib/search/tree-search';
+import { buildSearchIndex, hitSnippet, normaliseQuery, searchIndex } from '@/lib/search/index';
 import { usePageView, usePageViewApi } from '../PageViewContext';
 import { typing } from '../useRunKeyboard';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';

@@ -8,14 +8,14 @@
 import { useEffect, useRef, useState } from 'react';
 import {
   DRAWN_KINDS,
-  type JumpTarget,
   hasKind,
+  type JumpTarget,
   MomentBuckets,
   MomentIndex,
-  playhead,
   type MomentKind,
+  playhead,
   type PlayUnit,
-} from '@/lib/store/timeline';
+} from '@/lib/store/index';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import styles from './Timeline.module.css';
 

@@ -2,7 +2,7 @@
 // database. Status codes, headers and the error bodies a browser shows.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunExport } from '../../formats/export';
+import type { RunExport } from '../../formats/index';
 import { listEvents } from '../repositories/events';
 import { createTestServices, type TestServices } from '../testing/services';
 import { exportFileName, exportRunResponse, importRunsResponse } from './run-files';

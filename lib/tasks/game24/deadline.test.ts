@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
 import { type ExploreOptions, ThoughtTreeExecutor } from '../../engine/server';
 import { expectEveryAnsweredCallCounted } from '../../engine/testing';
-import { TimedModel, type TimedModelOptions } from '../../models/timed';
+import { TimedModel, type TimedModelOptions } from '../../models/index';
 import { createSimulatedModel } from '../simulated-model';
 import { game24Task } from './task';
 

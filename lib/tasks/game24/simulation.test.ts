@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelPurpose } from '../../contract/vocabulary';
 import { type CompletionRequest, openGoalTask, type ThoughtNode } from '../../engine/index';
-import { createRng } from '../../models/random';
+import { createRng } from '../../models/index';
 import { makePath } from '../testing/trees';
 import { formatMove, parseMove } from './move';
 import { rational } from './rational';

@@ -11,8 +11,7 @@
  * Not responsible for judging a model's lines: the verifier does that, the simulation only plays.
  */
 import type { CompletionRequest } from '../../engine/index';
-import type { Rng } from '../../models/random';
-import type { Simulation } from '../../models/simulated';
+import type { Rng, Simulation } from '../../models/index';
 import { composeAnswer, finishFromPath } from './compose';
 import { applyOperator, type Expr, formatExpression, type Operator } from './expression';
 import { answerBody, formatMove, formatNumbers, isAnswerLine, type Move, moveKey, parseMove } from './move';

@@ -7,7 +7,7 @@ import {
   parseScoreJson,
   type ThoughtNode,
 } from '../../engine/index';
-import { createRng } from '../../models/random';
+import { createRng } from '../../models/index';
 import { makePath } from '../testing/trees';
 import { keywordsOf, openGoalSimulation as sim, topicOf } from './simulation';
 

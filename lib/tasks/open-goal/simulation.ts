@@ -9,8 +9,7 @@
  */
 import type { ProposedAction } from '../../contract/vocabulary';
 import { type CompletionRequest, FINAL_MARKER, readPromptLine } from '../../engine/index';
-import type { Rng } from '../../models/random';
-import type { Simulation } from '../../models/simulated';
+import type { Rng, Simulation } from '../../models/index';
 
 export const GARBAGE_RATE = 0.02;
 export const WRAPPED_RATE = 0.05;

@@ -6,8 +6,7 @@
  */
 import type { ChatMessage } from '../../contract/vocabulary';
 import type { CompletionRequest } from '../../engine/index';
-import { createRng, hashString } from '../../models/random';
-import { countTokens } from '../../models/simulated';
+import { countTokens, createRng, hashString } from '../../models/index';
 import { completionBody, errorBody, type Handler } from '../../models/testing';
 import { game24Simulation } from '../game24/simulation';
 

@@ -1,8 +1,7 @@
 // POST /api/runs/import[?tag=&name=]: an Arborist export or a Tree-of-Thoughts log as new runs
 // (lib/server/http/run-files.ts).
 import 'server-only';
-import { importRunsResponse } from '@/lib/server/http/run-files';
-import { getServices } from '@/lib/server/services';
+import { getServices, importRunsResponse } from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,9 +1,7 @@
 // The tRPC HTTP handler (queries, mutations, and subscriptions over SSE). Thin: the routers live in lib/server.
 import 'server-only';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { getServices } from '@/lib/server/services';
-import { actorFromHeader, createContextInner } from '@/lib/server/trpc/context';
-import { appRouter } from '@/lib/server/trpc/root';
+import { actorFromHeader, appRouter, createContextInner, getServices } from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

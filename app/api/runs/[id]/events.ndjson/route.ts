@@ -1,9 +1,7 @@
 // GET /api/runs/<id>/events.ndjson: a run's event log, one JSON event per line, for scripts and curl.
 // ?after=<seq> starts after a seq; ?follow=1 keeps streaming live events until the run finishes.
 import 'server-only';
-import { getRun } from '@/lib/server/repositories/runs';
-import { streamRunEvents } from '@/lib/server/event-stream';
-import { getServices } from '@/lib/server/services';
+import { getRun, getServices, streamRunEvents } from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

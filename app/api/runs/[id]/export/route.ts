@@ -1,7 +1,6 @@
 // GET /api/runs/<id>/export: the run as an Arborist export file (lib/server/http/run-files.ts).
 import 'server-only';
-import { exportRunResponse } from '@/lib/server/http/run-files';
-import { getServices } from '@/lib/server/services';
+import { exportRunResponse, getServices } from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

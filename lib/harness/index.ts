@@ -1,0 +1,11 @@
+/**
+ * lib/harness' front door: what e2e, the benches and playwright.config.ts share, finding Chromium and recording a
+ * run into a server's database, starting a production server. Node-only tools, never imported by the app.
+ * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
+ */
+
+export { CHROMIUM_ARGS, findChromium } from './chromium';
+export { BENCH_GOAL, recordRun } from './recorded-runs';
+export type { RecordedRun } from './recorded-runs';
+export { ensureBuild, freePort, startBenchServer, startServer, waitUntilUp } from './server';
+export type { BenchServer } from './server';

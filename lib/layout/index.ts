@@ -1,0 +1,30 @@
+/**
+ * lib/layout's front door: what other rooms (components, lib/compare, benches, e2e) use of it, the canvas's
+ * elements, the icicle overview, the scene's hit tests, zoom levels, status labels and rollups. Browser-safe and
+ * pure (its package.json says so, so a page bundles only what it uses).
+ * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
+ */
+
+export { buildCanvasElements } from './canvas-elements';
+export type {
+  DroppedFlowNode,
+  DroppedFoldFlowNode,
+  FoldFlowNode,
+  RunFlowNode,
+  SummaryFlowNode,
+  ThoughtFlowNode,
+} from './flow-types';
+export { cellOf, computeIcicle, forEachDrawnCell, icicleCellAt, nodesByItem, subtreeCells, viewExtent } from './icicle';
+export type { IcicleLayout, ViewExtent } from './icicle';
+export { CARD_MIN_ZOOM, levelOf, READABLE_ZOOM } from './lod';
+export { displayStatus, firstLine, formatScore, scoreFigure, STATUS_LABELS } from './node-status';
+export type { DisplayStatus } from './node-status';
+export { CARD_HEIGHT, CARD_WIDTH } from './place';
+export type { LayoutMode, Orientation } from './place';
+export { rollupsFor, subtreeRollups, sumRollups } from './rollup';
+export { edgeInRect, itemInRect, sceneItemAt } from './scene';
+export type { Rect, Scene, SceneItem } from './scene';
+export { sharedPrefix } from './shared-prefix';
+export { createElementCache, stabilize } from './stable-elements';
+export type { Position } from './tidy';
+export { droppedItemId } from './visible-tree';

@@ -1,0 +1,21 @@
+/**
+ * lib/server's front door, for the server's callers only: the route handlers under app/api and instrumentation.ts
+ * (the services, the tRPC router and context, the event stream, export and import), lib/trpc (`import type
+ * { AppRouter }`, erased, so nothing of the server reaches the browser) and the node tools (lib/harness, benches)
+ * that open a database directly. Browser code never imports it (eslint.config.mjs holds that arrow).
+ * Not responsible for anything itself: it names what is public; the room's files hold the definitions. No
+ * `server-only` here: tsx scripts and vitest come through it; the route handlers carry that marker.
+ */
+
+export { createPrismaClient } from './db/client';
+export { migrate } from './db/migrate';
+export { streamRunEvents } from './event-stream';
+export { exportRunResponse, importRunsResponse, MAX_IMPORT_BYTES } from './http/run-files';
+export { importRun } from './imports';
+export { appendEvents, listEvents } from './repositories/events';
+export { createRun, getRun } from './repositories/runs';
+export type { CreateRunInput } from './repositories/runs';
+export { getServices } from './services';
+export { actorFromHeader, createContextInner } from './trpc/context';
+export { appRouter } from './trpc/root';
+export type { AppRouter } from './trpc/root';

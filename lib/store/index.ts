@@ -1,0 +1,28 @@
+/**
+ * lib/store's front door: what other rooms (components, lib/layout, benches, engine tests) use of the browser's
+ * stores, the run store, the per-page view store and the pure helpers beside them (clock, timeline, drawer, prune).
+ * Browser-safe (its package.json says it has no side effects, so a page bundles only what it uses).
+ * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
+ */
+
+export { createPageViewStore } from './page-view';
+export type { CanvasLayout, PageViewState, PageViewStore } from './page-view';
+export { PRUNE_ASK_ABOVE, pruneReach } from './prune';
+export { elapsedMs, endsTheLog, pausesOf, runStatus } from './run-clock';
+export {
+  clampDrawerWidth,
+  DEFAULT_DRAWER,
+  DRAWER_DOCK_MIN_VIEWPORT,
+  DRAWER_MAX_WIDTH,
+  DRAWER_MIN_WIDTH,
+  DRAWER_STORAGE_KEY,
+  isDrawerOpen,
+  parseDrawer,
+  serializeDrawer,
+  widthFromDrag,
+} from './run-drawer';
+export type { DrawerState, DrawerTab } from './run-drawer';
+export { createRunStore } from './run-store';
+export type { RunStore, RunViewState } from './run-store';
+export { DRAWN_KINDS, hasKind, jump, MomentBuckets, MomentIndex, playhead } from './timeline';
+export type { JumpTarget, MomentKind, PlayUnit } from './timeline';
