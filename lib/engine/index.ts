@@ -37,6 +37,7 @@ export {
   createEmptyTree,
   emptyStats,
   emptyUsage,
+  newNode,
   findBestNode,
   fold,
   markedBestNode,

@@ -397,8 +397,11 @@ const APPLY: Appliers = {
   },
 };
 
-/** A node as it enters the tree: what the event says, and nothing done to it yet. */
-function newNode(
+/**
+ * A node as it enters the tree: what the event says, and nothing done to it yet. Exported for test support that
+ * builds a tree by hand (the one place a node's empty fields are listed).
+ */
+export function newNode(
   fields: Pick<
     ThoughtNode,
     'id' | 'parentId' | 'depth' | 'branch' | 'score' | 'cumulativeScore' | 'status' | 'createdSeq'

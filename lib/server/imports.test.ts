@@ -2,7 +2,7 @@
 // id; a log cut short comes back interrupted and resumes to the same end; a ToT log becomes one run per game in one
 // transaction; and a file that is wrong is refused with its reason, writing nothing.
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold } from '../engine/index';
 import type { RunExport, TotGame } from '../formats/index';
@@ -12,20 +12,15 @@ import { listNodes } from './repositories/nodes';
 import type { RunRecord } from '../contract/run';
 import { getRun } from './repositories/runs';
 import { summarizeTree } from './run-summary';
-import { createTestServices, type TestServices } from './testing/services';
+import { servicesPerTest, type TestServices } from './testing/services';
 
 const SAMPLE = new URL('../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
 const sampleLog = () => JSON.parse(readFileSync(SAMPLE, 'utf8')) as TotGame[];
 
-let services: TestServices[] = [];
-afterEach(async () => {
-  await Promise.all(services.map((s) => s.close()));
-  services = [];
-});
+const testServices = servicesPerTest();
 
 function setup() {
-  const s = createTestServices();
-  services.push(s);
+  const s = testServices.create();
   return s;
 }
 

@@ -1,7 +1,7 @@
 // The run manager writes what happens to a run outside its search into the run's log (real SQLite, real Prisma):
 // queued, interrupted by a restart, failed, aborted while queued; seqs stay 1, 2, 3 without a gap; the row's status
 // is the fold's; and a database written before these events (no lifecycle in its logs) keeps working.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
@@ -10,17 +10,12 @@ import { sampleRunInput } from './testing/db';
 import { streamRunEvents } from './event-stream';
 import { appendEvents, listEvents } from './repositories/events';
 import { createRun, getRun } from './repositories/runs';
-import { createTestServices, type TestServices } from './testing/services';
+import { servicesPerTest, type TestServices } from './testing/services';
 
-let services: TestServices[] = [];
-afterEach(async () => {
-  await Promise.all(services.map((s) => s.close()));
-  services = [];
-});
+const testServices = servicesPerTest();
 
-function setup(options: Parameters<typeof createTestServices>[0] = {}) {
-  const s = createTestServices(options);
-  services.push(s);
+function setup(options: Parameters<typeof testServices.create>[0] = {}) {
+  const s = testServices.create(options);
   return s;
 }
 
@@ -143,7 +138,7 @@ describe("the run manager writes a run's life in its log", () => {
     freezeWriter(s);
     const stored = (await getRun(s.prisma, run.id))?.lastSeq ?? 0;
     const second = s.restart({ resumeMode: 'manual' });
-    services.push(second);
+    testServices.track(second);
     expect((await second.manager.recover()).interrupted).toEqual([run.id]);
     const interrupted = await listEvents(second.prisma, run.id);
     expect(interrupted.at(-1)).toMatchObject({ seq: stored + 1, type: 'run.interrupted' });

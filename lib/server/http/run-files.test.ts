@@ -1,23 +1,18 @@
 // The export and import endpoints as the Route Handlers call them: a Request in, a Response out, on a temporary
 // database. Status codes, headers and the error bodies a browser shows.
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunExport } from '../../formats/index';
 import { listEvents } from '../repositories/events';
-import { createTestServices, type TestServices } from '../testing/services';
+import { servicesPerTest, type TestServices } from '../testing/services';
 import { exportFileName, exportRunResponse, importRunsResponse } from './run-files';
 
 const SAMPLE = new URL('../../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
 
-let services: TestServices[] = [];
-afterEach(async () => {
-  await Promise.all(services.map((s) => s.close()));
-  services = [];
-});
+const testServices = servicesPerTest();
 
 async function setupWithRun() {
-  const s = createTestServices();
-  services.push(s);
+  const s = testServices.create();
   const run = await s.manager.create({
     taskId: 'game24',
     goal: '4 9 10 13',

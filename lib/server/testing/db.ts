@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ExplorationEvent } from '../../contract/events';
-import { DEFAULT_TOT_CONFIG, type ThoughtNode } from '../../engine/index';
+import { DEFAULT_TOT_CONFIG, newNode, type ThoughtNode } from '../../engine/index';
 import type { CreateRunInput } from '../repositories/runs';
 import { type PrismaClient, createPrismaClient } from '../db/client';
 import { migrate } from '../db/migrate';
@@ -68,27 +68,15 @@ export function sampleEvents(runId: string, fromSeq: number, count: number): Exp
 
 /** A tree node as the engine makes it: the root unless overridden. */
 export function sampleNode(id: string, overrides: Partial<ThoughtNode> = {}): ThoughtNode {
-  return {
+  return newNode({
     id,
     parentId: null,
     depth: 0,
-    childIds: [],
     branch: null,
     score: null,
     cumulativeScore: 0,
     status: 'pending',
-    prunedBy: null,
-    result: null,
-    verification: null,
-    failureReason: null,
-    expansions: 0,
-    dropped: [],
-    usage: { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 },
-    modelCallSeqs: [],
-    modelMs: 0,
     createdSeq: 1,
-    startedSeq: null,
-    finishedSeq: null,
     ...overrides,
-  };
+  });
 }

@@ -4,6 +4,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { createPrismaClient } from '../db/client';
 import { migrate } from '../db/migrate';
 import { EventBus } from '../event-bus';
@@ -44,4 +45,24 @@ export function createTestServices(options: Partial<RunManagerOptions> = {}, fil
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Services a test file makes and vitest closes after each test: call once at the top of the file. `create` makes
+ * fresh services; `track` hands over others to close (a restarted server's).
+ */
+export function servicesPerTest(): {
+  create: (options?: Partial<RunManagerOptions>) => TestServices;
+  track: (services: TestServices) => TestServices;
+} {
+  let open: TestServices[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((s) => s.close()));
+    open = [];
+  });
+  const track = (services: TestServices) => {
+    open.push(services);
+    return services;
+  };
+  return { create: (options = {}) => track(createTestServices(options)), track };
 }

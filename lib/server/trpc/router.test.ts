@@ -1,21 +1,16 @@
 // The API through createCaller against a temporary SQLite file: create, list, pages, commands, errors, streams.
 import { TRPCError } from '@trpc/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventOf, ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
-import { createTestServices, type TestServices } from '../testing/services';
+import { createTestServices, servicesPerTest } from '../testing/services';
 import { createContextInner } from './context';
 import { createCaller } from './root';
 
-let services: TestServices[] = [];
-afterEach(async () => {
-  await Promise.all(services.map((s) => s.close()));
-  services = [];
-});
+const testServices = servicesPerTest();
 
-function setup(options: Parameters<typeof createTestServices>[0] = {}) {
-  const s = createTestServices(options);
-  services.push(s);
+function setup(options: Parameters<typeof testServices.create>[0] = {}) {
+  const s = testServices.create(options);
   return { s, api: createCaller(createContextInner(s, 'alice')) };
 }
 
@@ -248,7 +243,7 @@ describe('restart', () => {
   it('marks runs left running as interrupted and continues them from their log', async () => {
     // A server that dies mid-run: its manager stops writing (no run.finished), the row still says running.
     const first = createTestServices({ resumeMode: 'auto' });
-    services.push(first);
+    testServices.track(first);
     const api = createCaller(createContextInner(first));
     const { id } = await api.run.create(game(3, 30));
     await collect(await api.run.onEvents({ runId: id }), (ev) => ev.length >= 20);
@@ -260,7 +255,7 @@ describe('restart', () => {
     );
     const stored = (await api.run.events({ id })).lastSeq;
     const second = first.restart({ resumeMode: 'auto' });
-    services.push(second);
+    testServices.track(second);
     const { interrupted, resumed } = await second.manager.recover();
     expect(interrupted).toEqual([id]);
     expect(resumed).toEqual([id]);
@@ -287,7 +282,7 @@ describe('restart', () => {
       run.pending.push = () => 0;
     });
     const second = s.restart({ resumeMode: 'manual' });
-    services.push(second);
+    testServices.track(second);
     await second.manager.recover();
     const api2 = createCaller(createContextInner(second));
     expect((await api2.run.byId({ id })).status).toBe('interrupted');

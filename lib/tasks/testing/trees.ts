@@ -4,7 +4,7 @@
  */
 import type { ExplorationEvent } from '../../contract/events';
 import type { ThoughtBranch } from '../../contract/vocabulary';
-import { fold, type ThoughtNode, type ThoughtTree } from '../../engine/index';
+import { fold, newNode, type ThoughtNode, type ThoughtTree } from '../../engine/index';
 import { ThoughtTreeExecutor } from '../../engine/server';
 import { getTaskEntry } from '../index';
 import { createSimulatedModel } from '../simulated-model';
@@ -32,31 +32,20 @@ export function makeNode(
   depth: number,
   branch: ThoughtBranch | null,
 ): ThoughtNode {
-  return {
+  return newNode({
     id,
     parentId,
     depth,
-    childIds: [],
     branch,
     score: null,
     cumulativeScore: 0,
     status: 'completed',
-    prunedBy: null,
+    createdSeq: 0,
     result:
       branch?.proposedAction.type === 'response'
         ? { response: branch.proposedAction.content, iterations: 0, isAnswer: false }
         : null,
-    verification: null,
-    failureReason: null,
-    expansions: 0,
-    dropped: [],
-    usage: { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 },
-    modelCallSeqs: [],
-    modelMs: 0,
-    createdSeq: 0,
-    startedSeq: null,
-    finishedSeq: null,
-  };
+  });
 }
 
 /** The root (the goal) and one response node per line, each the child of the one before. */
