@@ -5,7 +5,13 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const BROWSER = ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'lib/store/**/*.ts', 'lib/layout/**/*.ts'];
+const BROWSER = [
+  'components/**/*.{ts,tsx}',
+  'app/**/*.{ts,tsx}',
+  'lib/store/**/*.ts',
+  'lib/layout/**/*.ts',
+  'lib/forms/**/*.ts',
+];
 // the browser's tests and their test support run a real search in node, so they may bring a task and run the engine
 const BROWSER_TESTS = [
   'components/**/*.test.ts',
@@ -13,6 +19,7 @@ const BROWSER_TESTS = [
   'components/run/testing.ts',
   'lib/store/**/*.test.ts',
   'lib/layout/**/*.test.ts',
+  'lib/forms/**/*.test.ts',
 ];
 const LIB_SERVER = {
   group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],

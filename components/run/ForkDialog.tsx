@@ -6,7 +6,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { parentModel } from '@/components/runs/model-choice';
+import { parentModel } from '@/lib/forms/index';
 import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from './RunStoreContext';

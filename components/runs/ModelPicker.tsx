@@ -4,7 +4,7 @@
 // key never reaches the browser, only whether one is configured.
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc/index';
-import { BASE_URL_PRESETS, serverSelectValue, type ModelChoice } from './model-choice';
+import { BASE_URL_PRESETS, serverSelectValue, type ModelChoice } from '@/lib/forms/index';
 import s from './NewRunForm.module.css';
 
 export function ModelPicker({

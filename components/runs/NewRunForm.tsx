@@ -2,9 +2,9 @@
 /**
  * The form that starts a run: task and goal, every config field with its default (grouped as search shape, scoring
  * and limits, the less common ones under "Advanced"), and the simulated model's seed and latency. Messages sit
- * beside their fields: the client checks with the same schema as the server (form-model.ts) for instant feedback,
+ * beside their fields: the client checks with the same schema as the server (lib/forms/run-form.ts) for instant feedback,
  * and a server's BAD_REQUEST is shown beside the field it names. On success it opens the new run.
- * Not responsible for validation rules (form-model.ts, lib/contract/vocabulary.ts) or the runs list.
+ * Not responsible for validation rules (lib/forms/run-form.ts, lib/contract/vocabulary.ts) or the runs list.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
@@ -30,8 +30,8 @@ import {
   type FieldName,
   type FormValues,
   type NumberFieldSpec,
-} from './form-model';
-import { defaultModelChoice, modelChoiceError, type ModelChoice } from './model-choice';
+} from '@/lib/forms/index';
+import { defaultModelChoice, modelChoiceError, type ModelChoice } from '@/lib/forms/index';
 import { ModelPicker } from './ModelPicker';
 import s from './NewRunForm.module.css';
 

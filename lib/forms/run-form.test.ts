@@ -19,7 +19,7 @@ import {
   submission,
   withTask,
   type FormValues,
-} from './form-model';
+} from './run-form';
 import { defaultModelChoice } from './model-choice';
 
 const withValues = (patch: Partial<FormValues>): FormValues => ({ ...initialValues('game24'), ...patch });
