@@ -81,7 +81,7 @@ test.describe('a run on a real model: fork and compare', () => {
     await expect(dialog.getByTestId('fork-model')).toHaveValue('parent');
     await expect(dialog.getByTestId('fork-model-note')).toContainText(parent.modelLabel);
     await expect(dialog.getByTestId('fork-model-note')).not.toContainText('simulated');
-    await page.screenshot({ path: '/tmp/wt-lists-fork-dialog.png' });
+    await page.screenshot({ path: test.info().outputPath('fork-dialog.png') });
     await dialog.getByRole('button', { name: 'Start the fork' }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/runs/') && !url.pathname.endsWith(parent.id));
     const forkId = new URL(page.url()).pathname.split('/').at(-1) as string;
@@ -116,7 +116,7 @@ test.describe('a run on a real model: fork and compare', () => {
     const costRow = page.getByTestId('compare-table').getByRole('row').filter({ hasText: /^cost/ });
     await expect(costRow).toContainText('unpriced');
     await expect(costRow).not.toContainText('$0.0000');
-    await page.screenshot({ path: '/tmp/wt-lists-compare.png' });
+    await page.screenshot({ path: test.info().outputPath('compare.png') });
   });
 });
 
@@ -156,7 +156,7 @@ test('the runs list with more than a page sorts on the server, filters by import
   await expect(rows).toHaveCount(25);
   const shown = (await rows.getByTestId('run-row-best').allTextContents()).map((t) => (t === '—' ? -1 : Number(t)));
   expect(shown).toEqual([...shown].sort((a, b) => b - a));
-  await page.screenshot({ path: '/tmp/wt-lists-list.png', fullPage: true });
+  await page.screenshot({ path: test.info().outputPath('list.png'), fullPage: true });
   await page.getByTestId('sort-best').click();
   await expect(page).toHaveURL(/sort=best&dir=asc/);
   await expect(rows.first().getByTestId('run-row-best')).toHaveText(fmt(Math.min(...scores)));
@@ -178,5 +178,5 @@ test('the model panel shows "Custom URL…" as chosen when it is', async ({ page
   await page.getByTestId('field-baseURL').fill('http://gpu-box:9000/v1');
   await expect(page.getByTestId('field-preset')).toHaveValue('custom');
   await expect(page.getByTestId('field-preset').locator('option:checked')).toHaveText('Custom URL…');
-  await page.getByTestId('model-picker').screenshot({ path: '/tmp/wt-lists-model-panel.png' });
+  await page.getByTestId('model-picker').screenshot({ path: test.info().outputPath('model-panel.png') });
 });

@@ -146,9 +146,9 @@ test('the overview takes the theme’s status colours, light and dark', async ({
   await expect.poll(() => painted(canvas)).toBeGreaterThan(1000);
   await hoverRow(page, canvas, 2);
   const light = await picture(canvas);
-  await page.screenshot({ path: `/tmp/${process.env.SHOT_PREFIX ?? 'overview'}-light.png` });
+  await page.screenshot({ path: test.info().outputPath('overview-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect.poll(() => picture(canvas)).not.toBe(light);
   await hoverRow(page, canvas, 2);
-  await page.screenshot({ path: `/tmp/${process.env.SHOT_PREFIX ?? 'overview'}-dark.png` });
+  await page.screenshot({ path: test.info().outputPath('overview-dark.png') });
 });

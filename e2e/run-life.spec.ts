@@ -34,14 +34,17 @@ test("a queued run's page turns running, then finished, with no reload and no po
   await page.evaluate(() => Object.assign(window, { arboristMark: true }));
   const status = page.getByTestId('run-status');
   await expect(status).toHaveText('queued');
+  // the empty canvas says why it is empty, until the tree has its root
+  await expect(page.getByTestId('canvas-note')).toContainText('Queued');
   await expect(page.getByTestId('connection')).toHaveText(/live/);
-  await page.screenshot({ path: '/tmp/wt-life-queued.png' });
+  await page.screenshot({ path: test.info().outputPath('queued.png') });
 
   // free the slots: the queued run starts, and its page hears it from the stream
   for (const blocker of blockers) await mutate(E2E_BASE, 'run.abort', { id: blocker.id });
   await expect(status).toHaveText('running');
+  await expect(page.getByTestId('canvas-note')).toBeHidden();
   await expect(status).toHaveText('finished', { timeout: 60_000 });
-  await page.screenshot({ path: '/tmp/wt-life-finished.png' });
+  await page.screenshot({ path: test.info().outputPath('finished.png') });
   expect(await page.evaluate(() => 'arboristMark' in window)).toBe(true);
   expect(reads()).toBe(1);
 });
@@ -69,7 +72,7 @@ test('a run interrupted by a restart shows interrupted on its open page, then re
     await waitUntilUp(server, base);
     // the new server writes run.interrupted at its start; the page's stream reconnects and reads it
     await expect(status).toHaveText('interrupted', { timeout: 30_000 });
-    await page.screenshot({ path: '/tmp/wt-life-interrupted.png' });
+    await page.screenshot({ path: test.info().outputPath('interrupted.png') });
 
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect(status).toHaveText('finished', { timeout: 60_000 });

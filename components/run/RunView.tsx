@@ -14,7 +14,7 @@ import { RunCanvas } from './RunCanvas';
 import { RunDrawer } from './RunDrawer';
 import { RunHeader, useRunStatus } from './RunHeader';
 import { PageViewProvider } from './PageViewContext';
-import { RunStoreProvider, useRunStoreApi } from './RunStoreContext';
+import { RunStoreProvider, useRunStore, useRunStoreApi } from './RunStoreContext';
 import { PruneConfirm } from './PruneConfirm';
 import { SearchBox } from './search/SearchBox';
 import { useRunCommands } from './useRunCommands';
@@ -114,6 +114,7 @@ function RunPage({ runId }: { runId: string }) {
             <div className={`run-canvas ${layout.canvas}`}>
               <SearchBox />
               <RunCanvas commands={commands} onFork={setForkFrom} />
+              <WaitingNote status={status} />
               <Overview />
             </div>
             <Timeline />
@@ -134,6 +135,30 @@ function RunPage({ runId }: { runId: string }) {
         />
       )}
       {forkFrom && <ForkDialog runId={runId} nodeId={forkFrom} onClose={() => setForkFrom(null)} />}
+    </div>
+  );
+}
+
+/**
+ * What an empty canvas says while the run waits without a tree: a queued run starts on its own when a slot frees
+ * (the page follows it from the stream), an interrupted one waits for Resume. Nothing once the tree has a node.
+ */
+function WaitingNote({ status }: { status: string }) {
+  const empty = useRunStore((s) => s.tree.nodeOrder.length === 0);
+  if (!empty || (status !== 'queued' && status !== 'interrupted')) return null;
+  return (
+    <div className={layout.waitingNote} data-testid="canvas-note" role="status">
+      {status === 'queued' ? (
+        <>
+          <b>Queued</b>
+          <span>Every slot is taken: this run starts on its own when one frees, and this page follows it.</span>
+        </>
+      ) : (
+        <>
+          <b>Interrupted before it started</b>
+          <span>The server stopped while it waited. Resume runs it from its log.</span>
+        </>
+      )}
     </div>
   );
 }
