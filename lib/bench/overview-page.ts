@@ -6,9 +6,16 @@
  */
 import type { ExplorationEvent } from '../contract/events';
 import { fold } from '../engine/index';
-import { computeIcicle, icicleCellAt } from '../layout/index';
-import { cellColours, palette } from '../../components/run/overview/colours';
-import { drawCells, drawMarks, prepare, rowHeight } from '../../components/run/overview/draw';
+import {
+  cellColours,
+  computeIcicle,
+  drawCells,
+  drawMarks,
+  icicleCellAt,
+  palette,
+  prepare,
+  rowHeight,
+} from '../layout/index';
 
 /** A ToT-shaped random tree: breadth-first, each node 0..5 children, scores and statuses varied. */
 function syntheticTree(size: number) {

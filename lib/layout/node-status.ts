@@ -1,6 +1,6 @@
 // How a node reads on screen: its state's name (one place for cards, badges and the legend), its first line and its
 // score as a figure. Pure; the canvas's elements (canvas-elements.ts), its far level (scene.ts), the cards, the
-// inspector and the event log all read it. Not responsible for colours (app/globals.css, overview/colours.ts).
+// inspector and the event log all read it. Not responsible for colours (app/globals.css, lib/layout/overview-colours.ts).
 import type { BranchScore } from '../contract/vocabulary';
 import type { ThoughtNode } from '../engine/index';
 

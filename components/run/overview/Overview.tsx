@@ -41,13 +41,21 @@ import {
   subtreeCells,
   viewExtent,
   type ViewExtent,
+  cellColours,
+  COLOURINGS,
+  legend,
+  palette,
+  themeVar,
+  type Colouring,
+  drawCells,
+  drawMarks,
+  prepare,
+  rowHeight,
 } from '@/lib/layout/index';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
 import { usePageView, usePageViewApi } from '../PageViewContext';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
-import { cellColours, COLOURINGS, legend, palette, themeVar, type Colouring } from './colours';
-import { drawCells, drawMarks, prepare, rowHeight } from './draw';
 import s from './Overview.module.css';
 
 /** A subtree bigger than this is framed as the node and its children: thousands of cards fit only as specks. */

@@ -4,9 +4,9 @@
  * redrawn when those move). Both are devicePixelRatio aware. The cells are filled one path per colour, so a frame
  * is a handful of fill calls whatever the tree's size; sub-pixel cells are culled by forEachDrawnCell.
  * React-free (the bench drives it in a bare page). Not responsible for geometry (lib/layout/icicle.ts) or for
- * choosing colours (colours.ts).
+ * choosing colours (overview-colours.ts). Drawn by components/run/overview/Overview.tsx and bench:overview.
  */
-import { forEachDrawnCell, type IcicleLayout, type ViewExtent } from '@/lib/layout/index';
+import { forEachDrawnCell, type IcicleLayout, type ViewExtent } from './icicle';
 
 /** Prepares a canvas for drawing in CSS pixels at the screen's density. */
 export function prepare(canvas: HTMLCanvasElement, width: number, height: number, dpr: number) {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
 import { fold } from '@/lib/engine/index';
-import { computeIcicle, displayStatus } from '@/lib/layout/index';
-import { cellColours, OVERVIEW_STATUSES, OVERVIEW_STEPS } from './colours';
+import { computeIcicle } from './icicle';
+import { displayStatus } from './node-status';
+import { cellColours, OVERVIEW_STATUSES, OVERVIEW_STEPS } from './overview-colours';
 
 /** Root n0 with children n1..n3, scored 0.05, 0.55 and 0.99; n2 completed, n3 failed. */
 function tree() {

@@ -9,8 +9,9 @@
  * - depth: from --accent at the root to --best at the deepest row.
  * Not responsible for geometry (lib/layout/icicle.ts) nor for drawing (draw.ts).
  */
-import type { ThoughtNode } from '@/lib/engine/index';
-import { type DisplayStatus, displayStatus, type IcicleLayout } from '@/lib/layout/index';
+import type { ThoughtNode } from '../engine/index';
+import type { IcicleLayout } from './icicle';
+import { type DisplayStatus, displayStatus } from './node-status';
 
 export type Colouring = 'status' | 'score' | 'cost' | 'depth';
 
