@@ -11,15 +11,16 @@ const BROWSER = [
   'lib/store/**/*.ts',
   'lib/layout/**/*.ts',
   'lib/forms/**/*.ts',
+  'lib/event-log/**/*.ts',
 ];
 // the browser's tests and their test support run a real search in node, so they may bring a task and run the engine
 const BROWSER_TESTS = [
   'components/**/*.test.ts',
   'app/**/*.test.ts',
-  'components/run/testing.ts',
   'lib/store/**/*.test.ts',
   'lib/layout/**/*.test.ts',
   'lib/forms/**/*.test.ts',
+  'lib/event-log/**/*.test.ts',
 ];
 const LIB_SERVER = {
   group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],

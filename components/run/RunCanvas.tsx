@@ -16,6 +16,7 @@ import {
   createElementCache,
   droppedItemId,
   levelOf,
+  MIN_ZOOM,
   type Position,
   type RunFlowNode,
   type SceneItem,
@@ -28,7 +29,7 @@ import { OrientationContext } from './canvas/orientation';
 import { useCanvasPrefs } from './canvas/prefs';
 import { DroppedCard, DroppedFoldCard, FoldCard, SummaryCard } from './FoldCards';
 import { NodeContextMenu } from './NodeContextMenu';
-import { MIN_ZOOM, useFrame } from './fit';
+import { useFrame } from './fit';
 import { usePageView, usePageViewApi } from './PageViewContext';
 import { useRunStore, useRunStoreApi } from './RunStoreContext';
 import { ThoughtNodeCard } from './ThoughtNodeCard';

@@ -5,7 +5,7 @@
 // the side drawer, i shows or hides the inspector in it, ? lists the keys. Ignored while typing in a field.
 import { useEffect } from 'react';
 import { jump, type JumpTarget } from '@/lib/store/index';
-import { navigate } from './inspector/node-commands';
+import { navigate } from '@/lib/store/index';
 import { useFrame } from './fit';
 import { useRunStoreApi } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';

@@ -10,7 +10,7 @@ import { useState, type MouseEvent } from 'react';
 import { formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import { taskLabel } from '@/lib/contract/tasks';
-import { type ListedRun, formatRelative, runDurationMs, solvedState } from './list-model';
+import { type ListedRun, formatRelative, runDurationMs, solvedState } from '@/lib/forms/index';
 import s from './RunsTable.module.css';
 
 function statusTitle(run: ListedRun): string {

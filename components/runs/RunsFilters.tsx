@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import type { StoredRunStatus } from '@/lib/contract/run-status';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import { TASK_INFO, isTaskId } from '@/lib/contract/tasks';
-import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters, type RunOrigin } from './list-model';
+import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters, type RunOrigin } from '@/lib/forms/index';
 import s from './RunsTable.module.css';
 
 const STATUS_OPTIONS: { value: StoredRunStatus | null; label: string }[] = [

@@ -23,7 +23,7 @@ import {
   summaryParts,
   type RunFilters,
   type RunsSummary,
-} from './list-model';
+} from '@/lib/forms/index';
 import { RunRow } from './RunRow';
 import { RunsFilters } from './RunsFilters';
 import s from './RunsTable.module.css';

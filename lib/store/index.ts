@@ -26,3 +26,5 @@ export { createRunStore } from './run-store';
 export type { RunStore, RunViewState } from './run-store';
 export { DRAWN_KINDS, hasKind, jump, MomentBuckets, MomentIndex, playhead } from './timeline';
 export type { JumpTarget, MomentKind, PlayUnit } from './timeline';
+export { expandBlock, navigate, pruneBlock } from './node-commands';
+export type { NavKey, RunState } from './node-commands';

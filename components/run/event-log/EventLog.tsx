@@ -17,7 +17,7 @@ import {
   isBadEvent,
   typesOfKind,
   type EventKind,
-} from './describe-event';
+} from '@/lib/event-log/index';
 import {
   ALL_KINDS,
   createEventFilterCache,
@@ -26,7 +26,7 @@ import {
   isFilterActive,
   visibleRows,
   type EventFilter,
-} from './filter';
+} from '@/lib/event-log/index';
 import styles from './EventLog.module.css';
 
 const ROW_HEIGHT = 24;

@@ -12,7 +12,7 @@ import { taskLabel } from '@/lib/contract/tasks';
 import { formatScore } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from '../RunStoreContext';
-import { formatClock } from './model-calls';
+import { formatClock } from '@/lib/event-log/index';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
 

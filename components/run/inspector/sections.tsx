@@ -12,8 +12,8 @@ import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/con
 import { displayStatus, firstLine, formatScore, scoreFigure, STATUS_LABELS } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from '../RunStoreContext';
-import { formatOffset } from '../event-log/describe-event';
-import { callTotals, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from './model-calls';
+import { formatOffset } from '@/lib/event-log/index';
+import { callTotals, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from '@/lib/event-log/index';
 import styles from './Inspector.module.css';
 
 export function Section({

@@ -1,11 +1,11 @@
 /**
- * Test support for the run page's pure modules: real event logs recorded from the engine, so summaries and
- * filters are tested against what the engine actually emits. Used by *.test.ts only.
+ * Test support for the run page's pure modules (lib/event-log, lib/store): real event logs recorded from the
+ * engine, so descriptions, filters and summaries are tested against what the engine actually emits. *.test.ts only.
  */
 import type { ExplorationEvent } from '@/lib/contract/events';
 import { fold, type ThoughtTree } from '@/lib/engine/index';
 import { ExplorationControl, ThoughtTreeExecutor } from '@/lib/engine/server';
-import { createSimulatedModel, getTaskEntry } from '@/lib/tasks/index';
+import { createSimulatedModel, getTaskEntry } from '../index';
 
 export interface RecordedRun {
   events: ExplorationEvent[];

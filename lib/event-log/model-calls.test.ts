@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
-import { recordGame24, type RecordedRun } from '../testing';
+import { recordGame24, type RecordedRun } from '../tasks/testing/recorded';
 import { callTotals, eventAt, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from './model-calls';
 
 let run: RecordedRun;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyTree, type ThoughtNode, type ThoughtTree } from '@/lib/engine/index';
 import { checkCommand } from '@/lib/engine/server';
-import { recordGame24, type RecordedRun } from '../testing';
+import { recordGame24, type RecordedRun } from '../tasks/testing/recorded';
 import { expandBlock, navigate, pruneBlock, type RunState } from './node-commands';
 
 let run: RecordedRun;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type ExplorationEvent } from '@/lib/contract/events';
-import { recordGame24, recordSteeredRun, type RecordedRun } from '../testing';
+import { recordGame24, recordSteeredRun, type RecordedRun } from '../tasks/testing/recorded';
 import {
   EVENT_KINDS,
   actionLabel,

@@ -13,7 +13,7 @@ import {
   summaryParts,
   runDurationMs,
   solvedState,
-} from './list-model';
+} from './runs-list';
 
 const params = (query: string) => new URLSearchParams(query);
 

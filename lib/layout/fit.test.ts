@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_MIN_ZOOM, levelOf } from '@/lib/layout/index';
+import { CARD_MIN_ZOOM, levelOf } from './lod';
 import { boxOf, fitViewport, viewportFor } from './fit';
 
 describe('viewportFor', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
-import { recordGame24, type RecordedRun } from '../testing';
+import { recordGame24, type RecordedRun } from '../tasks/testing/recorded';
 import { eventNodeIds } from './describe-event';
 import {
   ALL_KINDS,

@@ -1,0 +1,9 @@
+/**
+ * lib/event-log's front door: how the run page speaks of its events (one line per event, its kind and actor, the
+ * log's filter, the inspector's model calls), for components/run/event-log and components/run/inspector.
+ * Browser-safe (its package.json says it has no side effects, so a page bundles only what it uses).
+ * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
+ */
+export * from './describe-event';
+export * from './filter';
+export * from './model-calls';

@@ -1,0 +1,69 @@
+/**
+ * How the canvas frames things, as arithmetic: the box around some nodes of a published layout, and the viewport that
+ * shows a box in a canvas of a given size (the whole tree at up to zoom 1, with room left at the top for the canvas
+ * toolbar and at the left for the zoom buttons). Pure; the canvas's hook that applies it is components/run/fit.ts.
+ * Not responsible for where items go (place.ts) nor for moving the view (React Flow, through the hook).
+ */
+import type { CanvasLayout } from '../store/index';
+import { CARD_MIN_ZOOM } from './lod';
+
+// left: clear of the zoom buttons in the bottom-left corner
+const PAD = { top: 56, right: 24, bottom: 24, left: 56 };
+/** Low enough that fit shows every item of a tree of thousands (as shapes a few pixels wide). */
+export const MIN_ZOOM = 0.001;
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The viewport that shows `box` whole and centred in a width x height pane, zoom clamped to [minZoom, maxZoom]. */
+export function viewportFor(box: Box, width: number, height: number, maxZoom = 1, minZoom = MIN_ZOOM) {
+  const w = Math.max(1, width - PAD.left - PAD.right);
+  const h = Math.max(1, height - PAD.top - PAD.bottom);
+  const zoom = Math.min(maxZoom, Math.max(minZoom, Math.min(w / Math.max(box.width, 1), h / Math.max(box.height, 1))));
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  return { x: PAD.left + w / 2 - cx * zoom, y: PAD.top + h / 2 - cy * zoom, zoom };
+}
+
+/**
+ * The whole-tree fit: viewportFor, except that a tree which fits at card zoom once the bottom and side margins are
+ * given up is shown at card zoom (still below the toolbar). A fit a hair under card zoom would draw every card as a
+ * pill, whose text is sized for far zoom and reads at 27 px.
+ */
+export function fitViewport(box: Box, width: number, height: number) {
+  const fitted = viewportFor(box, width, height);
+  if (fitted.zoom >= CARD_MIN_ZOOM) return fitted;
+  const roomBelowToolbar = height - PAD.top;
+  const tight = Math.min(width / Math.max(box.width, 1), roomBelowToolbar / Math.max(box.height, 1));
+  if (tight < CARD_MIN_ZOOM) return fitted;
+  const zoom = Math.min(tight, CARD_MIN_ZOOM + 0.001); // a hair above the threshold, so rounding keeps cards
+  return {
+    x: width / 2 - (box.x + box.width / 2) * zoom,
+    y: PAD.top + roomBelowToolbar / 2 - (box.y + box.height / 2) * zoom,
+    zoom,
+  };
+}
+
+/** The box around the items standing for `nodeIds` (every item when nodeIds is null). */
+export function boxOf(layout: CanvasLayout, nodeIds: readonly string[] | null): Box | null {
+  const items = nodeIds
+    ? nodeIds.map((id) => layout.itemOf.get(id)).filter((i): i is string => i !== undefined)
+    : [...layout.positions.keys()];
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const id of items) {
+    const p = layout.positions.get(id);
+    if (!p) continue;
+    minX = Math.min(minX, p.x);
+    minY = Math.min(minY, p.y);
+    maxX = Math.max(maxX, p.x + layout.itemWidth);
+    maxY = Math.max(maxY, p.y + layout.itemHeight);
+  }
+  return minX === Infinity ? null : { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
+}
