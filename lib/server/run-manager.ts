@@ -416,7 +416,9 @@ export class RunManager {
   /**
    * Appends events of the run's life written outside a search, after the stored log (only while the run is not
    * live: the engine owns the seqs then), with the row's summary of the folded log, in one transaction; then
-   * publishes them. The log is read light (a model call's prompts do not change the tree).
+   * publishes them. The log is read light (a model call's prompts do not change the tree), and read from the database
+   * even when the run was live: after a failed write its in-memory tree holds events the database never took, and
+   * the next seq must follow what is stored.
    */
   private async writeLifecycle(runId: string, entries: LifecycleEvent[]): Promise<void> {
     const prisma = this.options.prisma;
