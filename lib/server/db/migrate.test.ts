@@ -122,16 +122,18 @@ interface SchemaModel {
   fields: SchemaField[];
   id: string[];
   indexes: string[][];
+  /** Fields marked @unique: Prisma names their index <Model>_<field>_key. */
+  unique: string[];
 }
 
-/** Just enough of the Prisma schema language for this project: scalar fields, @id, @@id and @@index. */
+/** Just enough of the Prisma schema language for this project: scalar fields, @id, @unique, @@id and @@index. */
 function parseSchema(text: string): SchemaModel[] {
   const models: SchemaModel[] = [];
   const blocks = text.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm);
   const parsed = [...blocks].map((m) => ({ name: m[1]!, body: m[2]! }));
   const modelNames = new Set(parsed.map((m) => m.name));
   for (const { name, body } of parsed) {
-    const model: SchemaModel = { name, fields: [], id: [], indexes: [] };
+    const model: SchemaModel = { name, fields: [], id: [], indexes: [], unique: [] };
     for (const raw of body.split('\n')) {
       const line = raw.replace(/\/\/.*$/, '').trim();
       if (line === '') continue;
@@ -146,6 +148,7 @@ function parseSchema(text: string): SchemaModel[] {
       if (modelNames.has(type!) || modifier === '[]') continue; // relation fields have no column
       model.fields.push({ name: fieldName!, type: type!, optional: modifier === '?' });
       if (/\s@id\b/.test(line)) model.id = [fieldName!];
+      if (/\s@unique\b/.test(line)) model.unique.push(fieldName!);
     }
     models.push(model);
   }
@@ -169,7 +172,17 @@ describe('schema.prisma and the migrations agree', () => {
   const models = parseSchema(readFileSync(path.join('prisma', 'schema.prisma'), 'utf8'));
 
   it('parses the models this project expects', () => {
-    expect(models.map((m) => m.name).sort()).toEqual(['Event', 'Node', 'PromptText', 'Run', 'RunSnapshot']);
+    expect(models.map((m) => m.name).sort()).toEqual([
+      'ApiKey',
+      'Event',
+      'Node',
+      'PromptText',
+      'Run',
+      'RunSnapshot',
+      'Session',
+      'ShareLink',
+      'User',
+    ]);
   });
 
   it('has every field as a column of the right type and nullability, the same keys and indexes, nothing extra', () => {
@@ -206,7 +219,10 @@ describe('schema.prisma and the migrations agree', () => {
           .filter((i) => i.origin === 'c')
           .map((i) => i.name)
           .sort();
-        const expected = model.indexes.map((cols) => `${model.name}_${cols.join('_')}_idx`).sort();
+        const expected = [
+          ...model.indexes.map((cols) => `${model.name}_${cols.join('_')}_idx`),
+          ...model.unique.map((field) => `${model.name}_${field}_key`),
+        ].sort();
         expect(created, `${model.name} indexes`).toEqual(expected);
         for (const cols of model.indexes) {
           const info = db.pragma(`index_info("${model.name}_${cols.join('_')}_idx")`) as { name: string }[];

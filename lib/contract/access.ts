@@ -1,0 +1,79 @@
+/**
+ * Who is asking, and what they may do: the roles of team mode and the one rule table the server enforces and the
+ * browser reads to leave out controls a person could not use. Local mode (no ARBORIST_AUTH) has one local person who
+ * may do everything; team mode has signed-in users (admin, member, viewer) and holders of a share link.
+ * Browser-safe, imports only zod. Not responsible for finding out who is asking (lib/server/auth) nor for the
+ * model-server rules (lib/server/model-servers.ts).
+ */
+import { z } from 'zod';
+
+/** admin: users, keys, any run; member: create, import, steer and fork any run, delete and share their own; viewer: read. */
+export const ROLES = ['admin', 'member', 'viewer'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+export type Principal =
+  /** Local mode: the one person at this machine. */
+  | { kind: 'local' }
+  | { kind: 'user'; id: string; email: string; name: string; role: Role }
+  /** A share link's holder: one run, read only, whole prompts only when the sharer allowed them. */
+  | { kind: 'share'; linkId: string; runId: string; allowPrompts: boolean }
+  /** Team mode, nobody signed in. */
+  | { kind: 'anonymous' };
+
+/** What a person does to a run. */
+export type RunAction = 'read' | 'readPrompts' | 'steer' | 'fork' | 'share' | 'delete';
+
+/** The run fields the rules look at. */
+export interface RunAccessFacts {
+  id: string;
+  ownerId: string | null;
+}
+
+export function canOnRun(who: Principal, action: RunAction, run: RunAccessFacts): boolean {
+  switch (who.kind) {
+    case 'local':
+      return true;
+    case 'anonymous':
+      return false;
+    case 'share':
+      return run.id === who.runId && (action === 'read' || (action === 'readPrompts' && who.allowPrompts));
+    case 'user':
+      if (who.role === 'admin') return true;
+      if (action === 'read' || action === 'readPrompts') return true;
+      if (who.role === 'viewer') return false;
+      // a member steers and forks a teammate's run (that is what a shared debugger is for), but deletes and shares
+      // only their own
+      if (action === 'steer' || action === 'fork') return true;
+      return run.ownerId === who.id;
+  }
+}
+
+/** Start new runs and import files. */
+export function canCreateRuns(who: Principal): boolean {
+  return who.kind === 'local' || (who.kind === 'user' && who.role !== 'viewer');
+}
+
+/** See the runs list (a share link shows its one run only). */
+export function canListRuns(who: Principal): boolean {
+  return who.kind === 'local' || who.kind === 'user';
+}
+
+/** Users, API keys of others, and a custom model server URL in team mode. */
+export function isAdmin(who: Principal): boolean {
+  return who.kind === 'local' || (who.kind === 'user' && who.role === 'admin');
+}
+
+/** The name a command's event records as its actor. */
+export function actorName(who: Principal): string {
+  switch (who.kind) {
+    case 'local':
+      return 'person';
+    case 'user':
+      return who.email;
+    case 'share':
+      return `share link ${who.linkId.slice(0, 8)}`;
+    case 'anonymous':
+      return 'anonymous';
+  }
+}
