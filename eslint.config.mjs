@@ -117,10 +117,10 @@ export default tseslint.config(
   },
   {
     // the browser's code never reaches into the server: server types come through lib/trpc's RouterOutputs,
-    // shared definitions from lib/contract (app/api is the server's HTTP face and may); nor does it run a search,
-    // nor import lib/tasks, whose prompts and simulations would otherwise be bundled for the browser
+    // shared definitions from lib/contract (app/api and any route.ts are the server's HTTP face and may); nor does it
+    // run a search, nor import lib/tasks, whose prompts and simulations would otherwise be bundled for the browser
     files: BROWSER,
-    ignores: ['app/api/**', ...BROWSER_TESTS],
+    ignores: ['app/api/**', 'app/**/route.ts', ...BROWSER_TESTS],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -30,7 +30,7 @@ export default defineConfig({
   },
   webServer: {
     // a fresh database per run, the real production server
-    command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && node node_modules/next/dist/bin/next start -p ${E2E_PORT}`,
+    command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${E2E_PORT}`,
     url: `http://127.0.0.1:${E2E_PORT}/`,
     env: { DATABASE_URL: 'file:./data/e2e.db', NEXT_TELEMETRY_DISABLED: '1', ARBORIST_MAX_CONCURRENT_RUNS: '4' },
     reuseExistingServer: false,

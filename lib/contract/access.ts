@@ -21,6 +21,9 @@ export type Principal =
   /** Team mode, nobody signed in. */
   | { kind: 'anonymous' };
 
+/** A password shorter than this is refused (sign-up, setup, ARBORIST_ADMIN_PASSWORD). */
+export const MIN_PASSWORD_LENGTH = 10;
+
 /** What a person does to a run. */
 export type RunAction = 'read' | 'readPrompts' | 'steer' | 'fork' | 'share' | 'delete';
 

@@ -61,6 +61,8 @@ export interface RunRecord extends RunIdentity {
   exploredNodes: number;
   totalNodes: number;
   error: string | null;
+  /** Who started or imported it (a user id, team mode); null in local mode. Not in export files. */
+  ownerId: string | null;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { DEFAULT_PRICES, type PriceTable } from '../engine/index';
 import { DEFAULT_OPENAI_BASE_URL } from '../models/index';
+import { MIN_PASSWORD_LENGTH } from '../contract/access';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
@@ -54,12 +55,71 @@ const envSchema = z.object({
   ARBORIST_DEFAULT_MODEL: z.preprocess(unsetIfEmpty, z.string().max(200).default(DEFAULT_OPENAI_MODEL)),
   /** Prices merged over DEFAULT_PRICES (see loadPriceTable). */
   ARBORIST_PRICES: z.preprocess(unsetIfEmpty, priceTableSchema.optional()),
+  /** "1": team mode, with accounts, roles and share links (lib/server/auth). Unset: one local person, loopback only. */
+  ARBORIST_AUTH: z.preprocess(unsetIfEmpty, z.enum(['0', '1']).default('0')),
+  /** Signs share links (team mode). Long and random: `openssl rand -hex 32`. */
+  ARBORIST_SECRET: z.preprocess(unsetIfEmpty, z.string().optional()),
+  /** The first admin, created at start when no user exists (team mode). Both or neither. */
+  ARBORIST_ADMIN_EMAIL: z.preprocess(unsetIfEmpty, z.email().optional()),
+  ARBORIST_ADMIN_PASSWORD: z.preprocess(unsetIfEmpty, z.string().optional()),
+  /** Origins besides the server's own that may send writes (a reverse proxy's public URL), comma separated. */
+  ARBORIST_ALLOWED_ORIGINS: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        const origins = (text ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        for (const origin of origins) {
+          try {
+            if (new URL(origin).origin === origin) continue;
+          } catch {
+            // reported below
+          }
+          ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path)` });
+        }
+        return origins;
+      }),
+  ),
+  /** "1": accept any Host header in local mode (the server is reached by a name this machine does not know). */
+  ARBORIST_ALLOW_OPEN: z.preprocess(unsetIfEmpty, z.enum(['0', '1']).default('0')),
 });
 
 export type ServerEnv = z.infer<typeof envSchema>;
 
+/** Share links are signed with it: shorter is guessable offline. */
+export const MIN_SECRET_LENGTH = 32;
+
+const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  if (env.ARBORIST_AUTH !== '1') return;
+  if (!env.ARBORIST_SECRET || env.ARBORIST_SECRET.length < MIN_SECRET_LENGTH) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ARBORIST_SECRET'],
+      message: `team mode (ARBORIST_AUTH=1) needs a secret of at least ${MIN_SECRET_LENGTH} characters: openssl rand -hex 32`,
+    });
+  }
+  if (Boolean(env.ARBORIST_ADMIN_EMAIL) !== Boolean(env.ARBORIST_ADMIN_PASSWORD)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ARBORIST_ADMIN_PASSWORD'],
+      message: 'set both ARBORIST_ADMIN_EMAIL and ARBORIST_ADMIN_PASSWORD, or neither (then use the setup page)',
+    });
+  }
+  if (env.ARBORIST_ADMIN_PASSWORD && env.ARBORIST_ADMIN_PASSWORD.length < MIN_PASSWORD_LENGTH) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ARBORIST_ADMIN_PASSWORD'],
+      message: `at least ${MIN_PASSWORD_LENGTH} characters`,
+    });
+  }
+});
+
 export function readEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
-  const parsed = envSchema.safeParse(source);
+  const parsed = checkedEnvSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid environment: ${problems}`);
@@ -68,6 +128,11 @@ export function readEnv(source: Record<string, string | undefined> = process.env
 }
 
 /** DEFAULT_PRICES with ARBORIST_PRICES over them (a listed model replaces its default price). */
+/** Team mode: accounts, roles, share links. */
+export function isTeamMode(env: Pick<ServerEnv, 'ARBORIST_AUTH'>): boolean {
+  return env.ARBORIST_AUTH === '1';
+}
+
 export function loadPriceTable(env: Pick<ServerEnv, 'ARBORIST_PRICES'>): PriceTable {
   return { ...DEFAULT_PRICES, ...(env.ARBORIST_PRICES ?? {}) };
 }

@@ -10,12 +10,16 @@
 export { createPrismaClient } from './db/client';
 export { migrate } from './db/migrate';
 export { streamRunEvents } from './event-stream';
+export { isSecureRequest } from './auth/cookies';
+export { accessErrorResponse, admit, mayImport } from './http/admit';
+export { openShareLinkResponse } from './http/share-open';
 export { exportRunResponse, importRunsResponse, MAX_IMPORT_BYTES } from './http/run-files';
 export { importRun } from './imports';
-export { appendEvents, listEvents } from './repositories/events';
+export { appendEvents, listEvents, withoutPrompt } from './repositories/events';
 export { createRun, getRun } from './repositories/runs';
 export type { CreateRunInput } from './repositories/runs';
 export { getServices } from './services';
 export { actorFromHeader, createContextInner } from './trpc/context';
 export { appRouter } from './trpc/root';
+export { runFor } from './trpc/run-access';
 export type { AppRouter } from './trpc/root';

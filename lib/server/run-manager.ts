@@ -67,6 +67,8 @@ export interface ForkRunInput {
   config?: Partial<ToTConfig>;
   model?: ModelSpec;
   actor?: string;
+  /** The user the new run belongs to (team mode). */
+  ownerId?: string | null;
 }
 
 export interface StartRunInput {
@@ -76,6 +78,8 @@ export interface StartRunInput {
   model: ModelSpec;
   /** Who started it (kept for the record). */
   actor?: string;
+  /** The user it belongs to (team mode). */
+  ownerId?: string | null;
 }
 
 interface LiveRun {
@@ -143,6 +147,7 @@ export class RunManager {
       config,
       seed: model.seed,
       status: 'queued',
+      ownerId: input.ownerId ?? null,
     });
     await this.writeLifecycle(record.id, [{ type: 'run.queued', payload: { reason: 'new' } }]);
     this.waiting.push(record.id);
@@ -201,6 +206,7 @@ export class RunManager {
       status: 'queued',
       parentRunId: source.id,
       parentNodeId: input.nodeId,
+      ownerId: input.ownerId ?? null,
     });
     await appendEvents(prisma, id, seed);
     await this.writeLifecycle(id, [{ type: 'run.queued', payload: { reason: 'fork' } }]);

@@ -5,7 +5,8 @@
  * Not responsible for what the services do (run-manager.ts, repositories).
  */
 import { getPrisma } from './db/client';
-import { readEnv } from './env';
+import { isTeamMode, readEnv } from './env';
+import { prepareTeamMode } from './auth/setup';
 import { EventBus } from './event-bus';
 import { RunManager } from './run-manager';
 import { seedDemoRun } from './demo';
@@ -23,6 +24,7 @@ async function createServices(): Promise<ServerServices> {
     maxConcurrentRuns: env.ARBORIST_MAX_CONCURRENT_RUNS,
     resumeMode: env.ARBORIST_RESUME,
   });
+  if (isTeamMode(env)) await prepareTeamMode(prisma, env, (message) => console.log(`[arborist] ${message}`));
   await manager.recover();
   if (env.ARBORIST_DEMO === '1') await seedDemoRun({ prisma, bus, manager });
   return { prisma, bus, manager };

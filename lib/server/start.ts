@@ -1,13 +1,18 @@
 /**
- * `npm start`: the one command on a fresh clone. Migrates the database (a SQLite file under data/ unless
- * DATABASE_URL says otherwise), builds the app when there is no build or the sources changed since, then serves
- * it with `next start` on PORT (3000). The demo run is seeded by the server itself on first start.
+ * `npm start`: the one command on a fresh clone. Checks the environment (team mode needs its secret), migrates the
+ * database (a SQLite file under data/ unless DATABASE_URL says otherwise), builds the app when there is no build or
+ * the sources changed since, then serves it with `next start` on HOST:PORT (127.0.0.1:3000). The demo run is seeded
+ * by the server itself on first start.
+ * Listening beyond loopback (HOST=0.0.0.0, a LAN address) is for team mode (ARBORIST_AUTH=1); without it, it needs
+ * ARBORIST_ALLOW_OPEN=1 and says loudly that anyone who reaches the port can do anything.
  * Not responsible for what the server does (instrumentation.ts and lib/server/services.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { migrate, resolveDatabaseFile } from './db/migrate';
+import { isTeamMode, readEnv } from './env';
+import { isLoopbackHost } from './auth/listen';
 
 const root = process.cwd();
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -36,6 +41,27 @@ function needsBuild(): string | null {
 
 function main(): void {
   process.env.NEXT_TELEMETRY_DISABLED ??= '1';
+  let env;
+  try {
+    env = readEnv();
+  } catch (error) {
+    console.error(`arborist: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const host = process.env.HOST?.trim() || '127.0.0.1';
+  const team = isTeamMode(env);
+  if (!isLoopbackHost(host) && !team) {
+    if (env.ARBORIST_ALLOW_OPEN !== '1') {
+      console.error(
+        `arborist: HOST=${host} would let anyone who reaches this machine delete, steer and fork every run. Turn on ` +
+          'team mode (ARBORIST_AUTH=1 with ARBORIST_SECRET) or, on a network you trust, set ARBORIST_ALLOW_OPEN=1.',
+      );
+      process.exit(1);
+    }
+    console.warn(
+      `arborist: WARNING: listening on ${host} without sign-in (ARBORIST_ALLOW_OPEN=1): anyone who reaches the port can do anything`,
+    );
+  }
   const file = resolveDatabaseFile();
   const { applied } = migrate(file);
   console.log(
@@ -50,8 +76,12 @@ function main(): void {
   }
 
   const port = process.env.PORT ?? '3000';
-  console.log(`arborist: serving on http://localhost:${port}`);
-  const server = spawn(process.execPath, [nextBin, 'start', '-p', port], { stdio: 'inherit', env: process.env });
+  const shown = isLoopbackHost(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  console.log(`arborist: serving on http://${shown}:${port} (${team ? 'team mode: sign-in required' : 'local mode'})`);
+  const server = spawn(process.execPath, [nextBin, 'start', '-p', port, '-H', host], {
+    stdio: 'inherit',
+    env: process.env,
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -115,6 +115,11 @@ export interface ListEventsOptions {
 }
 
 /** A run's events in seq order, payloads parsed. */
+/** An event as a light read gives it: a model call without its messages (the prompt); every other event as is. */
+export function withoutPrompt(event: ExplorationEvent): ExplorationEvent {
+  return event.type === 'model.called' ? { ...event, payload: { ...event.payload, messages: [] } } : event;
+}
+
 export async function listEvents(
   db: Db,
   runId: string,

@@ -64,6 +64,7 @@ describe('createRun and getRun', () => {
       importTag: null,
       parentRunId: null,
       parentNodeId: null,
+      ownerId: null,
     } satisfies RunRecord);
     expect(Math.abs(created.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
     expect(await getRun(t.prisma, 'r1')).toEqual(created);

@@ -19,7 +19,10 @@ import type { StoredRunStatus } from '../../contract/run-status';
  */
 export type CreateRunInput = Pick<RunRecord, 'id' | 'taskId' | 'goal' | 'modelId' | 'modelLabel' | 'config'> &
   Partial<
-    Pick<RunRecord, 'modelSettings' | 'seed' | 'status' | 'createdAt' | 'importTag' | 'parentRunId' | 'parentNodeId'>
+    Pick<
+      RunRecord,
+      'modelSettings' | 'seed' | 'status' | 'createdAt' | 'importTag' | 'parentRunId' | 'parentNodeId' | 'ownerId'
+    >
   >;
 
 /** What may change after creation. Not lastSeq: only appendEvents moves it, with the events. */
@@ -104,6 +107,7 @@ const RUN_SELECT = {
   importTag: true,
   parentRunId: true,
   parentNodeId: true,
+  ownerId: true,
 } as const satisfies Prisma.RunSelect;
 
 type RunRow = Prisma.RunGetPayload<{ select: typeof RUN_SELECT }>;
@@ -137,6 +141,7 @@ export async function createRun(db: Db, input: CreateRunInput): Promise<RunRecor
       importTag: input.importTag ?? null,
       parentRunId: input.parentRunId ?? null,
       parentNodeId: input.parentNodeId ?? null,
+      ownerId: input.ownerId ?? null,
     },
     select: RUN_SELECT,
   });

@@ -1,10 +1,22 @@
 /** Every router, registered once. The browser imports `type AppRouter` only. */
+import { authRouter } from './routers/auth';
 import { backendRouter } from './routers/backend';
+import { keysRouter } from './routers/keys';
 import { nodeRouter } from './routers/node';
 import { runRouter } from './routers/run';
+import { sharesRouter } from './routers/shares';
+import { usersRouter } from './routers/users';
 import { createCallerFactory, router } from './trpc';
 
-export const appRouter = router({ run: runRouter, node: nodeRouter, backend: backendRouter });
+export const appRouter = router({
+  run: runRouter,
+  node: nodeRouter,
+  backend: backendRouter,
+  auth: authRouter,
+  users: usersRouter,
+  keys: keysRouter,
+  shares: sharesRouter,
+});
 
 export type AppRouter = typeof appRouter;
 

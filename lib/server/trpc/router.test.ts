@@ -11,7 +11,7 @@ const testServices = servicesPerTest();
 
 function setup(options: Parameters<typeof testServices.create>[0] = {}) {
   const s = testServices.create(options);
-  return { s, api: createCaller(createContextInner(s, 'alice')) };
+  return { s, api: createCaller(createContextInner(s, { actor: 'alice' })) };
 }
 
 const game = (seed = 3, latencyMs = 0) => ({

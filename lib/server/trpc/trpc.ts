@@ -7,7 +7,9 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import { domainErrorKind, errorField } from '../errors';
+import { type DomainErrorKind, domainErrorKind, errorField } from '../errors';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { canCreateRuns, isAdmin, type Principal } from '../../contract/access';
 import type { Context } from './context';
 
 const t = initTRPC.context<Context>().create({
@@ -45,6 +47,15 @@ function flattenByPath(error: ZodError): { formErrors: string[]; fieldErrors: Re
   return { formErrors, fieldErrors };
 }
 
+const TRPC_CODES = {
+  'not-found': 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  input: 'BAD_REQUEST',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  'too-many': 'TOO_MANY_REQUESTS',
+} as const satisfies Record<DomainErrorKind, TRPC_ERROR_CODE_KEY>;
+
 /** Domain errors to tRPC codes; anything else stays a 500 (logged by the handler, hidden from the browser). */
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
@@ -52,8 +63,7 @@ const domainErrors = t.middleware(async ({ next }) => {
     const cause = result.error.cause;
     const kind = domainErrorKind(cause);
     if (cause && kind) {
-      const code = kind === 'not-found' ? 'NOT_FOUND' : kind === 'conflict' ? 'CONFLICT' : 'BAD_REQUEST';
-      throw new TRPCError({ code, message: cause.message, cause });
+      throw new TRPCError({ code: TRPC_CODES[kind], message: cause.message, cause });
     }
   }
   return result;
@@ -62,3 +72,35 @@ const domainErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 export const publicProcedure = t.procedure.use(domainErrors);
 export const createCallerFactory = t.createCallerFactory;
+
+/** Anyone but nobody: a user, the local person, or a share link's holder (whose reads are checked per run). */
+export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.who.kind === 'anonymous') throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
+  return next();
+});
+
+/** Members and admins (and the local person): start runs, import, steer. */
+export const memberProcedure = signedInProcedure.use(({ ctx, next }) => {
+  if (!canCreateRuns(ctx.who)) throw new TRPCError({ code: 'FORBIDDEN', message: forbiddenMessage(ctx.who) });
+  return next();
+});
+
+/** Admins (and the local person): users and everyone's keys. */
+export const adminProcedure = signedInProcedure.use(({ ctx, next }) => {
+  if (!isAdmin(ctx.who)) throw new TRPCError({ code: 'FORBIDDEN', message: 'only an admin may do this' });
+  return next();
+});
+
+/** Signed in as a user (team mode): their own keys, their password. */
+export const userProcedure = signedInProcedure.use(({ ctx, next }) => {
+  const who = ctx.who;
+  if (who.kind !== 'user') throw new TRPCError({ code: 'FORBIDDEN', message: 'only a signed-in user has this' });
+  return next({ ctx: { user: who } });
+});
+
+function forbiddenMessage(who: Principal): string {
+  if (who.kind === 'share') return 'a share link is read only';
+  if (who.kind === 'user' && who.role === 'viewer')
+    return 'viewers have read-only access: ask an admin for the member role';
+  return 'not allowed';
+}

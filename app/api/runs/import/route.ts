@@ -1,11 +1,18 @@
 // POST /api/runs/import[?tag=&name=]: an Arborist export or a Tree-of-Thoughts log as new runs
-// (lib/server/http/run-files.ts).
+// (lib/server/http/run-files.ts), for whoever may create runs (lib/server/http/admit.ts).
 import 'server-only';
-import { getServices, importRunsResponse } from '@/lib/server/index';
+import { accessErrorResponse, admit, importRunsResponse, mayImport } from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export async function POST(req: Request) {
-  return importRunsResponse(await getServices(), req);
+  const admitted = await admit(req);
+  if (admitted instanceof Response) return admitted;
+  try {
+    mayImport(admitted.who);
+  } catch (error) {
+    return accessErrorResponse(error);
+  }
+  return importRunsResponse(admitted.services, req);
 }

@@ -4,8 +4,8 @@
  */
 import { readEnv } from '../../env';
 import { listBackends } from '../../model-factory';
-import { publicProcedure, router } from '../trpc';
+import { router, signedInProcedure } from '../trpc';
 
 export const backendRouter = router({
-  list: publicProcedure.query(() => listBackends(readEnv())),
+  list: signedInProcedure.query(() => listBackends(readEnv())),
 });

@@ -3,24 +3,25 @@
  * projection is queried. Not responsible for applying commands (the engine, through the run manager).
  */
 import { z } from 'zod';
-import { NotFoundError } from '../../errors';
 import { listNodes } from '../../repositories/nodes';
-import { getRun } from '../../repositories/runs';
+import { runFor } from '../run-access';
 import { nodeInput } from '../schemas';
-import { publicProcedure, router } from '../trpc';
+import { memberProcedure, router, signedInProcedure } from '../trpc';
 
 export const nodeRouter = router({
-  prune: publicProcedure.input(nodeInput).mutation(async ({ ctx, input }) => {
+  prune: memberProcedure.input(nodeInput).mutation(async ({ ctx, input }) => {
+    await runFor(ctx, input.runId, 'steer');
     await ctx.manager.command(input.runId, { type: 'prune', nodeId: input.nodeId, actor: ctx.actor });
     return { ok: true as const };
   }),
 
-  expand: publicProcedure.input(nodeInput).mutation(async ({ ctx, input }) => {
+  expand: memberProcedure.input(nodeInput).mutation(async ({ ctx, input }) => {
+    await runFor(ctx, input.runId, 'steer');
     await ctx.manager.command(input.runId, { type: 'expand', nodeId: input.nodeId, actor: ctx.actor });
     return { ok: true as const };
   }),
 
-  list: publicProcedure
+  list: signedInProcedure
     .input(
       z.object({
         runId: z.string().min(1).max(100),
@@ -28,7 +29,7 @@ export const nodeRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
-      if (!(await getRun(ctx.prisma, input.runId))) throw new NotFoundError(`no run ${input.runId}`);
+      await runFor(ctx, input.runId, 'read');
       return listNodes(ctx.prisma, input.runId, { status: input.status });
     }),
 });

@@ -1,29 +1,45 @@
 /**
  * The `run` router: create, list, read, the latest tree (snapshot), replay a range of events, steer (pause, resume, step, abort), delete,
  * and onEvents, the live subscription (SSE, tracked by seq, resumable from lastEventId).
+ * Every procedure says who may call it: reads need a principal allowed to read the run (a share link's holder reads
+ * its one run), whole prompts need readPrompts, commands need steer, delete needs delete (run-access.ts).
  * Not responsible for running anything (the run manager) or SQL (repositories).
  */
-import { TRPCError, tracked } from '@trpc/server';
+import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { SteeringCommand } from '../../../engine/server';
-import { NotFoundError } from '../../errors';
+import { canListRuns, canOnRun, type Principal } from '../../../contract/access';
+import { ForbiddenError, NotFoundError } from '../../errors';
 import { streamRunEvents } from '../../event-stream';
-import { getEvent, listEvents } from '../../repositories/events';
-import { findForks, getRun, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
+import { getEvent, listEvents, withoutPrompt } from '../../repositories/events';
+import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
 import { latestTreeText } from '../../repositories/snapshots';
-import { publicProcedure, router } from '../trpc';
+import { memberProcedure, signedInProcedure, router } from '../trpc';
+import { runFor } from '../run-access';
 import { configInput, createRunInput, eventsRangeInput, listRunsInput, runFilterInput, runIdInput } from '../schemas';
 import { modelSpecSchema } from '../../../contract/model-spec';
 
 const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
-  publicProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
+  memberProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
+    await runFor(ctx, input.id, 'steer');
     await ctx.manager.command(input.id, { type, actor: ctx.actor } as SteeringCommand);
     return { ok: true as const };
   });
 
+/** The runs list: users and the local person (a share link's holder sees its one run, not the list). */
+const listProcedure = signedInProcedure.use(({ ctx, next }) => {
+  if (!canListRuns(ctx.who)) throw new ForbiddenError('this share link opens one run only');
+  return next();
+});
+
+/** The user a new run belongs to (team mode); null in local mode. */
+function ownerOf(who: Principal): string | null {
+  return who.kind === 'user' ? who.id : null;
+}
+
 export const runRouter = router({
-  create: publicProcedure.input(createRunInput).mutation(async ({ ctx, input }) => {
-    const run = await ctx.manager.create({ ...input, actor: ctx.actor });
+  create: memberProcedure.input(createRunInput).mutation(async ({ ctx, input }) => {
+    const run = await ctx.manager.create({ ...input, actor: ctx.actor, ownerId: ownerOf(ctx.who) });
     return { id: run.id, status: run.status };
   }),
 
@@ -31,7 +47,7 @@ export const runRouter = router({
    * Start a new run from a node of this one (its path copied, the node's thought optionally edited), on the parent's
    * model unless `model` is given.
    */
-  fork: publicProcedure
+  fork: memberProcedure
     .input(
       z.object({
         runId: z.string().min(1).max(100),
@@ -42,60 +58,61 @@ export const runRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const { run, nodeId } = await ctx.manager.fork({ ...input, actor: ctx.actor });
+      await runFor(ctx, input.runId, 'fork');
+      const { run, nodeId } = await ctx.manager.fork({ ...input, actor: ctx.actor, ownerId: ownerOf(ctx.who) });
       // nodeId: the fork's own copy of the node, so the page opens with it selected
       return { id: run.id, status: run.status, nodeId };
     }),
 
   /** The runs forked from this one. */
-  forks: publicProcedure.input(runIdInput).query(async ({ ctx, input }) => {
-    if (!(await getRun(ctx.prisma, input.id))) throw new NotFoundError(`no run ${input.id}`);
+  forks: signedInProcedure.input(runIdInput).query(async ({ ctx, input }) => {
+    await runFor(ctx, input.id, 'read');
+    // a share link shows its one run: the forks are other runs
+    if (!canListRuns(ctx.who)) return [];
     return findForks(ctx.prisma, input.id);
   }),
 
-  list: publicProcedure
+  list: listProcedure
     .input(listRunsInput)
     .query(({ ctx, input }) => listRuns(ctx.prisma, { ...input, cursor: input.cursor ?? null })),
 
   /** A filter's totals over all its runs (not the page shown): runs, solved of checked, cost. */
-  summary: publicProcedure.input(runFilterInput).query(({ ctx, input }) => summarizeRuns(ctx.prisma, input)),
+  summary: listProcedure.input(runFilterInput).query(({ ctx, input }) => summarizeRuns(ctx.prisma, input)),
 
   /** The import tags in use with their run counts, most recent import first (the list's origin filter). */
-  tags: publicProcedure.query(({ ctx }) => listImportTags(ctx.prisma)),
+  tags: listProcedure.query(({ ctx }) => listImportTags(ctx.prisma)),
 
-  byId: publicProcedure.input(runIdInput).query(async ({ ctx, input }) => {
-    const run = await getRun(ctx.prisma, input.id);
-    if (!run) throw new NotFoundError(`no run ${input.id}`);
-    return run;
-  }),
+  byId: signedInProcedure.input(runIdInput).query(({ ctx, input }) => runFor(ctx, input.id, 'read')),
 
   /**
    * The run's latest tree (a ThoughtTree as JSON text, parsed by the caller: a big tree is sent as stored instead
    * of walked by the transformer) and its seq: what the run page draws before the history arrives.
    */
-  snapshot: publicProcedure.input(runIdInput).query(async ({ ctx, input }) => {
+  snapshot: signedInProcedure.input(runIdInput).query(async ({ ctx, input }) => {
+    await runFor(ctx, input.id, 'read');
     const snapshot = await latestTreeText(ctx.prisma, input.id);
     if (!snapshot) throw new NotFoundError(`no run ${input.id}`);
     return snapshot;
   }),
 
   /** A seq range of the log, for replay and for clients that page through a long run. */
-  events: publicProcedure.input(eventsRangeInput).query(async ({ ctx, input }) => {
-    const run = await getRun(ctx.prisma, input.id);
-    if (!run) throw new NotFoundError(`no run ${input.id}`);
+  events: signedInProcedure.input(eventsRangeInput).query(async ({ ctx, input }) => {
+    const run = await runFor(ctx, input.id, 'read');
     const events = await listEvents(ctx.prisma, input.id, {
       afterSeq: input.afterSeq,
       untilSeq: input.untilSeq,
       limit: input.limit,
-      light: input.light,
+      // a reader without prompts gets the light log whatever they ask for
+      light: input.light || !canOnRun(ctx.who, 'readPrompts', run),
     });
     return { events, lastSeq: run.lastSeq };
   }),
 
   /** One event whole: the inspector fetches a model call's prompt when someone opens it (history is light). */
-  event: publicProcedure
+  event: signedInProcedure
     .input(z.object({ id: z.string().min(1).max(100), seq: z.number().int().min(1) }))
     .query(async ({ ctx, input }) => {
+      await runFor(ctx, input.id, 'readPrompts');
       const event = await getEvent(ctx.prisma, input.id, input.seq);
       if (!event) throw new NotFoundError(`no event ${input.seq} in run ${input.id}`);
       return event;
@@ -106,16 +123,17 @@ export const runRouter = router({
   step: command('step'),
   abort: command('abort'),
 
-  delete: publicProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
+  delete: memberProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
+    await runFor(ctx, input.id, 'delete');
     await ctx.manager.delete(input.id);
     return { ok: true as const };
   }),
 
-  onEvents: publicProcedure
+  onEvents: signedInProcedure
     .input(z.object({ runId: z.string().min(1).max(100), lastEventId: z.string().regex(/^\d+$/).nullish() }))
     .subscription(async function* ({ ctx, input, signal }) {
-      const run = await getRun(ctx.prisma, input.runId);
-      if (!run) throw new TRPCError({ code: 'NOT_FOUND', message: `no run ${input.runId}` });
+      const run = await runFor(ctx, input.runId, 'read');
+      const light = !canOnRun(ctx.who, 'readPrompts', run);
       const events = streamRunEvents({
         prisma: ctx.prisma,
         bus: ctx.bus,
@@ -124,6 +142,6 @@ export const runRouter = router({
         follow: true,
         signal,
       });
-      for await (const event of events) yield tracked(String(event.seq), event);
+      for await (const event of events) yield tracked(String(event.seq), light ? withoutPrompt(event) : event);
     }),
 });

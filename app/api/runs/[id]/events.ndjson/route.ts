@@ -1,7 +1,9 @@
 // GET /api/runs/<id>/events.ndjson: a run's event log, one JSON event per line, for scripts and curl.
-// ?after=<seq> starts after a seq; ?follow=1 keeps streaming live events until the run finishes.
+// ?after=<seq> starts after a seq; ?follow=1 keeps streaming live events until the run finishes. Whoever may read the
+// run; model calls come without their prompts to a reader who may not read them (a share link without prompts).
 import 'server-only';
-import { getRun, getServices, streamRunEvents } from '@/lib/server/index';
+import { canOnRun } from '@/lib/contract/access';
+import { accessErrorResponse, admit, runFor, streamRunEvents, withoutPrompt } from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -13,8 +15,15 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   if (!Number.isInteger(after) || after < 0) {
     return Response.json({ error: '"after" must be a whole number of at least 0' }, { status: 400 });
   }
-  const services = await getServices();
-  if (!(await getRun(services.prisma, id))) return Response.json({ error: `no run ${id}` }, { status: 404 });
+  const admitted = await admit(req);
+  if (admitted instanceof Response) return admitted;
+  const { services, who } = admitted;
+  let light: boolean;
+  try {
+    light = !canOnRun(who, 'readPrompts', await runFor({ prisma: services.prisma, who }, id, 'read'));
+  } catch (error) {
+    return accessErrorResponse(error);
+  }
 
   const events = streamRunEvents({
     prisma: services.prisma,
@@ -29,7 +38,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     async pull(controller) {
       const next = await events.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      else controller.enqueue(encoder.encode(`${JSON.stringify(light ? withoutPrompt(next.value) : next.value)}\n`));
     },
     async cancel() {
       await events.return(undefined);

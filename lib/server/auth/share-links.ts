@@ -1,0 +1,83 @@
+/**
+ * Read-only share links to one run: made by a member (or the local person), optionally pinned to a step and a node,
+ * with an expiry, revocable, listed on the run. The URL carries `signShareToken(secret, row id)`; opening it
+ * (app/share/[token]) checks the signature, the row, its expiry and revocation every time.
+ * Not responsible for what a share holder may do (lib/contract/access.ts) nor the cookie (cookies.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client';
+import { NotFoundError } from '../errors';
+import { signShareToken, verifyShareToken } from './tokens';
+
+/** The longest a link may live: a link is for a conversation about a run, not a permanent publication. */
+export const MAX_SHARE_DAYS = 90;
+
+export interface ShareLinkRecord {
+  id: string;
+  runId: string;
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  step: number | null;
+  nodeId: string | null;
+  allowPrompts: boolean;
+}
+
+export interface NewShareLink {
+  runId: string;
+  createdBy: string;
+  expiresInDays: number;
+  step?: number | null;
+  nodeId?: string | null;
+  allowPrompts: boolean;
+}
+
+export async function createShareLink(
+  db: Db,
+  secret: string,
+  input: NewShareLink,
+  now = new Date(),
+): Promise<{ token: string; record: ShareLinkRecord }> {
+  const record = await db.shareLink.create({
+    data: {
+      id: randomUUID(),
+      runId: input.runId,
+      createdBy: input.createdBy,
+      expiresAt: new Date(now.getTime() + Math.min(input.expiresInDays, MAX_SHARE_DAYS) * 24 * 3600_000),
+      step: input.step ?? null,
+      nodeId: input.nodeId ?? null,
+      allowPrompts: input.allowPrompts,
+    },
+  });
+  return { token: signShareToken(secret, record.id), record };
+}
+
+/** A run's links, newest first (revoked and expired ones too, so the list says what happened to them). */
+export async function listShareLinks(db: Db, runId: string): Promise<ShareLinkRecord[]> {
+  return db.shareLink.findMany({ where: { runId }, orderBy: { createdAt: 'desc' } });
+}
+
+export async function getShareLink(db: Db, id: string): Promise<ShareLinkRecord | null> {
+  return db.shareLink.findUnique({ where: { id } });
+}
+
+export async function revokeShareLink(db: Db, id: string, now = new Date()): Promise<ShareLinkRecord> {
+  const link = await getShareLink(db, id);
+  if (!link) throw new NotFoundError(`no share link ${id}`);
+  return db.shareLink.update({ where: { id }, data: { revokedAt: link.revokedAt ?? now } });
+}
+
+/** The live link a token names: signed by us, not revoked, not expired; else null. */
+export async function resolveShareToken(
+  db: Db,
+  secret: string,
+  token: string,
+  now = new Date(),
+): Promise<ShareLinkRecord | null> {
+  const id = verifyShareToken(secret, token);
+  if (!id) return null;
+  const link = await getShareLink(db, id);
+  if (!link || link.revokedAt || link.expiresAt <= now) return null;
+  return link;
+}

@@ -1,0 +1,38 @@
+/**
+ * A run, fetched for what the caller is about to do with it: NOT_FOUND when there is no such run, UNAUTHORIZED for
+ * nobody, FORBIDDEN when the caller's role or link does not allow it (lib/contract/access.ts holds the rules). A
+ * share link's holder asking for another run is refused before any lookup, so the answer says nothing about whether
+ * that run exists.
+ * Not responsible for the rules themselves (lib/contract/access.ts).
+ */
+import { canOnRun, type RunAction } from '../../contract/access';
+import type { RunRecord } from '../../contract/run';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
+import { getRun } from '../repositories/runs';
+import type { Context } from './context';
+
+const VERBS: Record<RunAction, string> = {
+  read: 'open',
+  readPrompts: 'read the whole prompts of',
+  steer: 'steer',
+  fork: 'fork',
+  share: 'share',
+  delete: 'delete',
+};
+
+export async function runFor(
+  ctx: Pick<Context, 'prisma' | 'who'>,
+  runId: string,
+  action: RunAction,
+): Promise<RunRecord> {
+  const who = ctx.who;
+  if (who.kind === 'anonymous') throw new UnauthorizedError();
+  if (who.kind === 'share' && who.runId !== runId) throw new ForbiddenError('this share link opens one run only');
+  const run = await getRun(ctx.prisma, runId);
+  if (!run) throw new NotFoundError(`no run ${runId}`);
+  if (!canOnRun(who, action, run)) {
+    const whose = action === 'delete' || action === 'share' ? ' (members may do this to their own runs only)' : '';
+    throw new ForbiddenError(`you may not ${VERBS[action]} this run${whose}`);
+  }
+  return run;
+}
