@@ -71,4 +71,27 @@ describe('readEnv', () => {
       expect(String(error)).not.toContain('SECRET');
     }
   });
+
+  it('team mode refuses to start without a long secret, and with half an admin, naming the fix and no value', () => {
+    expect(() => readEnv({ ARBORIST_AUTH: '1' })).toThrow(/ARBORIST_SECRET: team mode .* at least 32 characters/);
+    expect(() => readEnv({ ARBORIST_AUTH: '1', ARBORIST_SECRET: 'short-SECRET' })).toThrow(/at least 32/);
+    const secret = 'x'.repeat(32);
+    expect(readEnv({ ARBORIST_AUTH: '1', ARBORIST_SECRET: secret }).ARBORIST_AUTH).toBe('1');
+    const half = () => readEnv({ ARBORIST_AUTH: '1', ARBORIST_SECRET: secret, ARBORIST_ADMIN_EMAIL: 'a@b.test' });
+    expect(half).toThrow(/set both ARBORIST_ADMIN_EMAIL and ARBORIST_ADMIN_PASSWORD/);
+    try {
+      readEnv({ ARBORIST_AUTH: '1', ARBORIST_SECRET: 'short-SECRET' });
+    } catch (error) {
+      expect(String(error)).not.toContain('short-SECRET');
+    }
+    // local mode needs none of it
+    expect(readEnv({}).ARBORIST_AUTH).toBe('0');
+  });
+
+  it('reads allowed origins as a list and refuses one with a path', () => {
+    expect(
+      readEnv({ ARBORIST_ALLOWED_ORIGINS: 'https://a.example, http://b.example:8080' }).ARBORIST_ALLOWED_ORIGINS,
+    ).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(() => readEnv({ ARBORIST_ALLOWED_ORIGINS: 'https://a.example/app' })).toThrow(/is not an origin/);
+  });
 });

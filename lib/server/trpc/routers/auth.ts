@@ -14,7 +14,7 @@ import { UnauthorizedError } from '../../errors';
 import type { Context } from '../context';
 import { publicProcedure, router } from '../trpc';
 
-const emailInput = z.email('an email address').max(200);
+const emailInput = z.string().trim().max(200).pipe(z.email('an email address'));
 const passwordInput = z.string().min(1, 'the password').max(500);
 
 async function startSession(ctx: Context, userId: string): Promise<void> {

@@ -23,7 +23,7 @@ export const usersRouter = router({
   create: adminProcedure
     .input(
       z.object({
-        email: z.email('an email address').max(200),
+        email: z.string().trim().max(200).pipe(z.email('an email address')),
         name: z.string().trim().max(80).optional(),
         role: roleSchema,
         password: z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(500),

@@ -1,0 +1,251 @@
+// Team mode through createCaller on real SQLite: who may do what to which run, as each role, as a share link's
+// holder and as nobody; sign-in, sessions, API keys, share links and the last-admin rule.
+import { TRPCError } from '@trpc/server';
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../contract/access';
+import type { ExplorationEvent } from '../../contract/events';
+import { principalFor, userPrincipal } from '../auth/principal';
+import type { AuthSettings } from '../auth/settings';
+import { createUser } from '../auth/users';
+import { servicesPerTest, type TestServices } from '../testing/services';
+import { createContextInner } from './context';
+import { createCaller } from './root';
+
+const TEAM: AuthSettings = {
+  team: true,
+  secret: 'a test secret that is long enough to sign links',
+  allowedOrigins: [],
+  allowOpen: false,
+};
+const testServices = servicesPerTest();
+
+const game = { taskId: 'game24', goal: '4 9 10 13', model: { provider: 'simulated' as const, seed: 3, latencyMs: 0 } };
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'OK';
+  } catch (error) {
+    return error instanceof TRPCError ? error.code : `not a TRPCError: ${String(error)}`;
+  }
+}
+
+/** A subscription's events (createCaller yields [id, event, symbol] tuples) until `until` says stop. */
+async function collect(iterable: AsyncIterable<unknown>, until: (events: ExplorationEvent[]) => boolean) {
+  const events: ExplorationEvent[] = [];
+  for await (const item of iterable) {
+    events.push((item as [string, ExplorationEvent])[1]);
+    if (until(events)) break;
+  }
+  return events;
+}
+
+const as = (s: TestServices, who: Principal, headers?: { req?: Headers; res?: Headers }) =>
+  createCaller(
+    createContextInner(s, { who, auth: TEAM, requestHeaders: headers?.req ?? null, resHeaders: headers?.res ?? null }),
+  );
+
+async function team() {
+  const s = testServices.create();
+  const password = 'correct horse battery';
+  const [admin, member, other, viewer] = await Promise.all(
+    (['admin', 'member', 'member', 'viewer'] as const).map((role, i) =>
+      createUser(s.prisma, { email: `${role}${i}@team.test`, role, password }),
+    ),
+  );
+  return {
+    s,
+    password,
+    admin: userPrincipal(admin!),
+    member: userPrincipal(member!),
+    other: userPrincipal(other!),
+    viewer: userPrincipal(viewer!),
+  };
+}
+
+describe('team mode: roles on runs', () => {
+  it('nobody signed in gets UNAUTHORIZED on every read and write, and can only ask who they are', async () => {
+    const { s } = await team();
+    const nobody = as(s, { kind: 'anonymous' });
+    expect(await codeOf(nobody.run.list({}))).toBe('UNAUTHORIZED');
+    expect(await codeOf(nobody.run.byId({ id: 'x' }))).toBe('UNAUTHORIZED');
+    expect(await codeOf(nobody.run.create(game))).toBe('UNAUTHORIZED');
+    expect(await codeOf(nobody.backend.list())).toBe('UNAUTHORIZED');
+    expect(await nobody.auth.me()).toEqual({ mode: 'team', who: { kind: 'anonymous' }, setupNeeded: false });
+  });
+
+  it('a viewer reads every run but may not create, steer, fork, delete or share, and the run is untouched', async () => {
+    const { s, member, viewer } = await team();
+    const { id } = await as(s, member).run.create(game);
+    await s.manager.settled(id);
+    const v = as(s, viewer);
+    expect((await v.run.list({})).items.map((r) => r.id)).toEqual([id]);
+    expect((await v.run.byId({ id })).ownerId).toBe(member.kind === 'user' && member.id);
+    expect((await v.run.events({ id })).events.length).toBeGreaterThan(0);
+    expect(await codeOf(v.run.create(game))).toBe('FORBIDDEN');
+    expect(await codeOf(v.run.pause({ id }))).toBe('FORBIDDEN');
+    expect(await codeOf(v.run.abort({ id }))).toBe('FORBIDDEN');
+    expect(await codeOf(v.node.prune({ runId: id, nodeId: 'n1' }))).toBe('FORBIDDEN');
+    expect(await codeOf(v.run.fork({ runId: id, nodeId: 'n1' }))).toBe('FORBIDDEN');
+    expect(await codeOf(v.run.delete({ id }))).toBe('FORBIDDEN');
+    expect(await codeOf(v.shares.create({ runId: id }))).toBe('FORBIDDEN');
+    expect((await v.run.list({})).items).toHaveLength(1);
+  });
+
+  it("a member's run records the member as owner and actor; a teammate may steer it but not delete it; an admin may", async () => {
+    const { s, admin, member, other } = await team();
+    const mine = as(s, member);
+    const { id } = await mine.run.create({ ...game, model: { ...game.model, latencyMs: 200 } });
+    await as(s, other).run.pause({ id });
+    const paused = collect(await mine.run.onEvents({ runId: id }), (ev) => ev.some((e) => e.type === 'steer.pause'));
+    const pause = (await paused).find((e) => e.type === 'steer.pause');
+    expect(pause?.payload).toEqual({ actor: 'member2@team.test' });
+    expect(await codeOf(as(s, other).run.delete({ id }))).toBe('FORBIDDEN');
+    await as(s, other).run.abort({ id });
+    await s.manager.settled(id);
+    expect(await codeOf(as(s, admin).run.delete({ id }))).toBe('OK');
+  });
+
+  it("a member deletes their own run and the header's actor name is ignored in team mode", async () => {
+    const { s, member } = await team();
+    const api = createCaller(createContextInner(s, { who: member, auth: TEAM, actor: 'mallory' }));
+    const { id } = await api.run.create(game);
+    await s.manager.settled(id);
+    const created = (await api.run.events({ id })).events;
+    expect(JSON.stringify(created)).not.toContain('mallory');
+    expect(await codeOf(api.run.delete({ id }))).toBe('OK');
+  });
+});
+
+describe('team mode: share links', () => {
+  async function shared(allowPrompts: boolean) {
+    const t = await team();
+    const api = as(t.s, t.member);
+    const { id } = await api.run.create(game);
+    const { id: otherRun } = await api.run.create({ ...game, goal: '1 1 4 6' });
+    await Promise.all([t.s.manager.settled(id), t.s.manager.settled(otherRun)]);
+    const link = await api.shares.create({ runId: id, step: 5, nodeId: 'n1', allowPrompts });
+    const token = link.path.replace('/share/', '');
+    const headers = new Headers({ cookie: `arborist_share=${token}` });
+    const holder = await principalFor(t.s.prisma, TEAM, headers);
+    return { ...t, api, id, otherRun, link, token, holder };
+  }
+
+  it('opens its one run read-only and nothing else: no list, no other run, no steering, no prompts unless allowed', async () => {
+    const { s, id, otherRun, holder } = await shared(false);
+    expect(holder).toMatchObject({ kind: 'share', runId: id, allowPrompts: false });
+    const h = as(s, holder);
+    expect((await h.run.byId({ id })).id).toBe(id);
+    expect(await codeOf(h.run.byId({ id: otherRun }))).toBe('FORBIDDEN');
+    expect(await codeOf(h.run.events({ id: otherRun }))).toBe('FORBIDDEN');
+    expect(await codeOf(h.run.list({}))).toBe('FORBIDDEN');
+    expect(await codeOf(h.run.pause({ id }))).toBe('FORBIDDEN');
+    expect(await codeOf(h.run.fork({ runId: id, nodeId: 'n1' }))).toBe('FORBIDDEN');
+    expect(await codeOf(h.shares.create({ runId: id }))).toBe('FORBIDDEN');
+    expect(await h.run.forks({ id })).toEqual([]);
+    // the log comes light whatever is asked: model calls without their messages
+    const calls = (await h.run.events({ id, light: false })).events.filter((e) => e.type === 'model.called');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((e) => e.payload.messages.length === 0)).toBe(true);
+    expect(await codeOf(h.run.event({ id, seq: calls[0]!.seq }))).toBe('FORBIDDEN');
+  });
+
+  it('with prompts allowed, the holder reads whole model calls', async () => {
+    const { s, id, holder } = await shared(true);
+    const h = as(s, holder);
+    const call = (await h.run.events({ id })).events.find((e) => e.type === 'model.called');
+    expect(call?.type === 'model.called' && call.payload.messages.length).toBeGreaterThan(0);
+  });
+
+  it('is listed on the run with the same URL, and stops working once revoked or expired', async () => {
+    const { s, api, id, link, token } = await shared(false);
+    const listed = await api.shares.list({ runId: id });
+    expect(listed.map((l) => [l.id, l.path, l.step, l.nodeId, l.allowPrompts])).toEqual([
+      [link.id, link.path, 5, 'n1', false],
+    ]);
+    const headers = new Headers({ cookie: `arborist_share=${token}` });
+    const later = new Date(Date.now() + 8 * 24 * 3600_000); // the default expiry is 7 days
+    expect((await principalFor(s.prisma, TEAM, headers, later)).kind).toBe('anonymous');
+    await api.shares.revoke({ id: link.id });
+    expect((await principalFor(s.prisma, TEAM, headers)).kind).toBe('anonymous');
+    expect((await api.shares.list({ runId: id }))[0]!.revokedAt).not.toBeNull();
+  });
+
+  it('a token edited by hand, or signed with another secret, opens nothing', async () => {
+    const { s, token } = await shared(false);
+    const [linkId, signature] = token.split('.');
+    const forged = [`${linkId}.${signature!.slice(0, -2)}AA`, `x${token}`, token.replace(linkId!, 'another-id')];
+    for (const bad of forged) {
+      const who = await principalFor(s.prisma, TEAM, new Headers({ cookie: `arborist_share=${bad}` }));
+      expect(who.kind).toBe('anonymous');
+    }
+    const otherSecret = { ...TEAM, secret: 'another secret, just as long as the first one' };
+    expect((await principalFor(s.prisma, otherSecret, new Headers({ cookie: `arborist_share=${token}` }))).kind).toBe(
+      'anonymous',
+    );
+  });
+});
+
+describe('team mode: sign-in, sessions, keys, users', () => {
+  it('signs in with a session cookie that is HTTP-only and SameSite, and signs out for good', async () => {
+    const { s, password } = await team();
+    const res = new Headers();
+    await as(s, { kind: 'anonymous' }, { res }).auth.signIn({ email: 'Member1@Team.test ', password });
+    const cookie = res.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^arborist_session=[\w-]{40,};/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    const req = new Headers({ cookie: cookie.split(';')[0]! });
+    const who = await principalFor(s.prisma, TEAM, req);
+    expect(who).toMatchObject({ kind: 'user', email: 'member1@team.test', role: 'member' });
+    await as(s, who, { req, res: new Headers() }).auth.signOut();
+    expect((await principalFor(s.prisma, TEAM, req)).kind).toBe('anonymous');
+  });
+
+  it('refuses a wrong password and an unknown email alike, then throttles the email', async () => {
+    const { s } = await team();
+    const nobody = as(s, { kind: 'anonymous' }, { res: new Headers() });
+    expect(await codeOf(nobody.auth.signIn({ email: 'member1@team.test', password: 'wrong password' }))).toBe(
+      'UNAUTHORIZED',
+    );
+    expect(await codeOf(nobody.auth.signIn({ email: 'ghost@team.test', password: 'wrong password' }))).toBe(
+      'UNAUTHORIZED',
+    );
+    const email = 'viewer3@team.test';
+    for (let i = 0; i < 10; i++) await codeOf(nobody.auth.signIn({ email, password: `wrong ${i}` }));
+    expect(await codeOf(nobody.auth.signIn({ email, password: 'correct horse battery' }))).toBe('TOO_MANY_REQUESTS');
+  });
+
+  it('an API key is shown once, stored as a hash, acts as its user, and stops when revoked', async () => {
+    const { s, member } = await team();
+    const { key, record } = await as(s, member).keys.create({ name: 'ci script' });
+    expect(key).toMatch(/^ak_/);
+    const stored = await s.prisma.apiKey.findUniqueOrThrow({ where: { id: record.id } });
+    expect(JSON.stringify(stored)).not.toContain(key);
+    expect((await as(s, member).keys.list()).map((k) => [k.name, k.prefix])).toEqual([['ci script', key.slice(0, 9)]]);
+    const bearer = new Headers({ authorization: `Bearer ${key}` });
+    expect(await principalFor(s.prisma, TEAM, bearer)).toMatchObject({ kind: 'user', role: 'member' });
+    await as(s, member).keys.revoke({ id: record.id });
+    expect((await principalFor(s.prisma, TEAM, bearer)).kind).toBe('anonymous');
+  });
+
+  it('admins add people and change roles; the last admin cannot be demoted or disabled; a disabled user is signed out', async () => {
+    const { s, admin, member, password } = await team();
+    const a = as(s, admin);
+    expect(await codeOf(as(s, member).users.list())).toBe('FORBIDDEN');
+    const added = await a.users.create({ email: 'new@team.test', role: 'viewer', password });
+    expect((await a.users.list()).map((u) => u.email)).toContain('new@team.test');
+    expect(await codeOf(a.users.update({ id: admin.kind === 'user' ? admin.id : '', role: 'member' }))).toBe(
+      'CONFLICT',
+    );
+    const res = new Headers();
+    await as(s, { kind: 'anonymous' }, { res }).auth.signIn({ email: 'new@team.test', password });
+    const req = new Headers({ cookie: res.get('set-cookie')!.split(';')[0]! });
+    expect((await principalFor(s.prisma, TEAM, req)).kind).toBe('user');
+    await a.users.update({ id: added.id, disabled: true });
+    expect((await principalFor(s.prisma, TEAM, req)).kind).toBe('anonymous');
+    expect(await codeOf(as(s, { kind: 'anonymous' }).auth.signIn({ email: 'new@team.test', password }))).toBe(
+      'UNAUTHORIZED',
+    );
+  });
+});
