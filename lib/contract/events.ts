@@ -29,7 +29,8 @@ const actor = z.strictObject({ actor: z.string() });
 
 /** One entry per event type: its payload's schema. Insertion order is EVENT_TYPES' order. */
 export const payloadSchemas = {
-  'run.queued': z.strictObject({ reason: z.enum(['new', 'fork', 'resume']) }),
+  /** `actor`: who asked (logs written before accounts have none; a resume after a restart by itself has none). */
+  'run.queued': z.strictObject({ reason: z.enum(['new', 'fork', 'resume']), actor: z.string().optional() }),
   'run.started': z.strictObject({
     goal: z.string(),
     taskId: z.string(),

@@ -89,9 +89,9 @@ export function eventNodeIds(event: ExplorationEvent): string[] {
   }
 }
 
-/** Who sent a steering command; null for the engine's own events. */
+/** Who sent a steering command or queued the run; null for the engine's own events. */
 export function eventActor(event: ExplorationEvent): string | null {
-  return 'actor' in event.payload ? event.payload.actor : null;
+  return 'actor' in event.payload ? (event.payload.actor ?? null) : null;
 }
 
 /** True for events that report something going wrong (drawn in the failure colour). A drop is routine: not one. */

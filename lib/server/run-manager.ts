@@ -95,6 +95,11 @@ interface LiveRun {
   done: Promise<void>;
 }
 
+/** A run.queued payload with who asked, when someone did (an automatic resume after a restart has no actor). */
+function withActor<P extends { reason: 'new' | 'fork' | 'resume' }>(payload: P, actor: string | undefined) {
+  return actor ? { ...payload, actor } : payload;
+}
+
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
   private readonly waiting: string[] = [];
@@ -149,7 +154,7 @@ export class RunManager {
       status: 'queued',
       ownerId: input.ownerId ?? null,
     });
-    await this.writeLifecycle(record.id, [{ type: 'run.queued', payload: { reason: 'new' } }]);
+    await this.writeLifecycle(record.id, [{ type: 'run.queued', payload: withActor({ reason: 'new' }, input.actor) }]);
     this.waiting.push(record.id);
     this.schedule();
     return (await getRun(this.options.prisma, record.id)) ?? record;
@@ -209,7 +214,7 @@ export class RunManager {
       ownerId: input.ownerId ?? null,
     });
     await appendEvents(prisma, id, seed);
-    await this.writeLifecycle(id, [{ type: 'run.queued', payload: { reason: 'fork' } }]);
+    await this.writeLifecycle(id, [{ type: 'run.queued', payload: withActor({ reason: 'fork' }, input.actor) }]);
     this.waiting.push(id);
     this.schedule();
     return { run: (await getRun(prisma, id)) ?? record, nodeId: forkedNodeId(seed) };
@@ -260,7 +265,7 @@ export class RunManager {
       return;
     }
     if (record.status === 'interrupted') {
-      if (command.type === 'resume') return this.resumeInterrupted(runId);
+      if (command.type === 'resume') return this.resumeInterrupted(runId, command.actor);
       throw new ConflictError('the run was interrupted by a server restart: resume it first');
     }
     if (record.status === 'finished' || record.status === 'failed') throw new ConflictError('the run has finished');
@@ -268,11 +273,11 @@ export class RunManager {
   }
 
   /** Continues an interrupted run from its event log. */
-  async resumeInterrupted(runId: string): Promise<void> {
+  async resumeInterrupted(runId: string, actor?: string): Promise<void> {
     const record = await getRun(this.options.prisma, runId);
     if (!record) throw new NotFoundError(`no run ${runId}`);
     if (record.status !== 'interrupted') throw new ConflictError(`the run is ${record.status}, not interrupted`);
-    await this.writeLifecycle(runId, [{ type: 'run.queued', payload: { reason: 'resume' } }]);
+    await this.writeLifecycle(runId, [{ type: 'run.queued', payload: withActor({ reason: 'resume' }, actor) }]);
     this.waiting.push(runId);
     this.schedule();
   }

@@ -27,13 +27,14 @@ describe('checkRequestOrigin', () => {
   });
 
   it('refuses a write from a page of another site, whatever it claims', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: 'https://evil.example' },
       { origin: 'null' },
       { origin: 'http://localhost:3001' },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site', origin: 'http://localhost:3000' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const refusal = checkRequestOrigin(post(headers), LOCAL);
       expect(refusal?.status, JSON.stringify(headers)).toBe(403);
       expect(((await refusal!.json()) as { error: string }).error).toMatch(/cross-(origin|site) request refused/);

@@ -314,10 +314,10 @@ describe('run.fork', () => {
     const tree = fold((await api.run.events({ id })).events);
     expect(tree.nodes.n1?.branch?.thought).toBe(edited);
     expect(tree.nodes.n1?.status).not.toBe('pending'); // it ran, with the new thought
-    // its seed, then its wait for a slot, then its start from the seed (nothing was rolled back)
+    // its seed, then its wait for a slot (with who forked it), then its start from the seed (nothing was rolled back)
     const log = (await api.run.events({ id })).events;
     const waited = log.findIndex((e) => e.type === 'run.queued');
-    expect(log[waited]?.payload).toEqual({ reason: 'fork' });
+    expect(log[waited]?.payload).toEqual({ reason: 'fork', actor: 'alice' });
     expect(log[waited + 1]).toMatchObject({ type: 'run.resumed', payload: { rolledBackNodeId: null } });
     expect(log.filter((e) => e.type === 'run.resumed')).toHaveLength(1);
     expect((await api.run.forks({ id: parent.id })).map((r) => r.id)).toEqual([id]);
