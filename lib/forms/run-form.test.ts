@@ -110,6 +110,14 @@ describe('parseForm', () => {
     expect(NUMBER_FIELDS.find((f) => f.name === 'timeout')?.hint).toBe('empty or 0 means no limit');
   });
 
+  it('reads an empty cost cap as none, a positive number as dollars, and refuses 0 or less', () => {
+    expect(parseForm(withValues({ maxCostUsd: '' })).input?.config.maxCostUsd).toBeNull();
+    expect(parseForm(withValues({ maxCostUsd: '2.5' })).input?.config.maxCostUsd).toBe(2.5);
+    expect(parseForm(withValues({ maxCostUsd: '0' })).errors.maxCostUsd).toBe('Must be more than 0');
+    expect(parseForm(withValues({ maxCostUsd: 'lots' })).errors.maxCostUsd).toBe('Must be a number');
+    expect(NUMBER_FIELDS.find((f) => f.name === 'maxCostUsd')).toMatchObject({ group: 'limits', nullable: true });
+  });
+
   it("checks the goal with the task's own rule and trims it", () => {
     expect(parseForm(withValues({ goal: '1 2 3' })).errors.goal).toMatch(/^A Game of 24 puzzle is four whole numbers/);
     expect(parseForm(withValues({ goal: '  ' })).errors.goal).toBe('Enter a puzzle');
