@@ -1,0 +1,32 @@
+/**
+ * The per-user daily budget of team mode (ARBORIST_DAILY_BUDGET_USD): what one person's runs may cost per UTC day.
+ * `remainingDailyBudget` is what run.create, run.fork and run.resume ask before a run spends: the cap minus the
+ * cost of that person's runs created since UTC midnight (runs that are still going count what they have spent so
+ * far). The caller caps the run's spend at the remainder (the new run's config.maxCostUsd, or on resume the
+ * engine's spendAllowanceUsd) and refuses when nothing is left.
+ * Not responsible for who the person is (the auth core) nor for stopping a run at its cap (lib/engine/budget.ts).
+ */
+import type { Db } from './db/client';
+import { readEnv, type ServerEnv } from './env';
+import { sumOwnerCostSince } from './repositories/spend';
+
+/** Midnight UTC of the day `now` falls in. */
+export function utcMidnight(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/**
+ * USD `ownerId` may still spend today (never below 0), or null when no daily cap is set.
+ * Runs of a model with no price add nothing to the sum: their spend is unknown, and the run's own header says so.
+ */
+export async function remainingDailyBudget(
+  db: Db,
+  ownerId: string,
+  now: Date,
+  env: Pick<ServerEnv, 'ARBORIST_DAILY_BUDGET_USD'> = readEnv(),
+): Promise<number | null> {
+  const cap = env.ARBORIST_DAILY_BUDGET_USD;
+  if (cap === undefined) return null;
+  const spent = await sumOwnerCostSince(db, ownerId, utcMidnight(now));
+  return Math.max(0, cap - spent);
+}
