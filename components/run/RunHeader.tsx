@@ -322,8 +322,8 @@ export function RunHeader({
         </div>
       </div>
       {finishReason === 'budget' && (
-        <p className={layout.alert} role="status" data-testid="run-budget">
-          The run stopped at its cost cap: {finishDetail}
+        <p className={layout.notice} role="status" data-testid="run-budget">
+          Stopped: {finishDetail}
         </p>
       )}
       {(finishReason === 'error' || (status === 'failed' && (failure ?? run?.error))) && (

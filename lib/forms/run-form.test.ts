@@ -6,6 +6,7 @@ import {
   FIELD_ORDER,
   NUMBER_FIELDS,
   advancedSummary,
+  costCapError,
   defaultSettings,
   firstErrorField,
   formMessages,
@@ -116,6 +117,11 @@ describe('parseForm', () => {
     expect(parseForm(withValues({ maxCostUsd: '0' })).errors.maxCostUsd).toBe('Must be more than 0');
     expect(parseForm(withValues({ maxCostUsd: 'lots' })).errors.maxCostUsd).toBe('Must be a number');
     expect(NUMBER_FIELDS.find((f) => f.name === 'maxCostUsd')).toMatchObject({ group: 'limits', nullable: true });
+    // the fork dialog's field, alone, in the same words
+    expect(costCapError(' ')).toBeNull();
+    expect(costCapError('1.5')).toBeNull();
+    expect(costCapError('0')).toBe('Must be more than 0');
+    expect(costCapError('x')).toBe('Must be a number');
   });
 
   it("checks the goal with the task's own rule and trims it", () => {

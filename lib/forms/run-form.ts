@@ -311,6 +311,19 @@ export function parseForm(values: FormValues): ParsedForm {
   };
 }
 
+/**
+ * A cost cap typed on its own (the fork dialog's field), checked by the config's own schema in the run form's
+ * words: null when it is fine, empty (no cap) included.
+ */
+export function costCapError(text: string): string | null {
+  const value = readNumber(text);
+  if (value === null) return null;
+  if (Number.isNaN(value)) return 'Must be a number';
+  const parsed = toTConfigFields.shape.maxCostUsd.safeParse(value);
+  const issue = parsed.success ? null : parsed.error.issues[0];
+  return issue ? issueMessage(issue) : null;
+}
+
 /** The first field (in screen order) that has a message. */
 export function firstErrorField(errors: FieldErrors): FieldName | null {
   return FIELD_ORDER.find((name) => errors[name]) ?? null;
