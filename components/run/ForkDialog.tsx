@@ -244,7 +244,12 @@ function ForkForm({
             <span className="field-hint" data-testid="fork-model-note">
               Model: {modelNote}
             </span>
-            <button type="submit" className="btn btn-primary" disabled={fork.isPending} autoFocus={isRoot}>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={fork.isPending || costError !== null}
+              autoFocus={isRoot}
+            >
               {fork.isPending ? 'Forking…' : 'Start the fork'}
             </button>
           </div>

@@ -44,7 +44,7 @@ export function ModelPicker({
         >
           <option value="simulated">Simulated (offline)</option>
           <option value="openai">
-            OpenAI-compatible{openai && !openai.configured ? ' (no key on the server)' : ''}
+            OpenAI-compatible{openai && !openai.configured && servers.length === 0 ? ' (no key on the server)' : ''}
           </option>
           <option value="replay">Replay a recorded run</option>
         </select>
