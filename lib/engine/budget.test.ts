@@ -12,6 +12,7 @@ import { ScriptedTreeModel, type TreeSpec } from '../models/index';
 import { BudgetedModel, BudgetReached, estimateCallCost } from './budget';
 import { ThoughtTreeExecutor, type ExploreOptions } from './executor';
 import { countTokens, type PriceTable } from './pricing';
+import { openGoalTask } from './prompts';
 import { fold } from './tree';
 import type { CompletionRequest, CompletionResponse, LanguageModel } from './types';
 
@@ -119,6 +120,24 @@ describe('a run with a cost cap', () => {
       'execute',
     ]);
     expect(calls).toHaveLength(6);
+  });
+
+  it('refuses a synthesis that would pass the cap: the run ends as budget, with the best node as it is', async () => {
+    // no node's result is an answer, so the end of the search asks for a synthesis ($1)
+    const task = { ...openGoalTask, isAnswer: () => false };
+    const capped = await search(new DollarModel(TREE), { maxCostUsd: 4, maxTotalNodes: 1 }, { task });
+    expect(capped.result.finishReason).toBe('budget');
+    expect(capped.calls).toHaveLength(4);
+    expect(capped.result.answerSource).toBe('none');
+    expect(capped.events.at(-1)?.type === 'run.finished' && capped.events.at(-1)?.payload).toMatchObject({
+      detail: expect.stringMatching(
+        /cost cap of \$4\.00 was reached.*during the synthesis \(the search had ended: node-limit\)/,
+      ),
+    });
+    const roomy = await search(new DollarModel(TREE), { maxCostUsd: 5, maxTotalNodes: 1 }, { task });
+    expect(roomy.result.finishReason).toBe('node-limit');
+    expect(roomy.result.answerSource).toBe('synthesis');
+    expect(roomy.calls).toHaveLength(5);
   });
 
   it('without a cap, or with one that is never reached, the run finishes as it would have', async () => {
