@@ -263,7 +263,9 @@ export class OpenAIModel implements LanguageModel {
           usage,
         });
       }
-      const reason = choice.finish_reason ?? 'none';
+      // the server's own word, said only when it is one of the API's (a server could put anything there)
+      const said = choice.finish_reason ?? 'none';
+      const reason = KNOWN_FINISH_REASONS.has(said) ? said : 'other';
       const advice =
         reason === 'length'
           ? 'it ran out of tokens (allow more output tokens or lower the reasoning effort)'
@@ -418,6 +420,8 @@ export class OpenAIModel implements LanguageModel {
     return key && key.length >= 4 ? text.split(key).join('[redacted]') : text;
   }
 }
+
+const KNOWN_FINISH_REASONS = new Set(['stop', 'length', 'content_filter', 'tool_calls', 'function_call', 'none']);
 
 const CONTEXT_LENGTH = /context[_ ](length|window|size)|maximum context|too many tokens|prompt is too long/i;
 

@@ -59,6 +59,11 @@ const REPLIES: [string, Reply, RegExp][] = [
   ['a 200 JSON body that is no completion', { json: { result: MARKER, ok: true } }, /not a chat completion/],
   ['a 200 plain-text body', { raw: `hello ${MARKER}`, contentType: 'text/plain' }, /a text body instead of JSON/],
   ['a 200 body of malformed JSON', { raw: `{"choices": [{"${MARKER}` }, /malformed JSON/],
+  [
+    'a 200 completion with no text and a made-up finish_reason',
+    { json: { choices: [{ message: { role: 'assistant', content: '' }, finish_reason: MARKER }] } },
+    /returned no text \(finish_reason: other\)/,
+  ],
 ];
 
 describe("an upstream server's body is never stored", () => {
