@@ -10,7 +10,14 @@ import { ModelError } from '../models/index';
 import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/testing';
 import { readEnv } from './env';
 import { createModel } from './model-factory';
-import { type ResolveHost, checkModelSpecAllowed, isPublicAddress, publicOnlyFetch } from './model-servers';
+import { OpenAIModel } from '../models/index';
+import {
+  type ResolveHost,
+  checkModelSpecAllowed,
+  guardedFetch,
+  isPublicAddress,
+  publicOnlyFetch,
+} from './model-servers';
 
 const servers: FakeOpenAIServer[] = [];
 afterEach(async () => {
@@ -199,5 +206,30 @@ describe('the connect-time guard (DNS rebinding)', () => {
     const local = createModel(spec, { env, team: false });
     await expect(local.complete(ask)).resolves.toMatchObject({ text: 'hello' });
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("the guarded transport carries a whole call, its error statuses and its abort like the default fetch's", async () => {
+    // the same transport with a rule that lets loopback through, so a local server can answer
+    const loopbackToo = guardedFetch(() => true);
+    const server = await startFakeOpenAI((request) =>
+      request.body?.model === 'missing'
+        ? { status: 404, raw: '<html>gone</html>', contentType: 'text/html' }
+        : request.body?.model === 'slow'
+          ? { hang: true }
+          : { json: completionBody('hello') },
+    );
+    servers.push(server);
+    const model = (name: string) =>
+      new OpenAIModel({ baseURL: server.baseURL, model: name, fetch: loopbackToo, sleep: async () => undefined });
+    const ask = { purpose: 'generate' as const, messages: [{ role: 'user' as const, content: 'hi' }] };
+    await expect(model('m').complete(ask)).resolves.toMatchObject({ text: 'hello' });
+    await expect(model('missing').complete(ask)).rejects.toMatchObject({ kind: 'rejected', status: 404 });
+    const controller = new AbortController();
+    const closed = server.nextEarlyClose();
+    const pending = model('slow').complete({ ...ask, signal: controller.signal });
+    await expect.poll(() => server.requests.length).toBe(3);
+    controller.abort(new Error('stop'));
+    await expect(pending).rejects.toThrow('stop');
+    await closed;
   });
 });

@@ -150,40 +150,44 @@ function privateAddressError(host: string): Error {
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
 /**
- * net.connect's lookup, refusing a host any of whose addresses is not public. Node asks for every address
+ * net.connect's lookup, refusing a host any of whose addresses `allows` refuses. Node asks for every address
  * (autoSelectFamily) or for one; both are answered, and the addresses checked are the ones connected to.
  */
-export function publicOnlyLookup(
-  hostname: string,
-  options: { all?: boolean } & object,
-  callback: LookupCallback,
-): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.length === 0 || addresses.some((a) => !isPublicAddress(a.address))) {
-      return callback(privateAddressError(hostname), []);
-    }
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0] as LookupAddress;
-    callback(null, first.address, first.family);
-  });
+export function guardedLookup(allows: (address: string) => boolean) {
+  return (hostname: string, options: { all?: boolean } & object, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      if (addresses.length === 0 || addresses.some((a) => !allows(a.address))) {
+        return callback(privateAddressError(hostname), []);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0] as LookupAddress;
+      callback(null, first.address, first.family);
+    });
+  };
 }
 
-let publicAgent: Agent | null = null;
-
 /**
- * A fetch that connects to public addresses only (see the header). One Agent per process: its connections are
- * pooled like the default fetch's.
+ * A fetch that connects only to addresses `allows` accepts, checked on the address connected to (see the header).
+ * undici's own fetch with its own Agent (Node's bundled fetch may be another undici major); the Agent pools its
+ * connections like the default fetch's.
  */
-export const publicOnlyFetch = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  const url = new URL(input instanceof Request ? input.url : input);
-  const literal = ipLiteralHost(url);
-  // an IP literal connects without a lookup: judge it here
-  if (literal !== null && !isPublicAddress(literal)) {
-    throw new TypeError('fetch failed', { cause: privateAddressError(url.hostname) });
-  }
-  publicAgent ??= new Agent({ connect: { lookup: publicOnlyLookup as never } });
-  // undici's own fetch with its own Agent (Node's bundled fetch may be another undici major)
-  return (await undiciFetch(url, { ...(init as object), dispatcher: publicAgent } as never)) as unknown as Response;
-}) satisfies typeof fetch;
+export function guardedFetch(allows: (address: string) => boolean): Fetch {
+  let agent: Agent | null = null;
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const literal = ipLiteralHost(url);
+    // an IP literal connects without a lookup: judge it here
+    if (literal !== null && !allows(literal)) {
+      throw new TypeError('fetch failed', { cause: privateAddressError(url.hostname) });
+    }
+    agent ??= new Agent({ connect: { lookup: guardedLookup(allows) as never } });
+    return (await undiciFetch(url, { ...(init as object), dispatcher: agent } as never)) as unknown as Response;
+  };
+}
+
+/** The fetch of a team-mode custom URL's calls: public addresses only. */
+export const publicOnlyFetch: Fetch = guardedFetch(isPublicAddress);
