@@ -3,7 +3,7 @@
  * day before's, imported and staged runs are not), the remainder never goes below 0, and no cap means null.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { remainingDailyBudget, utcMidnight } from './daily-budget';
+import { capAtRemainder, remainingDailyBudget, utcMidnight } from './daily-budget';
 import { createRun } from './repositories/runs';
 import { createTestDb, sampleRunInput, type TestDb } from './testing/db';
 
@@ -49,5 +49,22 @@ describe('remainingDailyBudget', () => {
   it('counts a day from UTC midnight whatever the local zone', () => {
     expect(utcMidnight(new Date('2026-11-30T23:59:59.999Z')).toISOString()).toBe('2026-11-30T00:00:00.000Z');
     expect(utcMidnight(new Date('2026-12-01T00:00:00.000Z')).toISOString()).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it("caps a new run's config at the remainder, keeps a lower cap of its own, and refuses when nothing is left", () => {
+    expect(capAtRemainder({ maxTotalNodes: 9, maxCostUsd: null }, 2)).toEqual({ maxTotalNodes: 9, maxCostUsd: 2 });
+    expect(capAtRemainder({ maxCostUsd: 0.5 }, 2)).toEqual({ maxCostUsd: 0.5 });
+    expect(capAtRemainder({ maxCostUsd: 5 }, 2)).toEqual({ maxCostUsd: 2 });
+    expect(capAtRemainder({}, null)).toEqual({});
+    expect(() => capAtRemainder({}, 0)).toThrow(/today's model budget is spent/);
+    const refusal = (() => {
+      try {
+        capAtRemainder({}, 0);
+      } catch (error) {
+        return error as Error;
+      }
+      return null;
+    })();
+    expect(refusal?.name).toBe('ForbiddenError');
   });
 });

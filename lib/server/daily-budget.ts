@@ -7,7 +7,9 @@
  * Not responsible for who the person is (the auth core) nor for stopping a run at its cap (lib/engine/budget.ts).
  */
 import type { Db } from './db/client';
+import { formatCost } from '../contract/format';
 import { readEnv, type ServerEnv } from './env';
+import { ForbiddenError } from './errors';
 import { sumOwnerCostSince } from './repositories/spend';
 
 /** Midnight UTC of the day `now` falls in. */
@@ -29,4 +31,27 @@ export async function remainingDailyBudget(
   if (cap === undefined) return null;
   const spent = await sumOwnerCostSince(db, ownerId, utcMidnight(now));
   return Math.max(0, cap - spent);
+}
+
+/**
+ * A new run's config capped at what is left of the day (run.create, run.fork): its own maxCostUsd when that is
+ * lower, else the remainder. Unchanged when there is no daily cap (`remaining` null). Refuses (ForbiddenError) when
+ * nothing is left. On resume, pass the remainder to the engine as spendAllowanceUsd instead (the config is in the
+ * run's log), after the same refusal.
+ */
+export function capAtRemainder<T extends { maxCostUsd?: number | null }>(config: T, remaining: number | null): T {
+  if (remaining === null) return config;
+  refuseWhenSpent(remaining);
+  const own = config.maxCostUsd ?? null;
+  return { ...config, maxCostUsd: own === null ? remaining : Math.min(own, remaining) };
+}
+
+/** Throws when the day's budget is spent (a remainder of 0); null (no cap) passes. */
+export function refuseWhenSpent(remaining: number | null): void {
+  // below a hundredth of a cent no call can be made anyway
+  if (remaining !== null && remaining < 0.0001) {
+    throw new ForbiddenError(
+      `today's model budget is spent (${formatCost(remaining)} left): runs can start again after 00:00 UTC, or an admin can raise ARBORIST_DAILY_BUDGET_USD`,
+    );
+  }
 }
