@@ -1,12 +1,13 @@
 'use client';
 // "Fork from here": a new run whose tree starts as the path to this node, with the node's thought editable and
-// its own strategy and beam width, on the parent's model unless the person picks another here (visibly: the foot
-// names the model the fork will use). The new run links back to this one and opens with its own copy of the node
-// selected (a fork renumbers node ids). Escape or a click outside closes it.
+// its own strategy, beam width and cost cap, on the parent's model unless the person picks another here (the
+// simulated one, or one of the operator's listed servers; visibly: the foot names the model the fork will use). The
+// new run links back to this one and opens with its own copy of the node selected (a fork renumbers node ids).
+// Escape or a click outside closes it.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { parentModel } from '@/lib/forms/index';
+import { costCapError, listedServerValue, parentModel } from '@/lib/forms/index';
 import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from './RunStoreContext';
@@ -49,9 +50,12 @@ function ForkForm({
   const [branchFactor, setBranchFactor] = useState(String(config.branchFactor));
   // 'parent': the parent's model as it is (sent as no model: the server uses the parent's spec); 'simulated': the
   // offline model with the seed and latency below (a simulated parent's own values to start with)
-  const [modelKind, setModelKind] = useState<'parent' | 'simulated'>(
-    parent.kind === 'simulated' ? 'simulated' : 'parent',
-  );
+  // or 'server:<id>': one of the operator's listed servers, with the model name below
+  const [modelKind, setModelKind] = useState<string>(parent.kind === 'simulated' ? 'simulated' : 'parent');
+  const [serverModel, setServerModel] = useState('');
+  const [maxCost, setMaxCost] = useState(config.maxCostUsd != null ? String(config.maxCostUsd) : '');
+  const servers = useQuery(trpc.backend.list.queryOptions()).data?.servers ?? [];
+  const listed = servers.find((x) => listedServerValue(x.id) === modelKind);
   const [seed, setSeed] = useState(String(parent.kind === 'simulated' ? parent.seed : 1));
   const [latency, setLatency] = useState(String(parent.kind === 'simulated' ? parent.latencyMs : 150));
   const fork = useMutation(
@@ -62,24 +66,37 @@ function ForkForm({
   if (!node) return null;
   const isRoot = node.parentId === null;
   const simulated = modelKind === 'simulated';
-  const modelNote = simulated
-    ? `simulated (offline), seed ${seed}, ${latency} ms${
-        parent.kind === 'simulated' && (Number(seed) !== parent.seed || Number(latency) !== parent.latencyMs)
-          ? ' · changed from the parent’s'
-          : parent.kind === 'simulated'
-            ? ' · the parent’s'
-            : ' · not the parent’s model'
-      }`
-    : `${parent.kind === 'other' ? parent.label : 'simulated'} · the parent’s`;
+  const costError = costCapError(maxCost);
+  const listedModel = listed && listed.models.length > 0 && !serverModel ? (listed.models[0] ?? '') : serverModel;
+  const modelNote = listed
+    ? `${listedModel || '?'} @ ${listed.label} · not the parent’s model`
+    : simulated
+      ? `simulated (offline), seed ${seed}, ${latency} ms${
+          parent.kind === 'simulated' && (Number(seed) !== parent.seed || Number(latency) !== parent.latencyMs)
+            ? ' · changed from the parent’s'
+            : parent.kind === 'simulated'
+              ? ' · the parent’s'
+              : ' · not the parent’s model'
+        }`
+      : `${parent.kind === 'other' ? parent.label : 'simulated'} · the parent’s`;
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (costError) return;
     fork.mutate({
       runId,
       nodeId,
       thought: isRoot || thought === node?.branch?.thought ? null : thought,
-      config: { explorationStrategy: strategy, beamWidth: Number(beamWidth), branchFactor: Number(branchFactor) },
+      config: {
+        explorationStrategy: strategy,
+        beamWidth: Number(beamWidth),
+        branchFactor: Number(branchFactor),
+        maxCostUsd: maxCost.trim() === '' ? null : Number(maxCost),
+      },
       ...(simulated && { model: { provider: 'simulated', seed: Number(seed), latencyMs: Number(latency) } }),
+      ...(listed && {
+        model: { provider: 'openai', baseUrlPreset: 'server', serverId: listed.id, model: listedModel.trim() },
+      }),
     });
   }
 
@@ -114,18 +131,51 @@ function ForkForm({
               />
             </div>
           )}
-          {parent.kind === 'other' && (
+          {(parent.kind === 'other' || servers.length > 0) && (
             <div className="field">
               <label htmlFor="fork-model">Model</label>
               <select
                 id="fork-model"
                 value={modelKind}
-                onChange={(e) => setModelKind(e.target.value as 'parent' | 'simulated')}
+                onChange={(e) => setModelKind(e.target.value)}
                 data-testid="fork-model"
               >
-                <option value="parent">The parent’s: {parent.label}</option>
-                <option value="simulated">Simulated (offline)</option>
+                {parent.kind === 'other' && <option value="parent">The parent’s: {parent.label}</option>}
+                <option value="simulated">
+                  Simulated (offline){parent.kind === 'simulated' ? ': the parent’s' : ''}
+                </option>
+                {servers.map((server) => (
+                  <option key={server.id} value={listedServerValue(server.id)}>
+                    {server.label} (listed)
+                  </option>
+                ))}
               </select>
+            </div>
+          )}
+          {listed && (
+            <div className="field">
+              <label htmlFor="fork-server-model">Model name</label>
+              {listed.models.length > 0 ? (
+                <select
+                  id="fork-server-model"
+                  value={listedModel}
+                  onChange={(e) => setServerModel(e.target.value)}
+                  data-testid="fork-server-model"
+                >
+                  {listed.models.map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id="fork-server-model"
+                  value={serverModel}
+                  onChange={(e) => setServerModel(e.target.value)}
+                  data-testid="fork-server-model"
+                />
+              )}
             </div>
           )}
           <div className="fork-grid">
@@ -154,6 +204,24 @@ function ForkForm({
               <label htmlFor="fork-beam">Beam width</label>
               <input id="fork-beam" type="number" value={beamWidth} onChange={(e) => setBeamWidth(e.target.value)} />
             </div>
+            <div className="field">
+              <label htmlFor="fork-cost">Cost cap ($)</label>
+              <input
+                id="fork-cost"
+                type="number"
+                step="0.1"
+                value={maxCost}
+                placeholder="none"
+                onChange={(e) => setMaxCost(e.target.value)}
+                aria-invalid={Boolean(costError)}
+                data-testid="fork-cost"
+              />
+              {costError && (
+                <span className="field-error" role="alert" data-testid="fork-cost-error">
+                  {costError}
+                </span>
+              )}
+            </div>
             {simulated && (
               <>
                 <div className="field">
@@ -176,7 +244,12 @@ function ForkForm({
             <span className="field-hint" data-testid="fork-model-note">
               Model: {modelNote}
             </span>
-            <button type="submit" className="btn btn-primary" disabled={fork.isPending} autoFocus={isRoot}>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={fork.isPending || costError !== null}
+              autoFocus={isRoot}
+            >
               {fork.isPending ? 'Forking…' : 'Start the fork'}
             </button>
           </div>

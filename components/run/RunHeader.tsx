@@ -5,7 +5,7 @@
 // of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import { formatDuration, formatSpend } from '@/lib/contract/format';
+import { budgetNote, formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
 import { taskLabel } from '@/lib/contract/tasks';
 import { elapsedMs, endsTheLog, pausesOf, runStatus } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
@@ -154,9 +154,18 @@ export function RunHeader({
     {
       key: 'cost',
       label: 'cost',
+      // the cap, and whether it can apply at all (a model with no price cannot be capped)
+      title: budgetNote(config.maxCostUsd, stats) ?? undefined,
       value: (
         // the one cost formatter: a run on a model with no price reads "unpriced", never "$0.0000"
-        <b>{formatSpend(stats)}</b>
+        <>
+          <b>{formatSpend(stats)}</b>
+          {config.maxCostUsd != null && (
+            <span data-testid="stat-cost-cap">
+              {stats.unpricedCalls > 0 ? ' · cap n/a (no price)' : ` of ${formatCost(config.maxCostUsd)}`}
+            </span>
+          )}
+        </>
       ),
     },
     { key: 'elapsed', label: 'elapsed', value: <b data-testid="run-elapsed">{elapsed}</b> },
@@ -312,6 +321,11 @@ export function RunHeader({
           </button>
         </div>
       </div>
+      {finishReason === 'budget' && (
+        <p className={layout.notice} role="status" data-testid="run-budget">
+          Stopped: {finishDetail}
+        </p>
+      )}
       {(finishReason === 'error' || (status === 'failed' && (failure ?? run?.error))) && (
         <p className={layout.alert} role="alert" data-testid="run-error">
           {finishReason === 'error'

@@ -1,10 +1,16 @@
 'use client';
-// The model part of the run form: the simulated model (offline), an OpenAI-compatible server (this server's, or a
-// custom base URL), or a replay of another run's recorded model calls. Shows which backends the server has; the
-// key never reaches the browser, only whether one is configured.
+// The model part of the run form: the simulated model (offline), an OpenAI-compatible server (this server's, one the
+// operator listed, or a custom base URL), or a replay of another run's recorded model calls. Shows which backends
+// the server has; keys never reach the browser, only whether the openai preset has one.
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc/index';
-import { BASE_URL_PRESETS, serverSelectValue, type ModelChoice } from '@/lib/forms/index';
+import {
+  BASE_URL_PRESETS,
+  listedServerValue,
+  serverSelectValue,
+  withServer,
+  type ModelChoice,
+} from '@/lib/forms/index';
 import s from './NewRunForm.module.css';
 
 export function ModelPicker({
@@ -23,6 +29,8 @@ export function ModelPicker({
     enabled: choice.provider === 'replay',
   });
   const openai = backends.data?.openai;
+  const servers = backends.data?.servers ?? [];
+  const listed = choice.baseUrlPreset === 'server' ? servers.find((x) => x.id === choice.serverId) : undefined;
   const set = (patch: Partial<ModelChoice>) => onChange({ ...choice, ...patch });
   return (
     <div className={s.fields} data-testid="model-picker">
@@ -36,45 +44,39 @@ export function ModelPicker({
         >
           <option value="simulated">Simulated (offline)</option>
           <option value="openai">
-            OpenAI-compatible{openai && !openai.configured ? ' (no key on the server)' : ''}
+            OpenAI-compatible{openai && !openai.configured && servers.length === 0 ? ' (no key on the server)' : ''}
           </option>
           <option value="replay">Replay a recorded run</option>
         </select>
       </Row>
       {choice.provider === 'openai' && (
         <>
-          <Row
-            label="Server"
-            htmlFor="model-preset"
-            hint={choice.baseUrlPreset === 'openai' ? (openai?.defaultBaseURL ?? '') : 'any OpenAI-compatible /v1'}
-          >
+          <Row label="Server" htmlFor="model-preset" hint={serverHint(choice, openai?.defaultBaseURL, listed?.baseURL)}>
             <select
               id="model-preset"
               className={`input ${s.control}`}
               value={serverSelectValue(choice)}
-              onChange={(e) =>
-                e.target.value === 'openai'
-                  ? set({ baseUrlPreset: 'openai', baseURL: '' })
-                  : set({
-                      baseUrlPreset: 'custom',
-                      // "Custom URL…" starts empty rather than keeping a preset's URL (which would select that preset)
-                      baseURL:
-                        e.target.value === 'custom'
-                          ? serverSelectValue(choice) === 'custom'
-                            ? choice.baseURL
-                            : ''
-                          : e.target.value,
-                    })
-              }
+              onChange={(e) => onChange(withServer(choice, e.target.value, servers))}
               data-testid="field-preset"
             >
               <option value="openai">This server’s ({openai?.defaultBaseURL ?? 'OpenAI'})</option>
-              {BASE_URL_PRESETS.map((p) => (
-                <option key={p.url} value={p.url}>
-                  {p.label}
-                </option>
-              ))}
-              <option value="custom">Custom URL…</option>
+              {servers.length > 0 && (
+                <optgroup label="Listed by the operator">
+                  {servers.map((server) => (
+                    <option key={server.id} value={listedServerValue(server.id)}>
+                      {server.label}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
+              <optgroup label="Your own (local mode or admins)">
+                {BASE_URL_PRESETS.map((p) => (
+                  <option key={p.url} value={p.url}>
+                    {p.label}
+                  </option>
+                ))}
+                <option value="custom">Custom URL…</option>
+              </optgroup>
             </select>
           </Row>
           {choice.baseUrlPreset === 'custom' && (
@@ -89,14 +91,34 @@ export function ModelPicker({
               />
             </Row>
           )}
-          <Row label="Model name" htmlFor="model-name" hint="as the server names it">
-            <input
-              id="model-name"
-              className={`input ${s.control}`}
-              value={choice.model}
-              onChange={(e) => set({ model: e.target.value })}
-              data-testid="field-model"
-            />
+          <Row
+            label="Model name"
+            htmlFor="model-name"
+            hint={listed?.models.length ? 'the ones it offers' : 'as the server names it'}
+          >
+            {listed && listed.models.length > 0 ? (
+              <select
+                id="model-name"
+                className={`input ${s.control}`}
+                value={choice.model}
+                onChange={(e) => set({ model: e.target.value })}
+                data-testid="field-model"
+              >
+                {listed.models.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id="model-name"
+                className={`input ${s.control}`}
+                value={choice.model}
+                onChange={(e) => set({ model: e.target.value })}
+                data-testid="field-model"
+              />
+            )}
           </Row>
           <Row label="Temperature" htmlFor="model-temperature" hint="0-2, empty: the server's default">
             <input
@@ -163,9 +185,16 @@ export function ModelPicker({
   );
 }
 
+function serverHint(choice: ModelChoice, openaiURL: string | undefined, listedURL: string | undefined): string {
+  if (choice.baseUrlPreset === 'openai') return openaiURL ?? '';
+  if (choice.baseUrlPreset === 'server') return listedURL ?? 'no longer listed';
+  return 'any OpenAI-compatible /v1';
+}
+
 function hintFor(choice: ModelChoice, openai: { configured: boolean } | undefined): string {
   if (choice.provider === 'simulated') return 'offline, the same seed gives the same tree';
   if (choice.provider === 'replay') return 'offline: the recorded answers, no key needed';
+  if (choice.baseUrlPreset !== 'openai') return 'keys stay on the server';
   return openai?.configured
     ? 'the key stays on the server'
     : 'no OPENAI_API_KEY on the server: a local server may not need one';

@@ -23,6 +23,20 @@ export function formatSpend(spend: { cost: number; unpricedCalls: number }): str
   return `${formatCost(spend.cost)} + ${spend.unpricedCalls} unpriced call${spend.unpricedCalls === 1 ? '' : 's'}`;
 }
 
+/**
+ * A run's cost cap (ToTConfig.maxCostUsd) as its header says it, or null when it has none: "cap $5.00, $1.20 spent",
+ * or, when its calls had no price, that the cap does not apply (an unpriced model cannot be capped; saying so
+ * rather than showing "$0 spent" of a cap that never binds).
+ */
+export function budgetNote(
+  maxCostUsd: number | null | undefined,
+  spend: { cost: number; unpricedCalls: number },
+): string | null {
+  if (maxCostUsd === null || maxCostUsd === undefined) return null;
+  if (spend.unpricedCalls > 0) return `cap ${formatCost(maxCostUsd)} does not apply: the model has no price`;
+  return `cap ${formatCost(maxCostUsd)}, ${formatCost(spend.cost)} spent`;
+}
+
 /** Tokens with thousands separators: 12,345. */
 export function formatTokens(n: number): string {
   return n.toLocaleString('en-US');

@@ -1,8 +1,10 @@
 /**
  * Which model a run uses, as data (a ModelSpec, kept in Run.modelSettings and sent by the run form and the fork
  * dialog): the zod schema the API validates with and the form checks against, so the bounds (a simulated model's
- * seed and latency, an OpenAI-compatible server's fields) are written once. Never holds an API key: the key lives
- * only on the server (lib/server/model-factory.ts sends it to OPENAI_BASE_URL's origin alone).
+ * seed and latency, an OpenAI-compatible server's fields) are written once. Never holds an API key: keys live only
+ * on the server (lib/server/model-factory.ts sends OPENAI_API_KEY to OPENAI_BASE_URL on the 'openai' preset alone,
+ * and a listed server's own key to that server alone). Specs stored before listed servers existed ('openai' and
+ * 'custom' presets) read as they always did.
  * Browser-safe, imports only zod. Not responsible for building a model from a spec (lib/server/model-factory.ts).
  */
 import { z } from 'zod';
@@ -19,11 +21,19 @@ const latencySchema = z.number().int().min(0).max(10_000);
 /** The simulated model's two settings, as the run form and the fork dialog edit them (no defaults: both required). */
 export const simulatedSettingsSchema = z.object({ seed: seedSchema, latencyMs: latencySchema });
 
+/** Where an OpenAI-compatible spec's calls go (see baseUrlPreset below). */
+export const BASE_URL_PRESET_KINDS = ['openai', 'server', 'custom'] as const;
+export type BaseUrlPresetKind = (typeof BASE_URL_PRESET_KINDS)[number];
+
 const openAISpecSchema = z
   .object({
     provider: z.literal('openai'),
-    /** 'openai': the server's OPENAI_BASE_URL; 'custom': `baseURL` below. */
-    baseUrlPreset: z.enum(['openai', 'custom']).default('openai'),
+    /**
+     * 'openai': the server's OPENAI_BASE_URL; 'server': the operator's listed server `serverId`
+     * (ARBORIST_MODEL_SERVERS); 'custom': `baseURL` below (local mode or admins only, lib/server/model-servers.ts).
+     */
+    baseUrlPreset: z.enum(BASE_URL_PRESET_KINDS).default('openai'),
+    serverId: z.string().min(1).max(40).optional(),
     baseURL: z
       .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
       .max(500)
@@ -44,10 +54,16 @@ const openAISpecSchema = z
     seed: seedSchema.optional(),
   })
   .superRefine((spec, ctx) => {
+    if (spec.baseUrlPreset === 'server' && !spec.serverId) {
+      ctx.addIssue({ code: 'custom', path: ['serverId'], message: 'pick one of the listed servers' });
+    }
+    if (spec.baseUrlPreset !== 'server' && spec.serverId) {
+      ctx.addIssue({ code: 'custom', path: ['serverId'], message: 'a server id is given only with the server preset' });
+    }
     if (spec.baseUrlPreset === 'custom' && !spec.baseURL) {
       ctx.addIssue({ code: 'custom', path: ['baseURL'], message: 'a custom server needs its base URL' });
     }
-    if (spec.baseUrlPreset === 'openai' && spec.baseURL) {
+    if (spec.baseUrlPreset !== 'custom' && spec.baseURL) {
       ctx.addIssue({ code: 'custom', path: ['baseURL'], message: 'a base URL is given only with the custom preset' });
     }
     if (spec.baseURL && /[?#]|\/\/[^/]*@/.test(spec.baseURL)) {

@@ -49,6 +49,12 @@ export const toTConfigFields = z.strictObject({
   maxIterationsPerBranch: z.number().int().min(1).max(20),
   /** Default time limit (ms) of every explore(); null means none. */
   timeout: timeoutField,
+  /**
+   * Cost cap in USD: the search stops (finish reason 'budget') before a call whose estimated cost would take the
+   * run past it (lib/engine/budget.ts says how a call is estimated). Null or absent: no cap. A model with no price
+   * cannot be capped. Optional so configs stored before it read as they were.
+   */
+  maxCostUsd: z.number().positive().max(100_000).nullable().optional(),
   /** Weights of the composite score. */
   confidenceWeight: weight,
   progressWeight: weight,
@@ -135,10 +141,19 @@ export type AnswerSource = z.infer<typeof answerSourceSchema>;
 
 /**
  * Why a run ended. terminated: an executed node reached terminationConfidence; frontier-empty: nothing left to run;
- * node-limit: maxTotalNodes executed; timeout: the time limit passed; aborted: a person stopped it; error: the model
- * kept failing or the task refused the goal.
+ * node-limit: maxTotalNodes executed; timeout: the time limit passed; budget: the next model call would have passed
+ * the run's cost cap (maxCostUsd); aborted: a person stopped it; error: the model kept failing or the task refused
+ * the goal.
  */
-export const finishReasonSchema = z.enum(['terminated', 'frontier-empty', 'node-limit', 'timeout', 'aborted', 'error']);
+export const finishReasonSchema = z.enum([
+  'terminated',
+  'frontier-empty',
+  'node-limit',
+  'timeout',
+  'budget',
+  'aborted',
+  'error',
+]);
 export type FinishReason = z.infer<typeof finishReasonSchema>;
 
 /** A search's counts and spend so far: folded from its log by the engine, stored on its run, shown by the pages. */

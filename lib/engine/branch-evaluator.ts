@@ -4,6 +4,7 @@
  * An answer that cannot be parsed, or a failed call, gives a neutral fallback score, flagged as such.
  * Not responsible for the threshold (the executor drops candidates).
  */
+import { isBudgetReached } from './budget';
 import { CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { openGoalTask } from './prompts';
@@ -92,14 +93,16 @@ export class BranchEvaluator {
 
   /**
    * Scores every branch; calls run concurrently, results keep the branches' order. Every call is waited for, so
-   * when the signal cuts some of them, the CutShort thrown carries the ones that answered (they are spent).
+   * when the signal (or the cost cap) cuts some of them, the CutShort thrown carries the ones that answered (they
+   * are spent).
    */
   async evaluateBatch(contexts: EvaluationContext[], signal?: AbortSignal): Promise<EvaluatedBranch[]> {
     const settled = await Promise.allSettled(contexts.map((ctx) => this.evaluate(ctx, signal)));
     const answered = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (!failure) return answered;
-    if (!signal?.aborted) throw failure.reason;
+    // a call refused by the cost cap stops the search like an abort: the evaluations that answered are kept
+    if (!signal?.aborted && !isBudgetReached(failure.reason)) throw failure.reason;
     throw new CutShort(
       answered.map((e) => e.call),
       failure.reason,

@@ -16,6 +16,7 @@ export const DEFAULT_TOT_CONFIG: Readonly<ToTConfig> = Object.freeze({
   maxTotalNodes: 50,
   maxIterationsPerBranch: 3,
   timeout: null,
+  maxCostUsd: null,
   confidenceWeight: 0.5,
   progressWeight: 0.3,
   noveltyWeight: 0.2,

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { openGoalError } from '../contract/tasks';
 import { BranchEvaluator } from './branch-evaluator';
+import { BudgetedModel, isBudgetReached } from './budget';
 import { BranchGenerator } from './branch-generator';
 import { resolveConfig, resolveTimeout } from './config';
 import { ExplorationControl, checkCommand } from './control';
@@ -72,6 +73,12 @@ export interface ExploreOptions {
   log?: readonly ExplorationEvent[];
   /** Clock for event timestamps (tests). */
   now?: () => number;
+  /**
+   * The most this explore() or resume() may spend, in USD, on top of what the run had spent before it (e.g. what is
+   * left of a person's daily budget). The stricter of it and config.maxCostUsd applies, and reaching it ends the
+   * run as 'budget' the same way. Null or absent: only the config's cap.
+   */
+  spendAllowanceUsd?: number | null;
 }
 
 /** The most recent explored thoughts passed to generation: enough for novelty, bounded for long runs. */
@@ -102,6 +109,7 @@ export class ThoughtTreeExecutor {
       this.callbacks,
       options,
       fold(options.log ?? [], createEmptyTree(options.runId ?? options.log?.[0]?.runId ?? randomUUID())),
+      largestCompletion(options.log ?? []),
     );
     session.start(goal, task.id);
     session.commit();
@@ -117,7 +125,7 @@ export class ThoughtTreeExecutor {
     const tree = fold(events);
     if (!tree.rootId) throw new Error('Cannot resume: the event log has no run.started and root');
     if (options.timeout !== undefined) resolveTimeout(options.timeout);
-    const session = new Session(agent, tree.config, this.callbacks, options, tree);
+    const session = new Session(agent, tree.config, this.callbacks, options, tree, largestCompletion(events));
     if (tree.status === 'finished') return session.result();
     const waiting = tree.status === 'queued' || tree.status === 'interrupted';
     if (options.announceResume !== false || tree.inFlight || waiting) {
@@ -136,6 +144,8 @@ class Session {
   private readonly control: ExplorationControl;
   private readonly abort = new AbortController();
   private readonly now: () => number;
+  /** The agent's model behind the cost cap: every call of the search goes through it. */
+  private readonly model: BudgetedModel;
 
   constructor(
     private readonly agent: Agent,
@@ -143,11 +153,18 @@ class Session {
     private readonly callbacks: ToTCallbacks,
     private readonly options: ExploreOptions,
     readonly tree: ThoughtTree,
+    largestCompletionSoFar = 0,
   ) {
     this.task = options.task ?? openGoalTask;
-    this.generator = new BranchGenerator(agent.model, this.task, options.prices);
+    this.model = new BudgetedModel(agent.model, {
+      cap: strictestCap(config.maxCostUsd ?? null, options.spendAllowanceUsd ?? null, tree.usage.cost),
+      prices: options.prices,
+      spent: tree.usage.cost,
+      largestCompletion: largestCompletionSoFar,
+    });
+    this.generator = new BranchGenerator(this.model, this.task, options.prices);
     this.evaluator = new BranchEvaluator({
-      model: agent.model,
+      model: this.model,
       task: this.task,
       confidenceWeight: config.confidenceWeight,
       progressWeight: config.progressWeight,
@@ -273,6 +290,9 @@ class Session {
         // A step cut short by an abort is rolled back by run.finished; the calls it had made that answered were
         // spent all the same, so they are recorded (stats, tokens and cost count every answered call).
         if (error instanceof CutShort) this.emitCalls(entry.nodeId, error.spent);
+        // the cost cap refused the step's next call: the search stops as it would on a time limit
+        const cause = error instanceof CutShort ? error.cause : error;
+        if (isBudgetReached(cause) && !this.abort.signal.aborted) this.abort.abort(cause);
         if (this.abort.signal.aborted) continue;
         throw error;
       }
@@ -342,14 +362,14 @@ class Session {
         if (this.stopped()) throw new CutShort(calls, this.abort.signal.reason);
         let outcome;
         try {
-          outcome = await callModel(this.agent.model, {
+          outcome = await callModel(this.model, {
             purpose: 'execute',
             messages,
             signal: this.abort.signal,
             prices: this.options.prices,
           });
         } catch (error) {
-          if (this.abort.signal.aborted) throw new CutShort(calls, error);
+          if (this.abort.signal.aborted || isBudgetReached(error)) throw new CutShort(calls, error);
           throw error;
         }
         iterations += 1;
@@ -516,17 +536,19 @@ class Session {
   }
 
   /** Why the abort signal fired, as a finish reason. */
-  private abortedReason(): { reason: 'timeout' | 'aborted'; detail: string } {
-    return this.abort.signal.reason instanceof TimeoutReason
-      ? { reason: 'timeout', detail: 'the time limit passed' }
-      : { reason: 'aborted', detail: 'the abort signal fired' };
+  private abortedReason(): { reason: 'timeout' | 'budget' | 'aborted'; detail: string } {
+    const why: unknown = this.abort.signal.reason;
+    if (why instanceof TimeoutReason) return { reason: 'timeout', detail: 'the time limit passed' };
+    if (isBudgetReached(why)) return { reason: 'budget', detail: why.message };
+    return { reason: 'aborted', detail: 'the abort signal fired' };
   }
 
   /**
    * Picks the winner (findBestNode: the best completed node, verified first) and ends the run. Its answer is the
-   * output; without one, a synthesis call writes it, except after a timeout, abort or backend failure, where the
-   * best node so far is returned as it is. The synthesis is under the same deadline as every other call: a time
-   * limit or an abort that comes during it cuts it, and the run ends as timed out or aborted.
+   * output; without one, a synthesis call writes it, except after a timeout, abort, cost cap or backend failure,
+   * where the best node so far is returned as it is. The synthesis is under the same deadline and cap as every other
+   * call: a time limit or an abort that comes during it cuts it, and the run ends as timed out or aborted; a
+   * synthesis the cap refuses ends the run as 'budget'.
    */
   private async finish(reason: FinishReason, detail: string | null): Promise<void> {
     if (this.tree.status === 'finished') return;
@@ -536,11 +558,12 @@ class Session {
     let finalReason = reason;
     let finalDetail = detail;
     const calls: ModelCallRecord[] = [];
-    if (output === null && best && reason !== 'aborted' && reason !== 'timeout' && reason !== 'error') {
+    const cut = reason === 'aborted' || reason === 'timeout' || reason === 'budget' || reason === 'error';
+    if (output === null && best && !cut) {
       this.commit();
       try {
         if (this.stopped()) throw this.abort.signal.reason;
-        const outcome = await callModel(this.agent.model, {
+        const outcome = await callModel(this.model, {
           purpose: 'synthesize',
           messages: this.task.buildSynthesisPrompt({
             goal: this.tree.goal,
@@ -554,10 +577,11 @@ class Session {
         output = outcome.text;
         if (outcome.text === null) finalDetail = `synthesis failed: ${outcome.record.error}`;
       } catch (error) {
+        if (isBudgetReached(error) && !this.abort.signal.aborted) this.abort.abort(error);
         if (!this.abort.signal.aborted) throw error;
-        const cut = this.abortedReason();
-        finalReason = cut.reason;
-        finalDetail = `${cut.detail} during the synthesis (the search had ended: ${reason})`;
+        const stop = this.abortedReason();
+        finalReason = stop.reason;
+        finalDetail = `${stop.detail} during the synthesis (the search had ended: ${reason})`;
       }
     }
     const finalOutput = output ?? best?.result?.response ?? '';
@@ -606,6 +630,22 @@ class Session {
       },
     };
   }
+}
+
+/** The cap that binds: the config's own, or what the run had spent plus this session's allowance, whichever is lower. */
+function strictestCap(configCap: number | null, allowance: number | null, spent: number): number | null {
+  const allowed = allowance === null ? null : spent + Math.max(0, allowance);
+  if (configCap === null) return allowed;
+  return allowed === null ? configCap : Math.min(configCap, allowed);
+}
+
+/** The largest completion (output tokens) among a log's model calls: the cost cap's guess of the next one. */
+function largestCompletion(events: readonly ExplorationEvent[]): number {
+  let largest = 0;
+  for (const event of events) {
+    if (event.type === 'model.called') largest = Math.max(largest, event.payload.usage.outputTokens);
+  }
+  return largest;
 }
 
 class TimeoutReason extends Error {

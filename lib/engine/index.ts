@@ -11,7 +11,7 @@
 export { DEFAULT_TOT_CONFIG, InvalidConfigError, resolveConfig, resolveTimeout } from './config';
 export { FrontierQueue, comesBefore, findBacktrackTarget, selectNext } from './frontier';
 export { extractJson } from './json';
-export { DEFAULT_PRICES, findPrice, priceCall } from './pricing';
+export { countTokens, DEFAULT_PRICES, findPrice, priceCall } from './pricing';
 export type { ModelPrice, PriceTable } from './pricing';
 export {
   FINAL_MARKER,

@@ -3,12 +3,14 @@
  * not thrown, so a model that fails or returns garbage never kills a run; an abort is rethrown. A failed call is
  * priced on the tokens its error says it used (`error.usage`, as lib/models' ModelError carries), else on none.
  * The abort signal is the run's deadline: once it has fired no call starts, so every caller gets that rule here.
+ * A call the cost cap refuses (BudgetReached, budget.ts) is rethrown too: it was never made.
  * Not responsible for retries or timeouts of a backend (lib/models does those).
  */
 import type { EventPayloads } from '../contract/events';
-import type { ChatMessage, ModelPurpose, TokenUsage } from '../contract/vocabulary';
+import type { ChatMessage, ModelPurpose } from '../contract/vocabulary';
 import type { LanguageModel } from './types';
-import { type PriceTable, priceCall } from './pricing';
+import { isBudgetReached } from './budget';
+import { type PriceTable, priceCall, spentByFailure } from './pricing';
 
 export type ModelCallRecord = Omit<EventPayloads['model.called'], 'nodeId'>;
 
@@ -73,6 +75,8 @@ export async function callModel(model: LanguageModel, options: CallOptions): Pro
     };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason ?? error;
+    // a call the cost cap refused was never made: it stops the search, it is not a failed call
+    if (isBudgetReached(error)) throw error;
     const usage = spentByFailure(error);
     return {
       text: null,
@@ -88,14 +92,4 @@ export async function callModel(model: LanguageModel, options: CallOptions): Pro
       },
     };
   }
-}
-
-/**
- * Tokens a failed call used all the same, when its error says (a backend's error may carry `usage`, e.g. a
- * completion that came back with no text); else none. Keeps the cost of failures honest.
- */
-function spentByFailure(error: unknown): TokenUsage {
-  const usage = (error as { usage?: Partial<TokenUsage> | null } | null)?.usage;
-  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
-  return { inputTokens: count(usage?.inputTokens), outputTokens: count(usage?.outputTokens) };
 }

@@ -39,8 +39,26 @@ export function findPrice(modelId: string, table: PriceTable = DEFAULT_PRICES): 
   return best ? (table[best] ?? null) : null;
 }
 
+/**
+ * About how many tokens a text is: 4 characters a token (at least 1 for any text). Used where no tokenizer is at
+ * hand: the offline model's usage, a server that reports none, and a cost cap's estimate of the next call.
+ */
+export function countTokens(text: string): number {
+  return text ? Math.max(1, Math.ceil(text.length / 4)) : 0;
+}
+
 export function priceCall(modelId: string, usage: TokenUsage, table: PriceTable = DEFAULT_PRICES): number | null {
   const price = findPrice(modelId, table);
   if (!price) return null;
   return (usage.inputTokens * price.inputPerMillion + usage.outputTokens * price.outputPerMillion) / 1_000_000;
+}
+
+/**
+ * Tokens a failed call used all the same, when its error says (a backend's error may carry `usage`, e.g. a
+ * completion that came back with no text); else none. Keeps the cost of failures honest.
+ */
+export function spentByFailure(error: unknown): TokenUsage {
+  const usage = (error as { usage?: Partial<TokenUsage> | null } | null)?.usage;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
+  return { inputTokens: count(usage?.inputTokens), outputTokens: count(usage?.outputTokens) };
 }

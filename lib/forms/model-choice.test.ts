@@ -7,6 +7,7 @@ import {
   modelSpec,
   parentModel,
   serverSelectValue,
+  withServer,
 } from './model-choice';
 
 describe('the run form’s model choice', () => {
@@ -62,6 +63,40 @@ describe('the server select shows what is chosen (issue 10, item 16)', () => {
     for (const baseURL of ['', 'http://x/v1', ...BASE_URL_PRESETS.map((p) => p.url)]) {
       expect(options).toContain(serverSelectValue({ ...openai, baseUrlPreset: 'custom', baseURL }));
     }
+  });
+});
+
+describe("the operator's listed servers (issue 12)", () => {
+  const servers = [
+    {
+      id: 'vllm',
+      label: 'vLLM on gpu-box',
+      baseURL: 'http://10.0.0.5:8000/v1',
+      models: ['qwen2.5-7b', 'llama-3.1-8b'],
+    },
+    { id: 'any', label: 'Any model', baseURL: 'http://10.0.0.6:8000/v1', models: [] },
+  ];
+  const openai = { ...defaultModelChoice('gpt-4o-mini'), provider: 'openai' as const };
+
+  it('picking one selects it by id, with its first model when the current name is not one it offers', () => {
+    const vllm = withServer(openai, 'server:vllm', servers);
+    expect(vllm).toMatchObject({ baseUrlPreset: 'server', serverId: 'vllm', model: 'qwen2.5-7b', baseURL: '' });
+    expect(serverSelectValue(vllm)).toBe('server:vllm');
+    expect(withServer({ ...openai, model: 'llama-3.1-8b' }, 'server:vllm', servers).model).toBe('llama-3.1-8b');
+    expect(withServer(openai, 'server:any', servers).model).toBe('gpt-4o-mini');
+    expect(withServer(vllm, 'openai', servers)).toMatchObject({ baseUrlPreset: 'openai', serverId: '' });
+    expect(withServer(vllm, 'custom', servers)).toMatchObject({ baseUrlPreset: 'custom', serverId: '', baseURL: '' });
+  });
+
+  it('makes a spec naming the server by id (never its URL), which the server accepts', () => {
+    const spec = modelSpec(withServer(openai, 'server:vllm', servers), { seed: 1, latencyMs: 0 });
+    expect(modelSpecSchema.parse(spec)).toEqual({
+      provider: 'openai',
+      baseUrlPreset: 'server',
+      serverId: 'vllm',
+      model: 'qwen2.5-7b',
+    });
+    expect(modelChoiceError({ ...openai, baseUrlPreset: 'server', serverId: '' })).toMatch(/listed servers/);
   });
 });
 

@@ -1,16 +1,20 @@
 /**
  * The run form's model choice, free of React: the simulated model (its seed and latency are form fields), an
- * OpenAI-compatible server (the server's own, or a custom base URL such as a local Ollama, vLLM, llama.cpp or
- * LM Studio), or a replay of another run's recorded calls; turned into run.create's `model`.
- * Never holds a key: the key stays on the server.
+ * OpenAI-compatible server (the server's own, one the operator listed in ARBORIST_MODEL_SERVERS, or a custom base
+ * URL such as a local Ollama, vLLM, llama.cpp or LM Studio: local mode or admins only), or a replay of another
+ * run's recorded calls; turned into run.create's `model`. The fork dialog offers the listed servers the same way.
+ * Never holds a key: keys stay on the server.
  */
+import type { BaseUrlPresetKind } from '@/lib/contract/model-spec';
 
 export type ModelProvider = 'simulated' | 'openai' | 'replay';
 
 export interface ModelChoice {
   provider: ModelProvider;
-  baseUrlPreset: 'openai' | 'custom';
+  baseUrlPreset: BaseUrlPresetKind;
   baseURL: string;
+  /** The listed server, when baseUrlPreset is 'server'. */
+  serverId: string;
   model: string;
   temperature: string;
   reasoningEffort: '' | 'low' | 'medium' | 'high';
@@ -31,6 +35,7 @@ export function defaultModelChoice(defaultModel = 'gpt-4o-mini'): ModelChoice {
     provider: 'simulated',
     baseUrlPreset: 'openai',
     baseURL: '',
+    serverId: '',
     model: defaultModel,
     temperature: '',
     reasoningEffort: '',
@@ -43,8 +48,9 @@ export type ModelSpecInput =
   | { provider: 'simulated'; seed: number; latencyMs: number }
   | {
       provider: 'openai';
-      baseUrlPreset: 'openai' | 'custom';
+      baseUrlPreset: BaseUrlPresetKind;
       baseURL?: string;
+      serverId?: string;
       model: string;
       temperature?: number;
       reasoningEffort?: 'low' | 'medium' | 'high';
@@ -61,6 +67,7 @@ export function modelSpec(choice: ModelChoice, simulated: { seed: number; latenc
     provider: 'openai',
     baseUrlPreset: choice.baseUrlPreset,
     ...(choice.baseUrlPreset === 'custom' ? { baseURL: choice.baseURL.trim() } : {}),
+    ...(choice.baseUrlPreset === 'server' ? { serverId: choice.serverId } : {}),
     model: choice.model.trim(),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(choice.reasoningEffort ? { reasoningEffort: choice.reasoningEffort } : {}),
@@ -72,6 +79,7 @@ export function modelSpec(choice: ModelChoice, simulated: { seed: number; latenc
 export function modelChoiceError(choice: ModelChoice): string | null {
   if (choice.provider === 'replay') return choice.recordingRunId ? null : 'pick the run whose calls to replay';
   if (choice.provider !== 'openai') return null;
+  if (choice.baseUrlPreset === 'server' && !choice.serverId) return 'pick one of the listed servers';
   if (!choice.model.trim()) return 'name the model (e.g. gpt-4o-mini, llama3.1)';
   if (choice.baseUrlPreset === 'custom' && !/^https?:\/\/\S+$/.test(choice.baseURL.trim())) {
     return 'a custom server needs its base URL, e.g. http://localhost:11434/v1';
@@ -81,14 +89,49 @@ export function modelChoiceError(choice: ModelChoice): string | null {
   return null;
 }
 
+/** A listed server as the browser knows it (backend.list: never a key). */
+export interface ListedServer {
+  id: string;
+  label: string;
+  baseURL: string;
+  /** The models it offers; empty: any name. */
+  models: string[];
+}
+
+const LISTED_PREFIX = 'server:';
+
 /**
- * The server select's value: 'openai' (this server's), a preset's URL when the base URL is exactly that preset, else
- * 'custom'. A custom URL (empty while it is being typed, or any other) must show "Custom URL…" as chosen: the select
- * used to take the typed URL as its value, which matched no option, so it showed the first one instead.
+ * The server select's value: 'openai' (this server's), 'server:<id>' for a listed server, a preset's URL when the
+ * base URL is exactly that preset, else 'custom'. A custom URL (empty while it is being typed, or any other) must
+ * show "Custom URL…" as chosen: the select used to take the typed URL as its value, which matched no option, so it
+ * showed the first one instead.
  */
-export function serverSelectValue(choice: Pick<ModelChoice, 'baseUrlPreset' | 'baseURL'>): string {
+export function serverSelectValue(choice: Pick<ModelChoice, 'baseUrlPreset' | 'baseURL' | 'serverId'>): string {
   if (choice.baseUrlPreset === 'openai') return 'openai';
+  if (choice.baseUrlPreset === 'server') return `${LISTED_PREFIX}${choice.serverId}`;
   return BASE_URL_PRESETS.some((p) => p.url === choice.baseURL) ? choice.baseURL : 'custom';
+}
+
+/** The value of a listed server's option in the server select. */
+export function listedServerValue(id: string): string {
+  return `${LISTED_PREFIX}${id}`;
+}
+
+/**
+ * The choice after picking `value` in the server select: this server's, a listed server (its first model chosen
+ * when it lists any and the current name is not one of them), a local preset's URL, or "Custom URL…" (which starts
+ * empty rather than keeping a preset's URL, which would select that preset).
+ */
+export function withServer(choice: ModelChoice, value: string, servers: readonly ListedServer[]): ModelChoice {
+  if (value === 'openai') return { ...choice, baseUrlPreset: 'openai', baseURL: '', serverId: '' };
+  if (value.startsWith(LISTED_PREFIX)) {
+    const server = servers.find((s) => s.id === value.slice(LISTED_PREFIX.length));
+    const models = server?.models ?? [];
+    const model = models.length > 0 && !models.includes(choice.model) ? (models[0] as string) : choice.model;
+    return { ...choice, baseUrlPreset: 'server', baseURL: '', serverId: server?.id ?? '', model };
+  }
+  const keepTyped = serverSelectValue(choice) === 'custom' ? choice.baseURL : '';
+  return { ...choice, baseUrlPreset: 'custom', serverId: '', baseURL: value === 'custom' ? keepTyped : value };
 }
 
 /**

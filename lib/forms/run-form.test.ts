@@ -6,6 +6,7 @@ import {
   FIELD_ORDER,
   NUMBER_FIELDS,
   advancedSummary,
+  costCapError,
   defaultSettings,
   firstErrorField,
   formMessages,
@@ -108,6 +109,19 @@ describe('parseForm', () => {
     expect(parseForm(withValues({ timeout: '30000' })).input?.config.timeout).toBe(30_000);
     expect(parseForm(withValues({ timeout: '-1' })).errors.timeout).toBe('Must be at least 0');
     expect(NUMBER_FIELDS.find((f) => f.name === 'timeout')?.hint).toBe('empty or 0 means no limit');
+  });
+
+  it('reads an empty cost cap as none, a positive number as dollars, and refuses 0 or less', () => {
+    expect(parseForm(withValues({ maxCostUsd: '' })).input?.config.maxCostUsd).toBeNull();
+    expect(parseForm(withValues({ maxCostUsd: '2.5' })).input?.config.maxCostUsd).toBe(2.5);
+    expect(parseForm(withValues({ maxCostUsd: '0' })).errors.maxCostUsd).toBe('Must be more than 0');
+    expect(parseForm(withValues({ maxCostUsd: 'lots' })).errors.maxCostUsd).toBe('Must be a number');
+    expect(NUMBER_FIELDS.find((f) => f.name === 'maxCostUsd')).toMatchObject({ group: 'limits', nullable: true });
+    // the fork dialog's field, alone, in the same words
+    expect(costCapError(' ')).toBeNull();
+    expect(costCapError('1.5')).toBeNull();
+    expect(costCapError('0')).toBe('Must be more than 0');
+    expect(costCapError('x')).toBe('Must be a number');
   });
 
   it("checks the goal with the task's own rule and trims it", () => {

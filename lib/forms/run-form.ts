@@ -70,9 +70,15 @@ interface SpecInput {
 
 /** Bounds read from the schema itself, so a hint can never disagree with validation. */
 function bounds(name: NumberFieldSpec['name']): { min: number | null; max: number | null; nullable: boolean } {
-  const field = name === 'seed' || name === 'latencyMs' ? modelFields.shape[name] : toTConfigFields.shape[name];
-  const nullable = field instanceof z.ZodNullable;
-  const number = (nullable ? field.unwrap() : field) as z.ZodNumber;
+  let field: z.ZodType =
+    name === 'seed' || name === 'latencyMs' ? modelFields.shape[name] : toTConfigFields.shape[name];
+  // a field that may be null (no limit) may also be absent (maxCostUsd, optional for configs stored before it)
+  let nullable = false;
+  while (field instanceof z.ZodNullable || field instanceof z.ZodOptional) {
+    nullable ||= field instanceof z.ZodNullable;
+    field = field.unwrap() as z.ZodType;
+  }
+  const number = field as z.ZodNumber;
   const finite = (v: number | null) => (v !== null && Number.isFinite(v) && Math.abs(v) < 1e9 ? v : null);
   // minValue does not say whether the bound is exclusive (positive() is "> 0"): ask the schema itself.
   const edge = (v: number | null, step: 1 | -1) =>
@@ -129,6 +135,13 @@ export const NUMBER_FIELDS: readonly NumberFieldSpec[] = [
   }),
   spec({ name: 'maxTotalNodes', label: 'Node cap', hint: 'nodes executed at most', group: 'limits' }),
   spec({ name: 'timeout', label: 'Timeout (ms)', hint: 'empty or 0 means no limit', group: 'limits', step: 1000 }),
+  spec({
+    name: 'maxCostUsd',
+    label: 'Cost cap ($)',
+    hint: 'stops before a call would pass it; empty: none',
+    group: 'limits',
+    step: 0.1,
+  }),
   spec({
     name: 'maxIterationsPerBranch',
     label: 'Turns per branch',
@@ -296,6 +309,19 @@ export function parseForm(values: FormValues): ParsedForm {
     input: { taskId: entry.id, goal, config: config.data, model: { provider: 'simulated', ...model.data } },
     errors,
   };
+}
+
+/**
+ * A cost cap typed on its own (the fork dialog's field), checked by the config's own schema in the run form's
+ * words: null when it is fine, empty (no cap) included.
+ */
+export function costCapError(text: string): string | null {
+  const value = readNumber(text);
+  if (value === null) return null;
+  if (Number.isNaN(value)) return 'Must be a number';
+  const parsed = toTConfigFields.shape.maxCostUsd.safeParse(value);
+  const issue = parsed.success ? null : parsed.error.issues[0];
+  return issue ? issueMessage(issue) : null;
 }
 
 /** The first field (in screen order) that has a message. */

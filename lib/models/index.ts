@@ -6,7 +6,7 @@
  */
 
 export { ModelError } from './model-error';
-export { DEFAULT_OPENAI_BASE_URL, displayURL, OpenAIModel } from './openai';
+export { DEFAULT_OPENAI_BASE_URL, displayURL, OpenAIModel, PRIVATE_ADDRESS } from './openai';
 export { createRng, hashString } from './random';
 export type { Rng } from './random';
 export { recordingFromEvents, RecordingModel, ReplayModel } from './recording';

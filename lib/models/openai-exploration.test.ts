@@ -174,7 +174,7 @@ describe('a whole search through OpenAIModel over HTTP', () => {
     const failed = modelCalls(events).filter((c) => c.error !== null);
     expect(failed.length).toBeGreaterThanOrEqual(MAX_CONSECUTIVE_MODEL_FAILURES);
     for (const call of failed) {
-      expect(call.error).toContain('had a server error (500: The server had an error), on all 2 attempts');
+      expect(call.error).toContain('had a server error (HTTP 500), on all 2 attempts');
       expect(call.response).toBeNull();
       expect(call.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
     }

@@ -13,7 +13,14 @@
  * - Usage comes from the response's usage (prompt_tokens, completion_tokens). A server that sends none gets
  *   about characters / 4 tokens each way, and the usage is marked `estimated: true` (the engine's model.called
  *   event keeps only the two counts, so a recording keeps the mark and the event log does not).
- * - Every failure is a ModelError (model-error.ts) whose message says what happened and what to do.
+ * - Every failure is a ModelError (model-error.ts) whose message says what happened and what to do, in our words
+ *   only: the HTTP status and a fixed phrase, never text of the server's reply (an error body, a 404 or HTML page,
+ *   a 200 body that is not a chat completion, a JSON parser's excerpt of it). Messages are stored in the run's
+ *   events, which everyone who may read the run reads; a server's body is the server's, not the run's. The body is
+ *   read only to classify a failure (a missing model, a context overflow, an exhausted quota). The content of a
+ *   valid chat completion (and its refusal) is the model's answer and is returned as such.
+ * - Redirects are not followed (a model API has no reason to redirect; following one would let a server send a
+ *   call, and its key, elsewhere): a 3xx is a refused request.
  * - The API key is held in a private field, sent only as the Authorization header, and redacted from every
  *   message; the SDK's own logging is off and it reads nothing from the environment (every option is passed).
  * Not responsible for which key goes to which server (lib/server/model-factory.ts) or for prices (engine/pricing).
@@ -70,6 +77,8 @@ export interface OpenAIModelOptions {
   now?: () => number;
   /** Jitter source in [0, 1). */
   random?: () => number;
+  /** The transport (default: the global fetch); the server passes one that connects to public addresses only. */
+  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }
 
 /** Usage as this backend reports it: `estimated` when the server sent none and characters were counted. */
@@ -151,7 +160,7 @@ export class OpenAIModel implements LanguageModel {
       // our own timer (per attempt, body included) fires first; this one is a backstop
       timeout: timeoutMs + 1_000,
       logLevel: 'off',
-      fetch: normalizingFetch,
+      fetch: normalizingFetch(options.fetch ?? fetch),
     });
   }
 
@@ -230,12 +239,13 @@ export class OpenAIModel implements LanguageModel {
   private read(completion: unknown, request: CompletionRequest): CompletionResponse {
     const parsed = completionSchema.safeParse(completion);
     if (!parsed.success) {
+      // what the body was, never what it said (see the header)
       const what =
         typeof completion === 'string'
           ? completion.trim()
-            ? `a text body instead of JSON (${preview(completion)})`
+            ? `a text body instead of JSON (${completion.length} characters, not shown)`
             : 'an empty body'
-          : 'JSON that is not a chat completion';
+          : 'JSON that is not a chat completion (not shown)';
       throw this.badResponse(what);
     }
     const choice = parsed.data.choices[0];
@@ -253,7 +263,9 @@ export class OpenAIModel implements LanguageModel {
           usage,
         });
       }
-      const reason = choice.finish_reason ?? 'none';
+      // the server's own word, said only when it is one of the API's (a server could put anything there)
+      const said = choice.finish_reason ?? 'none';
+      const reason = KNOWN_FINISH_REASONS.has(said) ? said : 'other';
       const advice =
         reason === 'length'
           ? 'it ran out of tokens (allow more output tokens or lower the reasoning effort)'
@@ -316,9 +328,11 @@ export class OpenAIModel implements LanguageModel {
       const detail = timedOut ? 'the connection timed out' : connectionDetail(error);
       // fetch never connects to some ports (6000, 6665-6669, ...): retrying cannot help
       const badPort = detail === 'bad port';
+      // a team-mode guard refused the address: retrying cannot help either
+      const refusedAddress = detail.endsWith(`(${PRIVATE_ADDRESS})`);
       return {
         kind: 'unreachable',
-        retryable: !badPort,
+        retryable: !badPort && !refusedAddress,
         retryAfterMs: null,
         describe: (attempts) =>
           badPort
@@ -328,7 +342,8 @@ export class OpenAIModel implements LanguageModel {
     }
     if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
       const status = error.status;
-      const said = `${status}: ${serverMessage(error)}`;
+      // the status only: the body's message is read to classify, never repeated (see the header)
+      const said = `HTTP ${status}`;
       const code = typeof error.code === 'string' ? error.code : '';
       if (status === 401 || status === 403) {
         return fixed(
@@ -393,10 +408,10 @@ export class OpenAIModel implements LanguageModel {
         status,
       );
     }
-    if (error instanceof SyntaxError)
-      return fixed('bad-response', this.badResponse(`malformed JSON (${error.message})`).message);
-    const message = error instanceof Error ? error.message : String(error);
-    return fixed('bad-response', `unexpected failure calling ${host}: ${message}`);
+    // a JSON parser's message quotes the body: say only that it was malformed
+    if (error instanceof SyntaxError) return fixed('bad-response', this.badResponse('malformed JSON').message);
+    const name = error instanceof Error ? error.name : typeof error;
+    return fixed('bad-response', `unexpected failure calling ${host} (${name}): check the server's log`);
   }
 
   /** The key never leaves in a message, whatever a server echoes. */
@@ -405,6 +420,8 @@ export class OpenAIModel implements LanguageModel {
     return key && key.length >= 4 ? text.split(key).join('[redacted]') : text;
   }
 }
+
+const KNOWN_FINISH_REASONS = new Set(['stop', 'length', 'content_filter', 'tool_calls', 'function_call', 'none']);
 
 const CONTEXT_LENGTH = /context[_ ](length|window|size)|maximum context|too many tokens|prompt is too long/i;
 
@@ -434,7 +451,12 @@ export function displayURL(url: string): string {
   }
 }
 
+/** The code of a connection a transport refused because the address is not public (lib/server/model-servers.ts). */
+export const PRIVATE_ADDRESS = 'ARBORIST_PRIVATE_ADDRESS';
+
 const CONNECTION_CODES: Record<string, string> = {
+  [PRIVATE_ADDRESS]:
+    'the host is or resolves to a private, loopback or reserved address, which this server does not call',
   ECONNREFUSED: 'the connection was refused (nothing listens there)',
   ENOTFOUND: 'the host name was not found',
   EAI_AGAIN: 'the host name could not be resolved',
@@ -474,13 +496,21 @@ export function retryAfterMs(headers: Headers | undefined, now: number): number 
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
+type Fetch = NonNullable<OpenAIModelOptions['fetch']>;
+
 /**
  * Error bodies in the SDK's shape ({ error: { message, type, code } }): vLLM sends { message, type, code },
- * Ollama { error: "..." }, FastAPI servers { detail }; without this the SDK would lose their message.
+ * Ollama { error: "..." }, FastAPI servers { detail }; without this the SDK could not read their message or code to
+ * classify the failure. Redirects are not followed (see the header).
  */
-async function normalizingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const response = await fetch(input, init);
-  if (response.ok) return response;
+function normalizingFetch(transport: Fetch): Fetch {
+  return async (input, init) => {
+    const response = await transport(input, { ...init, redirect: 'manual' });
+    return response.ok ? response : normalizedError(response);
+  };
+}
+
+async function normalizedError(response: Response): Promise<Response> {
   const text = await response.text();
   const normalized = normalizeErrorBody(text);
   const headers = new Headers(response.headers);

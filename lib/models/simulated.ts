@@ -5,7 +5,7 @@
  * Optional latency makes a live run look like a real model. Tokens are counted (about 4 characters a token).
  * Not responsible for what a good answer is: the simulations are (lib/tasks/*).
  */
-import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
+import { countTokens, type CompletionRequest, type CompletionResponse, type LanguageModel } from '../engine/index';
 import { createRng, hashString, type Rng } from './random';
 import { sleep } from '../contract/sleep';
 
@@ -25,9 +25,8 @@ export interface SimulatedModelOptions {
 
 export const SIMULATED_MODEL_ID = 'simulated';
 
-export function countTokens(text: string): number {
-  return text ? Math.max(1, Math.ceil(text.length / 4)) : 0;
-}
+/** Defined with the prices (lib/engine/pricing.ts), which a cost cap's estimate uses too. */
+export { countTokens };
 
 export class SimulatedModel implements LanguageModel {
   readonly id = SIMULATED_MODEL_ID;

@@ -72,6 +72,7 @@ describe('readEnv', () => {
     }
   });
 
+<<<<<<< HEAD
   it('team mode refuses to start without a long secret, and with half an admin, naming the fix and no value', () => {
     expect(() => readEnv({ ARBORIST_AUTH: '1' })).toThrow(/ARBORIST_SECRET: team mode .* at least 32 characters/);
     expect(() => readEnv({ ARBORIST_AUTH: '1', ARBORIST_SECRET: 'short-SECRET' })).toThrow(/at least 32/);
@@ -93,5 +94,44 @@ describe('readEnv', () => {
       readEnv({ ARBORIST_ALLOWED_ORIGINS: 'https://a.example, http://b.example:8080' }).ARBORIST_ALLOWED_ORIGINS,
     ).toEqual(['https://a.example', 'http://b.example:8080']);
     expect(() => readEnv({ ARBORIST_ALLOWED_ORIGINS: 'https://a.example/app' })).toThrow(/is not an origin/);
+=======
+  it('reads ARBORIST_MODEL_SERVERS with each key from its apiKeyEnv, and says plainly what is wrong', () => {
+    const servers = JSON.stringify([
+      { id: 'vllm', label: 'vLLM', baseURL: 'http://10.0.0.5:8000/v1', apiKeyEnv: 'VLLM_KEY', models: ['qwen'] },
+    ]);
+    const env = readEnv({ ARBORIST_MODEL_SERVERS: servers, VLLM_KEY: 'vllm-SECRET-1' });
+    expect(env.ARBORIST_MODEL_SERVERS).toEqual([
+      {
+        id: 'vllm',
+        label: 'vLLM',
+        baseURL: 'http://10.0.0.5:8000/v1',
+        apiKeyEnv: 'VLLM_KEY',
+        models: ['qwen'],
+        apiKey: 'vllm-SECRET-1',
+      },
+    ]);
+    expect(readEnv({}).ARBORIST_MODEL_SERVERS).toEqual([]);
+    const problem = (source: Record<string, string>) => {
+      try {
+        readEnv(source);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(problem({ ARBORIST_MODEL_SERVERS: '[{' })).toMatch(/ARBORIST_MODEL_SERVERS: is not JSON: expected e.g./);
+    expect(problem({ ARBORIST_MODEL_SERVERS: servers })).toMatch(/server "vllm" names VLLM_KEY, which is not set/);
+    const twice = JSON.stringify([
+      { id: 'a', label: 'A', baseURL: 'http://h/v1' },
+      { id: 'a', label: 'B', baseURL: 'http://i/v1' },
+    ]);
+    expect(problem({ ARBORIST_MODEL_SERVERS: twice })).toMatch(/"a" is listed twice/);
+    const keyInURL = JSON.stringify([{ id: 'a', label: 'A', baseURL: 'http://user:SECRET@h/v1' }]);
+    const message = problem({ ARBORIST_MODEL_SERVERS: keyInURL });
+    expect(message).toMatch(/ARBORIST_MODEL_SERVERS.0.baseURL: carries no credentials/);
+    expect(message).not.toContain('SECRET');
+    expect(problem({ ARBORIST_DAILY_BUDGET_USD: '-1' })).toMatch(/ARBORIST_DAILY_BUDGET_USD/);
+    expect(readEnv({ ARBORIST_DAILY_BUDGET_USD: '2.5' }).ARBORIST_DAILY_BUDGET_USD).toBe(2.5);
+>>>>>>> wt-models
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The server's environment, read and validated in one place. Every setting has an embedded default, so a fresh
  * clone starts with no configuration at all. OPENAI_API_KEY is read here and handed only to the model factory,
- * which sends it only to OPENAI_BASE_URL; no error message here ever contains a value.
+ * which sends it only to OPENAI_BASE_URL on the 'openai' preset; each listed model server's key (its apiKeyEnv) is
+ * read here too and sent only to that server. No error message here ever contains a value of a key.
  * Not responsible for the database file's path rules (db/migrate.ts resolves DATABASE_URL).
  */
 import { z } from 'zod';
@@ -37,6 +38,54 @@ const priceTableSchema = z
   })
   .pipe(z.record(z.string().min(1), priceSchema));
 
+/** An environment variable's name, as a listed server's apiKeyEnv names one. */
+const envNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name');
+
+/** One of the operator's OpenAI-compatible servers, as ARBORIST_MODEL_SERVERS lists it. */
+const modelServerSchema = z.strictObject({
+  /** What a run's spec names it by (baseUrlPreset 'server', serverId). */
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'is 1-40 of a-z, 0-9, - and _, starting with a letter or digit'),
+  /** How the run form names it. */
+  label: z.string().trim().min(1).max(80),
+  baseURL: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .max(500)
+    .refine((url) => !/[?#]|\/\/[^/]*@/.test(url), 'carries no credentials or query (the key comes from apiKeyEnv)'),
+  /** The variable holding this server's key; absent: no key is sent. */
+  apiKeyEnv: envNameSchema.optional(),
+  /** The model names offered; a run on this server must pick one of them. Absent or empty: any name. */
+  models: z.array(z.string().trim().min(1).max(200)).max(100).optional(),
+});
+
+/** A listed server with its key read from the environment (server-only: listBackends never passes `apiKey` on). */
+export type ModelServer = z.output<typeof modelServerSchema> & { apiKey: string | null };
+
+/** ARBORIST_MODEL_SERVERS: a JSON list of servers, ids unique. */
+const modelServersSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'is not JSON: expected e.g. [{"id": "vllm", "label": "vLLM on gpu-box", "baseURL": "http://10.0.0.5:8000/v1", "apiKeyEnv": "VLLM_KEY", "models": ["qwen2.5-7b"]}]',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(modelServerSchema).max(50))
+  .superRefine((servers, ctx) => {
+    const seen = new Set<string>();
+    servers.forEach((server, index) => {
+      if (seen.has(server.id)) {
+        ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `"${server.id}" is listed twice` });
+      }
+      seen.add(server.id);
+    });
+  });
+
 const envSchema = z.object({
   /** How many runs execute at once; the rest wait as queued. */
   ARBORIST_MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(64).default(4),
@@ -53,6 +102,10 @@ const envSchema = z.object({
   ),
   /** The model the run form proposes. */
   ARBORIST_DEFAULT_MODEL: z.preprocess(unsetIfEmpty, z.string().max(200).default(DEFAULT_OPENAI_MODEL)),
+  /** The operator's OpenAI-compatible servers, offered to the run form by id (see lib/server/model-servers.ts). */
+  ARBORIST_MODEL_SERVERS: z.preprocess(unsetIfEmpty, modelServersSchema.optional()),
+  /** Team mode: what one user's runs may cost per UTC day, in USD (absent: no cap; see daily-budget.ts). */
+  ARBORIST_DAILY_BUDGET_USD: z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(1_000_000).optional()),
   /** Prices merged over DEFAULT_PRICES (see loadPriceTable). */
   ARBORIST_PRICES: z.preprocess(unsetIfEmpty, priceTableSchema.optional()),
   /** "1": team mode, with accounts, roles and share links (lib/server/auth). Unset: one local person, loopback only. */
@@ -88,7 +141,10 @@ const envSchema = z.object({
   ARBORIST_ALLOW_OPEN: z.preprocess(unsetIfEmpty, z.enum(['0', '1']).default('0')),
 });
 
-export type ServerEnv = z.infer<typeof envSchema>;
+export type ServerEnv = Omit<z.infer<typeof envSchema>, 'ARBORIST_MODEL_SERVERS'> & {
+  /** Every listed server with its key read (empty when none are listed). */
+  ARBORIST_MODEL_SERVERS: ModelServer[];
+};
 
 /** Share links are signed with it: shorter is guessable offline. */
 export const MIN_SECRET_LENGTH = 32;
@@ -119,12 +175,26 @@ const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
 });
 
 export function readEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
+<<<<<<< HEAD
   const parsed = checkedEnvSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid environment: ${problems}`);
+=======
+  const parsed = envSchema.safeParse(source);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  const servers: ModelServer[] = [];
+  for (const server of parsed.data?.ARBORIST_MODEL_SERVERS ?? []) {
+    const apiKey = server.apiKeyEnv ? source[server.apiKeyEnv]?.trim() || null : null;
+    // a key the operator named but did not set would fail every call as 401: say so at start instead
+    if (server.apiKeyEnv && !apiKey) {
+      problems.push(`ARBORIST_MODEL_SERVERS: server "${server.id}" names ${server.apiKeyEnv}, which is not set`);
+    }
+    servers.push({ ...server, apiKey });
+>>>>>>> wt-models
   }
-  return parsed.data;
+  if (!parsed.success || problems.length > 0) throw new Error(`Invalid environment: ${problems.join('; ')}`);
+  return { ...parsed.data, ARBORIST_MODEL_SERVERS: servers };
 }
 
 /** DEFAULT_PRICES with ARBORIST_PRICES over them (a listed model replaces its default price). */

@@ -87,6 +87,7 @@ describe('listBackends', () => {
     expect(listBackends(readEnv({}))).toEqual({
       simulated: true,
       openai: { configured: false, defaultBaseURL: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini' },
+      servers: [],
     });
     const configured = listBackends(readEnv({ OPENAI_API_KEY: KEY, ARBORIST_DEFAULT_MODEL: 'gpt-4.1-mini' }));
     expect(configured.openai).toEqual({
@@ -115,7 +116,7 @@ describe('createModel', () => {
     expect(JSON.stringify(model)).not.toContain(KEY);
   });
 
-  it('a custom base URL on another origin never gets the key; on the same origin it does', async () => {
+  it("a custom base URL never gets the key, even on OPENAI_BASE_URL's origin: only the openai preset does", async () => {
     const keyed = await game24Server();
     const other = await game24Server();
     const env = envFor(keyed.baseURL);
@@ -127,8 +128,47 @@ describe('createModel', () => {
     await ask(
       createModel({ provider: 'openai', baseUrlPreset: 'custom', baseURL: keyed.baseURL, model: 'm' }, { env }),
     );
+    await ask(createModel({ provider: 'openai', baseUrlPreset: 'openai', model: 'm' }, { env }));
     expect(other.requests[0]?.headers.authorization).toBe('Bearer no-key');
-    expect(keyed.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(keyed.requests.map((r) => r.headers.authorization)).toEqual(['Bearer no-key', `Bearer ${KEY}`]);
+  });
+
+  it("OPENAI_API_KEY goes only on the openai preset; a listed server gets only its own apiKeyEnv's key", async () => {
+    const keyed = await game24Server();
+    const withKey = await game24Server();
+    const keyless = await game24Server();
+    const env = readEnv({
+      OPENAI_BASE_URL: keyed.baseURL,
+      OPENAI_API_KEY: KEY,
+      VLLM_KEY: 'vllm-SECRET-5678',
+      ARBORIST_MODEL_SERVERS: JSON.stringify([
+        { id: 'gpu', label: 'GPU box', baseURL: withKey.baseURL, apiKeyEnv: 'VLLM_KEY' },
+        { id: 'cpu', label: 'CPU box', baseURL: keyless.baseURL },
+        // listed at OPENAI_BASE_URL's own origin, with no key of its own: it gets none
+        { id: 'same', label: 'Same origin', baseURL: keyed.baseURL },
+      ]),
+    });
+    const ask = (m: LanguageModel) =>
+      m.complete({ purpose: 'generate', messages: [{ role: 'user', content: 'Game of 24 — propose' }] });
+    const listed = (serverId: string) =>
+      createModel({ provider: 'openai', baseUrlPreset: 'server', serverId, model: 'm' }, { env });
+    await ask(listed('gpu'));
+    await ask(listed('cpu'));
+    await ask(listed('same'));
+    await ask(createModel({ provider: 'openai', baseUrlPreset: 'openai', model: 'm' }, { env }));
+    expect(withKey.requests.map((r) => r.headers.authorization)).toEqual(['Bearer vllm-SECRET-5678']);
+    expect(keyless.requests.map((r) => r.headers.authorization)).toEqual(['Bearer no-key']);
+    expect(keyed.requests.map((r) => r.headers.authorization)).toEqual(['Bearer no-key', `Bearer ${KEY}`]);
+
+    const backends = listBackends(env);
+    expect(backends.servers).toEqual([
+      { id: 'gpu', label: 'GPU box', baseURL: withKey.baseURL, models: [] },
+      { id: 'cpu', label: 'CPU box', baseURL: keyless.baseURL, models: [] },
+      { id: 'same', label: 'Same origin', baseURL: keyed.baseURL, models: [] },
+    ]);
+    expect(JSON.stringify(backends)).not.toMatch(/SECRET|VLLM_KEY/);
+    expect(() => listed('gone')).toThrow(/"gone" is not listed in ARBORIST_MODEL_SERVERS/);
+    expect(modelLabel({ provider: 'openai', baseUrlPreset: 'server', serverId: 'gpu', model: 'm' })).toBe('m @ gpu');
   });
 
   it('OpenAI itself without a key is a configuration error that says what to set', () => {

@@ -4,10 +4,13 @@
  *
  * - simulated: the offline model.
  * - openai: any OpenAI-compatible server. The 'openai' preset is the server's OPENAI_BASE_URL (OpenAI itself by
- *   default); 'custom' is a base URL given with the run (a vLLM, llama.cpp, Ollama or LM Studio server).
- *   The API key is never part of a spec: it comes only from the server's OPENAI_API_KEY and is sent only to
- *   OPENAI_BASE_URL's origin, so a custom base URL cannot be used to collect it. Every OpenAI run is recorded
- *   (RecordingModel); its recording is its own event log (see lib/models/recording.ts).
+ *   default); 'server' is one of the operator's listed servers (ARBORIST_MODEL_SERVERS); 'custom' is a base URL
+ *   given with the run (a vLLM, llama.cpp, Ollama or LM Studio server), which model-servers.ts allows in local
+ *   mode or to admins. No key is ever part of a spec: OPENAI_API_KEY is sent only on the 'openai' preset (to
+ *   OPENAI_BASE_URL's origin), a listed server's key (its apiKeyEnv) only to that server, and a custom URL gets
+ *   none, so no base URL can be used to collect a key. In team mode a custom URL's calls connect to public
+ *   addresses only (publicOnlyFetch). Every OpenAI run is recorded (RecordingModel); its recording is its own
+ *   event log (see lib/models/recording.ts).
  * - replay: the model calls of another run, answered from that run's recording (recordingFromEvents of its
  *   events: nothing else is stored). The caller loads the source run's events and passes the recording in.
  * Not responsible for the backends themselves (lib/models, lib/tasks/simulated-model) or for loading events.
@@ -25,23 +28,34 @@ import {
 } from '../models/index';
 import { createSimulatedModel } from '../tasks/index';
 import type { ServerEnv } from './env';
+import { findServer, isListedOrigin, publicOnlyFetch, publicServers } from './model-servers';
 
 /** The part of the server's environment the models need. */
-export type ModelEnv = Pick<ServerEnv, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'ARBORIST_DEFAULT_MODEL'>;
+export type ModelEnv = Pick<
+  ServerEnv,
+  'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'ARBORIST_DEFAULT_MODEL' | 'ARBORIST_MODEL_SERVERS'
+>;
 
 export interface ModelDeps {
   /** The server's environment (readEnv()); required for OpenAI specs. */
   env?: ModelEnv;
+  /**
+   * Team mode: a custom base URL's calls connect to public addresses only (the address connected to is checked,
+   * not only the one checkModelSpecAllowed resolved). Local mode (false, the default) calls any address.
+   */
+  team?: boolean;
   /** Recordings by run id, for replay specs (recordingFromEvents of the source run's events). */
   recordings?: ReadonlyMap<string, Recording>;
   /** OpenAIModel test hooks (sleep, clock, retries). */
   openai?: Partial<Pick<ConstructorParameters<typeof OpenAIModel>[0], 'sleep' | 'now' | 'random' | 'maxRetries'>>;
 }
 
-/** What the run form may offer: never the key, only whether there is one. */
+/** What the run form may offer: never a key (nor the variable holding one), only whether the preset has one. */
 export interface Backends {
   simulated: true;
   openai: { configured: boolean; defaultBaseURL: string; defaultModel: string };
+  /** The operator's listed servers (ARBORIST_MODEL_SERVERS), in their order. */
+  servers: ReturnType<typeof publicServers>;
 }
 
 export function listBackends(env: ModelEnv): Backends {
@@ -52,15 +66,42 @@ export function listBackends(env: ModelEnv): Backends {
       defaultBaseURL: displayURL(env.OPENAI_BASE_URL),
       defaultModel: env.ARBORIST_DEFAULT_MODEL,
     },
+    servers: publicServers(env),
   };
 }
 
-/** Where an OpenAI spec's calls go, and whether the server's key goes with them. */
-export function resolveOpenAITarget(spec: OpenAIModelSpec, env: ModelEnv): { baseURL: string; apiKey: string | null } {
-  const defaultBase = env.OPENAI_BASE_URL || DEFAULT_OPENAI_BASE_URL;
-  const baseURL = spec.baseUrlPreset === 'custom' && spec.baseURL ? spec.baseURL : defaultBase;
-  const sameOrigin = new URL(baseURL).origin === new URL(defaultBase).origin;
-  return { baseURL, apiKey: sameOrigin && env.OPENAI_API_KEY ? env.OPENAI_API_KEY : null };
+export interface OpenAITarget {
+  baseURL: string;
+  /** The key sent: OPENAI_API_KEY on the 'openai' preset, a listed server's own key, else none. */
+  apiKey: string | null;
+  /** Connect to public addresses only (a custom URL in team mode that is not a listed server's origin). */
+  publicOnly: boolean;
+}
+
+/** Where an OpenAI spec's calls go, and which key (if any) goes with them. */
+export function resolveOpenAITarget(spec: OpenAIModelSpec, env: ModelEnv, team = false): OpenAITarget {
+  switch (spec.baseUrlPreset) {
+    case 'openai':
+      return {
+        baseURL: env.OPENAI_BASE_URL || DEFAULT_OPENAI_BASE_URL,
+        apiKey: env.OPENAI_API_KEY || null,
+        publicOnly: false,
+      };
+    case 'server': {
+      const server = findServer(env, spec.serverId ?? '');
+      if (!server) {
+        throw new ModelError(
+          'config',
+          `the model server "${spec.serverId ?? ''}" is not listed in ARBORIST_MODEL_SERVERS any more: list it again, or fork the run onto another model`,
+        );
+      }
+      return { baseURL: server.baseURL, apiKey: server.apiKey, publicOnly: false };
+    }
+    case 'custom': {
+      const baseURL = spec.baseURL ?? '';
+      return { baseURL, apiKey: null, publicOnly: team && !isListedOrigin(env, baseURL) };
+    }
+  }
 }
 
 export function createModel(spec: ModelSpec, deps: ModelDeps = {}): LanguageModel {
@@ -73,7 +114,7 @@ export function createModel(spec: ModelSpec, deps: ModelDeps = {}): LanguageMode
       });
     case 'openai': {
       if (!deps.env) throw new Error('createModel: an OpenAI model needs the server environment (deps.env)');
-      const { baseURL, apiKey } = resolveOpenAITarget(spec, deps.env);
+      const { baseURL, apiKey, publicOnly } = resolveOpenAITarget(spec, deps.env, deps.team ?? false);
       if (!apiKey && new URL(baseURL).hostname === 'api.openai.com') {
         throw new ModelError(
           'config',
@@ -90,6 +131,7 @@ export function createModel(spec: ModelSpec, deps: ModelDeps = {}): LanguageMode
           jsonMode: spec.jsonMode,
           timeoutMs: spec.timeoutMs,
           seed: spec.seed,
+          ...(publicOnly ? { fetch: publicOnlyFetch } : {}),
           ...deps.openai,
         }),
       );
@@ -125,6 +167,7 @@ export function modelLabel(spec: ModelSpec, recording?: Recording): string {
     case 'simulated':
       return 'simulated';
     case 'openai':
+      if (spec.baseUrlPreset === 'server') return `${spec.model} @ ${spec.serverId ?? '?'}`;
       return spec.baseUrlPreset === 'custom' && spec.baseURL
         ? `${spec.model} @ ${new URL(spec.baseURL).host}`
         : spec.model;

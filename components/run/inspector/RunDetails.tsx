@@ -6,7 +6,7 @@
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
 import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/contract/vocabulary';
-import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
+import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { taskLabel } from '@/lib/contract/tasks';
 import { formatScore } from '@/lib/layout/index';
@@ -21,6 +21,7 @@ const FINISH_REASONS: Record<FinishReason, string> = {
   'frontier-empty': 'nothing left to explore',
   'node-limit': 'the node limit was reached',
   timeout: 'the time limit was reached',
+  budget: 'the cost cap was reached',
   aborted: 'aborted by a person',
   error: 'an error stopped it',
 };
@@ -41,6 +42,7 @@ const CONFIG_ROWS: { key: keyof ToTConfig; label: string }[] = [
   { key: 'maxTotalNodes', label: 'node limit' },
   { key: 'maxIterationsPerBranch', label: 'turns per branch' },
   { key: 'timeout', label: 'timeout' },
+  { key: 'maxCostUsd', label: 'cost cap' },
   { key: 'confidenceWeight', label: 'confidence weight' },
   { key: 'progressWeight', label: 'progress weight' },
   { key: 'noveltyWeight', label: 'novelty weight' },
@@ -49,6 +51,7 @@ const CONFIG_ROWS: { key: keyof ToTConfig; label: string }[] = [
 function configValue(config: ToTConfig, key: keyof ToTConfig): string {
   const value = config[key];
   if (key === 'timeout') return value === null ? 'none' : formatDuration(value as number);
+  if (key === 'maxCostUsd') return typeof value === 'number' ? formatCost(value) : 'none';
   if (typeof value === 'number' && !Number.isInteger(value)) return formatScore(value);
   return String(value);
 }
