@@ -164,6 +164,19 @@ test('team mode over HTTP: 401 for nobody, 403 for a viewer and for cross-site w
     expect(fake.requests.length).toBeGreaterThan(0);
     expect(fake.requests.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
 
+    // model servers are the operator's: no custom URL for a member; an admin's may not name a private address
+    const customRun = (baseURL: string) => ({
+      taskId: 'game24',
+      goal: '4 9 10 13',
+      model: { provider: 'openai', baseUrlPreset: 'custom', baseURL, model: 'gpt-4o-mini' },
+    });
+    expect((await member.mutate('run.create', customRun('https://api.example.com/v1'))).status).toBe(403);
+    for (const url of ['http://127.0.0.1:9/v1', 'http://10.0.0.1/v1', 'http://169.254.169.254/latest']) {
+      const refused = await admin.mutate('run.create', customRun(url));
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.error?.json.message).toMatch(/private, loopback, link-local or reserved address/);
+    }
+
     // a share link: its cookie opens that run and nothing else, without prompts unless allowed; revoked, it stops
     const link = data<{ id: string; path: string }>(
       await member.mutate('shares.create', { runId: id, step: 3, nodeId: 'n1' }),

@@ -72,7 +72,6 @@ describe('readEnv', () => {
     }
   });
 
-<<<<<<< HEAD
   it('team mode refuses to start without a long secret, and with half an admin, naming the fix and no value', () => {
     expect(() => readEnv({ ARBORIST_AUTH: '1' })).toThrow(/ARBORIST_SECRET: team mode .* at least 32 characters/);
     expect(() => readEnv({ ARBORIST_AUTH: '1', ARBORIST_SECRET: 'short-SECRET' })).toThrow(/at least 32/);
@@ -94,7 +93,8 @@ describe('readEnv', () => {
       readEnv({ ARBORIST_ALLOWED_ORIGINS: 'https://a.example, http://b.example:8080' }).ARBORIST_ALLOWED_ORIGINS,
     ).toEqual(['https://a.example', 'http://b.example:8080']);
     expect(() => readEnv({ ARBORIST_ALLOWED_ORIGINS: 'https://a.example/app' })).toThrow(/is not an origin/);
-=======
+  });
+
   it('reads ARBORIST_MODEL_SERVERS with each key from its apiKeyEnv, and says plainly what is wrong', () => {
     const servers = JSON.stringify([
       { id: 'vllm', label: 'vLLM', baseURL: 'http://10.0.0.5:8000/v1', apiKeyEnv: 'VLLM_KEY', models: ['qwen'] },
@@ -132,6 +132,5 @@ describe('readEnv', () => {
     expect(message).not.toContain('SECRET');
     expect(problem({ ARBORIST_DAILY_BUDGET_USD: '-1' })).toMatch(/ARBORIST_DAILY_BUDGET_USD/);
     expect(readEnv({ ARBORIST_DAILY_BUDGET_USD: '2.5' }).ARBORIST_DAILY_BUDGET_USD).toBe(2.5);
->>>>>>> wt-models
   });
 });

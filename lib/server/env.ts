@@ -175,13 +175,7 @@ const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
 });
 
 export function readEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
-<<<<<<< HEAD
   const parsed = checkedEnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid environment: ${problems}`);
-=======
-  const parsed = envSchema.safeParse(source);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   const servers: ModelServer[] = [];
   for (const server of parsed.data?.ARBORIST_MODEL_SERVERS ?? []) {
@@ -191,7 +185,6 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       problems.push(`ARBORIST_MODEL_SERVERS: server "${server.id}" names ${server.apiKeyEnv}, which is not set`);
     }
     servers.push({ ...server, apiKey });
->>>>>>> wt-models
   }
   if (!parsed.success || problems.length > 0) throw new Error(`Invalid environment: ${problems.join('; ')}`);
   return { ...parsed.data, ARBORIST_MODEL_SERVERS: servers };

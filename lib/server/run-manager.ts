@@ -34,7 +34,8 @@ import type { PrismaClient } from './db/client';
 import { ConflictError, InputError, NotFoundError } from './errors';
 import type { EventBus } from './event-bus';
 import { type Recording, recordingFromEvents } from '../models/index';
-import { readEnv, loadPriceTable } from './env';
+import { isTeamMode, loadPriceTable, readEnv } from './env';
+import { remainingDailyBudget } from './daily-budget';
 import { type ModelSpec, modelSpecSchema } from '../contract/model-spec';
 import { createModel, modelLabel, specModelId } from './model-factory';
 import { appendEvents, appendEventsInTransaction, listEvents } from './repositories/events';
@@ -379,7 +380,7 @@ export class RunManager {
         const source = await listEvents(prisma, spec.recordingRunId);
         if (source.length) recordings.set(spec.recordingRunId, recordingFromEvents(source));
       }
-      const agent = { name: 'arborist', model: createModel(spec, { env, recordings }) };
+      const agent = { name: 'arborist', model: createModel(spec, { env, recordings, team: isTeamMode(env) }) };
       const task = getTaskEntry(record.taskId).task;
       const executor = new ThoughtTreeExecutor(record.config);
       const options = {
@@ -389,6 +390,9 @@ export class RunManager {
         abortSignal: run.abort.signal,
         onCommit: (group: ExplorationEvent[]) => this.enqueueWrite(run, group),
         prices: loadPriceTable(env),
+        // team mode's daily budget: what the run's owner may still spend today, read as it starts (a queued run may
+        // start hours after it was made, and a resume continues on the day it resumes)
+        spendAllowanceUsd: record.ownerId ? await remainingDailyBudget(prisma, record.ownerId, new Date(), env) : null,
         // a fork's first start continues its seed log: nothing was interrupted
         announceResume: record.startedAt !== null,
       };

@@ -1,7 +1,7 @@
 // Team mode through createCaller on real SQLite: who may do what to which run, as each role, as a share link's
 // holder and as nobody; sign-in, sessions, API keys, share links and the last-admin rule.
 import { TRPCError } from '@trpc/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../contract/access';
 import type { ExplorationEvent } from '../../contract/events';
 import { principalFor, userPrincipal } from '../auth/principal';
@@ -247,5 +247,60 @@ describe('team mode: sign-in, sessions, keys, users', () => {
     expect(await codeOf(as(s, { kind: 'anonymous' }).auth.signIn({ email: 'new@team.test', password }))).toBe(
       'UNAUTHORIZED',
     );
+  });
+});
+
+describe('team mode: model servers and budgets through the API', () => {
+  const custom = (baseURL: string) => ({
+    taskId: 'game24',
+    goal: '4 9 10 13',
+    model: { provider: 'openai' as const, baseUrlPreset: 'custom' as const, baseURL, model: 'any' },
+  });
+
+  it('refuses a custom base URL from a member, and from an admin when it names a private, loopback or metadata address; nothing is stored', async () => {
+    const { s, admin, member } = await team();
+    expect(await codeOf(as(s, member).run.create(custom('https://api.example.com/v1')))).toBe('FORBIDDEN');
+    for (const url of [
+      'http://127.0.0.1:8000/v1',
+      'http://2130706433/v1',
+      'http://10.0.0.1/v1',
+      'http://169.254.169.254/latest',
+      'http://[::1]:8000/v1',
+    ]) {
+      expect(await codeOf(as(s, admin).run.create(custom(url))), url).toBe('BAD_REQUEST');
+    }
+    expect(await s.prisma.run.count()).toBe(0);
+  });
+
+  it("a fork on its parent's custom server is refused to a member, as starting one would be", async () => {
+    const { s, admin, member } = await team();
+    // an admin's run on a custom server, stored as if it had been made in local mode (no network here)
+    const local = createCaller(createContextInner(s));
+    const { id } = await local.run.create(custom('http://127.0.0.1:9/v1'));
+    await s.manager.settled(id);
+    await s.prisma.run.update({ where: { id }, data: { ownerId: admin.kind === 'user' ? admin.id : null } });
+    expect(await codeOf(as(s, member).run.fork({ runId: id, nodeId: 'n0' }))).toBe('FORBIDDEN');
+  });
+
+  it("caps a member's new run at what is left of their day, and refuses one when the day is spent", async () => {
+    const { s, member } = await team();
+    const memberId = member.kind === 'user' ? member.id : '';
+    vi.stubEnv('ARBORIST_DAILY_BUDGET_USD', '1');
+    try {
+      const api = as(s, member);
+      const first = await api.run.create({ ...game, config: { maxCostUsd: 5 } });
+      await s.manager.settled(first.id);
+      expect((await api.run.byId({ id: first.id })).config.maxCostUsd).toBe(1);
+      await s.prisma.run.update({ where: { id: first.id }, data: { cost: 0.75, ownerId: memberId } });
+      const second = await api.run.create(game);
+      await s.manager.settled(second.id);
+      expect((await api.run.byId({ id: second.id })).config.maxCostUsd).toBeCloseTo(0.25, 6);
+      await s.prisma.run.update({ where: { id: second.id }, data: { cost: 0.25 } });
+      const refused = api.run.create(game);
+      expect(await codeOf(refused)).toBe('FORBIDDEN');
+      await expect(api.run.create(game)).rejects.toThrow(/today's model budget is spent/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -8,7 +8,11 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { SteeringCommand } from '../../../engine/server';
-import { canListRuns, canOnRun, type Principal } from '../../../contract/access';
+import { canListRuns, canOnRun, isAdmin, type Principal } from '../../../contract/access';
+import { capAtRemainder, refuseWhenSpent, remainingDailyBudget } from '../../daily-budget';
+import { readEnv } from '../../env';
+import { checkModelSpecAllowed } from '../../model-servers';
+import type { Context } from '../context';
 import { ForbiddenError, NotFoundError } from '../../errors';
 import { streamRunEvents } from '../../event-stream';
 import { getEvent, listEvents, withoutPrompt } from '../../repositories/events';
@@ -17,11 +21,15 @@ import { latestTreeText } from '../../repositories/snapshots';
 import { memberProcedure, signedInProcedure, router } from '../trpc';
 import { runFor } from '../run-access';
 import { configInput, createRunInput, eventsRangeInput, listRunsInput, runFilterInput, runIdInput } from '../schemas';
-import { modelSpecSchema } from '../../../contract/model-spec';
+import { type ModelSpec, modelSpecSchema } from '../../../contract/model-spec';
 
 const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
   memberProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
-    await runFor(ctx, input.id, 'steer');
+    const run = await runFor(ctx, input.id, 'steer');
+    // a run spends its owner's daily budget, whoever resumes it
+    if (type === 'resume' && run.ownerId) {
+      refuseWhenSpent(await remainingDailyBudget(ctx.prisma, run.ownerId, new Date()));
+    }
     await ctx.manager.command(input.id, { type, actor: ctx.actor } as SteeringCommand);
     return { ok: true as const };
   });
@@ -32,6 +40,16 @@ const listProcedure = signedInProcedure.use(({ ctx, next }) => {
   return next();
 });
 
+/** A model spec this person may run here: listed servers, and custom URLs only locally or for admins (SSRF). */
+async function checkModelAllowed(ctx: Context, model: ModelSpec): Promise<void> {
+  await checkModelSpecAllowed(model, { team: ctx.auth.team, admin: isAdmin(ctx.who), env: readEnv() });
+}
+
+/** What the caller may still spend today (team mode's daily budget), null when uncapped or not a user. */
+function remainingToday(ctx: Context): Promise<number | null> {
+  return ctx.who.kind === 'user' ? remainingDailyBudget(ctx.prisma, ctx.who.id, new Date()) : Promise.resolve(null);
+}
+
 /** The user a new run belongs to (team mode); null in local mode. */
 function ownerOf(who: Principal): string | null {
   return who.kind === 'user' ? who.id : null;
@@ -39,7 +57,9 @@ function ownerOf(who: Principal): string | null {
 
 export const runRouter = router({
   create: memberProcedure.input(createRunInput).mutation(async ({ ctx, input }) => {
-    const run = await ctx.manager.create({ ...input, actor: ctx.actor, ownerId: ownerOf(ctx.who) });
+    await checkModelAllowed(ctx, input.model);
+    const config = capAtRemainder(input.config, await remainingToday(ctx));
+    const run = await ctx.manager.create({ ...input, config, actor: ctx.actor, ownerId: ownerOf(ctx.who) });
     return { id: run.id, status: run.status };
   }),
 
@@ -58,8 +78,19 @@ export const runRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      await runFor(ctx, input.runId, 'fork');
-      const { run, nodeId } = await ctx.manager.fork({ ...input, actor: ctx.actor, ownerId: ownerOf(ctx.who) });
+      const source = await runFor(ctx, input.runId, 'fork');
+      // a fork without a model of its own runs on its parent's: that spec must be one this person may use too
+      const parentModel = modelSpecSchema.safeParse(source.modelSettings);
+      const model = input.model ?? (parentModel.success ? parentModel.data : undefined);
+      if (model) await checkModelAllowed(ctx, model);
+      const ownCap = 'maxCostUsd' in input.config ? input.config.maxCostUsd : source.config.maxCostUsd;
+      const config = capAtRemainder({ ...input.config, maxCostUsd: ownCap ?? null }, await remainingToday(ctx));
+      const { run, nodeId } = await ctx.manager.fork({
+        ...input,
+        config,
+        actor: ctx.actor,
+        ownerId: ownerOf(ctx.who),
+      });
       // nodeId: the fork's own copy of the node, so the page opens with it selected
       return { id: run.id, status: run.status, nodeId };
     }),
