@@ -28,3 +28,5 @@ export { DRAWN_KINDS, hasKind, jump, MomentBuckets, MomentIndex, playhead } from
 export type { JumpTarget, MomentKind, PlayUnit } from './timeline';
 export { expandBlock, navigate, pruneBlock } from './node-commands';
 export type { NavKey, RunState } from './node-commands';
+export { pagePermissions, runPermissions } from './permissions';
+export type { PagePermissions, RunPermissions } from './permissions';
