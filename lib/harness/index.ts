@@ -9,3 +9,4 @@ export { BENCH_GOAL, recordRun } from './recorded-runs';
 export type { RecordedRun } from './recorded-runs';
 export { ensureBuild, freePort, startBenchServer, startServer, waitUntilUp } from './server';
 export type { BenchServer } from './server';
+export { E2E_PORT, TEAM_ADMIN, TEAM_BASE, TEAM_ENV, TEAM_PORT } from './team-server';
