@@ -1,6 +1,7 @@
 /**
  * lib/store's front door: what other rooms (components, lib/layout, benches, engine tests) use of the browser's
- * stores, the run store, the per-page view store and the pure helpers beside them (clock, timeline, drawer, prune).
+ * stores, the run store, the per-page view store and the pure helpers beside them (clock, timeline, drawer, prune,
+ * permissions).
  * Browser-safe (its package.json says it has no side effects, so a page bundles only what it uses).
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
