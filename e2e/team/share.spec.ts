@@ -1,4 +1,4 @@
-// A share link, end to end: a member pins a link to a step and a node of their run; someone without an account
+// A share link, end to end (and a member's delete, on their own runs only): a member pins a link to a step and a node of their run; someone without an account
 // opens it in a fresh browser and sees that run at that step with that node selected, read only, and is refused
 // any other run (on the page and by the API); after Revoke the link stops working, for a newcomer and for the
 // browser that already opened it.
@@ -49,6 +49,13 @@ let shareUrl: string;
 
 test('a member makes a link pinned to the step on screen and the selected node', async ({ page }) => {
   await signIn(page.request, member.email, member.password);
+  // a member deletes their own runs only: the admin's has no delete
+  await page.goto('/');
+  const row = (id: string) => page.locator(`[data-testid=run-row][data-run-id="${id}"]`);
+  await expect(row(runId).getByTestId('run-delete')).toBeVisible();
+  await expect(row(otherRunId)).toBeVisible();
+  await expect(row(otherRunId).getByTestId('run-delete')).toHaveCount(0);
+
   await page.goto(`/runs/${runId}?step=${step}&node=${NODE}`);
   await expect(page.getByTestId('time-travel')).toHaveText(`at step ${step} of ${lastSeq}`);
   await expect(page.getByTestId('inspector-node')).toHaveAttribute('data-node-id', NODE);
@@ -65,11 +72,11 @@ test('a member makes a link pinned to the step on screen and the selected node',
   const url = dialog.getByTestId('share-url');
   await expect(url).toHaveValue(new RegExp(`^${TEAM_BASE}/share/`));
   shareUrl = await url.inputValue();
-  const row = dialog.getByTestId('share-link');
-  await expect(row).toHaveCount(1);
-  await expect(row).toHaveAttribute('data-state', 'active');
-  await expect(row).toContainText(member.email);
-  await expect(row).toContainText(`step ${step} · ${NODE}`);
+  const link = dialog.getByTestId('share-link');
+  await expect(link).toHaveCount(1);
+  await expect(link).toHaveAttribute('data-state', 'active');
+  await expect(link).toContainText(member.email);
+  await expect(link).toContainText(`step ${step} · ${NODE}`);
 });
 
 test('someone without an account opens the link: the same run, step and node, read only', async ({ browser }) => {
