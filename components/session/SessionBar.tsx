@@ -1,8 +1,11 @@
 'use client';
 // The top bar's right end, by who is here. Team mode: the signed-in person (email, role), a link to /settings and
 // Sign out; a share link's holder, a "Shared with you · read only" mark; nobody, a redirect to /signin that comes
-// back to this page afterwards. Local mode shows nothing new. Not responsible for the rules (useSession, lib/store).
-import { useMutation } from '@tanstack/react-query';
+// back to this page afterwards, also when a session ends or a share link is revoked while the page is open (a query
+// answered UNAUTHORIZED asks auth.me again). Local mode shows nothing new. Not responsible for the rules (useSession,
+// lib/store).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { TRPCClientError } from '@trpc/client';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect } from 'react';
@@ -16,6 +19,18 @@ export function SessionBar() {
   const pathname = usePathname();
   const { mode, who, setupNeeded } = useSession();
   const nobody = mode === 'team' && who?.kind === 'anonymous';
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (mode !== 'team' || who?.kind === 'anonymous') return;
+    const meKey = trpc.auth.me.queryKey();
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== 'updated' || event.action.type !== 'error') return;
+      const error = event.action.error;
+      if (error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED') {
+        void queryClient.invalidateQueries({ queryKey: meKey });
+      }
+    });
+  }, [mode, who, queryClient, trpc]);
   useEffect(() => {
     if (!nobody || isPublicPath(pathname)) return;
     // the first start of a team server has no admin yet: setup, not sign-in, is the way in

@@ -1,6 +1,6 @@
 // /settings as an admin uses it: sign in through the form, add a viewer and a member (each then signs in with the
-// role given), refuse to demote the last admin in the server's words, and make an API key that works as a Bearer
-// token for run.list until it is revoked.
+// role given), disable one (their open page goes to sign-in) and enable them again, refuse to demote the last admin
+// in the server's words, and make an API key that works as a Bearer token for run.list until it is revoked.
 // data-testid used: signin-form, settings-link, users-panel, add-person, add-person-submit, add-person-done,
 //   user-row (data-email), user-role, users-error, key-create, new-key-value, key-row (data-name), key-revoke,
 //   key-usage, session-role.
@@ -39,6 +39,23 @@ test('an admin adds a viewer and a member, who then sign in with those roles', a
     expect(me.who.role).toBe(person.role);
     await api.dispose();
   }
+
+  // disabling a person ends their session: their open page goes to sign-in at its next request (the list polls)
+  const viewer = people[0]!;
+  const viewerContext = await page.context().browser()!.newContext();
+  const viewerPage = await viewerContext.newPage();
+  await signIn(viewerPage.request, viewer.email, 'first-password-e2e');
+  await viewerPage.goto('/');
+  await expect(viewerPage.getByTestId('session-role')).toHaveText('viewer');
+  // the list is there (with runs or without): it asks the server again every few seconds
+  await expect(viewerPage.locator('[data-testid=runs-table], [data-testid=runs-empty]')).toBeVisible();
+  const viewerRow = page.locator(`[data-testid=user-row][data-email="${viewer.email}"]`);
+  await viewerRow.getByTestId('user-toggle').click();
+  await expect(viewerRow.getByTestId('user-status')).toHaveText('disabled');
+  await expect(viewerPage).toHaveURL(/\/signin$/, { timeout: 30_000 });
+  await viewerContext.close();
+  await viewerRow.getByTestId('user-toggle').click();
+  await expect(viewerRow.getByTestId('user-status')).toHaveText('active');
 
   // the one admin cannot demote themself: the server's words, and the role stays
   const mine = page.locator(`[data-testid=user-row][data-email="${TEAM_ADMIN.email}"]`);
