@@ -25,7 +25,7 @@ export function RunsHome() {
         <div className="panel-body">
           <p style={{ margin: 0 }}>
             Your link opens one run, read only. <Link href={`/runs/${encodeURIComponent(who.runId)}`}>Open it</Link>. To
-            see other runs, sign in with an account.
+            see other runs, <Link href="/signin">sign in</Link> with an account.
           </p>
         </div>
       </section>
