@@ -1,6 +1,6 @@
 // Team mode for a viewer and for nobody: a viewer reads the runs list and a run with every steering control
 // absent (not disabled), and the API refuses their commands with 403 whatever the page shows; nobody signed in gets
-// 401 and is sent to sign-in, which brings them back to the page they asked for.
+// 401 and is sent to sign-in, which brings them back to the page they asked for; Sign out ends the session.
 // data-testid used: signin-form, session-email, session-role, run-status, run-header, thought-node, node-menu,
 //   inspector-node, inspector-prune, inspector-expand, share-run, export-run, copy-link, runs-table, run-row,
 //   run-delete, start-run, import-drop-zone.
@@ -88,6 +88,11 @@ test('a viewer reads a running run with every steering control absent', async ({
   await expect(page.getByTestId('start-run')).toHaveCount(0);
   await expect(page.getByTestId('import-drop-zone')).toHaveCount(0);
   await expect(page.getByTestId('run-delete')).toHaveCount(0);
+
+  // Sign out ends the session: sign-in again, and the API no longer knows them
+  await page.getByTestId('sign-out').click();
+  await expect(page).toHaveURL(/\/signin$/);
+  expect((await trpcQuery(page.request, 'run.list', {})).status()).toBe(401);
 });
 
 test('the API refuses a viewer’s commands with 403', async ({ page }) => {
