@@ -1,6 +1,8 @@
-// Browser tests (e2e/) against the production server on a test port with its own SQLite file.
+// Browser tests against the production server on a test port with its own SQLite file: the local project (e2e/,
+// local mode, no accounts) and the team project (e2e/team/, ARBORIST_AUTH=1 with a fixed test secret and first
+// admin, on the next port with its own database).
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from './lib/harness/index';
+import { CHROMIUM_ARGS, E2E_PORT, findChromium, TEAM_ENV, TEAM_PORT } from './lib/harness/index';
 
 const executablePath = findChromium();
 if (!executablePath) {
@@ -10,11 +12,26 @@ if (!executablePath) {
   process.exit(1);
 }
 
-// E2E_PORT lets two checkouts on one machine run their browser tests at once
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+// E2E_PORT lets two checkouts on one machine run their browser tests at once (the team server takes the next port:
+// lib/harness/team-server.ts)
+export { E2E_PORT };
+
+const NEXT_START = 'node node_modules/next/dist/bin/next start -H 127.0.0.1';
+
+/** A fresh database per run, the real production server. */
+function server(port: number, db: string, env: Record<string, string>) {
+  return {
+    command: `rm -f data/${db} data/${db}-wal data/${db}-shm && ${NEXT_START} -p ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    env: { DATABASE_URL: `file:./data/${db}`, NEXT_TELEMETRY_DISABLED: '1', ARBORIST_MAX_CONCURRENT_RUNS: '4', ...env },
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  };
+}
 
 export default defineConfig({
-  testDir: 'e2e',
   timeout: 90_000,
   expect: { timeout: 15_000 },
   workers: 1,
@@ -22,20 +39,23 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
-    baseURL: `http://127.0.0.1:${E2E_PORT}`,
     launchOptions: { executablePath, args: CHROMIUM_ARGS },
     viewport: { width: 1440, height: 900 },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },
-  webServer: {
-    // a fresh database per run, the real production server
-    command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${E2E_PORT}`,
-    url: `http://127.0.0.1:${E2E_PORT}/`,
-    env: { DATABASE_URL: 'file:./data/e2e.db', NEXT_TELEMETRY_DISABLED: '1', ARBORIST_MAX_CONCURRENT_RUNS: '4' },
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  projects: [
+    {
+      name: 'local',
+      testDir: 'e2e',
+      testIgnore: 'team/**',
+      use: { baseURL: `http://127.0.0.1:${E2E_PORT}` },
+    },
+    {
+      name: 'team',
+      testDir: 'e2e/team',
+      use: { baseURL: `http://127.0.0.1:${TEAM_PORT}` },
+    },
+  ],
+  webServer: [server(E2E_PORT, 'e2e.db', {}), server(TEAM_PORT, 'e2e-team.db', TEAM_ENV)],
 });

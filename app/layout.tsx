@@ -1,9 +1,10 @@
-// The page frame: styles, providers and the top bar. No fonts from the network (none is reachable offline).
+// The page frame: styles, providers and the top bar (with who is signed in, in team mode: SessionBar). No fonts from the network (none is reachable offline).
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import '@xyflow/react/dist/style.css';
 import './globals.css';
+import { SessionBar } from '@/components/session/SessionBar';
 import { Providers } from './providers';
 
 export const metadata: Metadata = {
@@ -23,6 +24,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               Arborist
             </Link>
             <span className="topbar-note">Tree-of-Thought debugger</span>
+            <SessionBar />
           </header>
           {children}
         </Providers>

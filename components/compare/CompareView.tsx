@@ -10,6 +10,7 @@ import { diffRuns, type PathStep, RUN_FACTS, type RunDiff, sharedText } from '@/
 import { createPageViewStore, createRunStore, type RunStore } from '@/lib/store/index';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { useStore } from 'zustand';
+import { RunAccessProvider } from '../run/RunAccess';
 import { RunCanvas } from '../run/RunCanvas';
 import { PageViewProvider } from '../run/PageViewContext';
 import { RunStoreProvider } from '../run/RunStoreContext';
@@ -43,7 +44,10 @@ function SideBody({ runId, label, shared }: { runId: string; label: string; shar
       </header>
       <div className={styles.canvas}>
         <SharedNodesContext.Provider value={shared}>
-          <RunCanvas commands={commands} onFork={() => {}} />
+          {/* the canvas menu's commands, for whoever may use them on this run */}
+          <RunAccessProvider runId={runId}>
+            <RunCanvas commands={commands} onFork={() => {}} />
+          </RunAccessProvider>
         </SharedNodesContext.Provider>
       </div>
     </section>

@@ -2,6 +2,7 @@
 // The list of keys, opened with "?": the page's keys (KEYS, defined with their handler in useRunKeyboard.ts) and
 // the keys of the side drawer's own controls. Escape (wherever focus is) or a click outside closes it, and focus
 // goes back where it was. Not responsible for handling the keys.
+import { useRunAccess } from './RunAccess';
 import { useDialogKeys } from './useDialogKeys';
 import { KEYS } from './useRunKeyboard';
 
@@ -13,6 +14,7 @@ const DRAWER_KEYS: { keys: string; what: string }[] = [
 
 export function KeyboardHelp({ onClose }: { onClose: () => void }) {
   useDialogKeys(onClose);
+  const { steer } = useRunAccess();
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={onClose}>
       {/* focusable, so a click on its text keeps focus in the dialog */}
@@ -25,7 +27,7 @@ export function KeyboardHelp({ onClose }: { onClose: () => void }) {
         </div>
         <table className="keys">
           <tbody>
-            {[...KEYS, ...DRAWER_KEYS].map((k) => (
+            {[...KEYS.filter((k) => steer || !k.steer), ...DRAWER_KEYS].map((k) => (
               <tr key={`${k.keys} ${k.what}`}>
                 <td>
                   <kbd>{k.keys}</kbd>

@@ -1,6 +1,8 @@
 'use client';
-// Right-click on a node: prune its branch, expand it again, copy its id. Closes on Escape or a click elsewhere.
+// Right-click on a node: prune its branch, expand it again, fork from it (each for whoever may: RunAccess.tsx),
+// copy its id. Closes on Escape or a click elsewhere.
 import { useEffect, useRef } from 'react';
+import { useRunAccess } from './RunAccess';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 
@@ -22,6 +24,7 @@ export function NodeContextMenu({
   const ref = useRef<HTMLDivElement>(null);
   const node = useRunStore((s) => s.tree.nodes[nodeId]);
   const finished = useRunStore((s) => s.tree.status === 'finished');
+  const allowed = useRunAccess();
   useEffect(() => {
     ref.current?.querySelector('button')?.focus();
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -42,20 +45,26 @@ export function NodeContextMenu({
   return (
     <div ref={ref} className="context-menu" role="menu" style={{ left: x, top: y }} data-testid="node-menu">
       <div className="context-menu-title mono">{nodeId}</div>
-      <button
-        role="menuitem"
-        disabled={finished || isRoot || node.status === 'pruned'}
-        title={finished ? 'the run has finished' : isRoot ? 'the root cannot be pruned' : undefined}
-        onClick={act(() => commands.prune(nodeId))}
-      >
-        Prune branch <kbd>p</kbd>
-      </button>
-      <button role="menuitem" disabled={finished} onClick={act(() => commands.expand(nodeId))}>
-        Expand again <kbd>e</kbd>
-      </button>
-      <button role="menuitem" onClick={act(() => onFork(nodeId))}>
-        Fork from here…
-      </button>
+      {allowed.steer && (
+        <button
+          role="menuitem"
+          disabled={finished || isRoot || node.status === 'pruned'}
+          title={finished ? 'the run has finished' : isRoot ? 'the root cannot be pruned' : undefined}
+          onClick={act(() => commands.prune(nodeId))}
+        >
+          Prune branch <kbd>p</kbd>
+        </button>
+      )}
+      {allowed.steer && (
+        <button role="menuitem" disabled={finished} onClick={act(() => commands.expand(nodeId))}>
+          Expand again <kbd>e</kbd>
+        </button>
+      )}
+      {allowed.fork && (
+        <button role="menuitem" onClick={act(() => onFork(nodeId))}>
+          Fork from here…
+        </button>
+      )}
       <button role="menuitem" onClick={act(() => void navigator.clipboard?.writeText(nodeId))}>
         Copy node id
       </button>

@@ -3,6 +3,7 @@
 // model and strategy, the connection, links, and the commands (pause, resume, step, abort). The figures and
 // settings show as many as fit, in order of importance, and the rest wrap out of sight (RunLayout.module.css); all
 // of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
+// Commands, Share and Export show only for whoever may use them (RunAccess.tsx).
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { budgetNote, formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
@@ -11,6 +12,9 @@ import { elapsedMs, endsTheLog, pausesOf, runStatus } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { ExportButton } from './ExportButton';
 import { ImportedBadge } from './ImportedBadge';
+import { useSession } from '@/components/session/useSession';
+import { useRunAccess } from './RunAccess';
+import { ShareDialog } from './ShareDialog';
 import { CopyLinkButton, RunRelations } from './RunLinks';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
@@ -38,7 +42,7 @@ export function useRunStatus(runId: string, streamEndedUnexplained: boolean) {
   const liveSeq = useRunStore((s) => s.lastSeq);
   const record = useQuery({
     ...trpc.run.byId.queryOptions({ id: runId }),
-    retry: (count, error) => error.data?.code !== 'NOT_FOUND' && count < 2,
+    retry: (count, error) => !['NOT_FOUND', 'FORBIDDEN', 'UNAUTHORIZED'].includes(error.data?.code ?? '') && count < 2,
   });
   // a finished run's page starts from its last tree: its stream ends at once, with nothing to bring
   const unexplained = streamEndedUnexplained && !endsTheLog(liveStatus);
@@ -49,7 +53,12 @@ export function useRunStatus(runId: string, streamEndedUnexplained: boolean) {
   const run = record.data ?? null;
   const status = runStatus(run, liveStatus === null ? null : { status: liveStatus, lastSeq: liveSeq });
   const loadError = record.error
-    ? { notFound: record.error.data?.code === 'NOT_FOUND', message: record.error.message }
+    ? {
+        notFound: record.error.data?.code === 'NOT_FOUND',
+        // a share link opens its one run; a viewer's session may have ended: the server's words say which
+        refused: record.error.data?.code === 'FORBIDDEN' || record.error.data?.code === 'UNAUTHORIZED',
+        message: record.error.message,
+      }
     : null;
   return { status, run, loadError };
 }
@@ -133,6 +142,11 @@ export function RunHeader({
   const lastSeq = useRunStore((s) => s.lastSeq);
   useRunStore((s) => s.version); // stats are updated in place
   const elapsed = useRunElapsed(run, status);
+  const allowed = useRunAccess();
+  const [sharing, setSharing] = useState(false);
+  // local mode has no one to share with: whoever reaches the server may already do everything
+  const { mode } = useSession();
+  const canShare = allowed.share && mode === 'team';
   const resumable = status === 'paused' || status === 'interrupted';
   const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
   const task = run ? taskLabel(run.taskId) : '';
@@ -244,41 +258,56 @@ export function RunHeader({
               {commands.error}
             </span>
           )}
-          {/* One button that turns from Pause into Resume and back, never disabled while its command is on the way
+          {canShare && (
+            <button
+              type="button"
+              className="btn btn-sm"
+              onClick={() => setSharing(true)}
+              title="Make a read-only link to this run for someone without an account"
+              data-testid="share-run"
+            >
+              Share
+            </button>
+          )}
+          {allowed.steer && (
+            <>
+              {/* One button that turns from Pause into Resume and back, never disabled while its command is on the way
               (a disabled button drops the focus on the page): focus stays on it, so space or Enter goes on working */}
-          <button
-            className={`btn${resumable ? ' btn-primary' : ''}`}
-            disabled={!resumable && status !== 'running'}
-            aria-disabled={commands.busy || undefined}
-            onClick={() => {
-              if (commands.busy) return;
-              if (resumable) commands.resume();
-              else commands.pause();
-            }}
-            title={resumable ? 'Resume (space)' : 'Pause (space)'}
-          >
-            {resumable ? 'Resume' : 'Pause'}
-          </button>
-          {/* off while the step runs (the run is running then), but only for the moment: aria-disabled keeps the
+              <button
+                className={`btn${resumable ? ' btn-primary' : ''}`}
+                disabled={!resumable && status !== 'running'}
+                aria-disabled={commands.busy || undefined}
+                onClick={() => {
+                  if (commands.busy) return;
+                  if (resumable) commands.resume();
+                  else commands.pause();
+                }}
+                title={resumable ? 'Resume (space)' : 'Pause (space)'}
+              >
+                {resumable ? 'Resume' : 'Pause'}
+              </button>
+              {/* off while the step runs (the run is running then), but only for the moment: aria-disabled keeps the
               focus on it, so s, space or Enter can take the next step */}
-          <button
-            className="btn"
-            aria-disabled={commands.busy || status !== 'paused' || undefined}
-            disabled={!['paused', 'running'].includes(status)}
-            onClick={() => {
-              if (!commands.busy && status === 'paused') commands.step();
-            }}
-            title="One step (s)"
-          >
-            Step
-          </button>
-          <button
-            className="btn btn-danger"
-            disabled={commands.busy || !['running', 'paused', 'queued'].includes(status)}
-            onClick={commands.abort}
-          >
-            Abort
-          </button>
+              <button
+                className="btn"
+                aria-disabled={commands.busy || status !== 'paused' || undefined}
+                disabled={!['paused', 'running'].includes(status)}
+                onClick={() => {
+                  if (!commands.busy && status === 'paused') commands.step();
+                }}
+                title="One step (s)"
+              >
+                Step
+              </button>
+              <button
+                className="btn btn-danger"
+                disabled={commands.busy || !['running', 'paused', 'queued'].includes(status)}
+                onClick={commands.abort}
+              >
+                Abort
+              </button>
+            </>
+          )}
           <MoreMenu>
             <section>
               <h2>Run</h2>
@@ -333,16 +362,19 @@ export function RunHeader({
             : `The run failed: ${failure ?? run?.error}`}
         </p>
       )}
+      {sharing && <ShareDialog runId={runId} onClose={() => setSharing(false)} />}
     </header>
   );
 }
 
 function RunLinksGroup({ runId, run }: { runId: string; run: RunRecord }) {
+  // an export holds the whole log, prompts and all: only for whoever may read them
+  const allowed = useRunAccess();
   return (
     <>
       {run && <RunRelations runId={runId} parentRunId={run.parentRunId} parentNodeId={run.parentNodeId} />}
       <CopyLinkButton />
-      <ExportButton runId={runId} />
+      {allowed.readPrompts && <ExportButton runId={runId} />}
     </>
   );
 }

@@ -3,29 +3,18 @@
 // from, the forks made from this run, and compare.
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
 import { useTRPC } from '@/lib/trpc/index';
+import { CopyText } from '../CopyText';
 
 export function CopyLinkButton() {
-  const [copied, setCopied] = useState(false);
   return (
-    <button
-      className="btn btn-sm"
-      data-testid="copy-link"
+    <CopyText
+      text={() => window.location.href}
+      label="Copy link"
       title="Copy a link to this run at the step and node on screen"
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(window.location.href);
-        } catch {
-          // clipboard refused (http, permissions): select the address instead
-          window.prompt('Copy this link', window.location.href);
-        }
-        setCopied(true);
-        setTimeout(() => setCopied(false), 1_500);
-      }}
-    >
-      {copied ? 'Copied' : 'Copy link'}
-    </button>
+      testId="copy-link"
+      small
+    />
   );
 }
 

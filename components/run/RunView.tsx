@@ -10,6 +10,7 @@ import { ForkDialog } from './ForkDialog';
 import { Inspector } from './inspector/Inspector';
 import { KeyboardHelp } from './KeyboardHelp';
 import { Overview } from './overview/Overview';
+import { RunAccessProvider, useRunAccess } from './RunAccess';
 import { RunCanvas } from './RunCanvas';
 import { RunDrawer } from './RunDrawer';
 import { RunHeader, useRunStatus } from './RunHeader';
@@ -32,7 +33,9 @@ export function RunView({ runId }: { runId: string }) {
     <RunStoreProvider store={store}>
       <PageViewProvider store={pageView}>
         <ReactFlowProvider>
-          <RunPage runId={runId} />
+          <RunAccessProvider runId={runId}>
+            <RunPage runId={runId} />
+          </RunAccessProvider>
         </ReactFlowProvider>
       </PageViewProvider>
     </RunStoreProvider>
@@ -60,7 +63,8 @@ function RunPage({ runId }: { runId: string }) {
     [store, prune],
   );
   const cancelPrune = useCallback(() => setPruneAsk(null), []);
-  useRunKeyboard(commands, status, toggleHelp, drawer, requestPrune);
+  const allowed = useRunAccess();
+  useRunKeyboard(commands, status, toggleHelp, drawer, requestPrune, allowed.steer);
   const urlProblem = useRunUrl();
   return (
     <div className={`run-page ${layout.page}`}>
@@ -74,7 +78,13 @@ function RunPage({ runId }: { runId: string }) {
       />
       {loadError ? (
         <div className="run-missing" data-testid="run-missing">
-          <h1>{loadError.notFound ? 'No such run' : 'Could not load this run'}</h1>
+          <h1>
+            {loadError.notFound
+              ? 'No such run'
+              : loadError.refused
+                ? 'You may not open this run'
+                : 'Could not load this run'}
+          </h1>
           <p>
             {loadError.notFound
               ? 'It may have been deleted, or the link is mistyped. Runs live in the database of the server you opened.'
@@ -134,7 +144,7 @@ function RunPage({ runId }: { runId: string }) {
           }}
         />
       )}
-      {forkFrom && <ForkDialog runId={runId} nodeId={forkFrom} onClose={() => setForkFrom(null)} />}
+      {forkFrom && allowed.fork && <ForkDialog runId={runId} nodeId={forkFrom} onClose={() => setForkFrom(null)} />}
     </div>
   );
 }

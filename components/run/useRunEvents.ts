@@ -13,6 +13,9 @@ import { sleep } from '@/lib/contract/sleep';
 import { useTRPC, useTRPCClient } from '@/lib/trpc/index';
 import { useRunStoreApi } from './RunStoreContext';
 
+/** Answers that asking again cannot change. */
+const STOP_CODES = new Set(['NOT_FOUND', 'BAD_REQUEST', 'FORBIDDEN', 'UNAUTHORIZED']);
+
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'error';
 
 const PAGE = 10_000;
@@ -47,10 +50,11 @@ export function useRunEvents(runId: string) {
               light: true,
             });
           } catch (error) {
-            // a deleted run stops here; a dropped connection or a restarting server is tried again, slower each
-            // time, so a blip never leaves the page saying "loading history…" for good
-            const code = (error as { data?: { code?: string } }).data?.code;
-            if (cancelled || code === 'NOT_FOUND' || code === 'BAD_REQUEST') throw error;
+            // a deleted run, or a refusal (a session that ended, a revoked share link), stops here; a dropped
+            // connection or a restarting server is tried again, slower each time, so a blip never leaves the page
+            // saying "loading history…" for good
+            const code = (error as { data?: { code?: string } }).data?.code ?? '';
+            if (cancelled || STOP_CODES.has(code)) throw error;
             await sleep(Math.min(10_000, 500 * 2 ** attempt));
             if (cancelled) throw error;
           }

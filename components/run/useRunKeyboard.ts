@@ -11,14 +11,15 @@ import { useRunStoreApi } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer } from './useRunDrawer';
 
-export const KEYS: { keys: string; what: string }[] = [
+/** The page's keys; `steer`: the key sends a command, so it is there only for whoever may steer the run. */
+export const KEYS: { keys: string; what: string; steer?: true }[] = [
   { keys: '↑', what: 'parent' },
   { keys: '↓', what: 'first child' },
   { keys: '← →', what: 'previous / next sibling' },
-  { keys: 'p', what: 'prune the selected branch (asks first for more than a few nodes)' },
-  { keys: 'e', what: 'expand the selected node again' },
-  { keys: 'space', what: 'pause / resume' },
-  { keys: 's', what: 'one step (when paused)' },
+  { keys: 'p', what: 'prune the selected branch (asks first for more than a few nodes)', steer: true },
+  { keys: 'e', what: 'expand the selected node again', steer: true },
+  { keys: 'space', what: 'pause / resume', steer: true },
+  { keys: 's', what: 'one step (when paused)', steer: true },
   { keys: ', .', what: 'back / forward one event in time' },
   { keys: '[ ]', what: 'back / forward one search step in time' },
   { keys: 'l', what: 'back to live (the latest step)' },
@@ -45,7 +46,8 @@ function closeDrawer(drawer: RunDrawer) {
 
 /**
  * The page's keys. `prune` is asked for a prune (p): the page decides whether to send it at once or to ask first
- * (PruneConfirm); the other commands go straight to `commands`.
+ * (PruneConfirm); the other commands go straight to `commands`. Without `steer` the command keys do nothing (the
+ * person may only read this run).
  */
 export function useRunKeyboard(
   commands: RunCommands,
@@ -53,6 +55,7 @@ export function useRunKeyboard(
   toggleHelp: () => void,
   drawer: RunDrawer,
   prune: (nodeId: string) => void,
+  steer: boolean,
 ) {
   const store = useRunStoreApi();
   const frame = useFrame(); // fits from the published layout: at the far zoom React Flow holds no nodes
@@ -62,6 +65,7 @@ export function useRunKeyboard(
       const state = store.getState();
       const tree = state.tree;
       const selected = state.selectedNodeId ? tree.nodes[state.selectedNodeId] : undefined;
+      if (!steer && ['p', 'e', ' ', 's'].includes(event.key)) return;
       const move = (id: string | null | undefined) => {
         if (id) state.select(id);
       };
@@ -135,5 +139,5 @@ export function useRunKeyboard(
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store, frame, commands, status, toggleHelp, drawer, prune]);
+  }, [store, frame, commands, status, toggleHelp, drawer, prune, steer]);
 }

@@ -2,7 +2,7 @@
 /**
  * One row of the runs table: status, task, goal (a link to the run), model, origin tag, strategy, nodes, best score
  * (the best node's own, 0..1), solved, cost (unpriced calls said, not counted as $0),
- * started (and how long it ran), and a delete with an inline confirm. A click anywhere else on the row opens the run.
+ * started (and how long it ran), and a delete with an inline confirm (for whoever may delete it). A click anywhere else on the row opens the run.
  * Not responsible for fetching or polling (RunsTable.tsx) or how cells read (list-model.ts).
  */
 import Link from 'next/link';
@@ -37,7 +37,8 @@ export function RunRow({
   run: ListedRun;
   now: number;
   onOpen: (id: string) => void;
-  onDelete: (id: string) => void;
+  /** null: whoever is here may not delete this run, and the row offers no delete. */
+  onDelete: ((id: string) => void) | null;
   deleting: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
@@ -121,7 +122,7 @@ export function RunRow({
         )}
       </td>
       <td className={s.actions}>
-        {deleting ? (
+        {onDelete === null ? null : deleting ? (
           <span className={s.muted}>Deleting…</span>
         ) : confirming ? (
           <span className={s.confirm}>

@@ -11,6 +11,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import type { RunSort, RunSortKey } from '@/lib/contract/run-list';
 import { taskLabel } from '@/lib/contract/tasks';
+import { useSession } from '@/components/session/useSession';
+import { pagePermissions, runPermissions } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
 import {
   ACTIVE_STATUSES,
@@ -211,6 +213,8 @@ export function RunsTable() {
   const searchParams = useSearchParams();
   const queryClient = useQueryClient();
   const filters = parseFilters(searchParams);
+  // delete shows on the rows whoever is here may delete (a member's own runs): lib/contract/access.ts
+  const { who } = useSession();
 
   const query = listQuery(filters);
   const runs = useInfiniteQuery({
@@ -287,18 +291,24 @@ export function RunsTable() {
           </StateBox>
         ) : (
           <StateBox title="No runs yet" testId="runs-empty">
-            <p className={s.stateText}>Start one with the form above: an example goal is already filled in.</p>
-            <button
-              type="button"
-              className="btn"
-              onClick={() => {
-                const goal = document.getElementById('goal');
-                goal?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-                goal?.focus({ preventScroll: true });
-              }}
-            >
-              Go to the form
-            </button>
+            {!pagePermissions(who).createRuns ? (
+              <p className={s.stateText}>Runs your team starts show here.</p>
+            ) : (
+              <p className={s.stateText}>Start one with the form above: an example goal is already filled in.</p>
+            )}
+            {pagePermissions(who).createRuns && (
+              <button
+                type="button"
+                className="btn"
+                onClick={() => {
+                  const goal = document.getElementById('goal');
+                  goal?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+                  goal?.focus({ preventScroll: true });
+                }}
+              >
+                Go to the form
+              </button>
+            )}
           </StateBox>
         )}
       </Panel>
@@ -337,7 +347,7 @@ export function RunsTable() {
                 run={run}
                 now={now}
                 onOpen={(id) => router.push(`/runs/${id}`)}
-                onDelete={(id) => remove.mutate({ id })}
+                onDelete={runPermissions(who, run.id, run).delete ? (id) => remove.mutate({ id }) : null}
                 deleting={remove.isPending && remove.variables.id === run.id}
               />
             ))}

@@ -8,3 +8,4 @@
 export * from './model-choice';
 export * from './run-form';
 export * from './runs-list';
+export * from './session';

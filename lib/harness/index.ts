@@ -1,6 +1,7 @@
 /**
  * lib/harness' front door: what e2e, the benches and playwright.config.ts share, finding Chromium and recording a
- * run into a server's database, starting a production server. Node-only tools, never imported by the app.
+ * run into a server's database, starting a production server, the team-mode test server's settings. Node-only
+ * tools, never imported by the app.
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
@@ -9,3 +10,4 @@ export { BENCH_GOAL, recordRun } from './recorded-runs';
 export type { RecordedRun } from './recorded-runs';
 export { ensureBuild, freePort, startBenchServer, startServer, waitUntilUp } from './server';
 export type { BenchServer } from './server';
+export { E2E_PORT, TEAM_ADMIN, TEAM_BASE, TEAM_ENV, TEAM_PORT } from './team-server';

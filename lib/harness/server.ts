@@ -26,12 +26,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `next start` on 127.0.0.1:`port` with `env` on top of ours; the child is the server itself. */
-export function startServer(port: number, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+/**
+ * `next start` on 127.0.0.1:`port` with `env` on top of ours; the child is the server itself. `onOutput` hears what
+ * it prints (a team server's first start prints its setup code there); without it the output is dropped.
+ */
+export function startServer(
+  port: number,
+  env: Record<string, string>,
+  onOutput?: (text: string) => void,
+): ChildProcess {
+  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-    stdio: 'ignore',
+    stdio: onOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
   });
+  // read as it comes, so a full pipe never stalls the server
+  child.stdout?.on('data', (chunk: Buffer) => onOutput?.(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => onOutput?.(chunk.toString()));
+  return child;
 }
 
 /** Resolves once `base` answers; throws when the server exits first or is still silent after 30 s. */

@@ -1,6 +1,7 @@
 /**
  * lib/store's front door: what other rooms (components, lib/layout, benches, engine tests) use of the browser's
- * stores, the run store, the per-page view store and the pure helpers beside them (clock, timeline, drawer, prune).
+ * stores, the run store, the per-page view store and the pure helpers beside them (clock, timeline, drawer, prune,
+ * permissions).
  * Browser-safe (its package.json says it has no side effects, so a page bundles only what it uses).
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
@@ -28,3 +29,5 @@ export { DRAWN_KINDS, hasKind, jump, MomentBuckets, MomentIndex, playhead } from
 export type { JumpTarget, MomentKind, PlayUnit } from './timeline';
 export { expandBlock, navigate, pruneBlock } from './node-commands';
 export type { NavKey, RunState } from './node-commands';
+export { pagePermissions, runPermissions } from './permissions';
+export type { PagePermissions, RunPermissions } from './permissions';

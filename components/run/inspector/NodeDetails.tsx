@@ -10,6 +10,7 @@ import type { ThoughtNode } from '@/lib/engine/index';
 import { useRunStore } from '../RunStoreContext';
 import { actionLabel } from '@/lib/event-log/index';
 import { expandBlock, pruneBlock } from '@/lib/store/index';
+import { useRunAccess } from '../RunAccess';
 import { BranchTotals } from './BranchTotals';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
@@ -19,6 +20,8 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
   const isRoot = node.parentId === null;
   const status = displayStatus(node);
   const isBest = useRunStore((s) => s.tree.bestNodeId === node.id);
+  // prune and expand for whoever may steer the run (RunAccess.tsx); a reader sees the node only
+  const { steer } = useRunAccess();
   return (
     <div className={styles.details} data-testid="inspector-node" data-node-id={node.id} data-status={status}>
       <header className={styles.head}>
@@ -32,7 +35,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
             </span>
           )}
         </div>
-        <NodeActions runId={runId} node={node} />
+        {steer && <NodeActions runId={runId} node={node} />}
       </header>
       <div className={styles.body}>
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}

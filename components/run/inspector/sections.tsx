@@ -11,6 +11,7 @@ import type { ThoughtNode } from '@/lib/engine/index';
 import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { displayStatus, firstLine, formatScore, scoreFigure, STATUS_LABELS } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
+import { useRunAccess } from '../RunAccess';
 import { useRunStore } from '../RunStoreContext';
 import { formatOffset } from '@/lib/event-log/index';
 import { callTotals, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from '@/lib/event-log/index';
@@ -423,7 +424,12 @@ function ModelCallBody({ call }: { call: ModelCallEvent }) {
   const trpc = useTRPC();
   const runId = useRunStore((s) => s.runId);
   const light = call.payload.messages.length === 0;
-  const whole = useQuery({ ...trpc.run.event.queryOptions({ id: runId, seq: call.seq }), enabled: light });
+  // a share link may leave the prompts out: the server sends none, and the page says so rather than asking
+  const { readPrompts } = useRunAccess();
+  const whole = useQuery({
+    ...trpc.run.event.queryOptions({ id: runId, seq: call.seq }),
+    enabled: light && readPrompts,
+  });
   const fetched = whole.data?.type === 'model.called' ? whole.data : null;
   const p = (fetched ?? call).payload;
   return (
@@ -436,7 +442,11 @@ function ModelCallBody({ call }: { call: ModelCallEvent }) {
           tokens {formatTokens(p.usage.inputTokens)} in / {formatTokens(p.usage.outputTokens)} out
         </span>
       </p>
-      {light && !fetched ? (
+      {!readPrompts ? (
+        <p className={styles.muted} data-testid="inspector-prompt-withheld">
+          The prompt is not shown: prompts were not shared with this link.
+        </p>
+      ) : light && !fetched ? (
         <p className={styles.muted} data-testid="inspector-prompt-loading">
           {whole.isError ? 'The prompt could not be loaded.' : 'Loading the prompt…'}
         </p>

@@ -1,0 +1,65 @@
+'use client';
+// The home page's panels, by who is here (lib/store pagePermissions over lib/contract/access.ts): the new run
+// form and the import drop zone for whoever may create runs, the runs list for users and the local person, and for
+// a share link's holder a note with a link to their one run instead of the list. Nothing until the server has said
+// who is here (a control appears when it is known to be usable).
+// Not responsible for the panels themselves (NewRunForm, RunsTable, ImportDropZone).
+import Link from 'next/link';
+import { Suspense } from 'react';
+import { useSession } from '@/components/session/useSession';
+import { pagePermissions } from '@/lib/store/index';
+import { ImportDropZone } from './ImportDropZone';
+import { NewRunForm } from './NewRunForm';
+import { RunsPanelSkeleton, RunsTable } from './RunsTable';
+
+export function RunsHome() {
+  const { who } = useSession();
+  const allowed = pagePermissions(who);
+  if (who === null) return <RunsPanelSkeleton />;
+  if (who.kind === 'share') {
+    return (
+      <section className="panel" data-testid="shared-note">
+        <div className="panel-head">
+          <h2>A run was shared with you</h2>
+        </div>
+        <div className="panel-body">
+          <p style={{ margin: 0 }}>
+            Your link opens one run, read only. <Link href={`/runs/${encodeURIComponent(who.runId)}`}>Open it</Link>. To
+            see other runs, <Link href="/signin">sign in</Link> with an account.
+          </p>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <>
+      {allowed.createRuns && (
+        <section className="panel" aria-labelledby="new-run-heading">
+          <div className="panel-head">
+            <h2 id="new-run-heading">New run</h2>
+          </div>
+          <div className="panel-body">
+            <NewRunForm />
+          </div>
+        </section>
+      )}
+      {/* RunsTable reads the URL's search params: Next renders this fallback until they are known. */}
+      {allowed.listRuns && (
+        <Suspense fallback={<RunsPanelSkeleton />}>
+          <RunsTable />
+        </Suspense>
+      )}
+      {allowed.createRuns && (
+        <section className="panel" aria-labelledby="import-heading">
+          <div className="panel-head">
+            <h2 id="import-heading">Import</h2>
+            <span className="field-hint">an Arborist export, or a Tree-of-Thoughts log (game24 BFS) of many games</span>
+          </div>
+          <div className="panel-body">
+            <ImportDropZone />
+          </div>
+        </section>
+      )}
+    </>
+  );
+}
