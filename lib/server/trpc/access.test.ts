@@ -304,3 +304,20 @@ describe('team mode: model servers and budgets through the API', () => {
     }
   });
 });
+
+describe('team mode: the live stream', () => {
+  it("refuses a share link's holder another run's stream with FORBIDDEN, before any event", async () => {
+    const { s, member } = await team();
+    const api = as(s, member);
+    const { id } = await api.run.create(game);
+    const { id: other } = await api.run.create({ ...game, goal: '1 1 4 6' });
+    await Promise.all([s.manager.settled(id), s.manager.settled(other)]);
+    const link = await api.shares.create({ runId: id });
+    const headers = new Headers({ cookie: `arborist_share=${link.path.replace('/share/', '')}` });
+    const holder = as(s, await principalFor(s.prisma, TEAM, headers));
+    expect(await codeOf(holder.run.onEvents({ runId: other }))).toBe('FORBIDDEN');
+    expect(await codeOf(as(s, { kind: 'anonymous' }).run.onEvents({ runId: id }))).toBe('UNAUTHORIZED');
+    const own = await collect(await holder.run.onEvents({ runId: id }), (ev) => ev.at(-1)?.type === 'run.finished');
+    expect(own.filter((e) => e.type === 'model.called').every((e) => e.payload.messages.length === 0)).toBe(true);
+  });
+});

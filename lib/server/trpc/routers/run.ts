@@ -162,7 +162,9 @@ export const runRouter = router({
 
   onEvents: signedInProcedure
     .input(z.object({ runId: z.string().min(1).max(100), lastEventId: z.string().regex(/^\d+$/).nullish() }))
-    .subscription(async function* ({ ctx, input, signal }) {
+    // access is checked before the stream is returned, so a refusal goes through the middleware as FORBIDDEN or
+    // NOT_FOUND (an error thrown inside the generator would reach the client as a 500)
+    .subscription(async ({ ctx, input, signal }) => {
       const run = await runFor(ctx, input.runId, 'read');
       const light = !canOnRun(ctx.who, 'readPrompts', run);
       const events = streamRunEvents({
@@ -173,6 +175,8 @@ export const runRouter = router({
         follow: true,
         signal,
       });
-      for await (const event of events) yield tracked(String(event.seq), light ? withoutPrompt(event) : event);
+      return (async function* () {
+        for await (const event of events) yield tracked(String(event.seq), light ? withoutPrompt(event) : event);
+      })();
     }),
 });
