@@ -47,6 +47,10 @@ export interface ImportOptions {
   jobId?: string;
   /** Stored as Run.ownerId on every imported run: the importing user, or null (local mode). */
   ownerId?: string | null;
+  /** Rows per write transaction (tests make it small); default IMPORT_CHUNK_ROWS. */
+  chunkRows?: number;
+  /** Called after each committed chunk, before the swap-in (tests look at the database half way). */
+  afterChunk?: () => Promise<void>;
 }
 
 export interface TotImportOptions extends ImportOptions {
@@ -148,6 +152,23 @@ export async function importFile(
   return { kind: 'arborist.run', runs: [await importRun(prisma, value, options)] };
 }
 
+/** What an empty upload is told (the HTTP route says it for no bytes at all, importBytes for blank ones). */
+export const NO_BODY_MESSAGE = 'the request has no body: send the JSON of an export or a ToT log';
+
+/**
+ * An uploaded file's bytes (UTF-8 JSON; a byte-order mark is dropped, which JSON.parse would refuse) imported as
+ * importFile does: the whole of an import after the upload, which import-worker.ts runs off the main thread.
+ */
+export async function importBytes(
+  prisma: PrismaClient,
+  bytes: Uint8Array,
+  options: TotImportOptions = {},
+): Promise<{ kind: ImportKind; runs: RunRecord[] }> {
+  const text = new TextDecoder().decode(bytes);
+  if (!text.trim()) throw new InputError('file', NO_BODY_MESSAGE);
+  return importFile(prisma, parseJsonText(text), options);
+}
+
 function withRunId(events: readonly ExplorationEvent[], runId: string): ExplorationEvent[] {
   return events.map((event) => ({ ...event, runId }));
 }
@@ -158,7 +179,7 @@ export const IMPORT_CHUNK_ROWS = 2_000;
 type Step = { rows: number; write: (tx: Prisma.TransactionClient) => Promise<void> };
 
 /**
- * Writes the runs staged under the job's id in transactions of about IMPORT_CHUNK_ROWS rows (several small runs to a
+ * Writes the runs staged under the job's id in transactions of about `chunkRows` rows (several small runs to a
  * transaction, a big run's log over several), swaps them in with one statement and returns the stored rows. Any
  * failure deletes what was staged and rethrows.
  */
@@ -168,6 +189,7 @@ async function storeRuns(
   runs: readonly RunToStore[],
 ): Promise<RunRecord[]> {
   const jobId = options.jobId ?? randomUUID();
+  const chunkRows = options.chunkRows ?? IMPORT_CHUNK_ROWS;
   const stored: RunRecord[] = [];
   try {
     let pending: Step[] = [];
@@ -177,12 +199,15 @@ async function storeRuns(
       const steps = pending;
       pending = [];
       pendingRows = 0;
-      await prisma.$transaction(async (tx) => {
-        for (const step of steps) await step.write(tx);
-      });
+      await withBusyRetry(() =>
+        prisma.$transaction(async (tx) => {
+          for (const step of steps) await step.write(tx);
+        }),
+      );
+      await options.afterChunk?.();
     };
     const add = async (step: Step) => {
-      if (pendingRows > 0 && pendingRows + step.rows > IMPORT_CHUNK_ROWS) await flush();
+      if (pendingRows > 0 && pendingRows + step.rows > chunkRows) await flush();
       pending.push(step);
       pendingRows += step.rows;
     };
@@ -213,13 +238,13 @@ async function storeRuns(
           });
         },
       });
-      for (let start = 0; start < run.events.length; start += IMPORT_CHUNK_ROWS) {
-        const events = run.events.slice(start, start + IMPORT_CHUNK_ROWS);
+      for (let start = 0; start < run.events.length; start += chunkRows) {
+        const events = run.events.slice(start, start + chunkRows);
         await add({ rows: events.length, write: (tx) => appendEventsInTransaction(tx, run.id, events).then(() => {}) });
       }
       const nodes = tree.nodeOrder.flatMap((id) => tree.nodes[id] ?? []);
-      for (let start = 0; start < nodes.length; start += IMPORT_CHUNK_ROWS) {
-        const chunk = nodes.slice(start, start + IMPORT_CHUNK_ROWS);
+      for (let start = 0; start < nodes.length; start += chunkRows) {
+        const chunk = nodes.slice(start, start + chunkRows);
         await add({ rows: chunk.length, write: (tx) => upsertNodes(tx, run.id, chunk) });
       }
       await add({
@@ -246,6 +271,32 @@ async function storeRuns(
       );
     });
     throw error;
+  }
+}
+
+/** How often a chunk is tried again when SQLite answers "database is locked" at once. */
+const BUSY_RETRIES = 20;
+
+function isBusy(error: unknown): boolean {
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null)?.meta
+    ?.driverAdapterError?.cause?.originalCode;
+  return typeof cause === 'string' && cause.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * Runs a chunk's transaction, again after a short pause when SQLite refuses it as busy. A deferred transaction
+ * (Prisma's adapter opens them with a plain BEGIN) that has read is refused at once, without the busy timeout's wait,
+ * when it tries to write after another connection's commit (SQLITE_BUSY / BUSY_SNAPSHOT in WAL): two imports, or an
+ * import and a live run, writing at the same moment. The refused transaction wrote nothing, so trying it again is safe.
+ */
+async function withBusyRetry<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusy(error) || tries >= BUSY_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (tries + 1)));
+    }
   }
 }
 
