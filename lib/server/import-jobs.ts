@@ -3,12 +3,13 @@
  * parses, checks, folds and writes it (import-worker.ts), while the main thread only awaits the answer. Also the
  * limits on imports running at once: one per user (`who`), MAX_IMPORTS_AT_ONCE in the whole process.
  *
- * How the worker's code is loaded: under `next start` this module is bundled by Next, and Turbopack would bundle a
- * `new Worker(new URL('./x.ts', import.meta.url))` entry into its own chunk (supported for node:worker_threads since
- * Next 16.2), but the same line cannot run under vitest or tsx, where the URL is a .ts file Node cannot load. So the
- * worker is started from the sources, resolved from process.cwd() (the project root under `npm start`, `next start`,
- * vitest and the benches alike) through a small .mjs that registers tsx's loader in the thread (import-worker-boot.mjs):
- * one way that works everywhere, at the price of ~0.5 s of TypeScript compilation per import and tsx being installed.
+ * How the worker's code is loaded: under `next start` this module is bundled by Turbopack, which takes
+ * `new Worker(new URL('./x.ts', import.meta.url))` as an entry to bundle into its own chunk (node:worker_threads
+ * support landed in Next 16.2), but the same line cannot run under vitest or tsx, where the URL is a .ts file Node
+ * cannot load; and a path built at run time is taken as a pattern over the whole project (workerThreads()). So the worker is started from the sources, resolved from process.cwd() (the project
+ * root under `npm start`, `next start`, vitest and the benches alike) through a small .mjs that registers tsx's loader
+ * in the thread (import-worker-boot.mjs): one way that works everywhere,
+ * at the price of ~0.5 s of TypeScript compilation per import and tsx being installed where the server runs.
  *
  * A worker that dies (a crash, out of memory, terminated) leaves its staged runs: they are deleted here, and a
  * process killed mid-import leaves them to the start-up sweep (services.ts, sweepStagedImports).
@@ -16,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import type { PrismaClient } from './db/client';
 import type { ImportKind } from './imports';
 import { deleteStagedRuns } from './repositories/runs';
@@ -68,6 +69,16 @@ export function acquireImportSlot(who: string): ImportSlot {
   };
 }
 
+/**
+ * node:worker_threads fetched at run time, not imported: Turbopack takes the path of any `new Worker(...)` of an
+ * imported Worker as an entry to bundle, and a path built at run time as a pattern over the whole project (tried:
+ * the build then failed bundling vitest.config.ts and start.ts into the route; a turbopackIgnore comment on the
+ * argument is not honoured there). The worker's files are read by Node from the sources, never bundled.
+ */
+function workerThreads(): typeof WorkerThreads {
+  return process.getBuiltinModule('node:worker_threads');
+}
+
 function workerFiles(): { boot: string; entry: string } {
   const dir = path.join(process.cwd(), 'lib', 'server');
   return { boot: path.join(dir, 'import-worker-boot.mjs'), entry: path.join(dir, 'import-worker.ts') };
@@ -104,7 +115,7 @@ export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult
   return new Promise<ImportJobResult>((resolve, reject) => {
     let result: ImportJobResult | null = null;
     let failure: unknown = null;
-    const worker = new Worker(boot, { workerData, transferList: [request.bytes] });
+    const worker = new (workerThreads().Worker)(boot, { workerData, transferList: [request.bytes] });
     worker.once('message', (message: ImportJobResult) => {
       result = message;
     });
