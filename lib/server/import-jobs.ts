@@ -6,10 +6,11 @@
  * How the worker's code is loaded: under `next start` this module is bundled by Turbopack, which takes
  * `new Worker(new URL('./x.ts', import.meta.url))` as an entry to bundle into its own chunk (node:worker_threads
  * support landed in Next 16.2), but the same line cannot run under vitest or tsx, where the URL is a .ts file Node
- * cannot load; and a path built at run time is taken as a pattern over the whole project (workerThreads()). So the worker is started from the sources, resolved from process.cwd() (the project
- * root under `npm start`, `next start`, vitest and the benches alike) through a small .mjs that registers tsx's loader
- * in the thread (import-worker-boot.mjs): one way that works everywhere,
- * at the price of ~0.5 s of TypeScript compilation per import and tsx being installed where the server runs.
+ * cannot load; and the path of an imported Worker built at run time is taken as a pattern over the whole project
+ * (workerThreads()). So the worker is started from the sources, resolved from process.cwd() (the project root under
+ * `npm start`, `next start`, vitest and the benches alike), through a small .mjs that registers tsx's loader in the
+ * thread (import-worker-boot.mjs): one way that works everywhere, at the price of ~0.5 s of TypeScript compilation
+ * per import and tsx being installed where the server runs.
  *
  * A worker that dies (a crash, out of memory, terminated) leaves its staged runs: they are deleted here, and a
  * process killed mid-import leaves them to the start-up sweep (services.ts, sweepStagedImports).
@@ -80,7 +81,9 @@ function workerThreads(): typeof WorkerThreads {
 }
 
 function workerFiles(): { boot: string; entry: string } {
-  const dir = path.join(process.cwd(), 'lib', 'server');
+  // turbopackIgnore: a path under process.cwd() is otherwise traced as a folder the route reads, and Turbopack then
+  // compiles every file in it (start.ts included) into the route's output
+  const dir = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'server');
   return { boot: path.join(dir, 'import-worker-boot.mjs'), entry: path.join(dir, 'import-worker.ts') };
 }
 
