@@ -3,14 +3,14 @@
  * parses, checks, folds and writes it (import-worker.ts), while the main thread only awaits the answer. Also the
  * limits on imports running at once: one per user (`who`), MAX_IMPORTS_AT_ONCE in the whole process.
  *
- * How the worker's code is loaded: under `next start` this module is bundled by Turbopack, which takes
- * `new Worker(new URL('./x.ts', import.meta.url))` as an entry to bundle into its own chunk (node:worker_threads
- * support landed in Next 16.2), but the same line cannot run under vitest or tsx, where the URL is a .ts file Node
- * cannot load; and the path of an imported Worker built at run time is taken as a pattern over the whole project
- * (workerThreads()). So the worker is started from the sources, resolved from process.cwd() (the project root under
- * `npm start`, `next start`, vitest and the benches alike), through a small .mjs that registers tsx's loader in the
- * thread (import-worker-boot.mjs): one way that works everywhere, at the price of ~0.5 s of TypeScript compilation
- * per import and tsx being installed where the server runs.
+ * How the worker's code is loaded, two ways, one per way this module itself runs:
+ * - bundled (`next build`, then `next start` or `npm start`): `new Worker(new URL('./import-worker.ts',
+ *   import.meta.url))`, which Turbopack (node:worker_threads support since Next 16.2; a resolution bug fixed in 16.3)
+ *   compiles into a worker chunk of its own, `[worker thread]-lib_server_import-worker_ts_*.js` under .next/server.
+ *   Tried in a real build: it imports under `next start`. The worker runs the code the app was built from.
+ * - from the sources (vitest, tsx scripts): that URL names a .ts file Node cannot load, so the worker starts from
+ *   import-worker-boot.mjs, which registers tsx's loader in the thread and imports import-worker.ts.
+ * Told apart by this module's own URL (a .ts file only when it runs from the sources).
  *
  * A worker that dies (a crash, out of memory, terminated) leaves its staged runs: they are deleted here, and a
  * process killed mid-import leaves them to the start-up sweep (services.ts, sweepStagedImports).
@@ -18,14 +18,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type * as WorkerThreads from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { PrismaClient } from './db/client';
 import type { ImportKind } from './imports';
 import { deleteStagedRuns } from './repositories/runs';
 
 /** What the worker is given (workerData); `bytes` is transferred to it, the caller's copy becomes empty. */
 export interface ImportJobInput {
-  entry: string;
+  /** The worker's TypeScript entry, for the tsx boot file (from the sources only; null when bundled). */
+  entry: string | null;
   databaseFile: string;
   bytes: ArrayBuffer;
   /** The file's length: `bytes` may be longer (the buffer it was read into grows by doubling). */
@@ -70,21 +71,28 @@ export function acquireImportSlot(who: string): ImportSlot {
   };
 }
 
+/** True when this module runs from its TypeScript source (vitest, tsx), not from Next's bundle. */
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+
 /**
- * node:worker_threads fetched at run time, not imported: Turbopack takes the path of any `new Worker(...)` of an
- * imported Worker as an entry to bundle, and a path built at run time as a pattern over the whole project (tried:
- * the build then failed bundling vitest.config.ts and start.ts into the route; a turbopackIgnore comment on the
- * argument is not honoured there). The worker's files are read by Node from the sources, never bundled.
+ * A worker on import-worker.ts from the sources, through the tsx boot file. node:worker_threads is fetched at run
+ * time here, not imported: Turbopack takes the path of any `new Worker(...)` it can see as an entry to bundle, and a
+ * path built at run time as a pattern over the whole project (tried: the build then failed bundling vitest.config.ts
+ * and start.ts into the route; a turbopackIgnore comment on that argument is not honoured). The path under
+ * process.cwd() carries turbopackIgnore, else Turbopack traces the folder and compiles every file in it.
  */
-function workerThreads(): typeof WorkerThreads {
-  return process.getBuiltinModule('node:worker_threads');
+function sourceWorker(options: WorkerOptions & { workerData: ImportJobInput }): Worker {
+  const dir = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'server');
+  const { Worker: SourceWorker } = process.getBuiltinModule('node:worker_threads');
+  return new SourceWorker(path.join(dir, 'import-worker-boot.mjs'), {
+    ...options,
+    workerData: { ...options.workerData, entry: path.join(dir, 'import-worker.ts') },
+  });
 }
 
-function workerFiles(): { boot: string; entry: string } {
-  // turbopackIgnore: a path under process.cwd() is otherwise traced as a folder the route reads, and Turbopack then
-  // compiles every file in it (start.ts included) into the route's output
-  const dir = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'server');
-  return { boot: path.join(dir, 'import-worker-boot.mjs'), entry: path.join(dir, 'import-worker.ts') };
+function startWorker(options: WorkerOptions & { workerData: ImportJobInput }): Worker {
+  if (FROM_SOURCES) return sourceWorker(options);
+  return new Worker(new URL('./import-worker.ts', import.meta.url), options);
 }
 
 export interface ImportJobRequest {
@@ -103,9 +111,8 @@ export interface ImportJobRequest {
 /** Runs one import in a new worker thread and resolves with its result; rejects when the worker died. */
 export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult> {
   const jobId = randomUUID();
-  const { boot, entry } = workerFiles();
   const workerData: ImportJobInput = {
-    entry,
+    entry: null,
     databaseFile: request.databaseFile,
     bytes: request.bytes,
     byteLength: request.byteLength,
@@ -118,7 +125,7 @@ export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult
   return new Promise<ImportJobResult>((resolve, reject) => {
     let result: ImportJobResult | null = null;
     let failure: unknown = null;
-    const worker = new (workerThreads().Worker)(boot, { workerData, transferList: [request.bytes] });
+    const worker = startWorker({ workerData, transferList: [request.bytes] });
     worker.once('message', (message: ImportJobResult) => {
       result = message;
     });

@@ -1,6 +1,6 @@
-// The import worker's first module (import-jobs.ts starts it as a worker thread): Node cannot load TypeScript, and
-// the app is bundled by Next, so the worker's code is run from the sources through tsx's loader (the same tsx that
-// `npm start` runs on), registered here for this thread only. Not responsible for the import (import-worker.ts).
+// The import worker's first module when the server code runs from its sources (vitest, tsx scripts; a built app
+// bundles import-worker.ts into a worker chunk instead, import-jobs.ts): Node cannot load TypeScript, so tsx's loader
+// is registered here, for this thread only, before the entry is imported. Not responsible for the import itself.
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
