@@ -10,7 +10,7 @@
  *   Tried in a real build: it imports under `next start`. The worker runs the code the app was built from.
  * - from the sources (vitest, tsx scripts): that URL names a .ts file Node cannot load, so the worker starts from
  *   import-worker-boot.mjs, which registers tsx's loader in the thread and imports import-worker.ts.
- * Told apart by this module's own URL (a .ts file only when it runs from the sources).
+ * Told apart by NEXT_RUNTIME, which Next sets in its server process.
  *
  * A worker that dies (a crash, out of memory, terminated) leaves its staged runs: they are deleted here, and a
  * process killed mid-import leaves them to the start-up sweep (services.ts, sweepStagedImports).
@@ -18,7 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { PrismaClient } from './db/client';
 import type { ImportKind } from './imports';
 import { deleteStagedRuns } from './repositories/runs';
@@ -71,8 +71,11 @@ export function acquireImportSlot(who: string): ImportSlot {
   };
 }
 
-/** True when this module runs from its TypeScript source (vitest, tsx), not from Next's bundle. */
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
+/**
+ * True inside Next's server (next start, next dev), where this module is bundled. Not `import.meta.url`: Turbopack
+ * keeps the source file's name in it, so it ends in .ts in the bundle too (tried).
+ */
+const bundled = () => process.env.NEXT_RUNTIME === 'nodejs';
 
 /**
  * A worker on import-worker.ts from the sources, through the tsx boot file. node:worker_threads is fetched at run
@@ -81,18 +84,19 @@ const FROM_SOURCES = import.meta.url.endsWith('.ts');
  * and start.ts into the route; a turbopackIgnore comment on that argument is not honoured). The path under
  * process.cwd() carries turbopackIgnore, else Turbopack traces the folder and compiles every file in it.
  */
-function sourceWorker(options: WorkerOptions & { workerData: ImportJobInput }): Worker {
+function sourceWorker(workerData: ImportJobInput, transferList: ArrayBuffer[]): Worker {
   const dir = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'server');
   const { Worker: SourceWorker } = process.getBuiltinModule('node:worker_threads');
   return new SourceWorker(path.join(dir, 'import-worker-boot.mjs'), {
-    ...options,
-    workerData: { ...options.workerData, entry: path.join(dir, 'import-worker.ts') },
+    workerData: { ...workerData, entry: path.join(dir, 'import-worker.ts') },
+    transferList,
   });
 }
 
-function startWorker(options: WorkerOptions & { workerData: ImportJobInput }): Worker {
-  if (FROM_SOURCES) return sourceWorker(options);
-  return new Worker(new URL('./import-worker.ts', import.meta.url), options);
+function startWorker(workerData: ImportJobInput, transferList: ArrayBuffer[]): Worker {
+  if (!bundled()) return sourceWorker(workerData, transferList);
+  // the options as a literal: Turbopack recognises this call as a worker entry (a chunk of its own) only so (tried)
+  return new Worker(new URL('./import-worker.ts', import.meta.url), { workerData, transferList });
 }
 
 export interface ImportJobRequest {
@@ -125,7 +129,7 @@ export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult
   return new Promise<ImportJobResult>((resolve, reject) => {
     let result: ImportJobResult | null = null;
     let failure: unknown = null;
-    const worker = startWorker({ workerData, transferList: [request.bytes] });
+    const worker = startWorker(workerData, [request.bytes]);
     worker.once('message', (message: ImportJobResult) => {
       result = message;
     });
