@@ -117,6 +117,7 @@ test('a log with a thought over its size cap is refused on the page, naming wher
   await expect(page.getByTestId('import-status')).toContainText(
     '[1].steps[0].new_ys[2]: 100,001 characters, over the 100,000-character cap on a thought',
   );
+  await page.getByTestId('import-status').scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/wt-imports-cap.png' });
   expect(await runs()).toBe(before);
 });
