@@ -12,7 +12,7 @@ import { expect, test } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/contract/events';
 import { fold, type ThoughtNode } from '../lib/engine/index';
 import { describeValue, type TotGame } from '../lib/formats/index';
-import { E2E_BASE, ndjson } from './api';
+import { E2E_BASE, ndjson, query } from './api';
 
 const SAMPLE = 'lib/formats/fixtures/tot-game24-gpt4-bfs-sample.json';
 const FAILED_MOVE = 'lib/formats/fixtures/tot-game24-failed-move.json';
@@ -99,4 +99,25 @@ test('an imported ToT log shows solved games, the log values and where it came f
   await expect(lowScore.getByTestId('inspector-log-value')).toHaveText('value 0.002 (impossible ×2)');
   // and its card on the canvas writes the same figure, not a 0..1 number of ours
   await expect(page.locator(`[data-testid=thought-node][data-node-id=${low}]`)).toContainText('0.002/60');
+});
+
+test('a log with a thought over its size cap is refused on the page, naming where, and adds no run', async ({
+  page,
+}) => {
+  const log = JSON.parse(readFileSync(SAMPLE, 'utf8')) as TotGame[];
+  (log[1] as TotGame).steps[0]!.new_ys[2] = 'y'.repeat(100_001);
+  const runs = async () => (await query<{ runs: number }>(E2E_BASE, 'run.summary', {})).runs;
+  const before = await runs();
+  await page.goto('/');
+  await page.getByTestId('import-file-input').setInputFiles({
+    name: 'too-long.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(log)),
+  });
+  await expect(page.getByTestId('import-status')).toContainText(
+    '[1].steps[0].new_ys[2]: 100,001 characters, over the 100,000-character cap on a thought',
+  );
+  await page.getByTestId('import-status').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/wt-imports-cap.png' });
+  expect(await runs()).toBe(before);
 });

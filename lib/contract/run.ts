@@ -13,6 +13,9 @@ import type { ExplorationEvent } from './events';
 import { RUN_STATUSES } from './run-status';
 import { finishReasonSchema, toTConfigSchema, type ToTStats } from './vocabulary';
 
+/** The longest goal a run may have, in characters (a paragraph; imports hold files to it too). */
+export const MAX_GOAL_CHARS = 20_000;
+
 /** Labels and lineage are short text; a goal may be a paragraph. */
 const shortText = z.string().max(2_000);
 
@@ -20,7 +23,7 @@ const shortText = z.string().max(2_000);
 export const runIdentitySchema = z.strictObject({
   id: z.string().min(1).max(200),
   taskId: z.string().min(1).max(200),
-  goal: z.string().min(1).max(20_000),
+  goal: z.string().min(1).max(MAX_GOAL_CHARS),
   modelId: shortText,
   /** What the pages call the model (a replay says so). */
   modelLabel: shortText,

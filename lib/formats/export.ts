@@ -22,6 +22,7 @@ import { type ExplorationEvent, explorationEventSchema } from '../contract/event
 import { RUN_IDENTITY_KEYS, type RunIdentity, runIdentitySchema } from '../contract/run';
 import { createEmptyTree, reduce, type ThoughtTree } from '../engine/index';
 import { TASK_IDS, isTaskId } from '../contract/tasks';
+import { checkExportFieldCaps, formatIssuePath } from './field-caps';
 
 export const EXPORT_FORMAT = 'arborist.run';
 export const EXPORT_VERSION = 1;
@@ -195,16 +196,6 @@ function danglingReference(tree: ThoughtTree, event: ExplorationEvent): string |
   }
 }
 
-/** "events[41].payload.nodeId" from a zod path. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
-}
-
 /** Zod's issues as one line: the first few, each "path: message". */
 export function describeIssues(error: z.ZodError, limit = 3): string {
   const issues = error.issues;
@@ -234,5 +225,7 @@ export function validateRunExport(value: unknown): ExportValidation {
     };
   }
   const parsed = runExportSchema.safeParse(value);
-  return parsed.success ? { ok: true, file: parsed.data } : { ok: false, error: describeIssues(parsed.error) };
+  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
+  const tooLong = checkExportFieldCaps(parsed.data.run.goal, parsed.data.events);
+  return tooLong ? { ok: false, error: tooLong } : { ok: true, file: parsed.data };
 }

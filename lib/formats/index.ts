@@ -5,6 +5,7 @@
  */
 
 export { buildExport, validateRunExport } from './export';
+export { FIELD_CAPS } from './field-caps';
 export type { RunExport } from './export';
 export { describeValue, looksLikeTotLog, parseTotLog } from './tot-log';
 export type { TotGame } from './tot-log';

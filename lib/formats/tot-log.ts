@@ -55,6 +55,7 @@ import {
 import { InvalidPuzzleError, normalizePuzzle } from '../contract/game24-goal';
 import { game24Task, isAnswerLine } from '../tasks/index';
 import { describeIssues } from './export';
+import { checkTotLogFieldCaps } from './field-caps';
 
 export const TOT_DEFAULT_MODEL = 'gpt-4';
 /** Value of three "sure" samples: the top of the log's scale. */
@@ -132,6 +133,8 @@ export function looksLikeTotLog(value: unknown): value is unknown[] {
 export function parseTotLog(value: unknown, options: TotLogOptions = {}): TotLogParse {
   const parsed = totLogSchema.safeParse(value);
   if (!parsed.success) return { ok: false, error: `not a Tree-of-Thoughts log: ${describeIssues(parsed.error)}` };
+  const tooLong = checkTotLogFieldCaps(value);
+  if (tooLong) return { ok: false, error: `not a usable Tree-of-Thoughts log: ${tooLong}` };
   const modelId = options.modelId?.trim() || TOT_DEFAULT_MODEL;
   const now = options.now ?? Date.now();
   try {

@@ -6,11 +6,21 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold } from '../engine/index';
 import type { RunExport, TotGame } from '../formats/index';
-import { exportRun, importFile, importRun, importTotLog, parseJsonText } from './imports';
-import { listEvents } from './repositories/events';
+import { exportRun, importFile, importRun, importTotLog, parseJsonText, sweepStagedImports } from './imports';
+import { appendEvents, getEvent, listEvents } from './repositories/events';
 import { listNodes } from './repositories/nodes';
 import type { RunRecord } from '../contract/run';
-import { getRun } from './repositories/runs';
+import {
+  clearImportJob,
+  createRun,
+  findForks,
+  findRunsByStatus,
+  getRun,
+  listImportTags,
+  listRuns,
+  summarizeRuns,
+} from './repositories/runs';
+import { latestTreeText } from './repositories/snapshots';
 import { summarizeTree } from './run-summary';
 import { servicesPerTest, type TestServices } from './testing/services';
 
@@ -224,5 +234,105 @@ describe('a wrong file is refused with its reason and writes nothing', () => {
     const ids = ['a', 'b', 'a', 'c', 'd'];
     await expect(importTotLog(s.prisma, sampleLog(), { newId: () => ids.shift() as string })).rejects.toThrow();
     expect(await counts(s)).toEqual(before);
+  });
+});
+
+describe('staged imports', () => {
+  it('are written in chunks that nobody sees, then appear all at once with their owner', async () => {
+    const s = setup();
+    // half way: how many of the job's runs are staged, and how many runs the list shows
+    const seen: { staged: number; listed: number; summary: number }[] = [];
+    const afterChunk = async () => {
+      seen.push({
+        staged: await s.prisma.run.count({ where: { importJobId: 'job-1' } }),
+        listed: (await listRuns(s.prisma, { limit: 50 })).items.length,
+        summary: (await summarizeRuns(s.prisma, {})).runs,
+      });
+    };
+    const runs = await importTotLog(s.prisma, sampleLog(), {
+      jobId: 'job-1',
+      ownerId: 'u1',
+      chunkRows: 20,
+      afterChunk,
+    });
+    expect(runs).toHaveLength(5);
+    // many chunks, the last with all five runs staged, and the list never showed one of them
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen.at(-1)).toEqual({ staged: 5, listed: 0, summary: 0 });
+    expect(seen.filter((half) => half.listed > 0 || half.summary > 0)).toEqual([]);
+    const rows = await s.prisma.run.findMany({ select: { ownerId: true, importJobId: true } });
+    expect(rows).toEqual(Array.from({ length: 5 }, () => ({ ownerId: 'u1', importJobId: null })));
+    expect((await listRuns(s.prisma, { limit: 50 })).items).toHaveLength(5);
+  });
+
+  it('is invisible to every read while staged: get, list, summary, tags, forks, runs by status, snapshot, event', async () => {
+    const s = setup();
+    const source = await finishedRun(s);
+    const file = (await exportRun(s.prisma, source.id)) as RunExport;
+    const before = {
+      list: (await listRuns(s.prisma, { limit: 50 })).items.map((r) => r.id),
+      summary: await summarizeRuns(s.prisma, {}),
+      tags: await listImportTags(s.prisma),
+      finished: (await findRunsByStatus(s.prisma, ['finished'])).map((r) => r.id),
+    };
+    // stage a copy by hand, as an import half way through leaves it
+    await createRun(s.prisma, {
+      id: 'staged',
+      taskId: file.run.taskId,
+      goal: file.run.goal,
+      modelId: file.run.modelId,
+      modelLabel: file.run.modelLabel,
+      config: file.run.config,
+      status: 'finished',
+      importTag: 'half-way',
+      parentRunId: source.id,
+      importJobId: 'job-2',
+    });
+    await appendEvents(
+      s.prisma,
+      'staged',
+      file.events.map((e) => ({ ...e, runId: 'staged' })),
+    );
+    expect(await getRun(s.prisma, 'staged')).toBeNull();
+    expect((await listRuns(s.prisma, { limit: 50 })).items.map((r) => r.id)).toEqual(before.list);
+    expect((await listRuns(s.prisma, { limit: 50, q: file.run.goal })).items.map((r) => r.id)).toEqual([source.id]);
+    expect(await summarizeRuns(s.prisma, {})).toEqual(before.summary);
+    expect(await listImportTags(s.prisma)).toEqual(before.tags);
+    expect(await findForks(s.prisma, source.id)).toEqual([]);
+    expect((await findRunsByStatus(s.prisma, ['finished'])).map((r) => r.id)).toEqual(before.finished);
+    expect(await latestTreeText(s.prisma, 'staged')).toBeNull();
+    expect(await getEvent(s.prisma, 'staged', 1)).toBeNull();
+    expect(await exportRun(s.prisma, 'staged')).toBeNull();
+
+    expect(await clearImportJob(s.prisma, 'job-2')).toBe(1);
+    expect((await getRun(s.prisma, 'staged'))?.importTag).toBe('half-way');
+    expect(await listImportTags(s.prisma)).toEqual([{ tag: 'half-way', runs: 1 }]);
+    expect((await findForks(s.prisma, source.id)).map((r) => r.id)).toEqual(['staged']);
+    expect((await getEvent(s.prisma, 'staged', 1))?.type).toBe(file.events[0]?.type);
+  });
+
+  it('a failure after chunks were committed deletes them: no run, event or node row stays', async () => {
+    const s = setup();
+    await finishedRun(s);
+    const before = await counts(s);
+    // the fourth game's run id collides with the first's, after several small chunks were committed
+    const ids = ['a', 'b', 'c', 'a', 'e'];
+    await expect(
+      importTotLog(s.prisma, sampleLog(), { newId: () => ids.shift() as string, chunkRows: 20 }),
+    ).rejects.toThrow();
+    expect(await counts(s)).toEqual(before);
+    expect(await s.prisma.runSnapshot.count({ where: { runId: { in: ['a', 'b', 'c'] } } })).toBe(0);
+  });
+
+  it('the start-up sweep deletes runs an unfinished import left staged, and nothing else', async () => {
+    const s = setup();
+    const kept = await finishedRun(s);
+    const before = await counts(s);
+    await importTotLog(s.prisma, sampleLog(), { jobId: 'killed', chunkRows: 20 });
+    // as if the process died before the swap-in: mark the import's runs staged again
+    await s.prisma.run.updateMany({ where: { id: { not: kept.id } }, data: { importJobId: 'killed' } });
+    expect(await sweepStagedImports(s.prisma)).toBe(5);
+    expect(await counts(s)).toEqual(before);
+    expect((await getRun(s.prisma, kept.id))?.status).toBe('finished');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The server's services, made once per process (kept on globalThis: Next may load this module more than once)
- * and ready before the first request: the database migrated, interrupted runs recovered, the demo run seeded
- * into an empty database. instrumentation.ts calls getServices() when the server starts.
+ * and ready before the first request: the database migrated, runs an unfinished import left staged deleted (the
+ * process that wrote them died mid-import), interrupted runs recovered, the demo run seeded into an empty database. instrumentation.ts calls getServices() when the server starts.
  * Not responsible for what the services do (run-manager.ts, repositories).
  */
 import { getPrisma } from './db/client';
@@ -10,6 +10,7 @@ import { prepareTeamMode } from './auth/setup';
 import { EventBus } from './event-bus';
 import { RunManager } from './run-manager';
 import { seedDemoRun } from './demo';
+import { sweepStagedImports } from './imports';
 import type { ServerServices } from './trpc/context';
 
 const globalForServices = globalThis as typeof globalThis & { arboristServices?: Promise<ServerServices> };
@@ -24,6 +25,9 @@ async function createServices(): Promise<ServerServices> {
     maxConcurrentRuns: env.ARBORIST_MAX_CONCURRENT_RUNS,
     resumeMode: env.ARBORIST_RESUME,
   });
+  // before anything reads or writes runs: no import of this process is running yet, so every staged run is a leftover
+  const swept = await sweepStagedImports(prisma);
+  if (swept > 0) console.log(`[arborist] deleted ${swept} run(s) an interrupted import had staged`);
   if (isTeamMode(env)) await prepareTeamMode(prisma, env, (message) => console.log(`[arborist] ${message}`));
   await manager.recover();
   if (env.ARBORIST_DEMO === '1') await seedDemoRun({ prisma, bus, manager });

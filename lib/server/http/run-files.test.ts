@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunExport } from '../../formats/index';
 import { listEvents } from '../repositories/events';
 import { servicesPerTest, type TestServices } from '../testing/services';
-import { exportFileName, exportRunResponse, importRunsResponse } from './run-files';
+import { exportFileName, exportRunResponse, type ImportRequestOptions, importRunsResponse } from './run-files';
 
 const SAMPLE = new URL('../../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
 
@@ -28,6 +28,10 @@ const post = (body: BodyInit | null, query = '', headers: Record<string, string>
     body,
     headers: { 'content-type': 'application/json', ...headers },
   });
+
+/** The import route on the test's own database file (its worker opens the file, not the test's client). */
+const importRuns = (s: TestServices, request: Request, options: ImportRequestOptions = {}) =>
+  importRunsResponse(s, request, { databaseFile: s.file, ...options });
 
 async function rowCount(s: TestServices) {
   return (await s.prisma.run.count()) + (await s.prisma.event.count()) + (await s.prisma.node.count());
@@ -61,7 +65,7 @@ describe('POST /api/runs/import', () => {
   it('imports an export and answers with the new run', async () => {
     const { s, runId } = await setupWithRun();
     const text = await (await exportRunResponse(s, runId)).text();
-    const res = await importRunsResponse(s, post(text, '?tag=copy'));
+    const res = await importRuns(s, post(text, '?tag=copy'));
     expect(res.status).toBe(200);
     const body = (await res.json()) as { kind: string; runs: { id: string; goal: string }[] };
     expect(body).toEqual({ kind: 'arborist.run', runs: [{ id: expect.any(String), goal: '4 9 10 13' }] });
@@ -71,7 +75,7 @@ describe('POST /api/runs/import', () => {
 
   it('detects a ToT log and imports every game, tagged with the file name', async () => {
     const { s } = await setupWithRun();
-    const res = await importRunsResponse(s, post(readFileSync(SAMPLE), '?name=sample.json'), {
+    const res = await importRuns(s, post(readFileSync(SAMPLE), '?name=sample.json'), {
       now: new Date('2025-01-01T00:00:00.000Z'),
     });
     expect(res.status).toBe(200);
@@ -87,7 +91,7 @@ describe('POST /api/runs/import', () => {
     const text = await (await exportRunResponse(s, runId)).text();
     const before = await rowCount(s);
     const error = async (req: Request) => {
-      const res = await importRunsResponse(s, req);
+      const res = await importRuns(s, req);
       return { status: res.status, ...((await res.json()) as { error: string }) };
     };
     expect(await error(post(text.slice(0, 1234)))).toEqual({
@@ -117,7 +121,7 @@ describe('POST /api/runs/import', () => {
     const { s } = await setupWithRun();
     const before = await rowCount(s);
     const big = JSON.stringify({ format: 'arborist.run', padding: 'x'.repeat(2_000) });
-    const declared = await importRunsResponse(s, post(big, '', { 'content-length': String(big.length) }), {
+    const declared = await importRuns(s, post(big, '', { 'content-length': String(big.length) }), {
       maxBytes: 1_000,
     });
     expect(declared.status).toBe(413);
@@ -129,12 +133,57 @@ describe('POST /api/runs/import', () => {
         controller.close();
       },
     });
-    const streamed = await importRunsResponse(
+    const streamed = await importRuns(
       s,
       new Request('http://localhost/api/runs/import', { method: 'POST', body: stream, duplex: 'half' } as RequestInit),
       { maxBytes: 5_000 },
     );
     expect(streamed.status).toBe(413);
+    expect(await rowCount(s)).toBe(before);
+  });
+
+  it('answers 429 to a second import of the same user while the first runs, and to a third import at once', async () => {
+    const { s } = await setupWithRun();
+    const sample = () => post(readFileSync(SAMPLE));
+    const refusal = async (res: Response) => ({ status: res.status, ...((await res.json()) as { error: string }) });
+    // the slot is taken before the body is read: the first call holds it from its first tick
+    const alice = importRuns(s, sample(), { who: 'alice', ownerId: 'alice' });
+    expect(await refusal(await importRuns(s, sample(), { who: 'alice' }))).toEqual({
+      status: 429,
+      error: 'an import of yours is still running: wait for it to finish',
+    });
+    const bob = importRuns(s, sample(), { who: 'bob', ownerId: 'bob' });
+    const carol = await importRuns(s, sample(), { who: 'carol' });
+    expect(carol.status).toBe(429);
+    expect(carol.headers.get('retry-after')).toBe('30');
+    expect((await carol.json()) as unknown).toEqual({
+      error: 'the server is already running 2 imports: try again in a minute',
+    });
+    expect((await alice).status).toBe(200);
+    expect((await bob).status).toBe(200);
+    // once finished, the same user may import again
+    expect((await importRuns(s, sample(), { who: 'alice' })).status).toBe(200);
+    const owners = await s.prisma.run.groupBy({ by: ['ownerId'], _count: { _all: true } });
+    expect(new Map(owners.map((g) => [g.ownerId, g._count._all]))).toEqual(
+      new Map([
+        ['alice', 5],
+        ['bob', 5],
+        [null, 6], // the run the test started, and local-mode's import (ownerId null)
+      ]),
+    );
+  });
+
+  it('answers 400 naming the field and its cap for a thought over the cap, and writes nothing', async () => {
+    const { s } = await setupWithRun();
+    const before = await rowCount(s);
+    const log = JSON.parse(readFileSync(SAMPLE, 'utf8')) as { steps: { new_ys: string[] }[] }[];
+    log[1]!.steps[0]!.new_ys[2] = 'y'.repeat(100_001);
+    const res = await importRuns(s, post(JSON.stringify(log)));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error:
+        'not a usable Tree-of-Thoughts log: [1].steps[0].new_ys[2]: 100,001 characters, over the 100,000-character cap on a thought',
+    });
     expect(await rowCount(s)).toBe(before);
   });
 });

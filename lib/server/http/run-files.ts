@@ -5,11 +5,16 @@
  *   404 { error } for a missing run.
  * - POST /api/runs/import[?tag=...&name=<file name>]: the body is an Arborist export or a Tree-of-Thoughts log
  *   (told apart by shape); 200 { kind, runs: [{ id, goal }] }, 400 { error: what is wrong } (a body that is not
- *   JSON gets the parser's message), 413 { error } over MAX_IMPORT_BYTES. A refused import writes nothing.
- * Not responsible for the formats (lib/formats) or the writing (imports.ts).
+ *   JSON gets the parser's message; a field over its cap names the field), 413 { error } over MAX_IMPORT_BYTES,
+ *   429 { error } while the same user's previous import runs or MAX_IMPORTS_AT_ONCE are running. A refused import
+ *   writes nothing. The main thread only streams the body into one buffer; parsing, checking and writing happen in a
+ *   worker thread (import-jobs.ts), so a 50 MB file never stalls other requests.
+ * Not responsible for the formats (lib/formats), the writing (imports.ts), or who may import (the caller passes
+ * `who` and `ownerId` after its own checks).
  */
-import { domainErrorKind } from '../errors';
-import { exportRun, importFile, parseJsonText } from '../imports';
+import { resolveDatabaseFile } from '../db/migrate';
+import { acquireImportSlot, MAX_IMPORTS_AT_ONCE, runImportJob } from '../import-jobs';
+import { exportRun, NO_BODY_MESSAGE } from '../imports';
 import type { ServerServices } from '../trpc/context';
 
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -45,41 +50,56 @@ export async function exportRunResponse(services: Services, runId: string): Prom
 
 class TooLargeError extends Error {}
 
-/** The body as text, refusing it as soon as it passes `limit` bytes (whatever content-length claims). */
-async function readBody(request: Request, limit: number): Promise<string> {
-  if (!request.body) return '';
+/**
+ * The body's bytes in one buffer (to be transferred to the import worker, not copied), refusing them as soon as they
+ * pass `limit` bytes (whatever content-length claims). The buffer is sized from content-length when given, else it
+ * grows by doubling; `length` says how much of it is the body. Each chunk costs the main thread one small copy.
+ */
+async function readBody(
+  request: Request,
+  limit: number,
+  declared: number,
+): Promise<{ buffer: ArrayBuffer; length: number }> {
+  let buffer = new ArrayBuffer(declared > 0 && declared <= limit ? declared : 64 * 1024);
+  let length = 0;
+  if (!request.body) return { buffer, length };
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
+    if (length + value.byteLength > limit) {
       await reader.cancel().catch(() => undefined);
       throw new TooLargeError();
     }
-    chunks.push(value);
+    if (length + value.byteLength > buffer.byteLength) {
+      const grown = new ArrayBuffer(Math.min(limit, Math.max(buffer.byteLength * 2, length + value.byteLength)));
+      new Uint8Array(grown).set(new Uint8Array(buffer, 0, length));
+      buffer = grown;
+    }
+    new Uint8Array(buffer, length, value.byteLength).set(value);
+    length += value.byteLength;
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  // TextDecoder drops a leading byte-order mark, which JSON.parse would refuse
-  return new TextDecoder().decode(bytes);
+  return { buffer, length };
 }
 
 export interface ImportRequestOptions {
   maxBytes?: number;
   now?: Date;
+  /** Who imports: the user's id, or 'local' (one person, no accounts). One import at a time per `who`. */
+  who?: string;
+  /** Stored as Run.ownerId on every imported run: the user's id, or null in local mode. */
+  ownerId?: string | null;
+  /** The SQLite file the worker writes to (tests); default DATABASE_URL's, the file the services opened. */
+  databaseFile?: string;
 }
+
+/** What a second import of the same user is told while the first runs. */
+export const IMPORT_RUNNING_MESSAGE = 'an import of yours is still running: wait for it to finish';
 
 export async function importRunsResponse(
   services: Services,
   request: Request,
-  { maxBytes = MAX_IMPORT_BYTES, now }: ImportRequestOptions = {},
+  { maxBytes = MAX_IMPORT_BYTES, now, who = 'local', ownerId = null, databaseFile }: ImportRequestOptions = {},
 ): Promise<Response> {
   const tooLarge = () => jsonError(413, `the file is larger than the ${size(maxBytes)} import limit`);
   const declared = Number(request.headers.get('content-length') ?? '');
@@ -89,21 +109,44 @@ export async function importRunsResponse(
   if (tag && tag.length > MAX_TAG_LENGTH) return jsonError(400, `tag: at most ${MAX_TAG_LENGTH} characters`);
   const fileName = url.searchParams.get('name')?.trim().slice(0, MAX_TAG_LENGTH) || null;
 
-  let text: string;
-  try {
-    text = await readBody(request, maxBytes);
-  } catch (error) {
-    if (error instanceof TooLargeError) return tooLarge();
-    throw error;
+  // A slot before the body: a refused upload is not read. A third import is refused rather than queued: waiting, it
+  // would hold its upload (up to MAX_IMPORT_BYTES) in memory, or the connection, for as long as the two before it
+  // take, and nobody would be told why; refused, the person sees why and sends it again.
+  const slot = acquireImportSlot(who);
+  if (!slot.ok) {
+    const busy = `the server is already running ${MAX_IMPORTS_AT_ONCE} imports: try again in a minute`;
+    return Response.json(
+      { error: slot.reason === 'yours' ? IMPORT_RUNNING_MESSAGE : busy },
+      { status: 429, headers: { 'cache-control': 'no-store', 'retry-after': '30' } },
+    );
   }
-  if (!text.trim()) return jsonError(400, 'the request has no body: send the JSON of an export or a ToT log');
   try {
-    const value = parseJsonText(text);
-    const { kind, runs } = await importFile(services.prisma, value, { importTag: tag, fileName, now });
-    return Response.json({ kind, runs: runs.map((run) => ({ id: run.id, goal: run.goal })) });
+    let body: { buffer: ArrayBuffer; length: number };
+    try {
+      body = await readBody(request, maxBytes, Number.isFinite(declared) ? declared : 0);
+    } catch (error) {
+      if (error instanceof TooLargeError) return tooLarge();
+      throw error;
+    }
+    if (body.length === 0) return jsonError(400, NO_BODY_MESSAGE);
+    const result = await runImportJob({
+      prisma: services.prisma,
+      databaseFile: databaseFile ?? resolveDatabaseFile(),
+      bytes: body.buffer,
+      byteLength: body.length,
+      importTag: tag,
+      fileName,
+      now,
+      ownerId,
+    });
+    if (result.ok) return Response.json({ kind: result.kind, runs: result.runs });
+    if (result.input) return jsonError(400, result.message);
+    console.error('[arborist] import failed:', result.message);
+    return jsonError(500, 'Internal server error: nothing was imported');
   } catch (error) {
-    if (domainErrorKind(error) === 'input') return jsonError(400, (error as Error).message);
     console.error('[arborist] import failed:', error);
     return jsonError(500, 'Internal server error: nothing was imported');
+  } finally {
+    slot.release();
   }
 }

@@ -2,6 +2,9 @@
  * Runs: one row per exploration, with the summary the run list shows and what a restart needs to resume.
  * RunRecord (lib/contract/run.ts) is the one typed view of a row (config and stats parsed from their JSON text); toRunRecord is the only
  * place that maps a row, and RUN_SELECT the only field list, so a new column is added in one spot.
+ * Staged runs: an import writes its runs in chunks with Run.importJobId set (its job's id), and every read here leaves
+ * such a row out (getRun, lists, summaries, tags, forks, runs by status), so a half-written import is seen by nobody;
+ * clearImportJob swaps the whole import in with one statement, deleteStagedRuns throws a failed one away.
  * Not responsible for events (events.ts; Run.lastSeq belongs to appendEvents and cannot be patched here), the node
  * projection (nodes.ts), or deciding status transitions (the run manager).
  */
@@ -19,11 +22,11 @@ import type { StoredRunStatus } from '../../contract/run-status';
  */
 export type CreateRunInput = Pick<RunRecord, 'id' | 'taskId' | 'goal' | 'modelId' | 'modelLabel' | 'config'> &
   Partial<
-    Pick<
-      RunRecord,
-      'modelSettings' | 'seed' | 'status' | 'createdAt' | 'importTag' | 'parentRunId' | 'parentNodeId' | 'ownerId'
-    >
-  >;
+    Pick<RunRecord, 'modelSettings' | 'seed' | 'status' | 'createdAt' | 'importTag' | 'parentRunId' | 'parentNodeId' | 'ownerId'>
+  > & {
+    /** Stages the row for an import (see the header): invisible to every read until clearImportJob. */
+    importJobId?: string | null;
+  };
 
 /** What may change after creation. Not lastSeq: only appendEvents moves it, with the events. */
 export type RunPatch = Partial<
@@ -142,6 +145,7 @@ export async function createRun(db: Db, input: CreateRunInput): Promise<RunRecor
       parentRunId: input.parentRunId ?? null,
       parentNodeId: input.parentNodeId ?? null,
       ownerId: input.ownerId ?? null,
+      importJobId: input.importJobId ?? null,
     },
     select: RUN_SELECT,
   });
@@ -149,7 +153,7 @@ export async function createRun(db: Db, input: CreateRunInput): Promise<RunRecor
 }
 
 export async function getRun(db: Db, id: string): Promise<RunRecord | null> {
-  const row = await db.run.findUnique({ where: { id }, select: RUN_SELECT });
+  const row = await db.run.findUnique({ where: { id, importJobId: null }, select: RUN_SELECT });
   return row ? toRunRecord(row) : null;
 }
 
@@ -178,7 +182,7 @@ export function toFtsQuery(text: string): string | null {
  * a bound parameter; the search goes through the RunSearch full-text index (FTS5 has no Prisma API).
  */
 function filterConditions(filter: RunFilter): Prisma.Sql[] | null {
-  const conditions: Prisma.Sql[] = [];
+  const conditions: Prisma.Sql[] = [Prisma.sql`r."importJobId" IS NULL`];
   const fts = filter.q ? toFtsQuery(filter.q) : null;
   if (fts !== null) {
     conditions.push(Prisma.sql`r."id" IN (SELECT "runId" FROM "RunSearch" WHERE "RunSearch" MATCH ${fts})`);
@@ -194,8 +198,7 @@ function filterConditions(filter: RunFilter): Prisma.Sql[] | null {
   return conditions;
 }
 
-const where = (conditions: Prisma.Sql[]) =>
-  conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+const where = (conditions: Prisma.Sql[]) => Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}`;
 
 /**
  * A sort key's SQL over a run row `alias` (a fixed list: never text from a request). bestScore may be null: such a run
@@ -228,7 +231,7 @@ export async function listRuns(db: Db, options: ListRunsOptions): Promise<RunPag
   const key = sortExpression(sort.by, 'r');
   const dir = Prisma.raw(sort.dir === 'asc' ? 'ASC' : 'DESC');
   if (options.cursor) {
-    const after = await db.run.findUnique({ where: { id: options.cursor }, select: { id: true } });
+    const after = await db.run.findUnique({ where: { id: options.cursor, importJobId: null }, select: { id: true } });
     if (!after) return { items: [], nextCursor: null };
     const row = Prisma.sql`(${key}, r."createdAt", r."id")`;
     const cursorRow = Prisma.sql`(SELECT ${sortExpression(sort.by, 'c')}, c."createdAt", c."id" FROM "Run" c WHERE c."id" = ${after.id})`;
@@ -296,7 +299,7 @@ export async function summarizeRuns(db: Db, filter: RunFilter): Promise<RunsSumm
 export async function listImportTags(db: Db): Promise<{ tag: string; runs: number }[]> {
   const groups = await db.run.groupBy({
     by: ['importTag'],
-    where: { importTag: { not: null } },
+    where: { importTag: { not: null }, importJobId: null },
     _count: { _all: true },
     _max: { createdAt: true },
     orderBy: { _max: { createdAt: 'desc' } },
@@ -335,7 +338,7 @@ export async function deleteRun(db: Db, id: string): Promise<boolean> {
 export async function findRunsByStatus(db: Db, statuses: readonly StoredRunStatus[]): Promise<RunRecord[]> {
   if (statuses.length === 0) return [];
   const rows = await db.run.findMany({
-    where: { status: { in: [...statuses] } },
+    where: { status: { in: [...statuses] }, importJobId: null },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     select: RUN_SELECT,
   });
@@ -345,9 +348,37 @@ export async function findRunsByStatus(db: Db, statuses: readonly StoredRunStatu
 /** The runs forked from a run, oldest first. */
 export async function findForks(db: Db, parentRunId: string): Promise<RunRecord[]> {
   const rows = await db.run.findMany({
-    where: { parentRunId },
+    where: { parentRunId, importJobId: null },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     select: RUN_SELECT,
   });
   return rows.map(toRunRecord);
+}
+
+/** Swaps an import's staged runs in (one short statement: all of them appear at once); how many it made visible. */
+export async function clearImportJob(db: Db, jobId: string): Promise<number> {
+  const { count } = await db.run.updateMany({ where: { importJobId: jobId }, data: { importJobId: null } });
+  return count;
+}
+
+/** Staged runs deleted per statement: each cascades to its events and nodes, so a statement stays short. */
+const STAGED_DELETE_RUNS = 20;
+
+/**
+ * Deletes the runs an import staged (with their events, nodes and snapshots), a few runs per statement so no
+ * statement holds the write lock long; `null` deletes every staged run (the start-up sweep: no import of this
+ * process is running yet, so any staged row was left by one that never finished). Returns how many runs went.
+ */
+export async function deleteStagedRuns(db: Db, jobId: string | null): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const rows = await db.run.findMany({
+      where: jobId === null ? { importJobId: { not: null } } : { importJobId: jobId },
+      select: { id: true },
+      take: STAGED_DELETE_RUNS,
+    });
+    if (rows.length === 0) return deleted;
+    const { count } = await db.run.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+    deleted += count;
+  }
 }

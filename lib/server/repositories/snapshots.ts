@@ -42,7 +42,8 @@ export async function latestTreeText(
   runId: string,
   storeAfter = SNAPSHOT_EVERY,
 ): Promise<{ seq: number; tree: string } | null> {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { lastSeq: true } });
+  // a staged run (an import still being written) is no run yet
+  const run = await db.run.findUnique({ where: { id: runId, importJobId: null }, select: { lastSeq: true } });
   if (!run) return null;
   const stored = await db.runSnapshot.findUnique({ where: { runId }, select: { seq: true, tree: true, format: true } });
   // a tree folded by an older version of reduce() is not this version's tree: fold the log again

@@ -14,5 +14,6 @@ export async function POST(req: Request) {
   } catch (error) {
     return accessErrorResponse(error);
   }
-  return importRunsResponse(admitted.services, req);
+  const userId = admitted.who.kind === 'user' ? admitted.who.id : null;
+  return importRunsResponse(admitted.services, req, { who: userId ?? 'local', ownerId: userId });
 }

@@ -1,0 +1,147 @@
+/**
+ * Imports off the event loop: each upload is handed (its bytes transferred, not copied) to a worker thread that
+ * parses, checks, folds and writes it (import-worker.ts), while the main thread only awaits the answer. Also the
+ * limits on imports running at once: one per user (`who`), MAX_IMPORTS_AT_ONCE in the whole process.
+ *
+ * How the worker's code is loaded, two ways, one per way this module itself runs:
+ * - bundled (`next build`, then `next start` or `npm start`): `new Worker(new URL('./import-worker.ts',
+ *   import.meta.url))`, which Turbopack (node:worker_threads support since Next 16.2; a resolution bug fixed in 16.3)
+ *   compiles into a worker chunk of its own, `[worker thread]-lib_server_import-worker_ts_*.js` under .next/server.
+ *   Tried in a real build: it imports under `next start`. The worker runs the code the app was built from.
+ * - from the sources (vitest, tsx scripts): that URL names a .ts file Node cannot load, so the worker starts from
+ *   import-worker-boot.mjs, which registers tsx's loader in the thread and imports import-worker.ts.
+ * Told apart by NEXT_RUNTIME, which Next sets in its server process.
+ *
+ * A worker that dies (a crash, out of memory, terminated) leaves its staged runs: they are deleted here, and a
+ * process killed mid-import leaves them to the start-up sweep (services.ts, sweepStagedImports).
+ * Not responsible for HTTP (http/run-files.ts) or what an import writes (imports.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { PrismaClient } from './db/client';
+import type { ImportKind } from './imports';
+import { deleteStagedRuns } from './repositories/runs';
+
+/** What the worker is given (workerData); `bytes` is transferred to it, the caller's copy becomes empty. */
+export interface ImportJobInput {
+  /** The worker's TypeScript entry, for the tsx boot file (from the sources only; null when bundled). */
+  entry: string | null;
+  databaseFile: string;
+  bytes: ArrayBuffer;
+  /** The file's length: `bytes` may be longer (the buffer it was read into grows by doubling). */
+  byteLength: number;
+  jobId: string;
+  importTag: string | null;
+  fileName: string | null;
+  /** The import's time in epoch ms (tests); null for now. */
+  now: number | null;
+  ownerId: string | null;
+}
+
+/** The worker's one message: the new runs, or why not (`input`: the file is wrong, a 400 with this message). */
+export type ImportJobResult =
+  { ok: true; kind: ImportKind; runs: { id: string; goal: string }[] } | { ok: false; input: boolean; message: string };
+
+/** Imports running at once in this process, across all users. */
+export const MAX_IMPORTS_AT_ONCE = 2;
+
+export type ImportSlot = { ok: true; release: () => void } | { ok: false; reason: 'yours' | 'busy' };
+
+const globalForImports = globalThis as typeof globalThis & { arboristImportsRunning?: Set<string> };
+
+/**
+ * Takes a slot for `who`'s import, or says why not: `yours` when `who` already has one running, `busy` when
+ * MAX_IMPORTS_AT_ONCE are running. Kept on globalThis: Next may load this module more than once in one process.
+ * Release exactly once, when the import has finished (whatever its outcome).
+ */
+export function acquireImportSlot(who: string): ImportSlot {
+  const running = (globalForImports.arboristImportsRunning ??= new Set());
+  if (running.has(who)) return { ok: false, reason: 'yours' };
+  if (running.size >= MAX_IMPORTS_AT_ONCE) return { ok: false, reason: 'busy' };
+  running.add(who);
+  let released = false;
+  return {
+    ok: true,
+    release: () => {
+      if (released) return;
+      released = true;
+      running.delete(who);
+    },
+  };
+}
+
+/**
+ * True inside Next's server (next start, next dev), where this module is bundled. Not `import.meta.url`: Turbopack
+ * keeps the source file's name in it, so it ends in .ts in the bundle too (tried).
+ */
+const bundled = () => process.env.NEXT_RUNTIME === 'nodejs';
+
+/**
+ * A worker on import-worker.ts from the sources, through the tsx boot file. node:worker_threads is fetched at run
+ * time here, not imported: Turbopack takes the path of any `new Worker(...)` it can see as an entry to bundle, and a
+ * path built at run time as a pattern over the whole project (tried: the build then failed bundling vitest.config.ts
+ * and start.ts into the route; a turbopackIgnore comment on that argument is not honoured). The path under
+ * process.cwd() carries turbopackIgnore, else Turbopack traces the folder and compiles every file in it.
+ */
+function sourceWorker(workerData: ImportJobInput, transferList: ArrayBuffer[]): Worker {
+  const dir = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'server');
+  const { Worker: SourceWorker } = process.getBuiltinModule('node:worker_threads');
+  return new SourceWorker(path.join(dir, 'import-worker-boot.mjs'), {
+    workerData: { ...workerData, entry: path.join(dir, 'import-worker.ts') },
+    transferList,
+  });
+}
+
+function startWorker(workerData: ImportJobInput, transferList: ArrayBuffer[]): Worker {
+  if (!bundled()) return sourceWorker(workerData, transferList);
+  // the options as a literal: Turbopack recognises this call as a worker entry (a chunk of its own) only so (tried)
+  return new Worker(new URL('./import-worker.ts', import.meta.url), { workerData, transferList });
+}
+
+export interface ImportJobRequest {
+  /** The main thread's client, to delete a dead worker's staged runs. */
+  prisma: PrismaClient;
+  databaseFile: string;
+  /** Transferred to the worker: empty for the caller afterwards. */
+  bytes: ArrayBuffer;
+  byteLength: number;
+  importTag: string | null;
+  fileName: string | null;
+  now?: Date;
+  ownerId: string | null;
+}
+
+/** Runs one import in a new worker thread and resolves with its result; rejects when the worker died. */
+export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult> {
+  const jobId = randomUUID();
+  const workerData: ImportJobInput = {
+    entry: null,
+    databaseFile: request.databaseFile,
+    bytes: request.bytes,
+    byteLength: request.byteLength,
+    jobId,
+    importTag: request.importTag,
+    fileName: request.fileName,
+    now: request.now ? request.now.getTime() : null,
+    ownerId: request.ownerId,
+  };
+  return new Promise<ImportJobResult>((resolve, reject) => {
+    let result: ImportJobResult | null = null;
+    let failure: unknown = null;
+    const worker = startWorker(workerData, [request.bytes]);
+    worker.once('message', (message: ImportJobResult) => {
+      result = message;
+    });
+    worker.once('error', (error) => {
+      failure = error;
+    });
+    worker.once('exit', (code) => {
+      if (result) return resolve(result);
+      // died before answering: what it staged is nobody's, delete it (a few runs per statement)
+      deleteStagedRuns(request.prisma, jobId)
+        .catch((cleanup: unknown) => console.error('[arborist] deleting a dead import’s staged runs failed:', cleanup))
+        .finally(() => reject(failure ?? new Error(`the import worker exited with code ${code} before answering`)));
+    });
+  });
+}
