@@ -22,21 +22,22 @@ const priceSchema = z
   })
   .strict();
 
-/** ARBORIST_PRICES: a JSON object of model name -> { inputPerMillion, outputPerMillion } (USD per 1M tokens). */
-const priceTableSchema = z
-  .string()
-  .transform((text, ctx) => {
+/** A variable holding JSON text, parsed; a parse failure names the variable's expected shape by example. */
+function jsonText(example: string) {
+  return z.string().transform((text, ctx) => {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'is not JSON: expected e.g. {"my-model": {"inputPerMillion": 0.5, "outputPerMillion": 1.5}}',
-      });
+      ctx.addIssue({ code: 'custom', message: `is not JSON: expected e.g. ${example}` });
       return z.NEVER;
     }
-  })
-  .pipe(z.record(z.string().min(1), priceSchema));
+  });
+}
+
+/** ARBORIST_PRICES: a JSON object of model name -> { inputPerMillion, outputPerMillion } (USD per 1M tokens). */
+const priceTableSchema = jsonText('{"my-model": {"inputPerMillion": 0.5, "outputPerMillion": 1.5}}').pipe(
+  z.record(z.string().min(1), priceSchema),
+);
 
 /** An environment variable's name, as a listed server's apiKeyEnv names one. */
 const envNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name');
@@ -61,20 +62,9 @@ const modelServerSchema = z.strictObject({
 export type ModelServer = z.output<typeof modelServerSchema> & { apiKey: string | null };
 
 /** ARBORIST_MODEL_SERVERS: a JSON list of servers, ids unique. */
-const modelServersSchema = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'is not JSON: expected e.g. [{"id": "vllm", "label": "vLLM on gpu-box", "baseURL": "http://10.0.0.5:8000/v1", "apiKeyEnv": "VLLM_KEY", "models": ["qwen2.5-7b"]}]',
-      });
-      return z.NEVER;
-    }
-  })
+const modelServersSchema = jsonText(
+  '[{"id": "vllm", "label": "vLLM on gpu-box", "baseURL": "http://10.0.0.5:8000/v1", "apiKeyEnv": "VLLM_KEY", "models": ["qwen2.5-7b"]}]',
+)
   .pipe(z.array(modelServerSchema).max(50))
   .superRefine((servers, ctx) => {
     const seen = new Set<string>();
