@@ -25,7 +25,8 @@ export type Principal =
 export const MIN_PASSWORD_LENGTH = 10;
 
 /** What a person does to a run. */
-export type RunAction = 'read' | 'readPrompts' | 'steer' | 'fork' | 'share' | 'delete';
+export const RUN_ACTIONS = ['read', 'readPrompts', 'steer', 'fork', 'share', 'delete'] as const;
+export type RunAction = (typeof RUN_ACTIONS)[number];
 
 /** The run fields the rules look at. */
 export interface RunAccessFacts {

@@ -11,13 +11,12 @@ import {
   canOnRun,
   isAdmin,
   type Principal,
+  RUN_ACTIONS,
   type RunAccessFacts,
   type RunAction,
 } from '../contract/access';
 
 export type RunPermissions = Record<RunAction, boolean>;
-
-const RUN_ACTIONS: readonly RunAction[] = ['read', 'readPrompts', 'steer', 'fork', 'share', 'delete'];
 
 /**
  * The actions `who` may take on `run`. With the run's record not loaded yet its owner is unknown, and the rules are
