@@ -30,6 +30,8 @@ export function ModelPicker({
   });
   const openai = backends.data?.openai;
   const servers = backends.data?.servers ?? [];
+  // until the server says, offer no URL of one's own (a control appears when usable, never flashes and goes)
+  const customURLs = backends.data?.customURLs ?? 'none';
   const listed = choice.baseUrlPreset === 'server' ? servers.find((x) => x.id === choice.serverId) : undefined;
   const set = (patch: Partial<ModelChoice>) => onChange({ ...choice, ...patch });
   return (
@@ -69,14 +71,17 @@ export function ModelPicker({
                   ))}
                 </optgroup>
               )}
-              <optgroup label="Your own (local mode or admins)">
-                {BASE_URL_PRESETS.map((p) => (
-                  <option key={p.url} value={p.url}>
-                    {p.label}
-                  </option>
-                ))}
-                <option value="custom">Custom URL…</option>
-              </optgroup>
+              {customURLs !== 'none' && (
+                <optgroup label={customURLs === 'any' ? 'Your own' : 'Your own (admins: public addresses only)'}>
+                  {customURLs === 'any' &&
+                    BASE_URL_PRESETS.map((p) => (
+                      <option key={p.url} value={p.url}>
+                        {p.label}
+                      </option>
+                    ))}
+                  <option value="custom">Custom URL…</option>
+                </optgroup>
+              )}
             </select>
           </Row>
           {choice.baseUrlPreset === 'custom' && (

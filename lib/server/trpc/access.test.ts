@@ -272,6 +272,14 @@ describe('team mode: model servers and budgets through the API', () => {
     expect(await s.prisma.run.count()).toBe(0);
   });
 
+  it('tells the run form which base URLs each person may type: public ones for admins, none for the others', async () => {
+    const { s, admin, member, viewer } = await team();
+    expect((await as(s, admin).backend.list()).customURLs).toBe('public');
+    expect((await as(s, member).backend.list()).customURLs).toBe('none');
+    expect((await as(s, viewer).backend.list()).customURLs).toBe('none');
+    expect((await createCaller(createContextInner(s)).backend.list()).customURLs).toBe('any');
+  });
+
   it("a fork on its parent's custom server is refused to a member, as starting one would be", async () => {
     const { s, admin, member } = await team();
     // an admin's run on a custom server, stored as if it had been made in local mode (no network here)
