@@ -39,6 +39,9 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
         wake?.();
       })
     : () => {};
+  // one abort listener for the whole stream (a listener per wait would pile up over a long run's batches)
+  const onAbort = () => wake?.();
+  signal?.addEventListener('abort', onAbort, { once: true });
   let cursor = options.afterSeq;
   let finished = false;
 
@@ -66,7 +69,6 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
       if (inbox.length === 0) {
         await new Promise<void>((resolve) => {
           wake = resolve;
-          signal?.addEventListener('abort', () => resolve(), { once: true });
         });
         wake = null;
         continue;
@@ -89,5 +91,6 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
     }
   } finally {
     unsubscribe();
+    signal?.removeEventListener('abort', onAbort);
   }
 }
