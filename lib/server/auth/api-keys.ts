@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import { InputError, NotFoundError } from '../errors';
 import { newToken, sha256 } from './tokens';
-import { getUser, type UserRecord } from './users';
+import { toUser, USER_SELECT, type UserRecord } from './users';
 
 export const API_KEY_PREFIX = 'ak_';
 /** How much of a key lists show: enough to tell keys apart, far too little to use. */
@@ -68,12 +68,14 @@ export async function revokeApiKey(db: Db, id: string, ownerId: string | null, n
 /** The active user a key belongs to, or null; marks the key used (at most once a minute, to spare writes). */
 export async function userForApiKey(db: Db, key: string, now = new Date()): Promise<UserRecord | null> {
   if (!key.startsWith(API_KEY_PREFIX)) return null;
-  const row = await db.apiKey.findUnique({ where: { hash: sha256(key) }, select: KEY_SELECT });
-  if (!row || row.revokedAt) return null;
-  const user = await getUser(db, row.userId);
-  if (!user || user.disabledAt) return null;
+  // asked on every request of a script: the key and its user in one query
+  const row = await db.apiKey.findUnique({
+    where: { hash: sha256(key) },
+    select: { id: true, revokedAt: true, lastUsedAt: true, user: { select: USER_SELECT } },
+  });
+  if (!row || row.revokedAt || row.user.disabledAt) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
     await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
   }
-  return user;
+  return toUser(row.user);
 }

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/client';
 import { newToken, sha256 } from './tokens';
-import { getUser, type UserRecord } from './users';
+import { toUser, USER_SELECT, type UserRecord } from './users';
 
 export const SESSION_DAYS = 14;
 
@@ -25,10 +25,13 @@ export async function createSession(
 
 /** The active user a session token belongs to, or null (unknown, expired, or the user is disabled). */
 export async function userForSession(db: Db, token: string, now = new Date()): Promise<UserRecord | null> {
-  const session = await db.session.findUnique({ where: { id: sha256(token) } });
-  if (!session || session.expiresAt < now) return null;
-  const user = await getUser(db, session.userId);
-  return user && !user.disabledAt ? user : null;
+  // asked on every request of a signed-in browser: the session and its user in one query
+  const session = await db.session.findUnique({
+    where: { id: sha256(token) },
+    select: { expiresAt: true, user: { select: USER_SELECT } },
+  });
+  if (!session || session.expiresAt < now || session.user.disabledAt) return null;
+  return toUser(session.user);
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {

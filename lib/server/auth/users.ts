@@ -18,9 +18,16 @@ export interface UserRecord {
   disabledAt: Date | null;
 }
 
-const USER_SELECT = { id: true, email: true, name: true, role: true, createdAt: true, disabledAt: true } as const;
+export const USER_SELECT = {
+  id: true,
+  email: true,
+  name: true,
+  role: true,
+  createdAt: true,
+  disabledAt: true,
+} as const;
 
-function toUser(row: { role: string } & Omit<UserRecord, 'role'>): UserRecord {
+export function toUser(row: { role: string } & Omit<UserRecord, 'role'>): UserRecord {
   // written only through createUser/setRole, which take a Role
   return { ...row, role: row.role as Role };
 }
@@ -66,6 +73,12 @@ export async function listUsers(db: Db): Promise<UserRecord[]> {
 export async function getUser(db: Db, id: string): Promise<UserRecord | null> {
   const row = await db.user.findUnique({ where: { id }, select: USER_SELECT });
   return row ? toUser(row) : null;
+}
+
+/** The emails of these users by id (who made a key or a link); ids of deleted users are left out. */
+export async function emailsByUserId(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, email: true } });
+  return new Map(rows.map((row) => [row.id, row.email]));
 }
 
 /** The user an email and password name, or null (same answer, and about the same time, for either being wrong). */

@@ -5,17 +5,16 @@
  */
 import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/api-keys';
-import { listUsers } from '../../auth/users';
+import { emailsByUserId } from '../../auth/users';
 import { router, userProcedure } from '../trpc';
 
 export const keysRouter = router({
   list: userProcedure.query(async ({ ctx }) => {
-    const admin = ctx.user.role === 'admin';
-    const [keys, users] = await Promise.all([
-      listApiKeys(ctx.prisma, admin ? null : ctx.user.id),
-      admin ? listUsers(ctx.prisma) : Promise.resolve([]),
-    ]);
-    const emails = new Map(users.map((u) => [u.id, u.email]));
+    const keys = await listApiKeys(ctx.prisma, ctx.user.role === 'admin' ? null : ctx.user.id);
+    const emails = await emailsByUserId(
+      ctx.prisma,
+      keys.map((key) => key.userId),
+    );
     return keys.map((key) => ({ ...key, owner: emails.get(key.userId) ?? ctx.user.email }));
   }),
 

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { createShareLink, getShareLink, listShareLinks, MAX_SHARE_DAYS, revokeShareLink } from '../../auth/share-links';
 import { signShareToken } from '../../auth/tokens';
-import { listUsers } from '../../auth/users';
+import { emailsByUserId } from '../../auth/users';
 import { NotFoundError } from '../../errors';
 import { runFor } from '../run-access';
 import { router, signedInProcedure } from '../trpc';
@@ -35,11 +35,11 @@ export const sharesRouter = router({
 
   list: signedInProcedure.input(z.object({ runId: z.string().min(1).max(100) })).query(async ({ ctx, input }) => {
     await runFor(ctx, input.runId, 'share');
-    const [links, users] = await Promise.all([
-      listShareLinks(ctx.prisma, input.runId),
-      ctx.auth.team ? listUsers(ctx.prisma) : Promise.resolve([]),
-    ]);
-    const emails = new Map(users.map((u) => [u.id, u.email]));
+    const links = await listShareLinks(ctx.prisma, input.runId);
+    const emails = await emailsByUserId(
+      ctx.prisma,
+      links.map((link) => link.createdBy),
+    );
     return links.map((link) => ({
       ...link,
       createdByName: emails.get(link.createdBy) ?? (link.createdBy === 'local' ? 'you' : 'a deleted user'),
