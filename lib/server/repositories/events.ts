@@ -199,10 +199,11 @@ async function resolvePrompts(db: Db, events: ExplorationEvent[]): Promise<void>
   }
 }
 
-/** One event of a run, whole (a model call with its prompt); null when the run has no such seq. */
+/**
+ * One event of a run, whole (a model call with its prompt); null when the run has no such seq. Whether the run may be
+ * read (it exists, is not a staged import, the caller may see prompts) is the caller's check (run.event's runFor).
+ */
 export async function getEvent(db: Db, runId: string, seq: number): Promise<ExplorationEvent | null> {
-  // a staged run (an import still being written) has no events to show yet
-  if (!(await db.run.findUnique({ where: { id: runId, importJobId: null }, select: { id: true } }))) return null;
   return (await listEvents(db, runId, { afterSeq: seq - 1, untilSeq: seq }))[0] ?? null;
 }
 
