@@ -98,11 +98,16 @@ describe('a run with a cost cap', () => {
   it('counts evaluations in flight: a batch that cannot fit whole sends only what fits, and records it', async () => {
     // root's generate ($1), then evaluations at $1 each against a $3 cap: two fit, the third is refused
     const model = new DollarModel(TREE);
-    const { result, calls } = await search(model, { maxCostUsd: 3 });
+    const { result, calls, events } = await search(model, { maxCostUsd: 3 });
     expect(result.finishReason).toBe('budget');
     expect(model.calls.map((c) => c.purpose)).toEqual(['generate', 'evaluate', 'evaluate']);
     expect(calls).toHaveLength(3);
     expect(result.usage.cost).toBeCloseTo(3, 10);
+    // what the notice says is what was true when the third was refused: $1 spent, $2 on the two calls in flight
+    const finished = events.at(-1);
+    expect(finished?.type === 'run.finished' && finished.payload.detail).toMatch(
+      /cost cap of \$3\.00 was reached: \$1\.00 spent and \$2\.00 on calls in flight, and the next call would cost about \$1\.00/,
+    );
   });
 
   it("stops between a branch run's turns too", async () => {

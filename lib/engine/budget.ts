@@ -22,11 +22,16 @@ import { type ModelPrice, type PriceTable, countTokens, findPrice, priceCall, sp
 export class BudgetReached extends Error {
   constructor(
     readonly cap: number,
+    /** Settled calls' cost when the call was refused. */
     readonly spent: number,
+    /** The estimates of calls still in flight then (they settle later, at their real cost). */
+    readonly inFlight: number,
     readonly estimate: number,
   ) {
+    // spent and in flight told apart: the run's final cost counts the in-flight calls at what they really cost
+    const committed = inFlight > 0 ? ` and ${formatCost(inFlight)} on calls in flight` : '';
     super(
-      `the cost cap of ${formatCost(cap)} was reached: ${formatCost(spent)} spent, and the next call would cost about ${formatCost(estimate)}`,
+      `the cost cap of ${formatCost(cap)} was reached: ${formatCost(spent)} spent${committed}, and the next call would cost about ${formatCost(estimate)}`,
     );
     this.name = 'BudgetReached';
   }
@@ -103,9 +108,8 @@ export class BudgetedModel implements LanguageModel {
     const cap = this.options.cap;
     if (cap === null || this.price === null) return 0;
     const estimate = estimateCallCost(request, this.largestCompletion, this.price);
-    const committed = this.spent + this.inFlight;
-    if (committed + estimate > cap) {
-      this.reached = new BudgetReached(cap, committed, estimate);
+    if (this.spent + this.inFlight + estimate > cap) {
+      this.reached = new BudgetReached(cap, this.spent, this.inFlight, estimate);
       throw this.reached;
     }
     return estimate;
