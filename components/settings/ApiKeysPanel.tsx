@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CopyText } from '../CopyText';
+import { TextField } from '../TextField';
 import { useTRPC } from '@/lib/trpc/index';
 import s from './Settings.module.css';
 
@@ -42,17 +43,15 @@ export function ApiKeysPanel() {
       </div>
       <div className={`panel-body ${s.stack}`}>
         <form className={s.keyForm} onSubmit={submit} aria-label="Create an API key">
-          <div className="field">
-            <label htmlFor="key-name">Name</label>
-            <input
-              id="key-name"
-              required
-              maxLength={80}
-              placeholder="what it is for, e.g. nightly export"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
+          <TextField
+            id="key-name"
+            label="Name"
+            required
+            maxLength={80}
+            placeholder="what it is for, e.g. nightly export"
+            value={name}
+            onChange={setName}
+          />
           <button type="submit" className="btn btn-primary" disabled={create.isPending} data-testid="key-create">
             {create.isPending ? 'Creating…' : 'Create key'}
           </button>

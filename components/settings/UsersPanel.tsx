@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH, ROLES, type Role } from '@/lib/contract/access';
 import { useTRPC } from '@/lib/trpc/index';
+import { TextField } from '../TextField';
 import s from './Settings.module.css';
 
 export function UsersPanel({ me }: { me: string }) {
@@ -125,21 +126,16 @@ function AddPerson({ onAdded }: { onAdded: () => void }) {
   return (
     <form onSubmit={submit} className={s.stack} data-testid="add-person" aria-label="Add a person">
       <div className={s.form}>
-        <div className="field">
-          <label htmlFor="person-email">Email</label>
-          <input
-            id="person-email"
-            type="email"
-            required
-            autoComplete="off"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="person-name">Name (optional)</label>
-          <input id="person-name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
+        <TextField
+          id="person-email"
+          label="Email"
+          type="email"
+          required
+          autoComplete="off"
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField id="person-name" label="Name (optional)" autoComplete="off" value={name} onChange={setName} />
         <div className="field">
           <label htmlFor="person-role">Role</label>
           <select id="person-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
@@ -150,19 +146,17 @@ function AddPerson({ onAdded }: { onAdded: () => void }) {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="person-password">First password</label>
-          <input
-            id="person-password"
-            type="password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            autoComplete="new-password"
-            placeholder={`${MIN_PASSWORD_LENGTH}+ characters`}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <TextField
+          id="person-password"
+          label="First password"
+          type="password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          autoComplete="new-password"
+          placeholder={`${MIN_PASSWORD_LENGTH}+ characters`}
+          value={password}
+          onChange={setPassword}
+        />
         <button type="submit" className="btn btn-primary" disabled={create.isPending} data-testid="add-person-submit">
           {create.isPending ? 'Adding…' : 'Add person'}
         </button>
