@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CopyText } from '../CopyText';
+import { ListTable } from '../ListTable';
 import { TextField } from '../TextField';
 import { useTRPC } from '@/lib/trpc/index';
 import s from './Settings.module.css';
@@ -87,51 +88,39 @@ export function ApiKeysPanel() {
         ) : keys.data.length === 0 ? (
           <p className={s.muted}>No keys yet.</p>
         ) : (
-          <table className="settings-table" data-testid="keys-table">
-            <thead>
-              <tr>
-                <th>name</th>
-                {showOwner && <th>owner</th>}
-                <th>prefix</th>
-                <th>created</th>
-                <th>last used</th>
-                <th />
+          <ListTable columns={['name', showOwner && 'owner', 'prefix', 'created', 'last used']} testId="keys-table">
+            {keys.data.map((key) => (
+              <tr
+                key={key.id}
+                className={key.revokedAt ? s.disabled : undefined}
+                data-testid="key-row"
+                data-name={key.name}
+              >
+                <td>{key.name}</td>
+                {showOwner && <td>{key.owner}</td>}
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{when(key.createdAt)}</td>
+                <td>{when(key.lastUsedAt)}</td>
+                <td className={s.actions}>
+                  {key.revokedAt ? (
+                    <span className={s.muted}>revoked</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-danger"
+                      disabled={revoke.isPending}
+                      onClick={() => revoke.mutate({ id: key.id })}
+                      data-testid="key-revoke"
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr
-                  key={key.id}
-                  className={key.revokedAt ? s.disabled : undefined}
-                  data-testid="key-row"
-                  data-name={key.name}
-                >
-                  <td>{key.name}</td>
-                  {showOwner && <td>{key.owner}</td>}
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{when(key.createdAt)}</td>
-                  <td>{when(key.lastUsedAt)}</td>
-                  <td className={s.actions}>
-                    {key.revokedAt ? (
-                      <span className={s.muted}>revoked</span>
-                    ) : (
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-danger"
-                        disabled={revoke.isPending}
-                        onClick={() => revoke.mutate({ id: key.id })}
-                        data-testid="key-revoke"
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
         )}
       </div>
     </section>

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH, ROLES, type Role } from '@/lib/contract/access';
 import { useTRPC } from '@/lib/trpc/index';
+import { ListTable } from '../ListTable';
 import { TextField } from '../TextField';
 import s from './Settings.module.css';
 
@@ -33,70 +34,59 @@ export function UsersPanel({ me }: { me: string }) {
         ) : users.isError ? (
           <p className={s.error}>{users.error.message}</p>
         ) : (
-          <table className="settings-table" data-testid="users-table">
-            <thead>
-              <tr>
-                <th>email</th>
-                <th>name</th>
-                <th>role</th>
-                <th>status</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user) => {
-                const disabled = user.disabledAt !== null;
-                return (
-                  <tr
-                    key={user.id}
-                    className={disabled ? s.disabled : undefined}
-                    data-testid="user-row"
-                    data-email={user.email}
-                  >
-                    <td>
-                      {user.email}
-                      {user.id === me && <span className={s.you}>you</span>}
-                    </td>
-                    <td>{user.name || <span className={s.muted}>—</span>}</td>
-                    <td>
-                      <select
-                        className={s.role}
-                        value={user.role}
-                        aria-label={`Role of ${user.email}`}
-                        disabled={update.isPending}
-                        onChange={(e) => {
-                          update.reset();
-                          update.mutate({ id: user.id, role: e.target.value as Role });
-                        }}
-                        data-testid="user-role"
-                      >
-                        {ROLES.map((role) => (
-                          <option key={role} value={role}>
-                            {role}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td data-testid="user-status">{disabled ? 'disabled' : 'active'}</td>
-                    <td className={s.actions}>
-                      <button
-                        type="button"
-                        className={`btn btn-sm${disabled ? '' : ' btn-danger'}`}
-                        disabled={update.isPending}
-                        onClick={() => {
-                          update.reset();
-                          update.mutate({ id: user.id, disabled: !disabled });
-                        }}
-                        data-testid="user-toggle"
-                      >
-                        {disabled ? 'Enable' : 'Disable'}
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <ListTable columns={['email', 'name', 'role', 'status']} testId="users-table">
+            {users.data.map((user) => {
+              const disabled = user.disabledAt !== null;
+              return (
+                <tr
+                  key={user.id}
+                  className={disabled ? s.disabled : undefined}
+                  data-testid="user-row"
+                  data-email={user.email}
+                >
+                  <td>
+                    {user.email}
+                    {user.id === me && <span className={s.you}>you</span>}
+                  </td>
+                  <td>{user.name || <span className={s.muted}>—</span>}</td>
+                  <td>
+                    <select
+                      className={s.role}
+                      value={user.role}
+                      aria-label={`Role of ${user.email}`}
+                      disabled={update.isPending}
+                      onChange={(e) => {
+                        update.reset();
+                        update.mutate({ id: user.id, role: e.target.value as Role });
+                      }}
+                      data-testid="user-role"
+                    >
+                      {ROLES.map((role) => (
+                        <option key={role} value={role}>
+                          {role}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td data-testid="user-status">{disabled ? 'disabled' : 'active'}</td>
+                  <td className={s.actions}>
+                    <button
+                      type="button"
+                      className={`btn btn-sm${disabled ? '' : ' btn-danger'}`}
+                      disabled={update.isPending}
+                      onClick={() => {
+                        update.reset();
+                        update.mutate({ id: user.id, disabled: !disabled });
+                      }}
+                      data-testid="user-toggle"
+                    >
+                      {disabled ? 'Enable' : 'Disable'}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </ListTable>
         )}
       </div>
     </section>
