@@ -81,7 +81,7 @@ export function SetupForm() {
           onChange={setPassword}
         />
         {setup.error && (
-          <p className={s.error} role="alert" data-testid="setup-error">
+          <p className={`error-note ${s.error}`} role="alert" data-testid="setup-error">
             {setup.error.message}
           </p>
         )}

@@ -70,7 +70,7 @@ export function SignInForm() {
               onChange={setPassword}
             />
             {signIn.error && (
-              <p className={s.error} role="alert" data-testid="signin-error">
+              <p className={`error-note ${s.error}`} role="alert" data-testid="signin-error">
                 {signIn.error.message}
               </p>
             )}

@@ -58,7 +58,7 @@ export function ApiKeysPanel() {
           </button>
         </form>
         {create.error && (
-          <p className={s.error} role="alert">
+          <p className="error-note" role="alert">
             {create.error.message}
           </p>
         )}
@@ -77,14 +77,14 @@ export function ApiKeysPanel() {
           {`curl -H "Authorization: Bearer ak_..." ${origin}/api/runs/<id>/events.ndjson`}
         </pre>
         {revoke.error && (
-          <p className={s.error} role="alert">
+          <p className="error-note" role="alert">
             {revoke.error.message}
           </p>
         )}
         {keys.isPending ? (
           <p className={s.muted}>Loading…</p>
         ) : keys.isError ? (
-          <p className={s.error}>{keys.error.message}</p>
+          <p className="error-note">{keys.error.message}</p>
         ) : keys.data.length === 0 ? (
           <p className={s.muted}>No keys yet.</p>
         ) : (

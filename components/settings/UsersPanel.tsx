@@ -25,14 +25,14 @@ export function UsersPanel({ me }: { me: string }) {
       <div className={`panel-body ${s.stack}`}>
         <AddPerson onAdded={invalidate} />
         {update.error && (
-          <p className={s.error} role="alert" data-testid="users-error">
+          <p className="error-note" role="alert" data-testid="users-error">
             {update.error.message}
           </p>
         )}
         {users.isPending ? (
           <p className={s.muted}>Loading…</p>
         ) : users.isError ? (
-          <p className={s.error}>{users.error.message}</p>
+          <p className="error-note">{users.error.message}</p>
         ) : (
           <ListTable columns={['email', 'name', 'role', 'status']} testId="users-table">
             {users.data.map((user) => {
@@ -152,7 +152,7 @@ function AddPerson({ onAdded }: { onAdded: () => void }) {
         </button>
       </div>
       {create.error && (
-        <p className={s.error} role="alert" data-testid="add-person-error">
+        <p className="error-note" role="alert" data-testid="add-person-error">
           {create.error.message}
         </p>
       )}
