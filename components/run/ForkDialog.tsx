@@ -10,6 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { costCapError, listedServerValue, parentModel } from '@/lib/forms/index';
 import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
 import { useTRPC } from '@/lib/trpc/index';
+import { ModelNameInput } from '../ModelNameInput';
 import { useRunStore } from './RunStoreContext';
 import { useDialogKeys } from './useDialogKeys';
 
@@ -155,27 +156,13 @@ function ForkForm({
           {listed && (
             <div className="field">
               <label htmlFor="fork-server-model">Model name</label>
-              {listed.models.length > 0 ? (
-                <select
-                  id="fork-server-model"
-                  value={listedModel}
-                  onChange={(e) => setServerModel(e.target.value)}
-                  data-testid="fork-server-model"
-                >
-                  {listed.models.map((m) => (
-                    <option key={m} value={m}>
-                      {m}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  id="fork-server-model"
-                  value={serverModel}
-                  onChange={(e) => setServerModel(e.target.value)}
-                  data-testid="fork-server-model"
-                />
-              )}
+              <ModelNameInput
+                id="fork-server-model"
+                testId="fork-server-model"
+                models={listed.models}
+                value={listedModel}
+                onChange={setServerModel}
+              />
             </div>
           )}
           <div className="fork-grid">

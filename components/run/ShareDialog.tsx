@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { parseShareDays, SHARE_DAYS, shareLinkState } from '@/lib/forms/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { CopyText } from '../CopyText';
+import { ListTable } from '../ListTable';
 import { useRunStore } from './RunStoreContext';
 import { useDialogKeys } from './useDialogKeys';
 
@@ -160,58 +161,46 @@ export function ShareDialog({ runId, onClose }: { runId: string; onClose: () => 
           ) : links.data.length === 0 ? (
             <p className="field-hint">None yet.</p>
           ) : (
-            <table className="share-table" data-testid="share-links">
-              <thead>
-                <tr>
-                  <th>made by</th>
-                  <th>opens at</th>
-                  <th>expires</th>
-                  <th>prompts</th>
-                  <th>status</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {links.data.map((link) => {
-                  const state = shareLinkState(link, now);
-                  return (
-                    <tr key={link.id} data-testid="share-link" data-state={state}>
-                      <td>{link.createdByName}</td>
-                      <td>
-                        {[link.step !== null && `step ${link.step}`, link.nodeId !== null && link.nodeId]
-                          .filter(Boolean)
-                          .join(' · ') || 'latest'}
-                      </td>
-                      <td title={new Date(link.expiresAt).toLocaleString()}>
-                        {new Date(link.expiresAt).toLocaleDateString()}
-                      </td>
-                      <td>{link.allowPrompts ? 'yes' : 'no'}</td>
-                      <td>
-                        <span className={`share-state share-${state}`} data-testid="share-link-state">
-                          {state}
-                        </span>
-                      </td>
-                      <td>
-                        {state === 'active' && (
-                          <div className="share-actions">
-                            <CopyText text={fullUrl(link.path)} testId="share-link-copy" small />
-                            <button
-                              type="button"
-                              className="btn btn-sm btn-danger"
-                              disabled={revoke.isPending}
-                              onClick={() => revoke.mutate({ id: link.id })}
-                              data-testid="share-revoke"
-                            >
-                              Revoke
-                            </button>
-                          </div>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <ListTable columns={['made by', 'opens at', 'expires', 'prompts', 'status']} testId="share-links">
+              {links.data.map((link) => {
+                const state = shareLinkState(link, now);
+                return (
+                  <tr key={link.id} data-testid="share-link" data-state={state}>
+                    <td>{link.createdByName}</td>
+                    <td>
+                      {[link.step !== null && `step ${link.step}`, link.nodeId !== null && link.nodeId]
+                        .filter(Boolean)
+                        .join(' · ') || 'latest'}
+                    </td>
+                    <td title={new Date(link.expiresAt).toLocaleString()}>
+                      {new Date(link.expiresAt).toLocaleDateString()}
+                    </td>
+                    <td>{link.allowPrompts ? 'yes' : 'no'}</td>
+                    <td>
+                      <span className={`share-state share-${state}`} data-testid="share-link-state">
+                        {state}
+                      </span>
+                    </td>
+                    <td>
+                      {state === 'active' && (
+                        <div className="share-actions">
+                          <CopyText text={fullUrl(link.path)} testId="share-link-copy" small />
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-danger"
+                            disabled={revoke.isPending}
+                            onClick={() => revoke.mutate({ id: link.id })}
+                            data-testid="share-revoke"
+                          >
+                            Revoke
+                          </button>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </ListTable>
           )}
           {revoke.error && (
             <p className="field-error" role="alert">

@@ -11,6 +11,7 @@ import {
   withServer,
   type ModelChoice,
 } from '@/lib/forms/index';
+import { ModelNameInput } from '../ModelNameInput';
 import s from './NewRunForm.module.css';
 
 export function ModelPicker({
@@ -101,29 +102,14 @@ export function ModelPicker({
             htmlFor="model-name"
             hint={listed?.models.length ? 'the ones it offers' : 'as the server names it'}
           >
-            {listed && listed.models.length > 0 ? (
-              <select
-                id="model-name"
-                className={`input ${s.control}`}
-                value={choice.model}
-                onChange={(e) => set({ model: e.target.value })}
-                data-testid="field-model"
-              >
-                {listed.models.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <input
-                id="model-name"
-                className={`input ${s.control}`}
-                value={choice.model}
-                onChange={(e) => set({ model: e.target.value })}
-                data-testid="field-model"
-              />
-            )}
+            <ModelNameInput
+              id="model-name"
+              testId="field-model"
+              className={`input ${s.control}`}
+              models={listed?.models ?? []}
+              value={choice.model}
+              onChange={(model) => set({ model })}
+            />
           </Row>
           <Row label="Temperature" htmlFor="model-temperature" hint="0-2, empty: the server's default">
             <input

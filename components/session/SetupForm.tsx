@@ -7,6 +7,7 @@ import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH } from '@/lib/contract/access';
 import { useTRPC } from '@/lib/trpc/index';
+import { TextField } from '../TextField';
 import { useSession } from './useSession';
 import s from './AuthCard.module.css';
 
@@ -48,51 +49,39 @@ export function SetupForm() {
           Make the first admin of this server. The setup code is in the server&apos;s log (&ldquo;Open /setup and enter
           the code …&rdquo;).
         </p>
-        <div className="field">
-          <label htmlFor="setup-code">Setup code</label>
-          <input
-            id="setup-code"
-            required
-            autoFocus
-            autoComplete="one-time-code"
-            spellCheck={false}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="setup-email">Email</label>
-          <input
-            id="setup-email"
-            type="email"
-            required
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="setup-name">Name (optional)</label>
-          <input id="setup-name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="setup-password">Password</label>
-          <input
-            id="setup-password"
-            type="password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            autoComplete="new-password"
-            aria-describedby="setup-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <span className="field-hint" id="setup-password-hint">
-            At least {MIN_PASSWORD_LENGTH} characters.
-          </span>
-        </div>
+        <TextField
+          id="setup-code"
+          label="Setup code"
+          required
+          autoFocus
+          autoComplete="one-time-code"
+          spellCheck={false}
+          value={code}
+          onChange={setCode}
+        />
+        <TextField
+          id="setup-email"
+          label="Email"
+          type="email"
+          required
+          autoComplete="username"
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField id="setup-name" label="Name (optional)" autoComplete="name" value={name} onChange={setName} />
+        <TextField
+          id="setup-password"
+          label="Password"
+          type="password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          autoComplete="new-password"
+          hint={<>At least {MIN_PASSWORD_LENGTH} characters.</>}
+          value={password}
+          onChange={setPassword}
+        />
         {setup.error && (
-          <p className={s.error} role="alert" data-testid="setup-error">
+          <p className={`error-note ${s.error}`} role="alert" data-testid="setup-error">
             {setup.error.message}
           </p>
         )}

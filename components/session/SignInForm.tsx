@@ -9,6 +9,7 @@ import { useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { safeNextPath } from '@/lib/forms/index';
 import { useTRPC } from '@/lib/trpc/index';
+import { TextField } from '../TextField';
 import { useSession } from './useSession';
 import s from './AuthCard.module.css';
 
@@ -49,31 +50,27 @@ export function SignInForm() {
           </p>
         ) : (
           <>
-            <div className="field">
-              <label htmlFor="signin-email">Email</label>
-              <input
-                id="signin-email"
-                type="email"
-                autoComplete="username"
-                required
-                autoFocus
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="signin-password">Password</label>
-              <input
-                id="signin-password"
-                type="password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </div>
+            <TextField
+              id="signin-email"
+              label="Email"
+              type="email"
+              autoComplete="username"
+              required
+              autoFocus
+              value={email}
+              onChange={setEmail}
+            />
+            <TextField
+              id="signin-password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={setPassword}
+            />
             {signIn.error && (
-              <p className={s.error} role="alert" data-testid="signin-error">
+              <p className={`error-note ${s.error}`} role="alert" data-testid="signin-error">
                 {signIn.error.message}
               </p>
             )}

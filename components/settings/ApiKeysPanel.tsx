@@ -5,6 +5,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CopyText } from '../CopyText';
+import { ListTable } from '../ListTable';
+import { TextField } from '../TextField';
 import { useTRPC } from '@/lib/trpc/index';
 import s from './Settings.module.css';
 
@@ -42,23 +44,21 @@ export function ApiKeysPanel() {
       </div>
       <div className={`panel-body ${s.stack}`}>
         <form className={s.keyForm} onSubmit={submit} aria-label="Create an API key">
-          <div className="field">
-            <label htmlFor="key-name">Name</label>
-            <input
-              id="key-name"
-              required
-              maxLength={80}
-              placeholder="what it is for, e.g. nightly export"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
+          <TextField
+            id="key-name"
+            label="Name"
+            required
+            maxLength={80}
+            placeholder="what it is for, e.g. nightly export"
+            value={name}
+            onChange={setName}
+          />
           <button type="submit" className="btn btn-primary" disabled={create.isPending} data-testid="key-create">
             {create.isPending ? 'Creating…' : 'Create key'}
           </button>
         </form>
         {create.error && (
-          <p className={s.error} role="alert">
+          <p className="error-note" role="alert">
             {create.error.message}
           </p>
         )}
@@ -77,62 +77,50 @@ export function ApiKeysPanel() {
           {`curl -H "Authorization: Bearer ak_..." ${origin}/api/runs/<id>/events.ndjson`}
         </pre>
         {revoke.error && (
-          <p className={s.error} role="alert">
+          <p className="error-note" role="alert">
             {revoke.error.message}
           </p>
         )}
         {keys.isPending ? (
           <p className={s.muted}>Loading…</p>
         ) : keys.isError ? (
-          <p className={s.error}>{keys.error.message}</p>
+          <p className="error-note">{keys.error.message}</p>
         ) : keys.data.length === 0 ? (
           <p className={s.muted}>No keys yet.</p>
         ) : (
-          <table className="settings-table" data-testid="keys-table">
-            <thead>
-              <tr>
-                <th>name</th>
-                {showOwner && <th>owner</th>}
-                <th>prefix</th>
-                <th>created</th>
-                <th>last used</th>
-                <th />
+          <ListTable columns={['name', showOwner && 'owner', 'prefix', 'created', 'last used']} testId="keys-table">
+            {keys.data.map((key) => (
+              <tr
+                key={key.id}
+                className={key.revokedAt ? s.disabled : undefined}
+                data-testid="key-row"
+                data-name={key.name}
+              >
+                <td>{key.name}</td>
+                {showOwner && <td>{key.owner}</td>}
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{when(key.createdAt)}</td>
+                <td>{when(key.lastUsedAt)}</td>
+                <td className={s.actions}>
+                  {key.revokedAt ? (
+                    <span className={s.muted}>revoked</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-danger"
+                      disabled={revoke.isPending}
+                      onClick={() => revoke.mutate({ id: key.id })}
+                      data-testid="key-revoke"
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr
-                  key={key.id}
-                  className={key.revokedAt ? s.disabled : undefined}
-                  data-testid="key-row"
-                  data-name={key.name}
-                >
-                  <td>{key.name}</td>
-                  {showOwner && <td>{key.owner}</td>}
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{when(key.createdAt)}</td>
-                  <td>{when(key.lastUsedAt)}</td>
-                  <td className={s.actions}>
-                    {key.revokedAt ? (
-                      <span className={s.muted}>revoked</span>
-                    ) : (
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-danger"
-                        disabled={revoke.isPending}
-                        onClick={() => revoke.mutate({ id: key.id })}
-                        data-testid="key-revoke"
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
         )}
       </div>
     </section>

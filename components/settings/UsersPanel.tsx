@@ -6,6 +6,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH, ROLES, type Role } from '@/lib/contract/access';
 import { useTRPC } from '@/lib/trpc/index';
+import { ListTable } from '../ListTable';
+import { TextField } from '../TextField';
 import s from './Settings.module.css';
 
 export function UsersPanel({ me }: { me: string }) {
@@ -23,79 +25,68 @@ export function UsersPanel({ me }: { me: string }) {
       <div className={`panel-body ${s.stack}`}>
         <AddPerson onAdded={invalidate} />
         {update.error && (
-          <p className={s.error} role="alert" data-testid="users-error">
+          <p className="error-note" role="alert" data-testid="users-error">
             {update.error.message}
           </p>
         )}
         {users.isPending ? (
           <p className={s.muted}>Loading…</p>
         ) : users.isError ? (
-          <p className={s.error}>{users.error.message}</p>
+          <p className="error-note">{users.error.message}</p>
         ) : (
-          <table className="settings-table" data-testid="users-table">
-            <thead>
-              <tr>
-                <th>email</th>
-                <th>name</th>
-                <th>role</th>
-                <th>status</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user) => {
-                const disabled = user.disabledAt !== null;
-                return (
-                  <tr
-                    key={user.id}
-                    className={disabled ? s.disabled : undefined}
-                    data-testid="user-row"
-                    data-email={user.email}
-                  >
-                    <td>
-                      {user.email}
-                      {user.id === me && <span className={s.you}>you</span>}
-                    </td>
-                    <td>{user.name || <span className={s.muted}>—</span>}</td>
-                    <td>
-                      <select
-                        className={s.role}
-                        value={user.role}
-                        aria-label={`Role of ${user.email}`}
-                        disabled={update.isPending}
-                        onChange={(e) => {
-                          update.reset();
-                          update.mutate({ id: user.id, role: e.target.value as Role });
-                        }}
-                        data-testid="user-role"
-                      >
-                        {ROLES.map((role) => (
-                          <option key={role} value={role}>
-                            {role}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td data-testid="user-status">{disabled ? 'disabled' : 'active'}</td>
-                    <td className={s.actions}>
-                      <button
-                        type="button"
-                        className={`btn btn-sm${disabled ? '' : ' btn-danger'}`}
-                        disabled={update.isPending}
-                        onClick={() => {
-                          update.reset();
-                          update.mutate({ id: user.id, disabled: !disabled });
-                        }}
-                        data-testid="user-toggle"
-                      >
-                        {disabled ? 'Enable' : 'Disable'}
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <ListTable columns={['email', 'name', 'role', 'status']} testId="users-table">
+            {users.data.map((user) => {
+              const disabled = user.disabledAt !== null;
+              return (
+                <tr
+                  key={user.id}
+                  className={disabled ? s.disabled : undefined}
+                  data-testid="user-row"
+                  data-email={user.email}
+                >
+                  <td>
+                    {user.email}
+                    {user.id === me && <span className={s.you}>you</span>}
+                  </td>
+                  <td>{user.name || <span className={s.muted}>—</span>}</td>
+                  <td>
+                    <select
+                      className={s.role}
+                      value={user.role}
+                      aria-label={`Role of ${user.email}`}
+                      disabled={update.isPending}
+                      onChange={(e) => {
+                        update.reset();
+                        update.mutate({ id: user.id, role: e.target.value as Role });
+                      }}
+                      data-testid="user-role"
+                    >
+                      {ROLES.map((role) => (
+                        <option key={role} value={role}>
+                          {role}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td data-testid="user-status">{disabled ? 'disabled' : 'active'}</td>
+                  <td className={s.actions}>
+                    <button
+                      type="button"
+                      className={`btn btn-sm${disabled ? '' : ' btn-danger'}`}
+                      disabled={update.isPending}
+                      onClick={() => {
+                        update.reset();
+                        update.mutate({ id: user.id, disabled: !disabled });
+                      }}
+                      data-testid="user-toggle"
+                    >
+                      {disabled ? 'Enable' : 'Disable'}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </ListTable>
         )}
       </div>
     </section>
@@ -125,21 +116,16 @@ function AddPerson({ onAdded }: { onAdded: () => void }) {
   return (
     <form onSubmit={submit} className={s.stack} data-testid="add-person" aria-label="Add a person">
       <div className={s.form}>
-        <div className="field">
-          <label htmlFor="person-email">Email</label>
-          <input
-            id="person-email"
-            type="email"
-            required
-            autoComplete="off"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="person-name">Name (optional)</label>
-          <input id="person-name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
+        <TextField
+          id="person-email"
+          label="Email"
+          type="email"
+          required
+          autoComplete="off"
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField id="person-name" label="Name (optional)" autoComplete="off" value={name} onChange={setName} />
         <div className="field">
           <label htmlFor="person-role">Role</label>
           <select id="person-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
@@ -150,25 +136,23 @@ function AddPerson({ onAdded }: { onAdded: () => void }) {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="person-password">First password</label>
-          <input
-            id="person-password"
-            type="password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            autoComplete="new-password"
-            placeholder={`${MIN_PASSWORD_LENGTH}+ characters`}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <TextField
+          id="person-password"
+          label="First password"
+          type="password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          autoComplete="new-password"
+          placeholder={`${MIN_PASSWORD_LENGTH}+ characters`}
+          value={password}
+          onChange={setPassword}
+        />
         <button type="submit" className="btn btn-primary" disabled={create.isPending} data-testid="add-person-submit">
           {create.isPending ? 'Adding…' : 'Add person'}
         </button>
       </div>
       {create.error && (
-        <p className={s.error} role="alert" data-testid="add-person-error">
+        <p className="error-note" role="alert" data-testid="add-person-error">
           {create.error.message}
         </p>
       )}
