@@ -15,10 +15,13 @@ import {
   chatMessageSchema,
   finishReasonSchema,
   frontierModeSchema,
+  jsonValueSchema,
+  mctsStatsSchema,
   modelPurposeSchema,
   nodeResultSchema,
   thoughtBranchSchema,
   toTConfigSchema,
+  steerKindSchema,
   tokenUsageSchema,
   verificationSchema,
 } from './vocabulary';
@@ -26,6 +29,16 @@ import {
 const nodeId = z.string().min(1).max(200);
 const count = z.number().int().min(0);
 const actor = z.strictObject({ actor: z.string() });
+
+/**
+ * What a run.started of a search Arborist does not run carries (a program attached through the ingest API, or a
+ * foreign log an import replays): that program's own config, as it gave it (shown in place of the engine's config,
+ * which is then only the defaults), and the steering commands it applies (none: steering is shown as unavailable).
+ */
+export const externalSearchSchema = z.strictObject({
+  config: z.record(z.string(), jsonValueSchema),
+  commands: z.array(steerKindSchema),
+});
 
 /** One entry per event type: its payload's schema. Insertion order is EVENT_TYPES' order. */
 export const payloadSchemas = {
@@ -37,6 +50,8 @@ export const payloadSchemas = {
     agentName: z.string(),
     modelId: z.string(),
     config: toTConfigSchema,
+    /** Set when Arborist does not run the search itself (lib/contract/ingest.ts, foreign logs). */
+    external: externalSearchSchema.optional(),
   }),
   /** A node enters the tree (the root, or a candidate that survived the threshold). */
   'node.created': z.strictObject({
@@ -98,12 +113,37 @@ export const payloadSchemas = {
   'node.expanded': z.strictObject({ nodeId, childIds: z.array(nodeId) }),
   'node.failed': z.strictObject({ nodeId, reason: z.string() }),
   backtrack: z.strictObject({ fromId: nodeId, toId: nodeId.nullable(), reason: z.string() }),
+  /**
+   * What a foreign search says about a node beyond the engine's fields, merged into what it said before: named
+   * scores, free-form metadata (a key set to null is removed) and MCTS statistics (each field given replaces the
+   * last). Sent again as the statistics change, so time travel shows them as they were at each step.
+   */
+  'node.annotated': z.strictObject({
+    nodeId,
+    scores: z.record(z.string().min(1).max(100), z.number().nullable()).optional(),
+    metadata: z.record(z.string().min(1).max(200), jsonValueSchema).optional(),
+    mcts: mctsStatsSchema.partial().optional(),
+  }),
+  /** The search itself pruned a node by its own rule (not a person: that is steer.prune), with its subtree. */
+  'node.pruned': z.strictObject({ nodeId, reason: z.string() }),
   'steer.prune': z.strictObject({ nodeId, actor: z.string() }),
   'steer.expand': z.strictObject({ nodeId, actor: z.string() }),
   'steer.pause': actor,
   'steer.resume': actor,
   'steer.step': actor,
   'steer.abort': actor,
+  /**
+   * A person asked an external search (one whose run.started has `external`) for a command; the server records it and
+   * the client, which polls for it, answers with steer.acked. Its effect on the tree arrives as the client's own
+   * events (steer.prune, steer.pause, ...), never from this event. nodeId is set for prune and expand.
+   */
+  'steer.requested': z.strictObject({ kind: steerKindSchema, nodeId: nodeId.nullable(), actor: z.string() }),
+  /** The external client's answer to the steer.requested at `requestSeq`: applied, or refused with its reason. */
+  'steer.acked': z.strictObject({
+    requestSeq: z.number().int().min(1),
+    outcome: z.enum(['applied', 'refused']),
+    reason: z.string().nullable(),
+  }),
   /** A step taken in step mode is done: the run waits again. */
   'run.paused': z.strictObject({ reason: z.literal('step') }),
   /** The run continues from its event log (after a server restart); a step cut short is rolled back. */

@@ -135,6 +135,33 @@ export type ModelPurpose = z.infer<typeof modelPurposeSchema>;
 export const frontierModeSchema = z.enum(['execute', 'expand']);
 export type FrontierMode = z.infer<typeof frontierModeSchema>;
 
+/**
+ * The steering commands a person can give a run. The engine takes them all; a search Arborist does not run (an
+ * external client, lib/contract/ingest.ts) says which of them it applies.
+ */
+export const steerKindSchema = z.enum(['prune', 'expand', 'pause', 'resume', 'step', 'abort']);
+export type SteerKind = z.infer<typeof steerKindSchema>;
+export const STEER_KINDS: readonly SteerKind[] = steerKindSchema.options;
+
+/** Any JSON value: a foreign program's own config and a node's metadata are kept as it gave them. */
+export const jsonValueSchema = z.json();
+export type JsonValue = z.infer<typeof jsonValueSchema>;
+
+/** Named scores a foreign search gives a node (any names, any scale: "value", "reward", "self_eval"). */
+export const namedScoresSchema = z.record(z.string().min(1).max(100), z.number());
+
+/**
+ * Value and visit statistics of a node in a Monte Carlo tree search, as the search last reported them: q (the mean
+ * value of the node's rollouts), n (visits), uct (the selection score, when the search gives it). Each is null where
+ * the search has not said.
+ */
+export const mctsStatsSchema = z.strictObject({
+  q: z.number().nullable(),
+  n: z.number().int().min(0).nullable(),
+  uct: z.number().nullable(),
+});
+export type MctsStats = z.infer<typeof mctsStatsSchema>;
+
 /** Where a run's output came from: the winner's own answer, one synthesis call, or nowhere. */
 export const answerSourceSchema = z.enum(['node', 'synthesis', 'none']);
 export type AnswerSource = z.infer<typeof answerSourceSchema>;
@@ -166,6 +193,8 @@ export interface ToTStats {
   prunedNodes: number;
   /** Nodes pruned by a person (subtrees included). */
   steeredPrunes: number;
+  /** Nodes the search itself pruned by its own rule (node.pruned: an external search, an imported DFS log). */
+  searchPrunes: number;
   maxDepthReached: number;
   backtrackCount: number;
   /** The executor's own generation, evaluation and synthesis calls (not branch runs). */

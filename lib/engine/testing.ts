@@ -87,3 +87,34 @@ export function followEvent<K extends ExplorationEventType>(
   if (!last) throw new Error('followEvent: the log is empty');
   return { runId: last.runId, seq: last.seq + 1, ts: last.ts + 1, type, payload } as ExplorationEvent;
 }
+
+/**
+ * The log of a search Arborist does not run (an ingest client): run.started with `external`, named scores,
+ * metadata and MCTS statistics that change, the search's own prune, and two commands a person asked of it, one
+ * applied (with its effect, the client's steer.prune) and one refused.
+ */
+export function externalSearchLog(runId = 'ext'): ExplorationEvent[] {
+  const { events, add, child } = handBuiltLog();
+  events.length = 0;
+  add('run.started', {
+    goal: 'g',
+    taskId: 'my-mcts',
+    agentName: 'sdk',
+    modelId: 'llama',
+    config: DEFAULT_TOT_CONFIG,
+    external: { config: { iterations: 2, c: 1.4 }, commands: ['prune', 'pause'] },
+  });
+  add('node.created', { nodeId: 'n0', parentId: null, branch: null, score: null });
+  child('a', 0.4);
+  child('b', 0.6);
+  child('c', 0.2);
+  add('node.annotated', { nodeId: 'a', scores: { reward: 0.5 }, metadata: { state: 'x=1' }, mcts: { q: 0.5, n: 1 } });
+  add('node.annotated', { nodeId: 'a', scores: { reward: null, value: 2 }, mcts: { n: 2, uct: 1.2 } });
+  add('node.pruned', { nodeId: 'c', reason: 'an impossible clue' });
+  add('steer.requested', { kind: 'prune', nodeId: 'b', actor: 'alice' });
+  add('steer.prune', { nodeId: 'b', actor: 'alice' });
+  add('steer.acked', { requestSeq: events.length - 1, outcome: 'applied', reason: null });
+  add('steer.requested', { kind: 'pause', nodeId: null, actor: 'bob' });
+  add('steer.acked', { requestSeq: events.length, outcome: 'refused', reason: 'busy' });
+  return events.map((event) => ({ ...event, runId }));
+}

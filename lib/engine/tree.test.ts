@@ -5,7 +5,7 @@ import { createRng, ScriptedTreeModel, type TreeSpec } from '../models/index';
 import type { ExplorationEvent } from '../contract/events';
 import type { ExplorationStrategy, ToTConfig } from '../contract/vocabulary';
 import { ThoughtTreeExecutor } from './executor';
-import { followEvent, handBuiltLog } from './testing';
+import { externalSearchLog, followEvent, handBuiltLog } from './testing';
 import { EventOrderError, createEmptyTree, fold, reduce } from './tree';
 
 /** A random tree: 0-4 children per thought, scores across the threshold, some terminating, some sub-goals. */
@@ -227,5 +227,34 @@ describe("a run's lifecycle in its log", () => {
     });
     expect(rest[0]).toMatchObject({ seq: log.length + 1, type: 'run.resumed' });
     expect(fold([...log, ...rest]).status).toBe('finished');
+  });
+});
+
+describe('a search Arborist does not run', () => {
+  it('keeps its config, named scores, metadata, MCTS statistics, its own prunes and the commands asked of it', () => {
+    const tree = fold(externalSearchLog());
+    expect(tree.external).toEqual({ config: { iterations: 2, c: 1.4 }, commands: ['prune', 'pause'] });
+    const a = tree.nodes.a;
+    expect(a?.scores).toEqual({ value: 2 });
+    expect(a?.metadata).toEqual({ state: 'x=1' });
+    expect(a?.mcts).toEqual({ q: 0.5, n: 2, uct: 1.2 });
+    expect(tree.nodes.c).toMatchObject({ status: 'pruned', prunedBy: null, pruneReason: 'an impossible clue' });
+    expect(tree.nodes.b).toMatchObject({ status: 'pruned', prunedBy: 'alice' });
+    expect(tree.stats).toMatchObject({ searchPrunes: 1, steeredPrunes: 1 });
+    expect(tree.commands.map((c) => [c.kind, c.nodeId, c.actor, c.outcome, c.reason])).toEqual([
+      ['prune', 'b', 'alice', 'applied', null],
+      ['pause', null, 'bob', 'refused', 'busy'],
+    ]);
+  });
+
+  it('shows a command as requested until the client answers', () => {
+    const log = externalSearchLog();
+    const beforeAck = fold(
+      log.slice(
+        0,
+        log.findIndex((e) => e.type === 'steer.acked'),
+      ),
+    );
+    expect(beforeAck.commands.map((c) => c.outcome)).toEqual(['requested']);
   });
 });

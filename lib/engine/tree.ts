@@ -17,7 +17,7 @@ import type { ToTStats } from '../contract/vocabulary';
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
  * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
  */
-export const TREE_FORMAT = 2;
+export const TREE_FORMAT = 3;
 
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -29,6 +29,7 @@ export function emptyStats(): ToTStats {
     exploredNodes: 0,
     prunedNodes: 0,
     steeredPrunes: 0,
+    searchPrunes: 0,
     maxDepthReached: 0,
     backtrackCount: 0,
     llmCalls: 0,
@@ -71,6 +72,8 @@ export function createEmptyTree(runId = ''): ThoughtTree {
     answerSource: null,
     finishReason: null,
     finishDetail: null,
+    external: null,
+    commands: [],
     startedAt: null,
     finishedAt: null,
     lastSeq: 0,
@@ -101,6 +104,7 @@ export function snapshotTree(tree: ThoughtTree): ThoughtTree {
     frontier: { ...tree.frontier },
     deadEnds: tree.deadEnds.slice(),
     exploredThoughts: tree.exploredThoughts.slice(),
+    commands: tree.commands.slice(),
     stats: { ...tree.stats, tokenUsage: { ...tree.stats.tokenUsage } },
     usage: { ...tree.usage },
   };
@@ -151,6 +155,9 @@ const APPLY: Appliers = {
     tree.agentName = payload.agentName;
     tree.modelId = payload.modelId;
     tree.config = { ...payload.config };
+    tree.external = payload.external
+      ? { config: payload.external.config, commands: [...payload.external.commands] }
+      : null;
     tree.status = 'running';
     tree.resumeStatus = null;
     tree.startedAt = ts;
@@ -322,16 +329,59 @@ const APPLY: Appliers = {
     tree.stats.backtrackCount += 1;
   },
 
-  'steer.prune'(tree, { payload }) {
-    const top = tree.nodes[payload.nodeId];
-    if (top && top.status !== 'failed' && top.status !== 'pruned') noteDeadEnd(tree, top);
-    for (const id of subtreeIds(tree, payload.nodeId)) {
-      delete tree.frontier[id];
-      const node = tree.nodes[id];
-      if (!node || node.status === 'failed' || node.status === 'pruned') continue;
-      replaceNode(tree, id, { status: 'pruned', prunedBy: payload.actor });
-      tree.stats.steeredPrunes += 1;
+  'node.annotated'(tree, { payload }) {
+    const node = tree.nodes[payload.nodeId];
+    if (!node) return;
+    const patch: Partial<ThoughtNode> = {};
+    if (payload.scores) {
+      const scores = { ...node.scores };
+      for (const [name, value] of Object.entries(payload.scores)) {
+        if (value === null) delete scores[name];
+        else scores[name] = value;
+      }
+      patch.scores = scores;
     }
+    if (payload.metadata) {
+      const metadata = { ...node.metadata };
+      for (const [key, value] of Object.entries(payload.metadata)) {
+        if (value === null) delete metadata[key];
+        else metadata[key] = value;
+      }
+      patch.metadata = metadata;
+    }
+    if (payload.mcts) patch.mcts = { q: null, n: null, uct: null, ...node.mcts, ...payload.mcts };
+    replaceNode(tree, node.id, patch);
+  },
+
+  'node.pruned'(tree, { payload }) {
+    pruneSubtree(tree, payload.nodeId, { prunedBy: null, pruneReason: payload.reason }, 'searchPrunes');
+  },
+
+  'steer.prune'(tree, { payload }) {
+    pruneSubtree(tree, payload.nodeId, { prunedBy: payload.actor, pruneReason: null }, 'steeredPrunes');
+  },
+
+  'steer.requested'(tree, { payload, seq }) {
+    tree.commands = [
+      ...tree.commands,
+      {
+        seq,
+        kind: payload.kind,
+        nodeId: payload.nodeId,
+        actor: payload.actor,
+        outcome: 'requested',
+        reason: null,
+        ackSeq: null,
+      },
+    ];
+  },
+
+  'steer.acked'(tree, { payload, seq }) {
+    tree.commands = tree.commands.map((command) =>
+      command.seq === payload.requestSeq
+        ? { ...command, outcome: payload.outcome, reason: payload.reason, ackSeq: seq }
+        : command,
+    );
   },
 
   'steer.expand'() {
@@ -411,6 +461,7 @@ export function newNode(
   return {
     childIds: [],
     prunedBy: null,
+    pruneReason: null,
     result: null,
     verification: null,
     failureReason: null,
@@ -421,8 +472,29 @@ export function newNode(
     modelMs: 0,
     startedSeq: null,
     finishedSeq: null,
+    scores: {},
+    metadata: {},
+    mcts: null,
     ...fields,
   };
+}
+
+/** A node and everything below it leave the search (a person's prune or the search's own), counted in `stat`. */
+function pruneSubtree(
+  tree: ThoughtTree,
+  topId: string,
+  why: Pick<ThoughtNode, 'prunedBy' | 'pruneReason'>,
+  stat: 'steeredPrunes' | 'searchPrunes',
+): void {
+  const top = tree.nodes[topId];
+  if (top && top.status !== 'failed' && top.status !== 'pruned') noteDeadEnd(tree, top);
+  for (const id of subtreeIds(tree, topId)) {
+    delete tree.frontier[id];
+    const node = tree.nodes[id];
+    if (!node || node.status === 'failed' || node.status === 'pruned') continue;
+    replaceNode(tree, id, { status: 'pruned', ...why });
+    tree.stats[stat] += 1;
+  }
 }
 
 /** A run about to wait (queued again, interrupted) remembers whether it was running or paused, for run.resumed. */

@@ -11,7 +11,10 @@ import type {
   ChatMessage,
   FinishReason,
   FrontierMode,
+  JsonValue,
+  MctsStats,
   ModelPurpose,
+  SteerKind,
   ThoughtBranch,
   BranchScore,
   NodeResult,
@@ -54,8 +57,10 @@ export interface ThoughtNode {
   /** Sum of composite scores from the root to this node. */
   cumulativeScore: number;
   status: NodeStatus;
-  /** Who pruned it, when status is pruned. */
+  /** Who pruned it, when status is pruned by a person (steer.prune). */
   prunedBy: string | null;
+  /** Why the search itself pruned it (node.pruned), when it did. */
+  pruneReason: string | null;
   result: NodeResult | null;
   verification: Verification | null;
   failureReason: string | null;
@@ -73,6 +78,33 @@ export interface ThoughtNode {
   createdSeq: number;
   startedSeq: number | null;
   finishedSeq: number | null;
+  /** A foreign search's named scores for it (node.annotated); empty for the engine's nodes. */
+  scores: Record<string, number>;
+  /** A foreign search's free-form key/values for it (node.annotated); empty for the engine's nodes. */
+  metadata: Record<string, JsonValue>;
+  /** MCTS value and visit statistics as last reported (node.annotated), or null when the search gives none. */
+  mcts: MctsStats | null;
+}
+
+/** A person's command to an external search, from steer.requested, and how the client answered it (steer.acked). */
+export interface SteerRequest {
+  /** The seq of its steer.requested: what the client's acknowledgement names. */
+  seq: number;
+  kind: SteerKind;
+  nodeId: string | null;
+  actor: string;
+  /** requested: the client has not answered yet. */
+  outcome: 'requested' | 'applied' | 'refused';
+  /** The client's reason for a refusal (or a note on an applied one). */
+  reason: string | null;
+  /** The seq of the steer.acked, once answered. */
+  ackSeq: number | null;
+}
+
+/** A search Arborist does not run (run.started's `external`): its own config and the commands it takes. */
+export interface ExternalSearch {
+  config: Record<string, JsonValue>;
+  commands: SteerKind[];
 }
 
 export interface FrontierEntry {
@@ -138,6 +170,10 @@ export interface ThoughtTree {
   answerSource: AnswerSource | null;
   finishReason: FinishReason | null;
   finishDetail: string | null;
+  /** Set when Arborist does not run this search (an ingest client, an imported foreign log); null for the engine's. */
+  external: ExternalSearch | null;
+  /** Commands asked of an external search, in order, with their answers (empty for the engine's runs). */
+  commands: SteerRequest[];
   startedAt: number | null;
   finishedAt: number | null;
   lastSeq: number;

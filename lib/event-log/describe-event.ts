@@ -42,6 +42,8 @@ const KIND_OF: Record<ExplorationEventType, EventKind> = {
   'branch.scored': 'score',
   'candidate.dropped': 'score',
   'node.verified': 'verification',
+  'node.annotated': 'score',
+  'node.pruned': 'backtrack',
   backtrack: 'backtrack',
   'model.called': 'model',
   'steer.prune': 'steer',
@@ -50,6 +52,8 @@ const KIND_OF: Record<ExplorationEventType, EventKind> = {
   'steer.resume': 'steer',
   'steer.step': 'steer',
   'steer.abort': 'steer',
+  'steer.requested': 'steer',
+  'steer.acked': 'steer',
 };
 
 export function eventKind(type: ExplorationEventType): EventKind {
@@ -73,6 +77,9 @@ export function eventNodeIds(event: ExplorationEvent): string[] {
       return event.payload.nodeId ? [event.payload.nodeId] : [];
     case 'run.resumed':
       return event.payload.rolledBackNodeId ? [event.payload.rolledBackNodeId] : [];
+    case 'steer.requested':
+      return event.payload.nodeId ? [event.payload.nodeId] : [];
+    case 'steer.acked':
     case 'run.queued':
     case 'run.started':
     case 'run.paused':
@@ -99,6 +106,8 @@ export function isBadEvent(event: ExplorationEvent): boolean {
   switch (event.type) {
     case 'node.failed':
       return true;
+    case 'steer.acked':
+      return event.payload.outcome === 'refused';
     case 'node.verified':
       return !event.payload.passed;
     case 'model.called':
@@ -209,6 +218,26 @@ export function describeEvent(event: ExplorationEvent): string {
       return 'one step';
     case 'steer.abort':
       return 'abort';
+    case 'steer.requested': {
+      const p = event.payload;
+      return p.nodeId ? `asks the client: ${p.kind} ${p.nodeId}` : `asks the client: ${p.kind}`;
+    }
+    case 'steer.acked': {
+      const p = event.payload;
+      const reason = p.reason ? `: ${p.reason}` : '';
+      return oneLine(`the client ${p.outcome} request #${p.requestSeq}${reason}`);
+    }
+    case 'node.annotated': {
+      const p = event.payload;
+      const parts = [
+        ...Object.entries(p.scores ?? {}).map(([name, value]) => `${name} ${value ?? '—'}`),
+        ...Object.entries(p.mcts ?? {}).map(([name, value]) => `${name.toUpperCase()} ${value ?? '—'}`),
+        ...Object.keys(p.metadata ?? {}),
+      ];
+      return oneLine(parts.length ? parts.join(' · ') : 'no change');
+    }
+    case 'node.pruned':
+      return oneLine(`pruned by the search: ${event.payload.reason}`);
     case 'run.paused':
       return 'paused after one step';
     case 'run.resumed':

@@ -6,7 +6,7 @@ import type { ToTConfig } from '../contract/vocabulary';
 import { fold } from '../engine/index';
 import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
 import { ScriptedTreeModel } from '../models/index';
-import { followEvent } from '../engine/testing';
+import { externalSearchLog, followEvent } from '../engine/testing';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import type { RunIdentity } from '../contract/run';
 import { type RunExport, buildExport, safeModelSettings, validateRunExport } from './export';
@@ -152,6 +152,7 @@ describe('buildExport and validateRunExport', () => {
       { task: game24, announceResume: false, onEvent: (e) => continued.push(e) },
     );
     logs.push([...forked, ...continued]);
+    logs.push(externalSearchLog());
 
     const seen = new Set<string>();
     for (const events of logs) {

@@ -86,9 +86,11 @@ export function buildExport(record: RunIdentity, events: readonly ExplorationEve
 
 const isoTime = z.iso.datetime({ offset: true });
 
-/** The contract's run identity, read from text: times as ISO text, a known task, only the safe model settings. */
+/**
+ * The contract's run identity, read from text: times as ISO text, only the safe model settings. The task must be one
+ * Arborist knows unless the log says the search was not Arborist's own (checkLog).
+ */
 const exportedRunSchema = runIdentitySchema.extend({
-  taskId: z.string().refine(isTaskId, { error: `unknown task: known tasks are ${TASK_IDS.join(', ')}` }),
   modelSettings: z.record(z.string(), z.unknown()).nullable().transform(safeModelSettings),
   createdAt: isoTime,
   startedAt: isoTime.nullable(),
@@ -130,6 +132,9 @@ function checkLog(
   if (first.type !== 'run.started') {
     return { path: ['events', start, 'type'], message: `the first event must be run.started, got ${first.type}` };
   }
+  if (!first.payload.external && !isTaskId(run.taskId)) {
+    return { path: ['run', 'taskId'], message: `unknown task: known tasks are ${TASK_IDS.join(', ')}` };
+  }
   if (first.payload.taskId !== run.taskId) {
     return { path: ['run', 'taskId'], message: `"${run.taskId}" differs from run.started's "${first.payload.taskId}"` };
   }
@@ -142,14 +147,26 @@ function checkLog(
       return { path: ['events', i, 'runId'], message: `expected the run's id "${run.id}", got "${event.runId}"` };
     }
   }
-  const tree = createEmptyTree(run.id);
-  for (const [i, event] of events.entries()) {
+  const problem = foldChecked(createEmptyTree(run.id), events);
+  return problem ? { path: ['events', problem.index], message: problem.message } : null;
+}
+
+/**
+ * Folds events onto a tree, checking each first: the first event that names what the tree does not have (yet),
+ * creates a node twice or cannot be folded, with its index in `events`, or null when all folded. The tree is
+ * changed in place up to that event. Shared by imports and the ingest API, which checks a batch against its run.
+ */
+export function foldChecked(
+  tree: ThoughtTree,
+  events: readonly ExplorationEvent[],
+): { index: number; message: string } | null {
+  for (const [index, event] of events.entries()) {
     const problem = danglingReference(tree, event);
-    if (problem) return { path: ['events', i], message: `${event.type}: ${problem}` };
+    if (problem) return { index, message: `${event.type}: ${problem}` };
     try {
       reduce(tree, event);
     } catch (error) {
-      return { path: ['events', i], message: `${event.type} cannot be folded: ${(error as Error).message}` };
+      return { index, message: `${event.type} cannot be folded: ${(error as Error).message}` };
     }
   }
   return null;
@@ -184,7 +201,16 @@ function danglingReference(tree: ThoughtTree, event: ExplorationEvent): string |
     case 'steer.prune':
     case 'steer.expand':
     case 'model.called':
+    case 'node.annotated':
+    case 'node.pruned':
+    case 'steer.requested':
       return missing(event.payload.nodeId);
+    case 'steer.acked': {
+      const seq = event.payload.requestSeq;
+      const command = tree.commands.find((c) => c.seq === seq);
+      if (!command) return `no steer.requested at seq ${seq}`;
+      return command.outcome === 'requested' ? null : `the command at seq ${seq} was answered already`;
+    }
     case 'backtrack':
       return missing(event.payload.fromId) ?? missing(event.payload.toId);
     case 'run.resumed':

@@ -4,7 +4,7 @@
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
-export { buildExport, validateRunExport } from './export';
+export { buildExport, foldChecked, validateRunExport } from './export';
 export { FIELD_CAPS } from './field-caps';
 export type { RunExport } from './export';
 export { describeValue, looksLikeTotLog, parseTotLog } from './tot-log';

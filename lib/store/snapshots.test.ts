@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type ExplorationEvent } from '../contract/events';
 import { cloneTree, createEmptyTree, fold, reduce, snapshotTree, type ThoughtTree } from '../engine/index';
 import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
-import { followEvent } from '../engine/testing';
+import { externalSearchLog, followEvent } from '../engine/testing';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { noteEvents, NO_NOTES, SnapshotIndex } from './snapshots';
 
@@ -86,7 +86,7 @@ const plain = (tree: ThoughtTree) => JSON.parse(JSON.stringify(tree)) as unknown
 
 describe('snapshotTree', () => {
   it('keeps the tree of step k while the live tree folds every kind of event after it', async () => {
-    const logs = [await record(), await steeredRun(), ...(await resumedAndForked())];
+    const logs = [await record(), await steeredRun(), ...(await resumedAndForked()), externalSearchLog()];
     const seen = new Set(logs.flat().map((e) => e.type));
     expect(EVENT_TYPES.filter((type) => !seen.has(type))).toEqual([]);
 
