@@ -4,12 +4,10 @@
  * word over a row or a column (later moves overwrite the letters they cross), and a board is scored against the
  * solution by letters (cells equal) and words (the ten answers equal). Also the shapes an imported crosswords run
  * carries: run.started's external config (clues, solution) and each node's metadata (its board, its path's moves),
- * as zod schemas, so the importer writes them and the inspector reads them (untrusted JSON) with one definition.
+ * with their readers, so the importer writes them and the inspector reads them (untrusted JSON) with one definition.
  * Browser-safe and pure. Not responsible for reading a log (lib/formats/tot-crosswords.ts), the puzzles file
  * (lib/tasks/crosswords) or drawing (components/run/inspector/CrosswordBoard.tsx).
  */
-import { z } from 'zod';
-
 export const CROSSWORD_SIZE = 5;
 export const CROSSWORD_CELLS = CROSSWORD_SIZE * CROSSWORD_SIZE;
 /** An empty cell, as the environment writes it. */
@@ -87,23 +85,54 @@ export function boardRows(board: readonly string[]): string[] {
   );
 }
 
-const row = z.string().regex(/^[A-Z_]{5}$/);
-const rows = z.array(row).length(CROSSWORD_SIZE);
+const ROW = /^[A-Z_]{5}$/;
+
+function isRows(value: unknown): value is string[] {
+  return (
+    Array.isArray(value) &&
+    value.length === CROSSWORD_SIZE &&
+    value.every((row) => typeof row === 'string' && ROW.test(row))
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
 
 /** What an imported crosswords run's run.started carries in `external.config` that the board needs. */
-export const crosswordConfigSchema = z.looseObject({
+export interface CrosswordConfig {
   /** The ten clues by id. */
-  clues: z.record(z.enum(CLUE_IDS), z.string().max(1_000)),
-  /** The solved grid as five rows, or absent when the run has none. */
-  solution: rows.optional(),
-});
-export type CrosswordConfig = z.infer<typeof crosswordConfigSchema>;
+  clues: Record<ClueId, string>;
+  /** The solved grid as five rows; null when the run has none. */
+  solution: string[] | null;
+}
 
 /** What each node of an imported crosswords run carries in its metadata. */
-export const crosswordNodeSchema = z.looseObject({
+export interface CrosswordNode {
   /** The board at this state: five rows of five, '_' for an empty cell. */
-  board: rows,
+  board: string[];
   /** The path's moves from the empty board, in order ("h2. motor", ...). */
-  actions: z.array(z.string().max(100)).max(100),
-});
-export type CrosswordNode = z.infer<typeof crosswordNodeSchema>;
+  actions: string[];
+}
+
+/**
+ * A run's external config read as a crossword's (untrusted JSON: a file or a client wrote it); null when it is not
+ * one. Plain checks rather than a zod schema, so the run page's bundle does not carry zod for this.
+ */
+export function readCrosswordConfig(config: unknown): CrosswordConfig | null {
+  if (!isRecord(config) || !isRecord(config.clues)) return null;
+  const clues = config.clues;
+  if (!CLUE_IDS.every((id) => typeof clues[id] === 'string')) return null;
+  return {
+    clues: Object.fromEntries(CLUE_IDS.map((id) => [id, clues[id] as string])) as Record<ClueId, string>,
+    solution: isRows(config.solution) ? config.solution : null,
+  };
+}
+
+/** A node's metadata read as a crossword state; null when it is not one (a node of another kind of run). */
+export function readCrosswordNode(metadata: unknown): CrosswordNode | null {
+  if (!isRecord(metadata) || !isRows(metadata.board) || !Array.isArray(metadata.actions)) return null;
+  const actions = metadata.actions;
+  if (!actions.every((a): a is string => typeof a === 'string')) return null;
+  return { board: metadata.board, actions };
+}

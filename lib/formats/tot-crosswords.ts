@@ -284,12 +284,12 @@ function replayGame(
     reduce(tree, event);
     events.push(event);
   };
-  // what CrosswordBoard reads back (crosswordNodeSchema)
+  // what CrosswordBoard reads back (readCrosswordNode)
   const meta = (board: readonly string[], actions: readonly string[]) =>
     ({
       board: boardRows(board),
       actions: [...actions],
-    }) satisfies Pick<CrosswordNode, 'board' | 'actions'>;
+    }) satisfies CrosswordNode;
 
   const goal = `Mini crossword ${puzzle.index} (5x5): ` + CLUE_IDS.map((id) => `${id}. ${clues[id]}`).join(' · ');
   emit('run.started', {
@@ -312,7 +312,7 @@ function replayGame(
         prune: 'a state with any clue judged impossible is not expanded',
         composite: '(sure + maybe / 2) / (sure + maybe + impossible): the share of judged clues found possible',
         output: 'the deepest state, the first on a tie (the paper, section 4.3)',
-      } satisfies CrosswordConfig & Record<string, unknown>,
+      } satisfies Omit<CrosswordConfig, 'solution'> & Record<string, unknown>,
       commands: [],
     },
   });

@@ -8,8 +8,8 @@ import { listNodes } from './repositories/nodes';
 import { servicesPerTest } from './testing/services';
 
 const SAMPLE = new URL('../formats/fixtures/tot-crosswords-dfs-sample.json', import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the JSON freely
-const sampleLog = () => JSON.parse(readFileSync(SAMPLE, 'utf8')) as any[][];
+type Step = { info: { r_word: number } };
+const sampleLog = () => JSON.parse(readFileSync(SAMPLE, 'utf8')) as Step[][];
 
 const testServices = servicesPerTest();
 
@@ -33,7 +33,7 @@ describe('importing the ToT crosswords DFS log', () => {
   it('writes nothing when one game is wrong', async () => {
     const s = testServices.create();
     const log = sampleLog();
-    log[1][7].info.r_word = 0.9;
+    ((log[1] as Step[])[7] as Step).info.r_word = 0.9;
     await expect(importFile(s.prisma, log)).rejects.toThrow(/^not a usable Tree-of-Thoughts crosswords log: \[1\]: /);
     expect(await s.prisma.run.count()).toBe(0);
   });
