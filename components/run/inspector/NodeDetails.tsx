@@ -12,6 +12,7 @@ import { actionLabel } from '@/lib/event-log/index';
 import { expandBlock, pruneBlock } from '@/lib/store/index';
 import { useRunAccess } from '../RunAccess';
 import { BranchTotals } from './BranchTotals';
+import { CrosswordBoard } from './CrosswordBoard';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
 import styles from './Inspector.module.css';
@@ -38,6 +39,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
         {steer && <NodeActions runId={runId} node={node} />}
       </header>
       <div className={styles.body}>
+        <CrosswordBoard node={node} />
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
         <Dropped node={node} />
         <Timing node={node} />
@@ -124,7 +126,13 @@ function BranchDetails({ node }: { node: ThoughtNode }) {
     <>
       {node.status === 'pruned' && (
         <div className={styles.prunedBox} data-testid="inspector-pruned">
-          Pruned by <b>{node.prunedBy ?? 'a person'}</b>, with its subtree.
+          {node.pruneReason !== null ? (
+            <>Pruned by the search, with its subtree: {node.pruneReason}</>
+          ) : (
+            <>
+              Pruned by <b>{node.prunedBy ?? 'a person'}</b>, with its subtree.
+            </>
+          )}
         </div>
       )}
       {node.failureReason !== null && (
