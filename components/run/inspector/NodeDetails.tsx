@@ -3,7 +3,7 @@
 // it proposed and what came of it; the root shows the run (RunDetails). Every text from a model is rendered as
 // text. Not responsible for which node is selected (Inspector) or the sections' own reading of events (sections).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { displayStatus, STATUS_LABELS } from '@/lib/layout/index';
+import { displayStatus, statusLabel } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import type { ThoughtNode } from '@/lib/engine/index';
@@ -27,7 +27,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
     <div className={styles.details} data-testid="inspector-node" data-node-id={node.id} data-status={status}>
       <header className={styles.head}>
         <div className={styles.headLine}>
-          <span className={`badge st-${status}`}>{isRoot ? 'goal' : STATUS_LABELS[status]}</span>
+          <span className={`badge st-${status}`}>{isRoot ? 'goal' : statusLabel(node)}</span>
           <span className={styles.nodeId}>{node.id}</span>
           <span className={styles.muted}>{isRoot ? 'root' : `depth ${node.depth}`}</span>
           {isBest && (

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { CLUE_IDS, CROSSWORD_CELLS } from '../../contract/crossword';
-import mini0505 from './mini0505.json';
+import mini0505 from './mini0505.json' with { type: 'json' };
 
 export interface CrosswordPuzzle {
   /** 0-based index in the file, as the paper's runs name it. */
