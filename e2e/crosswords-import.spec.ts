@@ -5,7 +5,7 @@
 // the canvas like the engine's. Screenshots light and dark at 1280x720.
 // data-testid used: import-drop-zone, import-status, run-row (data-run-id), run-stats, inspector-node,
 // inspector-crossword, crossword-cell, crossword-clue (data-clue, data-filled, data-current), crossword-verdict,
-// crossword-letters, crossword-words, inspector-pruned, thought-node (data-status), jump-kind, jump-prev,
+// crossword-letters, crossword-words, inspector-pruned, thought-node (data-status), jump-kind, jump-next,
 // timeline-position.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -133,13 +133,21 @@ test('the crosswords DFS log imports through the drop zone as 2 runs with the fi
   await page.screenshot({ path: '/tmp/wt-xword-node-dark.png' });
   await page.emulateMedia({ colorScheme: 'light' });
 
-  // a backtrack: from the end, the timeline jumps back to the last one, and the canvas draws it as the engine's
-  await page.getByTestId('jump-kind').selectOption('backtrack');
-  await page.getByTestId('jump-prev').click();
-  const lastBacktrack = (await ndjson(E2E_BASE, ids[1] as string)).findLast((e) => e.type === 'backtrack');
-  await expect(page.getByTestId('timeline-position')).toContainText(`step ${lastBacktrack?.seq} /`);
+  // a backtrack: at the step of the first one (after a pruned state), the canvas draws it as it draws the engine's
+  const all = (await ndjson(E2E_BASE, ids[1] as string)).filter(
+    (e): e is Extract<ExplorationEvent, { type: 'backtrack' }> => e.type === 'backtrack',
+  );
+  const [first, second] = all;
+  await page.goto(`/runs/${ids[1]}?step=${first?.seq}&node=${first?.payload.fromId}`);
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${first?.seq} /`);
   await expect(page.locator('.react-flow__edge.edge-backtrack')).toHaveCount(1);
+  await expect(page.getByTestId('inspector-pruned')).toContainText('GPT-4 judged 2 clues impossible');
+  await expect(page.getByTestId('inspector-crossword').getByTestId('crossword-cell').first()).toHaveText('A');
   await page.screenshot({ path: '/tmp/wt-xword-backtrack-light.png' });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: '/tmp/wt-xword-backtrack-dark.png' });
+  // and the timeline jumps from one backtrack to the next
+  await page.getByTestId('jump-kind').selectOption('backtrack');
+  await page.getByTestId('jump-next').click();
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${second?.seq} /`);
 });
