@@ -6,14 +6,7 @@
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import {
-  displayStatus,
-  firstLine,
-  levelOf,
-  scoreFigure,
-  STATUS_LABELS,
-  type ThoughtFlowNode,
-} from '@/lib/layout/index';
+import { displayStatus, firstLine, levelOf, scoreFigure, statusLabel, type ThoughtFlowNode } from '@/lib/layout/index';
 import { NodeHandles } from './canvas/orientation';
 import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
@@ -49,11 +42,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
     marks.push({ key: 'queued', label: queued.mode === 'expand' ? 'queued to grow' : 'queued', tone: 'queued' });
   if (isBest) marks.push({ key: 'best', label: 'best', tone: 'best' });
   if (shared) marks.push({ key: 'shared', label: 'shared', tone: 'shared' });
-  const statusLabel = isRoot
-    ? 'goal'
-    : status === 'pruned' && node.prunedBy
-      ? `pruned by ${node.prunedBy}`
-      : STATUS_LABELS[status];
+  const label = isRoot ? 'goal' : statusLabel(node);
 
   const thought = isRoot ? (goal ?? '') : (node.branch?.thought ?? '');
   const classes =
@@ -82,7 +71,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
           ))}
         </div>
         <span className="tpill-sr">
-          {statusLabel} · {id}
+          {label} · {id}
           {node.score ? ` · ${scoreFigure(node.score)}` : ''}
           {marks.map((m) => ` · ${m.label}`).join('')}
         </span>
@@ -101,7 +90,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
     >
       <NodeHandles />
       <div className="tnode-top">
-        <span className={`badge st-${isRoot ? 'root' : status}`}>{statusLabel}</span>
+        <span className={`badge st-${isRoot ? 'root' : status}`}>{label}</span>
         <span className="mono tnode-id">
           {id} · d{node.depth}
           {node.score ? ` · ${scoreFigure(node.score)}` : ''}

@@ -3,7 +3,7 @@
 // it proposed and what came of it; the root shows the run (RunDetails). Every text from a model is rendered as
 // text. Not responsible for which node is selected (Inspector) or the sections' own reading of events (sections).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { displayStatus, STATUS_LABELS } from '@/lib/layout/index';
+import { displayStatus, statusLabel } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import type { ThoughtNode } from '@/lib/engine/index';
@@ -12,6 +12,7 @@ import { actionLabel } from '@/lib/event-log/index';
 import { expandBlock, pruneBlock } from '@/lib/store/index';
 import { useRunAccess } from '../RunAccess';
 import { BranchTotals } from './BranchTotals';
+import { CrosswordBoard } from './CrosswordBoard';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
 import styles from './Inspector.module.css';
@@ -26,7 +27,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
     <div className={styles.details} data-testid="inspector-node" data-node-id={node.id} data-status={status}>
       <header className={styles.head}>
         <div className={styles.headLine}>
-          <span className={`badge st-${status}`}>{isRoot ? 'goal' : STATUS_LABELS[status]}</span>
+          <span className={`badge st-${status}`}>{isRoot ? 'goal' : statusLabel(node)}</span>
           <span className={styles.nodeId}>{node.id}</span>
           <span className={styles.muted}>{isRoot ? 'root' : `depth ${node.depth}`}</span>
           {isBest && (
@@ -38,6 +39,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
         {steer && <NodeActions runId={runId} node={node} />}
       </header>
       <div className={styles.body}>
+        <CrosswordBoard node={node} />
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
         <Dropped node={node} />
         <Timing node={node} />
@@ -124,7 +126,13 @@ function BranchDetails({ node }: { node: ThoughtNode }) {
     <>
       {node.status === 'pruned' && (
         <div className={styles.prunedBox} data-testid="inspector-pruned">
-          Pruned by <b>{node.prunedBy ?? 'a person'}</b>, with its subtree.
+          {node.pruneReason !== null ? (
+            <>Pruned by the search, with its subtree: {node.pruneReason}</>
+          ) : (
+            <>
+              Pruned by <b>{node.prunedBy ?? 'a person'}</b>, with its subtree.
+            </>
+          )}
         </div>
       )}
       {node.failureReason !== null && (
