@@ -86,29 +86,37 @@ export function checkExportFieldCaps(goal: string, events: readonly ExplorationE
 }
 
 /**
+ * The first string anywhere in a parsed JSON value that is over its cap, as an error message; null when all fit.
+ * `fieldAt` says which cap a string is held to, from its path. Walks the value once, without recursion (a foreign
+ * log can nest deeply).
+ */
+export function checkJsonStringCaps(
+  value: unknown,
+  fieldAt: (path: readonly PropertyKey[]) => CappedField,
+): string | null {
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: item, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+    if (typeof item === 'string') {
+      const field = fieldAt(path);
+      if (over(item, field)) return fieldCapError(path, field, item.length);
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push({ value: item[i], path: path.concat(i) });
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i] as [string, unknown];
+        stack.push({ value: child, path: path.concat(key) });
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * A Tree-of-Thoughts log's strings: each is a puzzle (a goal) or a state of the search (a thought), so every string
- * in the file is held to the thought cap, and a step's `x` to the goal cap. Walks the parsed value once.
+ * in the file is held to the thought cap, and a step's `x` to the goal cap.
  */
 export function checkTotLogFieldCaps(log: unknown): string | null {
-  const walk = (value: unknown, path: PropertyKey[]): string | null => {
-    if (typeof value === 'string') {
-      const field: CappedField = path[path.length - 1] === 'x' ? 'goal' : 'thought';
-      return over(value, field) ? fieldCapError(path, field, value.length) : null;
-    }
-    if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) {
-        const error = walk(item, path.concat(i));
-        if (error) return error;
-      }
-      return null;
-    }
-    if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        const error = walk(item, path.concat(key));
-        if (error) return error;
-      }
-    }
-    return null;
-  };
-  return walk(log, []);
+  return checkJsonStringCaps(log, (path) => (path[path.length - 1] === 'x' ? 'goal' : 'thought'));
 }

@@ -1,6 +1,6 @@
 /**
  * lib/formats' front door: what other rooms use of it, the run export file (build, validate) and the foreign
- * Tree-of-Thoughts log reader. Node-side (the server's import and export, the harness, e2e).
+ * log readers (Tree-of-Thoughts, llm-reasoners MCTS). Node-side (the server's import and export, the harness, e2e).
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
@@ -9,3 +9,11 @@ export { FIELD_CAPS } from './field-caps';
 export type { RunExport } from './export';
 export { describeValue, looksLikeTotLog, parseTotLog } from './tot-log';
 export type { TotGame } from './tot-log';
+export {
+  LLM_REASONERS_CAPS,
+  LLM_REASONERS_TASK_ID,
+  looksLikeLlmReasonersLog,
+  parseLlmReasonersLog,
+  stateText,
+} from './llm-reasoners';
+export type { LlmReasonersDraft, LlmReasonersLog } from './llm-reasoners';

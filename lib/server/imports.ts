@@ -24,7 +24,8 @@ import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold } from '../engine/index';
 import { buildExport, looksLikeTotLog, parseTotLog, type RunExport, validateRunExport } from '../formats/index';
-import { arboristRunTag, totLogTag } from '../contract/import-tag';
+import { looksLikeLlmReasonersLog, parseLlmReasonersLog } from '../formats/index';
+import { arboristRunTag, llmReasonersTag, totLogTag } from '../contract/import-tag';
 import type { Prisma } from '../generated/prisma/client';
 import type { PrismaClient } from './db/client';
 import { InputError } from './errors';
@@ -60,7 +61,7 @@ export interface TotImportOptions extends ImportOptions {
   modelId?: string;
 }
 
-export type ImportKind = 'arborist.run' | 'tot-log';
+export type ImportKind = 'arborist.run' | 'tot-log' | 'llm-reasoners';
 
 /** The run as an export file; null when there is no such run. */
 export async function exportRun(prisma: PrismaClient, runId: string, now = new Date()): Promise<RunExport | null> {
@@ -142,13 +143,54 @@ export async function importTotLog(
   );
 }
 
-/** An Arborist export (a JSON object) or a ToT log (a JSON array), told apart by shape. */
+/**
+ * Imports an llm-reasoners MCTS tree log (a parsed `{"logs": [...]}` object) as one run, one step per iteration.
+ * The options are a ToT log's: the file's name for the default tag, the model (the log does not say).
+ */
+export async function importLlmReasonersLog(
+  prisma: PrismaClient,
+  log: unknown,
+  options: TotImportOptions = {},
+): Promise<RunRecord[]> {
+  const now = options.now ?? new Date();
+  const parsed = parseLlmReasonersLog(log, { modelId: options.modelId, now: now.getTime() });
+  if (!parsed.ok) throw new InputError('file', parsed.error);
+  const importTag = options.importTag ?? llmReasonersTag(options.fileName, now);
+  return storeRuns(
+    prisma,
+    options,
+    parsed.runs.map((draft) => {
+      const id = (options.newId ?? randomUUID)();
+      return {
+        id,
+        taskId: draft.taskId,
+        goal: draft.goal,
+        modelId: draft.modelId,
+        modelLabel: draft.modelLabel,
+        modelSettings: draft.modelSettings,
+        config: draft.config,
+        seed: draft.seed,
+        createdAt: draft.createdAt,
+        startedAt: draft.createdAt,
+        importTag,
+        parentRunId: null,
+        parentNodeId: null,
+        events: withRunId(draft.events, id),
+      };
+    }),
+  );
+}
+
+/** An Arborist export (a JSON object), a ToT log (a JSON array) or an llm-reasoners log (`logs`), told apart by shape. */
 export async function importFile(
   prisma: PrismaClient,
   value: unknown,
   options: TotImportOptions = {},
 ): Promise<{ kind: ImportKind; runs: RunRecord[] }> {
   if (looksLikeTotLog(value)) return { kind: 'tot-log', runs: await importTotLog(prisma, value, options) };
+  if (looksLikeLlmReasonersLog(value)) {
+    return { kind: 'llm-reasoners', runs: await importLlmReasonersLog(prisma, value, options) };
+  }
   return { kind: 'arborist.run', runs: [await importRun(prisma, value, options)] };
 }
 
