@@ -1,6 +1,6 @@
 'use client';
-// One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, and the
-// marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did.
+// One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, MCTS Q and
+// visits when the search gives them ("Q 0.62 · N 7", as of the step shown), and the marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did.
 // Between the card's readable zoom and the far level it is a pill: status colour, score bar, a few words in a large
 // font, marks as dots (lib/layout/lod.ts says where each starts); the full labels stay in the page for screen readers.
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
@@ -10,6 +10,7 @@ import {
   displayStatus,
   firstLine,
   levelOf,
+  mctsFigure,
   scoreFigure,
   STATUS_LABELS,
   type ThoughtFlowNode,
@@ -39,6 +40,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const status = displayStatus(node);
   const isRoot = node.parentId === null;
   const composite = node.score?.composite ?? null;
+  const mcts = mctsFigure(node.mcts);
   const lastAction = actions?.at(-1);
   const marks: { key: string; label: string; tone: string }[] = [];
   if (pending) marks.push({ key: 'pending', label: pending === 'prune' ? 'pruning…' : 'expanding…', tone: 'person' });
@@ -84,6 +86,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         <span className="tpill-sr">
           {statusLabel} · {id}
           {node.score ? ` · ${scoreFigure(node.score)}` : ''}
+          {mcts ? ` · ${mcts}` : ''}
           {marks.map((m) => ` · ${m.label}`).join('')}
         </span>
       </div>
@@ -110,6 +113,11 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
       <div className="tnode-thought" title={thought}>
         {isRoot ? goal : firstLine(node.branch?.thought ?? '')}
       </div>
+      {mcts && (
+        <div className="tnode-mcts mono" data-testid="node-mcts">
+          {mcts}
+        </div>
+      )}
       {composite !== null && (
         <div
           className="tnode-bar"

@@ -12,6 +12,7 @@ import { actionLabel } from '@/lib/event-log/index';
 import { expandBlock, pruneBlock } from '@/lib/store/index';
 import { useRunAccess } from '../RunAccess';
 import { BranchTotals } from './BranchTotals';
+import { MctsStats } from './MctsStats';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
 import styles from './Inspector.module.css';
@@ -39,6 +40,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
       </header>
       <div className={styles.body}>
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
+        <MctsStats node={node} />
         <Dropped node={node} />
         <Timing node={node} />
         <Usage node={node} />
