@@ -76,9 +76,16 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         <NodeHandles />
         <span className="tpill-words">{firstLine(thought, 60)}</span>
         <div className="tpill-foot">
-          <div className="tnode-bar">
-            {composite !== null && <span style={{ width: `${Math.round(composite * 100)}%` }} />}
-          </div>
+          {composite === null && mcts ? (
+            // a node with MCTS statistics and no score (an MCTS log): its figures in the bar's place
+            <span className="tpill-mcts" aria-hidden="true">
+              {mcts}
+            </span>
+          ) : (
+            <div className="tnode-bar">
+              {composite !== null && <span style={{ width: `${Math.round(composite * 100)}%` }} />}
+            </div>
+          )}
           {marks.map((m) => (
             <span key={m.key} className={`pill-mark mark-${m.tone}`} data-testid={`mark-${m.key}`} title={m.label} />
           ))}
