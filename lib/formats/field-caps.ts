@@ -85,28 +85,39 @@ export function checkExportFieldCaps(goal: string, events: readonly ExplorationE
   return null;
 }
 
+/** Where a value sits in a walked document: its key and its parent's place (a path built only when one is needed). */
+interface Place {
+  key: PropertyKey;
+  parent: Place | null;
+}
+
+function pathOf(place: Place | null): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at = place; at; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /**
  * The first string anywhere in a parsed JSON value that is over its cap, as an error message; null when all fit.
- * `fieldAt` says which cap a string is held to, from its path. Walks the value once, without recursion (a foreign
- * log can nest deeply).
+ * `fieldOf` says which cap a string is held to, from its own key (or index). Walks the value once, without recursion
+ * (a foreign log can nest deeply) and without building a path for every value (a log can hold millions).
  */
-export function checkJsonStringCaps(
-  value: unknown,
-  fieldAt: (path: readonly PropertyKey[]) => CappedField,
-): string | null {
-  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value, path: [] }];
+export function checkJsonStringCaps(value: unknown, fieldOf: (key: PropertyKey | null) => CappedField): string | null {
+  const smallest = Math.min(...Object.values(FIELD_CAPS));
+  const stack: { value: unknown; place: Place | null }[] = [{ value, place: null }];
   while (stack.length > 0) {
-    const { value: item, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+    const { value: item, place } = stack.pop() as { value: unknown; place: Place | null };
     if (typeof item === 'string') {
-      const field = fieldAt(path);
-      if (over(item, field)) return fieldCapError(path, field, item.length);
+      if (item.length <= smallest) continue;
+      const field = fieldOf(place?.key ?? null);
+      if (over(item, field)) return fieldCapError(pathOf(place), field, item.length);
     } else if (Array.isArray(item)) {
-      for (let i = item.length - 1; i >= 0; i--) stack.push({ value: item[i], path: path.concat(i) });
+      for (let i = item.length - 1; i >= 0; i--) stack.push({ value: item[i], place: { key: i, parent: place } });
     } else if (item !== null && typeof item === 'object') {
-      const entries = Object.entries(item);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i] as [string, unknown];
-        stack.push({ value: child, path: path.concat(key) });
+      const keys = Object.keys(item);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        stack.push({ value: (item as Record<string, unknown>)[key], place: { key, parent: place } });
       }
     }
   }
@@ -118,5 +129,5 @@ export function checkJsonStringCaps(
  * in the file is held to the thought cap, and a step's `x` to the goal cap.
  */
 export function checkTotLogFieldCaps(log: unknown): string | null {
-  return checkJsonStringCaps(log, (path) => (path[path.length - 1] === 'x' ? 'goal' : 'thought'));
+  return checkJsonStringCaps(log, (key) => (key === 'x' ? 'goal' : 'thought'));
 }

@@ -60,7 +60,12 @@ const ACTION_KEY = 'action';
 const STATS_KEYS = new Set<string>([Q_KEY, ...VISIT_KEYS, ...UCT_KEYS, ACTION_KEY]);
 
 const logId = z.union([z.number().int(), z.string().min(1).max(100)]);
-const data = z.record(z.string(), z.unknown()).nullish();
+/** A node's or edge's data: any JSON object (checked as one without a pass over its keys: a log holds many). */
+const data = z
+  .custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), {
+    error: 'expected an object',
+  })
+  .nullish();
 const nodeSchema = z.looseObject({ id: logId, data, selected_edge: logId.nullish() });
 const edgeSchema = z.looseObject({ id: logId, source: logId, target: logId, data });
 const snapshotSchema = z.looseObject({
@@ -249,6 +254,8 @@ interface Annotation {
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
