@@ -204,6 +204,24 @@ describe('the llm-reasoners tree log', () => {
     expect(started?.type === 'run.started' && started.payload.external?.config.visits).toBe("the log's own count");
   });
 
+  it('reads nodes and edges given as arrays, and keeps a log id that is not the node’s number in metadata', () => {
+    const log = read(DEFAULT_3);
+    const shifted = {
+      logs: log.logs.map((snap) => ({
+        nodes: Object.values(snap.nodes).map((n) => ({ ...n, id: n.id + 100 })),
+        edges: Object.values(snap.edges).map((e) => ({ ...e, source: e.source + 100, target: e.target + 100 })),
+      })),
+    };
+    const draft = parseOne(shifted);
+    const plain = parseOne(read(DEFAULT_3));
+    expect(Object.keys(draft.tree.nodes)).toEqual(Object.keys(plain.tree.nodes));
+    expect(draft.tree.nodes.n0?.metadata.log_id).toBe('100');
+    expect(draft.tree.nodes.n4?.metadata.log_id).toBe('104');
+    expect(draft.tree.nodes.n4?.branch?.thought).toBe('node 104');
+    expect(plain.tree.nodes.n4?.metadata.log_id).toBeUndefined();
+    expect(draft.tree.nodes.n4?.mcts).toEqual(plain.tree.nodes.n4?.mcts);
+  });
+
   it('emits only what changed: an iteration that revisits a path does not annotate the rest again', () => {
     const { events } = parseOne(read(TEN));
     const ends = timelineSteps(events);

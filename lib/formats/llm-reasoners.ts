@@ -465,7 +465,8 @@ function replay(snapshots: readonly Snapshot[], options: LlmReasonersOptions): L
   emit('run.finished', {
     reason: 'node-limit',
     detail:
-      `llm-reasoners MCTS log: ${snapshots.length} iteration${snapshots.length === 1 ? '' : 's'} replayed, ` +
+      `MCTS stops after its set number of iterations: this llm-reasoners log's ` +
+      `${snapshots.length} iteration${snapshots.length === 1 ? '' : 's'} replayed, ` +
       `${last.nodes.size} nodes; the answer is the highest-Q path of the final tree (the log does not say which ` +
       `output strategy the search used); visits ${logsVisits ? 'as the log counts them' : 'counted from each iteration’s selected path'}`,
     bestNodeId: bestNode?.id ?? null,
