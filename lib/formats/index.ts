@@ -9,11 +9,5 @@ export { FIELD_CAPS } from './field-caps';
 export type { RunExport } from './export';
 export { describeValue, looksLikeTotLog, parseTotLog } from './tot-log';
 export type { TotGame } from './tot-log';
-export {
-  LLM_REASONERS_CAPS,
-  LLM_REASONERS_TASK_ID,
-  looksLikeLlmReasonersLog,
-  parseLlmReasonersLog,
-  stateText,
-} from './llm-reasoners';
+export { looksLikeLlmReasonersLog, parseLlmReasonersLog } from './llm-reasoners';
 export type { LlmReasonersDraft, LlmReasonersLog } from './llm-reasoners';
