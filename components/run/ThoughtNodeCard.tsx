@@ -1,12 +1,20 @@
 'use client';
-// One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, and the
-// marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did.
+// One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, MCTS Q and
+// visits when the search gives them ("Q 0.62 · N 7", as of the step shown), and the marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did.
 // Between the card's readable zoom and the far level it is a pill: status colour, score bar, a few words in a large
 // font, marks as dots (lib/layout/lod.ts says where each starts); the full labels stay in the page for screen readers.
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import { displayStatus, firstLine, levelOf, scoreFigure, statusLabel, type ThoughtFlowNode } from '@/lib/layout/index';
+import {
+  displayStatus,
+  firstLine,
+  levelOf,
+  mctsFigure,
+  scoreFigure,
+  statusLabel,
+  type ThoughtFlowNode,
+} from '@/lib/layout/index';
 import { NodeHandles } from './canvas/orientation';
 import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
@@ -32,6 +40,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const status = displayStatus(node);
   const isRoot = node.parentId === null;
   const composite = node.score?.composite ?? null;
+  const mcts = mctsFigure(node.mcts);
   const lastAction = actions?.at(-1);
   const marks: { key: string; label: string; tone: string }[] = [];
   if (pending) marks.push({ key: 'pending', label: pending === 'prune' ? 'pruning…' : 'expanding…', tone: 'person' });
@@ -63,9 +72,16 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         <NodeHandles />
         <span className="tpill-words">{firstLine(thought, 60)}</span>
         <div className="tpill-foot">
-          <div className="tnode-bar">
-            {composite !== null && <span style={{ width: `${Math.round(composite * 100)}%` }} />}
-          </div>
+          {composite === null && mcts ? (
+            // a node with MCTS statistics and no score (an MCTS log): its figures in the bar's place
+            <span className="tpill-mcts" aria-hidden="true">
+              {mcts}
+            </span>
+          ) : (
+            <div className="tnode-bar">
+              {composite !== null && <span style={{ width: `${Math.round(composite * 100)}%` }} />}
+            </div>
+          )}
           {marks.map((m) => (
             <span key={m.key} className={`pill-mark mark-${m.tone}`} data-testid={`mark-${m.key}`} title={m.label} />
           ))}
@@ -73,6 +89,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         <span className="tpill-sr">
           {label} · {id}
           {node.score ? ` · ${scoreFigure(node.score)}` : ''}
+          {mcts ? ` · ${mcts}` : ''}
           {marks.map((m) => ` · ${m.label}`).join('')}
         </span>
       </div>
@@ -99,6 +116,11 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
       <div className="tnode-thought" title={thought}>
         {isRoot ? goal : firstLine(node.branch?.thought ?? '')}
       </div>
+      {mcts && (
+        <div className="tnode-mcts mono" data-testid="node-mcts">
+          {mcts}
+        </div>
+      )}
       {composite !== null && (
         <div
           className="tnode-bar"

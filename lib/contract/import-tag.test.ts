@@ -1,7 +1,7 @@
 // The import tag is written in one place and read back for the run page: a ToT log's tag names the file and the
 // time, an export's the run it came from, and a tag a person chose is shown as it is.
 import { describe, expect, it } from 'vitest';
-import { arboristRunTag, describeImportTag, shortImportTag, totLogTag } from './import-tag';
+import { arboristRunTag, describeImportTag, llmReasonersTag, shortImportTag, totLogTag } from './import-tag';
 
 describe('import tags', () => {
   const at = new Date('2025-03-04T05:06:07.000Z');
@@ -17,6 +17,18 @@ describe('import tags', () => {
     expect(describeImportTag(totLogTag('a:b.json', at)).source).toBe('a:b.json');
     expect(describeImportTag(totLogTag('  ', at)).source).toBe('upload');
     expect(describeImportTag(totLogTag(null, at)).source).toBe('upload');
+  });
+
+  it('names an llm-reasoners log by its file and time, and reads short as a ToT log does', () => {
+    const tag = llmReasonersTag('mcts.json', at);
+    expect(describeImportTag(tag)).toEqual({
+      kind: 'llm-reasoners',
+      what: 'an llm-reasoners MCTS log',
+      source: 'mcts.json',
+      at: '2025-03-04 05:06 UTC',
+    });
+    expect(shortImportTag(tag)).toBe('mcts.json · 2025-03-04 05:06');
+    expect(describeImportTag(llmReasonersTag(null, at)).source).toBe('upload');
   });
 
   it('names an Arborist export by the run it came from', () => {

@@ -1,12 +1,12 @@
 /**
  * The tag an imported run carries (Run.importTag): written here when a file is imported and read back here for the
  * page, so the run can say it was imported and from what. "tot-log:<file>:<ISO time>" for a Tree-of-Thoughts log,
- * "arborist.run:<run id>" for an Arborist export; a tag a person chose at import time is kept as it is.
+ * "llm-reasoners:<file>:<ISO time>" for an llm-reasoners MCTS log, "arborist.run:<run id>" for an Arborist export; a tag a person chose at import time is kept as it is.
  * Browser-safe and pure. Not responsible for storing runs (lib/server/imports.ts) or for how the page lays it out.
  * It lives in lib/contract because the server writes it and the run page and the runs list read it.
  */
 
-export type ImportTagKind = 'tot-log' | 'arborist.run' | 'tag';
+export type ImportTagKind = 'tot-log' | 'llm-reasoners' | 'arborist.run' | 'tag';
 
 export interface ImportOrigin {
   kind: ImportTagKind;
@@ -20,9 +20,15 @@ export interface ImportOrigin {
 
 const TOT_LOG = /^tot-log:(.*):(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/s;
 const ARBORIST_RUN = /^arborist\.run:(.+)$/s;
+const LLM_REASONERS = /^llm-reasoners:(.*):(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/s;
 
 export function totLogTag(fileName: string | null | undefined, at: Date): string {
   return `tot-log:${fileName?.trim() || 'upload'}:${at.toISOString()}`;
+}
+
+/** "llm-reasoners:<file>:<ISO time>": an llm-reasoners MCTS tree log. */
+export function llmReasonersTag(fileName: string | null | undefined, at: Date): string {
+  return `llm-reasoners:${fileName?.trim() || 'upload'}:${at.toISOString()}`;
 }
 
 export function arboristRunTag(runId: string): string {
@@ -40,6 +46,16 @@ export function describeImportTag(tag: string): ImportOrigin {
       at: `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`,
     };
   }
+  const mcts = LLM_REASONERS.exec(tag);
+  if (mcts) {
+    const [, source = '', iso = ''] = mcts;
+    return {
+      kind: 'llm-reasoners',
+      what: 'an llm-reasoners MCTS log',
+      source,
+      at: `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`,
+    };
+  }
   const run = ARBORIST_RUN.exec(tag);
   if (run) return { kind: 'arborist.run', what: 'an Arborist export', source: `run ${run[1] ?? ''}`, at: null };
   return { kind: 'tag', what: 'a file', source: tag, at: null };
@@ -51,7 +67,8 @@ export function describeImportTag(tag: string): ImportOrigin {
  */
 export function shortImportTag(tag: string): string {
   const origin = describeImportTag(tag);
-  if (origin.kind === 'tot-log') return `${origin.source} · ${origin.at?.replace(/ UTC$/, '') ?? ''}`;
+  if (origin.kind === 'tot-log' || origin.kind === 'llm-reasoners')
+    return `${origin.source} · ${origin.at?.replace(/ UTC$/, '') ?? ''}`;
   if (origin.kind === 'arborist.run') return `export of ${origin.source.slice('run '.length, 'run '.length + 8)}`;
   return tag;
 }

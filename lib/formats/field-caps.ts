@@ -85,32 +85,51 @@ export function checkExportFieldCaps(goal: string, events: readonly ExplorationE
   return null;
 }
 
+/** Where a value sits in a walked document: its key and its parent's place (a path built only when one is needed). */
+interface Place {
+  key: PropertyKey;
+  parent: Place | null;
+}
+
+function pathOf(place: Place | null): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at = place; at; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * The first string anywhere in a parsed JSON value that is over its cap, as an error message; null when all fit.
+ * `fieldOf` says which cap a string is held to, from its own key (or index). Walks the value once, without recursion
+ * (a foreign log can nest deeply) and without building a path for every value (a log can hold millions).
+ */
+export function checkJsonStringCaps(value: unknown, fieldOf: (key: PropertyKey | null) => CappedField): string | null {
+  const smallest = Math.min(...Object.values(FIELD_CAPS));
+  const stack: { value: unknown; place: Place | null }[] = [{ value, place: null }];
+  while (stack.length > 0) {
+    const { value: item, place } = stack.pop() as { value: unknown; place: Place | null };
+    if (typeof item === 'string') {
+      if (item.length <= smallest) continue;
+      const field = fieldOf(place?.key ?? null);
+      if (over(item, field)) return fieldCapError(pathOf(place), field, item.length);
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push({ value: item[i], place: { key: i, parent: place } });
+    } else if (item !== null && typeof item === 'object') {
+      const keys = Object.keys(item);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        stack.push({ value: (item as Record<string, unknown>)[key], place: { key, parent: place } });
+      }
+    }
+  }
+  return null;
+}
+
 /**
  * A Tree-of-Thoughts log's strings: each is a puzzle (a goal) or a state of the search (a thought), so every string
- * in the file is held to the thought cap, and a step's `x` to the goal cap. Walks the parsed value once.
+ * in the file is held to the thought cap, and a step's `x` to the goal cap.
  */
 export function checkTotLogFieldCaps(log: unknown): string | null {
-  const walk = (value: unknown, path: PropertyKey[]): string | null => {
-    if (typeof value === 'string') {
-      const field: CappedField = path[path.length - 1] === 'x' ? 'goal' : 'thought';
-      return over(value, field) ? fieldCapError(path, field, value.length) : null;
-    }
-    if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) {
-        const error = walk(item, path.concat(i));
-        if (error) return error;
-      }
-      return null;
-    }
-    if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        const error = walk(item, path.concat(key));
-        if (error) return error;
-      }
-    }
-    return null;
-  };
-  return walk(log, []);
+  return checkJsonStringCaps(log, (key) => (key === 'x' ? 'goal' : 'thought'));
 }
 
 /**

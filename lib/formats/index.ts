@@ -1,6 +1,6 @@
 /**
  * lib/formats' front door: what other rooms use of it, the run export file (build, validate) and the foreign
- * Tree-of-Thoughts log readers (Game of 24 BFS, mini crosswords DFS). Node-side (the server's import and export, the harness, e2e).
+ * log readers (Tree-of-Thoughts Game of 24 BFS and mini crosswords DFS, llm-reasoners MCTS). Node-side (the server's import and export, the harness, e2e).
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
@@ -11,3 +11,5 @@ export { describeValue, looksLikeTotLog, parseTotLog } from './tot-log';
 export type { TotGame } from './tot-log';
 export { looksLikeTotCrosswords, parseTotCrosswords } from './tot-crosswords';
 export type { CrosswordRunDraft } from './tot-crosswords';
+export { looksLikeLlmReasonersLog, parseLlmReasonersLog } from './llm-reasoners';
+export type { LlmReasonersDraft, LlmReasonersLog } from './llm-reasoners';

@@ -6,20 +6,27 @@
  * - score: the composite score on a sequential scale (viridis: ordered, readable on light and dark);
  * - cost: the node's own dollars (its own tokens where no call had a price), square-root scaled to the costliest
  *   node, from quiet to --danger: the cells that spent;
- * - depth: from --accent at the root to --best at the deepest row.
+ * - depth: from --accent at the root to --best at the deepest row;
+ * - q, visits (offered when the tree has MCTS statistics): a node's Q from its lowest to its highest in the tree,
+ *   and its visit count N, square-root scaled to the most visited node (the root holds every visit), both on the
+ *   score's sequential scale; a node the search has said nothing of gets the "no value" colour.
  * Not responsible for geometry (lib/layout/icicle.ts) nor for drawing (draw.ts).
  */
 import type { ThoughtNode } from '../engine/index';
 import type { IcicleLayout } from './icicle';
+import { formatQ } from './mcts';
 import { type DisplayStatus, displayStatus } from './node-status';
 
-export type Colouring = 'status' | 'score' | 'cost' | 'depth';
+export type Colouring = 'status' | 'score' | 'cost' | 'depth' | 'q' | 'visits';
 
-export const COLOURINGS: readonly { value: Colouring; label: string }[] = [
+/** Every colouring; `mcts` ones make sense only for a tree with MCTS statistics (lib/layout/mcts.ts hasMctsStats). */
+export const COLOURINGS: readonly { value: Colouring; label: string; mcts?: true }[] = [
   { value: 'status', label: 'Status' },
   { value: 'score', label: 'Score' },
   { value: 'cost', label: 'Cost' },
   { value: 'depth', label: 'Depth' },
+  { value: 'q', label: 'MCTS Q', mcts: true },
+  { value: 'visits', label: 'MCTS visits', mcts: true },
 ];
 
 const STATUSES: readonly DisplayStatus[] = [
@@ -53,6 +60,8 @@ export interface CellColours {
   bucket: Uint8Array;
   /** For cost: whether the scale is dollars or tokens (no call had a price). */
   unit: 'dollars' | 'tokens' | null;
+  /** For q and visits: the values at the two ends of the scale (null when no node has one). */
+  range?: { low: number; high: number } | null;
 }
 
 function step(t: number): number {
@@ -77,6 +86,30 @@ export function cellColours(layout: IcicleLayout, colouring: Colouring): CellCol
       bucket[i] = composite === undefined ? STEPS : step(composite);
     }
     return { bucket, unit: null };
+  }
+  if (colouring === 'q' || colouring === 'visits') {
+    const value = (i: number): number | null => {
+      const mcts = nodeAt(i)?.mcts;
+      return (colouring === 'q' ? mcts?.q : mcts?.n) ?? null;
+    };
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = value(i);
+      if (v !== null) {
+        low = Math.min(low, v);
+        high = Math.max(high, v);
+      }
+    }
+    if (colouring === 'visits') low = 0;
+    const span = high - low;
+    for (let i = 0; i < n; i++) {
+      const v = value(i);
+      if (v === null) bucket[i] = STEPS;
+      else if (colouring === 'visits') bucket[i] = high > 0 ? step(Math.sqrt(v / high) - 1e-9) : 0;
+      else bucket[i] = span > 0 ? step((v - low) / span - 1e-9) : step(0.5);
+    }
+    return { bucket, unit: null, range: high >= low ? { low, high } : null };
   }
   if (colouring === 'depth') {
     const deepest = Math.max(1, layout.rows.length - 1);
@@ -133,6 +166,8 @@ export function palette(style: CSSStyleDeclaration, colouring: Colouring): strin
     case 'status':
       return STATUSES.map((s) => themeVar(style, `--st-${s}`, '#888888'));
     case 'score':
+    case 'q':
+    case 'visits':
       return [...VIRIDIS, none];
     case 'cost':
       return [...ramp(style, '--border-strong', '--danger'), themeVar(style, '--surface-2', '#eeeeee')];
@@ -141,8 +176,12 @@ export function palette(style: CSSStyleDeclaration, colouring: Colouring): strin
   }
 }
 
-/** A few words under the picture saying what the colours mean. */
-export function legend(colouring: Colouring, unit: CellColours['unit']): { low: string; high: string } | null {
+/** A few words under the picture saying what the colours mean (q and visits: the values at the ends). */
+export function legend(
+  colouring: Colouring,
+  unit: CellColours['unit'],
+  range: CellColours['range'] = null,
+): { low: string; high: string } | null {
   switch (colouring) {
     case 'status':
       return null;
@@ -152,6 +191,10 @@ export function legend(colouring: Colouring, unit: CellColours['unit']): { low: 
       return { low: unit === 'tokens' ? 'own tokens: none' : 'own cost: $0', high: 'most' };
     case 'depth':
       return { low: 'root', high: 'deepest' };
+    case 'q':
+      return range ? { low: `Q ${formatQ(range.low)}`, high: formatQ(range.high) } : { low: 'no Q yet', high: '' };
+    case 'visits':
+      return range ? { low: 'N 0', high: String(range.high) } : { low: 'no visits yet', high: '' };
   }
 }
 

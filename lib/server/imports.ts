@@ -25,8 +25,13 @@ import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold } from '../engine/index';
 import { buildExport, looksLikeTotLog, parseTotLog, type RunExport, validateRunExport } from '../formats/index';
-import { looksLikeTotCrosswords, parseTotCrosswords } from '../formats/index';
-import { arboristRunTag, totLogTag } from '../contract/import-tag';
+import {
+  looksLikeLlmReasonersLog,
+  looksLikeTotCrosswords,
+  parseLlmReasonersLog,
+  parseTotCrosswords,
+} from '../formats/index';
+import { arboristRunTag, llmReasonersTag, totLogTag } from '../contract/import-tag';
 import type { Prisma } from '../generated/prisma/client';
 import type { PrismaClient } from './db/client';
 import { InputError } from './errors';
@@ -63,7 +68,7 @@ export interface TotImportOptions extends ImportOptions {
   modelId?: string;
 }
 
-export type ImportKind = 'arborist.run' | 'tot-log' | 'tot-crosswords';
+export type ImportKind = 'arborist.run' | 'tot-log' | 'tot-crosswords' | 'llm-reasoners';
 
 /** The run as an export file; null when there is no such run. */
 export async function exportRun(prisma: PrismaClient, runId: string, now = new Date()): Promise<RunExport | null> {
@@ -168,8 +173,28 @@ export async function importTotCrosswords(
 }
 
 /**
- * An Arborist export (a JSON object), a ToT crosswords log (an array of arrays) or a ToT Game of 24 log (an array of
- * objects), told apart by shape.
+ * Imports an llm-reasoners MCTS tree log (a parsed `{"logs": [...]}` object) as one run, one step per iteration.
+ * The options are a ToT log's: the file's name for the default tag, the model (the log does not say).
+ */
+export async function importLlmReasonersLog(
+  prisma: PrismaClient,
+  log: unknown,
+  options: TotImportOptions = {},
+): Promise<RunRecord[]> {
+  const now = options.now ?? new Date();
+  const parsed = parseLlmReasonersLog(log, { modelId: options.modelId, now: now.getTime() });
+  if (!parsed.ok) throw new InputError('file', parsed.error);
+  const importTag = options.importTag ?? llmReasonersTag(options.fileName, now);
+  return storeRuns(
+    prisma,
+    options,
+    parsed.runs.map((draft) => runFromDraft(draft, (options.newId ?? randomUUID)(), importTag)),
+  );
+}
+
+/**
+ * An Arborist export (a JSON object with `format`), an llm-reasoners log (an object with `logs`), a ToT crosswords
+ * log (an array of arrays) or a ToT Game of 24 log (an array of objects), told apart by shape.
  */
 export async function importFile(
   prisma: PrismaClient,
@@ -180,6 +205,9 @@ export async function importFile(
     return { kind: 'tot-crosswords', runs: await importTotCrosswords(prisma, value, options) };
   }
   if (looksLikeTotLog(value)) return { kind: 'tot-log', runs: await importTotLog(prisma, value, options) };
+  if (looksLikeLlmReasonersLog(value)) {
+    return { kind: 'llm-reasoners', runs: await importLlmReasonersLog(prisma, value, options) };
+  }
   return { kind: 'arborist.run', runs: [await importRun(prisma, value, options)] };
 }
 

@@ -13,6 +13,7 @@ import { expandBlock, pruneBlock } from '@/lib/store/index';
 import { useRunAccess } from '../RunAccess';
 import { BranchTotals } from './BranchTotals';
 import { CrosswordBoard } from './CrosswordBoard';
+import { MctsStats } from './MctsStats';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
 import styles from './Inspector.module.css';
@@ -41,6 +42,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
       <div className={styles.body}>
         <CrosswordBoard node={node} />
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
+        <MctsStats node={node} />
         <Dropped node={node} />
         <Timing node={node} />
         <Usage node={node} />

@@ -344,7 +344,7 @@ export function Family({ node }: { node: ThoughtNode }) {
 }
 
 /** A button that selects another node: its status colour, id, score and first line. Reads that node alone. */
-function NodeLink({ nodeId, testId }: { nodeId: string; testId: string }) {
+export function NodeLink({ nodeId, testId }: { nodeId: string; testId: string }) {
   const node = useRunStore((s) => s.tree.nodes[nodeId]);
   const goal = useRunStore((s) => (node?.parentId === null ? s.tree.goal : null));
   const selectNode = useRunStore((s) => s.select);

@@ -10,7 +10,8 @@
  * The view's outline goes round the cells of the nodes the canvas has in view, row by row (from the layout the canvas publishes to
  * the page-view store and React Flow's transform); search hits, the active hit and the selected node are marked.
  * Click a cell: select the node and ask the canvas to frame its subtree (the node and its children when the subtree
- * is too big to read at once). Hover: the node's id, status, score, first line of thought, subtree size and cost.
+ * is too big to read at once). Hover: the node's id, status, score (and MCTS Q and N), first line of thought,
+ * subtree size and cost. Colour by status, score, cost, depth, and by MCTS Q or visits when the tree has them.
  * Keys, when focused: arrows move through the picture (up parent, down first child, left/right the neighbouring
  * cell of the row), Enter frames the node's subtree.
  * Not responsible for geometry (lib/layout/icicle.ts), colours (colours.ts) or the drawing itself (draw.ts), nor for
@@ -33,7 +34,9 @@ import {
   displayStatus,
   firstLine,
   formatScore,
+  hasMctsStats,
   icicleCellAt,
+  mctsFigure,
   type IcicleLayout,
   nodesByItem,
   rollupsFor,
@@ -104,7 +107,7 @@ export function Overview() {
   const [tx, ty, zoom] = useFlowStore((st) => st.transform);
   const paneWidth = useFlowStore((st) => st.width);
   const paneHeight = useFlowStore((st) => st.height);
-  const [colouring, setColouring] = useState<Colouring>('status');
+  const [chosen, setColouring] = useState<Colouring>('status');
   const [large, setLarge] = useState(false);
   const [hover, setHover] = useState<Hover | null>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -119,6 +122,14 @@ export function Overview() {
     void shownVersion; // the tree is updated in place; version says when
     return computeIcicle(tree);
   }, [tree, shownVersion]);
+  // Q and visits are offered when the tree (as of the step shown) has MCTS statistics; a choice not on offer reads
+  // as status, and comes back when they do
+  const mcts = useMemo(() => {
+    void shownVersion;
+    return hasMctsStats(tree);
+  }, [tree, shownVersion]);
+  const choices = COLOURINGS.filter((c) => mcts || !c.mcts);
+  const colouring: Colouring = choices.some((c) => c.value === chosen) ? chosen : 'status';
   const colours = useMemo(() => cellColours(layout, colouring), [layout, colouring]);
   const byItem = useMemo(() => (canvasLayout ? nodesByItem(canvasLayout) : null), [canvasLayout]);
   // as text, so a pan that keeps the same nodes in view gives the same value and the marks are not redrawn
@@ -229,7 +240,7 @@ export function Overview() {
     if (id) store.getState().select(id);
   };
 
-  const key = legend(colouring, colours.unit);
+  const key = legend(colouring, colours.unit, colours.range);
   return (
     <div className={s.panel} data-size={large ? 'large' : 'small'} data-testid="overview">
       <div className={s.bar}>
@@ -241,7 +252,7 @@ export function Overview() {
           value={colouring}
           onChange={(e) => setColouring(e.target.value as Colouring)}
         >
-          {COLOURINGS.map((c) => (
+          {choices.map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}
             </option>
@@ -326,6 +337,7 @@ function Tooltip({
         <span className="mono">{node.id}</span>
         <span className={`badge st-${displayStatus(node)}`}>{STATUS_LABELS[displayStatus(node)]}</span>
         {node.score && <span className="mono">score {formatScore(node.score.composite)}</span>}
+        {node.mcts && <span className="mono">{mctsFigure(node.mcts)}</span>}
       </div>
       <div className={s.tipThought}>{firstLine(thought) || '(no thought)'}</div>
       {rollup && (
