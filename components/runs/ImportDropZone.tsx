@@ -1,7 +1,7 @@
 'use client';
 /**
- * Import runs from a file: drop it here or pick it, and it is posted to /api/runs/import (an Arborist export or a
- * Tree-of-Thoughts log; the server tells them apart and is the judge of the file). Shows the upload's progress,
+ * Import runs from a file: drop it here or pick it, and it is posted to /api/runs/import (an Arborist export, a
+ * Tree-of-Thoughts log or an llm-reasoners log; the server tells them apart and is the judge of the file). Shows the upload's progress,
  * then the server's message when the file is refused, or the imported runs as links; the runs list is refreshed.
  * Standalone: mount it anywhere inside the app's providers, e.g. <ImportDropZone /> on the runs page.
  * Not responsible for reading the file's content (lib/formats, on the server).
@@ -78,7 +78,7 @@ export function ImportDropZone({ tag, onImported, className }: ImportDropZonePro
       setPhase({
         kind: 'error',
         fileName: file.name,
-        message: 'choose a .json file: an Arborist export or a Tree-of-Thoughts log',
+        message: 'choose a .json file: an Arborist export, a Tree-of-Thoughts log or an llm-reasoners log',
       });
       return;
     }
@@ -157,7 +157,8 @@ export function ImportDropZone({ tag, onImported, className }: ImportDropZonePro
         <div className={s.text}>
           <span className={s.title}>Import runs</span>
           <span className={s.hint}>
-            Drop an Arborist export or a Tree-of-Thoughts log (.json, up to {MAX_IMPORT_MB} MB) here, or
+            Drop an Arborist export, a Tree-of-Thoughts or an llm-reasoners log (.json, up to {MAX_IMPORT_MB} MB) here,
+            or
           </span>
         </div>
         <label htmlFor={inputId} className={`btn btn-sm ${s.choose}`} aria-disabled={busy}>

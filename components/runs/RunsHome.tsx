@@ -53,7 +53,9 @@ export function RunsHome() {
         <section className="panel" aria-labelledby="import-heading">
           <div className="panel-head">
             <h2 id="import-heading">Import</h2>
-            <span className="field-hint">an Arborist export, or a Tree-of-Thoughts log (game24 BFS) of many games</span>
+            <span className="field-hint">
+              an Arborist export, a Tree-of-Thoughts log (Game of 24 BFS, crosswords DFS) or an llm-reasoners MCTS log
+            </span>
           </div>
           <div className="panel-body">
             <ImportDropZone />
