@@ -1,6 +1,8 @@
 'use client';
 // One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, and the
-// marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did.
+// marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did
+// (and, on a search Arborist does not run, a command waiting for its client or refused by it; a node the search
+// pruned itself reads "pruned by search", one a person pruned "pruned by <who>").
 // Between the card's readable zoom and the far level it is a pill: status colour, score bar, a few words in a large
 // font, marks as dots (lib/layout/lod.ts says where each starts); the full labels stay in the page for screen readers.
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
@@ -14,6 +16,7 @@ import {
   STATUS_LABELS,
   type ThoughtFlowNode,
 } from '@/lib/layout/index';
+import { nodeCommand } from '@/lib/store/index';
 import { NodeHandles } from './canvas/orientation';
 import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
@@ -29,6 +32,8 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const isNext = useRunStore((s) => s.nextNodeId === id);
   const actions = useRunStore((s) => s.personActions[id]);
   const pending = useRunStore((s) => s.pendingCommands[id]);
+  // the same object until this node's command changes: a card re-renders only for its own
+  const asked = useRunStore((s) => nodeCommand(s.tree.commands, id));
   const shared = useIsShared(id);
   // search hits (page-view store): booleans, so a new search re-renders only the cards whose mark changed
   const hit = usePageView((s) => s.search.hitSet.has(id));
@@ -40,8 +45,17 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const isRoot = node.parentId === null;
   const composite = node.score?.composite ?? null;
   const lastAction = actions?.at(-1);
-  const marks: { key: string; label: string; tone: string }[] = [];
+  const marks: { key: string; label: string; tone: string; title?: string }[] = [];
   if (pending) marks.push({ key: 'pending', label: pending === 'prune' ? 'pruning…' : 'expanding…', tone: 'person' });
+  else if (asked?.outcome === 'requested')
+    marks.push({ key: 'asked', label: `${asked.kind} requested…`, tone: 'person' });
+  else if (asked?.outcome === 'refused')
+    marks.push({
+      key: 'refused',
+      label: `${asked.kind} refused`,
+      tone: 'refused',
+      title: `the client refused: ${asked.reason ?? 'no reason given'}`,
+    });
   else if (lastAction?.type === 'expand')
     marks.push({ key: 'expand', label: `re-expanded by ${lastAction.actor}`, tone: 'person' });
   if (isNext) marks.push({ key: 'next', label: 'next', tone: 'next' });
@@ -53,7 +67,9 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
     ? 'goal'
     : status === 'pruned' && node.prunedBy
       ? `pruned by ${node.prunedBy}`
-      : STATUS_LABELS[status];
+      : status === 'pruned' && node.pruneReason !== null
+        ? 'pruned by search'
+        : STATUS_LABELS[status];
 
   const thought = isRoot ? (goal ?? '') : (node.branch?.thought ?? '');
   const classes =
@@ -125,7 +141,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
       {marks.length > 0 && (
         <div className="tnode-marks">
           {marks.map((m) => (
-            <span key={m.key} className={`mark mark-${m.tone}`} data-testid={`mark-${m.key}`}>
+            <span key={m.key} className={`mark mark-${m.tone}`} data-testid={`mark-${m.key}`} title={m.title}>
               {m.label}
             </span>
           ))}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '@/lib/engine/index';
 import { externalSearchLog } from '@/lib/engine/testing';
-import { METADATA_FOLD_CHARS, metadataRows, scoreRows } from './annotations';
+import { configSummary, METADATA_FOLD_CHARS, metadataRows, scoreRows } from './annotations';
 
 describe('a foreign search’s annotations, ready to read', () => {
   it('keeps each named score on its own scale', () => {
@@ -32,12 +32,23 @@ describe('a foreign search’s annotations, ready to read', () => {
       ['markup', '<b>not bold</b>', false, false],
       ['essay', 'w'.repeat(METADATA_FOLD_CHARS + 1), false, true],
     ]);
-    expect(metadataRows({ big: { a: 1, b: 2, c: 3, d: 4 } })[0]?.long).toBe(true);
+    // a folded value shows one line: structured JSON compact, text its first line, both cut
+    expect(metadataRows({ big: { a: 1, b: 2, c: 3, d: 4 } })[0]).toMatchObject({
+      long: true,
+      summary: '{"a":1,"b":2,"c":3,"d":4}',
+    });
+    expect(metadataRows({ essay: `\n${'w'.repeat(200)}` })[0]?.summary).toBe(`${'w'.repeat(79)}…`);
   });
 
   it('reads what the external search log says of node a', () => {
     const a = fold(externalSearchLog()).nodes.a;
     expect(scoreRows(a?.scores ?? {}).map((r) => `${r.name} ${r.text}`)).toEqual(['value 2']);
     expect(metadataRows(a?.metadata ?? {}).map((r) => `${r.key}: ${r.text}`)).toEqual(['state: x=1']);
+  });
+
+  it('says a search’s own config on one line', () => {
+    expect(configSummary(fold(externalSearchLog()).external?.config ?? {})).toBe('iterations 2 · c 1.4');
+    expect(configSummary({ policy: 'uct', rollout: { depth: 3 } })).toBe('policy uct · rollout {"depth":3}');
+    expect(configSummary({})).toBe('no config given');
   });
 });

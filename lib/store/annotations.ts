@@ -24,8 +24,9 @@ export interface MetadataRow {
   text: string;
   /** Structured JSON (an object or an array): shown in a monospaced box. */
   structured: boolean;
-  /** Long: starts folded, its first line showing. */
+  /** Long: starts folded, this line showing (its first line, or structured JSON on one line), cut to 80 characters. */
   long: boolean;
+  summary: string;
 }
 
 export function scoreText(value: number): string {
@@ -48,11 +49,22 @@ export function jsonText(value: JsonValue): string {
 export function metadataRows(metadata: Readonly<Record<string, JsonValue>>): MetadataRow[] {
   return Object.entries(metadata).map(([key, value]) => {
     const text = jsonText(value);
+    const structured = value !== null && typeof value === 'object';
+    const line = structured ? JSON.stringify(value) : (text.split('\n').find((l) => l.trim()) ?? '');
     return {
       key,
       text,
-      structured: value !== null && typeof value === 'object',
+      structured,
       long: text.length > METADATA_FOLD_CHARS || text.split('\n').length > METADATA_FOLD_LINES,
+      summary: line.length > 80 ? `${line.slice(0, 79)}…` : line,
     };
   });
+}
+
+/** A search's own config on one line ("iterations 2 · c 1.4 · rollout {"depth":3}"), for the run header. */
+export function configSummary(config: Readonly<Record<string, JsonValue>>): string {
+  const parts = Object.entries(config).map(([key, value]) =>
+    typeof value === 'string' ? `${key} ${value}` : `${key} ${JSON.stringify(value)}`,
+  );
+  return parts.length > 0 ? parts.join(' · ') : 'no config given';
 }

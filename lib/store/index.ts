@@ -31,6 +31,6 @@ export { navigate, steerBlock } from './node-commands';
 export type { NavKey, SteerContext, SteerTarget } from './node-commands';
 export { pagePermissions, runPermissions } from './permissions';
 export type { PagePermissions, RunPermissions } from './permissions';
-export { commandState, commandWhat, nodeCommand, runCommand, waitingCount } from './steer-requests';
-export { jsonText, metadataRows, scoreRows, scoreText } from './annotations';
+export { commandState, commandWhat, lastNodeCommand, nodeCommand, runCommand, waitingCount } from './steer-requests';
+export { configSummary, jsonText, metadataRows, scoreRows, scoreText } from './annotations';
 export type { MetadataRow, ScoreRow } from './annotations';

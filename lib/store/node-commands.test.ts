@@ -58,7 +58,9 @@ describe('steerBlock on a search Arborist runs', () => {
     for (const n of Object.values(run.tree.nodes)) {
       for (const status of ['running', 'finished'] as const) {
         const t = { ...tree, status };
-        expect(steerBlock('prune', engine(status), n)).toBe(checkCommand(t, { type: 'prune', nodeId: n.id, actor: 'a' }));
+        expect(steerBlock('prune', engine(status), n)).toBe(
+          checkCommand(t, { type: 'prune', nodeId: n.id, actor: 'a' }),
+        );
         expect(steerBlock('expand', engine(status), n)).toBe(
           checkCommand(t, { type: 'expand', nodeId: n.id, actor: 'a' }),
         );

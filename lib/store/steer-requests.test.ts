@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold, type SteerRequest } from '@/lib/engine/index';
 import { externalSearchLog } from '@/lib/engine/testing';
-import { commandState, commandWhat, nodeCommand, runCommand, waitingCount } from './steer-requests';
+import { commandState, commandWhat, lastNodeCommand, nodeCommand, runCommand, waitingCount } from './steer-requests';
 
 const clock = (ts: number) => `t${ts}`;
 const request = (patch: Partial<SteerRequest>): SteerRequest => ({
@@ -32,6 +32,7 @@ describe("a command's life", () => {
     expect(nodeCommand(waiting, 'n3')?.seq).toBe(1);
     expect(nodeCommand(waiting, 'n4')).toBeNull();
     expect(nodeCommand([request({ outcome: 'applied' })], 'n3')).toBeNull();
+    expect(lastNodeCommand([request({ outcome: 'applied' })], 'n3')?.outcome).toBe('applied');
     // the last one naming the node decides: a refusal, then a new request that waits
     const again = [request({ seq: 1, outcome: 'refused', reason: 'no' }), request({ seq: 5, kind: 'expand' })];
     expect(nodeCommand(again, 'n3')?.seq).toBe(5);
@@ -55,7 +56,12 @@ describe("a command's life", () => {
     expect(runCommand(tree.commands)?.reason).toBe('busy');
     expect(waitingCount(tree.commands)).toBe(0);
     const log = externalSearchLog();
-    const asked = fold(log.slice(0, log.findIndex((e) => e.type === 'steer.acked')));
+    const asked = fold(
+      log.slice(
+        0,
+        log.findIndex((e) => e.type === 'steer.acked'),
+      ),
+    );
     expect(waitingCount(asked.commands)).toBe(1);
     expect(nodeCommand(asked.commands, 'b')?.outcome).toBe('requested');
   });

@@ -24,17 +24,22 @@ export function commandState(command: SteerRequest, clock: (ts: number) => strin
   }
 }
 
+/** The last command naming this node, whatever its outcome (the inspector says it under its buttons). */
+export function lastNodeCommand(commands: readonly SteerRequest[], nodeId: string): SteerRequest | null {
+  for (let i = commands.length - 1; i >= 0; i--) {
+    const command = commands[i];
+    if (command?.nodeId === nodeId) return command;
+  }
+  return null;
+}
+
 /**
  * The command a node's card shows: the last one naming the node, while it waits for the client or once refused (an
  * applied one shows itself, by its effect: the node pruned, new children). Null when there is none to show.
  */
 export function nodeCommand(commands: readonly SteerRequest[], nodeId: string): SteerRequest | null {
-  for (let i = commands.length - 1; i >= 0; i--) {
-    const command = commands[i];
-    if (command?.nodeId !== nodeId) continue;
-    return command.outcome === 'applied' ? null : command;
-  }
-  return null;
+  const command = lastNodeCommand(commands, nodeId);
+  return command?.outcome === 'applied' ? null : command;
 }
 
 /** The command the header shows beside its buttons: the last run-level one (pause, resume, step, abort) unless applied. */
