@@ -3,7 +3,7 @@
 // its title which commands its client takes. Renders nothing for Arborist's own runs.
 // Not responsible for the steering controls' reasons (useSteering.ts) nor for the search's config (RunDetails).
 import { useRunStore } from './RunStoreContext';
-import styles from './ImportedBadge.module.css';
+import styles from './ExternalBadge.module.css';
 
 export function ExternalBadge() {
   const external = useRunStore((s) => s.tree.external);
@@ -12,8 +12,8 @@ export function ExternalBadge() {
   const takes = external.commands.length > 0 ? `takes ${external.commands.join(', ')}` : 'takes no commands';
   const title = `A search Arborist does not run: ${agent || 'a client'} sends it in and ${takes}`;
   return (
-    <span className={`badge st-running ${styles.imported}`} data-testid="run-external" title={title}>
-      external: <span className={styles.source}>{agent || 'client'}</span>
+    <span className={`badge st-running ${styles.external}`} data-testid="run-external" title={title}>
+      external: <span className={styles.agent}>{agent || 'client'}</span>
     </span>
   );
 }

@@ -122,6 +122,12 @@ export function RunDetails({ runId }: { runId: string }) {
         </Section>
       )}
 
+      {tree.external && (
+        <Section title="Commands" aside={`${tree.commands.length} asked`} testId="inspector-commands">
+          <SteerCommandList />
+        </Section>
+      )}
+
       <Section title="Run" aside={tree.status}>
         <dl className={styles.facts}>
           <div className={styles.fact}>
@@ -183,9 +189,6 @@ export function RunDetails({ runId }: { runId: string }) {
 
       {tree.external ? (
         <>
-          <Section title="Commands" aside={`${tree.commands.length} asked`} testId="inspector-commands">
-            <SteerCommandList />
-          </Section>
           <Section title="Config" aside={`${tree.agentName || 'the client'}’s own`} testId="inspector-external-config">
             {Object.keys(tree.external.config).length === 0 ? (
               <p className={styles.muted}>The search gave no config.</p>
