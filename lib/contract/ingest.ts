@@ -10,8 +10,14 @@
  *                                              Content-Type application/x-ndjson)  -> IngestAppended
  *   GET  /api/ingest/runs/:id/commands?after=S&waitMs=W   long-poll the commands aimed at the run -> IngestCommands
  *   POST /api/ingest/runs/:id/heartbeat        the client is alive (every request counts too) -> IngestHeartbeat
+ *   POST /api/ingest/runs/:id/finish           ingestFinishSchema (a finish outside the client's seqs, for curl)
+ *                                              -> IngestAppended
  * Errors: 400 {error:'invalid', issues:[{path, message}]} names the field and stores nothing; 409 {error:'gap' |
- * 'conflict' | 'closed', expectedSeq, message}; 404 for a run that is not an ingest run; 401/403 as everywhere.
+ * 'conflict' | 'closed', expectedSeq, message}, and {error:'conflict', message} for a refused steering command;
+ * 413 {error:'invalid'} past MAX_BATCH_BYTES; 404 {error:'not-found'} for a run that is not an ingest run; 401/403
+ * ({error: message}) as on every route. The commands poll waits at most 25 s and at most half the server's timeout.
+ * A silent client (no request for ARBORIST_INGEST_TIMEOUT_MS) leaves its run `interrupted`; its next request
+ * continues it (run.resumed). Writes need Content-Type application/json (or application/x-ndjson).
  *
  * Items carry the client's own sequence number `seq` (1, 2, 3, ... per run, no gaps), separate from the log's seq
  * (the server interleaves its own events: steering requests, interruptions). A batch may repeat items already stored
@@ -63,6 +69,8 @@ export type ClientEventType = (typeof CLIENT_EVENT_TYPES)[number];
 
 /** The most items one batch may hold. */
 export const MAX_BATCH_ITEMS = 5_000;
+/** The largest body one request may send (a batch, JSON or NDJSON): 16 MiB. */
+export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 const nodeRef = z.string().min(1).max(200);
 const clientSeq = z.number().int().min(1);
@@ -108,6 +116,23 @@ const annotations = {
   metadata: z.record(z.string().min(1).max(200), jsonValueSchema).optional(),
   mcts: mctsStatsSchema.partial().optional(),
 };
+
+/** The search is over (run.finished). */
+const finishOpSchema = z.strictObject({
+  seq: clientSeq,
+  ts,
+  op: z.literal('finish'),
+  output: z.string().default(''),
+  best: nodeRef.nullable().default(null),
+  success: z.boolean().default(false),
+  reason: finishReasonSchema.default('frontier-empty'),
+  detail: z.string().nullable().default(null),
+  verified: z.boolean().nullable().default(null),
+});
+
+/** The body of POST /api/ingest/runs/:id/finish (a finish without a seq, for curl; every field optional). */
+export const ingestFinishSchema = finishOpSchema.omit({ seq: true, ts: true, op: true });
+export type IngestFinishInput = z.input<typeof ingestFinishSchema>;
 
 /** The higher-level operations, one schema each; the server turns each into canonical events (lib/server/ingest). */
 export const ingestOpSchema = z.discriminatedUnion('op', [
@@ -193,17 +218,7 @@ export const ingestOpSchema = z.discriminatedUnion('op', [
     reason: z.string().nullable().default(null),
   }),
   /** The search is over (run.finished). */
-  z.strictObject({
-    seq: clientSeq,
-    ts,
-    op: z.literal('finish'),
-    output: z.string().default(''),
-    best: nodeRef.nullable().default(null),
-    success: z.boolean().default(false),
-    reason: finishReasonSchema.default('frontier-empty'),
-    detail: z.string().nullable().default(null),
-    verified: z.boolean().nullable().default(null),
-  }),
+  finishOpSchema,
 ]);
 export type IngestOp = z.output<typeof ingestOpSchema>;
 export type IngestOpInput = z.input<typeof ingestOpSchema>;
