@@ -226,3 +226,95 @@ test('a search whose client listens for no command reads as unavailable, not as 
   );
   await page.screenshot({ path: 'test-results/screens/external-run-unavailable-light.png' });
 });
+
+test('live: a prune asked on the page reads as requested until the client answers, then applied or refused', async ({
+  page,
+  baseURL,
+}) => {
+  const base = baseURL as string;
+  const created = await fetch(`${base}/api/ingest/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      goal: 'find 24 from 4 9 10 13',
+      task: 'e2e-steer',
+      model: 'scripted',
+      agent: 'py-tot',
+      commands: ['prune'],
+    }),
+  });
+  expect(created.status).toBe(201);
+  const { runId } = (await created.json()) as { runId: string };
+  let seq = 0;
+  const send = async (items: Record<string, unknown>[]) => {
+    const res = await fetch(`${base}/api/ingest/runs/${runId}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(items.map((item) => ({ seq: ++seq, ...item }))),
+    });
+    expect(res.status).toBe(200);
+  };
+  /** The client's poll for the commands after `after`: what the page asked, as the client sees it. */
+  const poll = async (after: number) => {
+    const res = await fetch(`${base}/api/ingest/runs/${runId}/commands?after=${after}&waitMs=10000`);
+    const { commands } = (await res.json()) as {
+      commands: { seq: number; kind: string; nodeId: string; actor: string }[];
+    };
+    return commands;
+  };
+  await send([
+    { op: 'node', id: 'root', parent: null },
+    { op: 'node', id: 'a', parent: 'root', thought: '13 - 9 = 4', score: 0.8 },
+    { op: 'node', id: 'b', parent: 'root', thought: '10 - 4 = 6', score: 0.3 },
+  ]);
+  // the client stays alive while the page works (the e2e server calls a client silent after 4 s)
+  const alive = setInterval(() => {
+    void fetch(`${base}/api/ingest/runs/${runId}/heartbeat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    }).catch(() => {});
+  }, 1_000);
+  try {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`/runs/${runId}`);
+    await expect(page.getByTestId('run-external')).toHaveText('external: py-tot');
+    await expect(page.getByTestId('run-status')).toHaveText('running');
+    await expect(page.getByTestId('run-header').getByRole('button', { name: 'Pause' })).toHaveAttribute(
+      'title',
+      /this search does not take pause commands/,
+    );
+
+    // asked: the node and the inspector say it waits for the client
+    await selectNode(page, 'b');
+    await page.getByTestId('inspector-prune').click();
+    await expect(page.locator('[data-node-id=b] [data-testid=mark-asked]')).toHaveText('prune requested…');
+    await expect(page.getByTestId('node-command')).toHaveText(/^Prune b requested: waiting for the client since /);
+    await expect(page.locator('[data-testid=thought-node][data-node-id=b]')).toHaveAttribute('data-status', 'pending');
+    await page.screenshot({ path: 'test-results/screens/external-run-live-requested-light.png' });
+
+    // the client applies it and says so: the node is pruned and the command reads applied
+    const [prune] = await poll(0);
+    expect(prune).toMatchObject({ kind: 'prune', nodeId: 'b' });
+    await send([
+      { op: 'prune', node: 'b', actor: prune?.actor },
+      { op: 'ack', command: prune?.seq, outcome: 'applied' },
+    ]);
+    await expect(page.locator('[data-testid=thought-node][data-node-id=b]')).toHaveAttribute('data-status', 'pruned');
+    await expect(page.getByTestId('node-command')).toHaveText('Prune b applied');
+    await expect(page.locator('[data-node-id=b] [data-testid=mark-asked]')).toHaveCount(0);
+
+    // another the client refuses: its reason shows on the node's command
+    await selectNode(page, 'a');
+    await page.getByTestId('inspector-prune').click();
+    await expect(page.locator('[data-node-id=a] [data-testid=mark-asked]')).toBeVisible();
+    const [refusal] = await poll(prune?.seq ?? 0);
+    await send([{ op: 'ack', command: refusal?.seq, outcome: 'refused', reason: 'a is on the best path' }]);
+    await expect(page.locator('[data-node-id=a] [data-testid=mark-refused]')).toHaveText('prune refused');
+    await expect(page.getByTestId('node-command')).toHaveText('Prune a refused: a is on the best path');
+    await expect(page.locator('[data-testid=thought-node][data-node-id=a]')).toHaveAttribute('data-status', 'pending');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: 'test-results/screens/external-run-live-refused-dark.png' });
+  } finally {
+    clearInterval(alive);
+  }
+});
