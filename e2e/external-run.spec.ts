@@ -6,7 +6,7 @@
 //
 // data-testid hooks used here: run-external, run-command (data-outcome), steering-unavailable, steer-commands,
 // steer-command (data-outcome), node-command (data-outcome), inspector-named-scores, inspector-metadata,
-// inspector-search-pruned, inspector-external-config, inspector-commands, mark-asked, mark-refused.
+// inspector-external-config, inspector-commands, mark-asked, mark-refused.
 import { expect, test, type Page } from '@playwright/test';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../lib/contract/events';
 import type { SteerKind } from '../lib/contract/vocabulary';
@@ -143,7 +143,7 @@ test('a search whose client takes some commands: the others are off with the rea
   // the canvas: a prune still waiting, the search's own prune and a person's read differently
   await expect(page.locator('[data-node-id=a] [data-testid=mark-asked]')).toHaveText('prune requested…');
   await page.getByTestId('fold-node').first().click(); // the two pruned children are folded as dead ends: open them
-  await expect(page.locator('[data-testid=thought-node][data-node-id=c]')).toContainText('pruned by search');
+  await expect(page.locator('[data-testid=thought-node][data-node-id=c]')).toContainText('pruned by the search');
   await expect(page.locator('[data-testid=thought-node][data-node-id=b]')).toContainText('pruned by alice');
 
   // the canvas menu says why expand is off
@@ -179,7 +179,9 @@ test('a search whose client takes some commands: the others are off with the rea
 
   // the search's own prune, with its reason; a person's applied prune
   await selectNode(page, 'c');
-  await expect(page.getByTestId('inspector-search-pruned')).toContainText('an impossible clue: 3-down has no word');
+  await expect(page.getByTestId('inspector-pruned')).toContainText(
+    'Pruned by the search, with its subtree: an impossible clue: 3-down has no word',
+  );
   await selectNode(page, 'b');
   await expect(page.getByTestId('inspector-pruned')).toContainText('alice');
   await expect(page.getByTestId('node-command')).toHaveText('Prune b applied');

@@ -1,21 +1,13 @@
 'use client';
 // One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, and the
 // marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did
-// (and, on a search Arborist does not run, a command waiting for its client or refused by it; a node the search
-// pruned itself reads "pruned by search", one a person pruned "pruned by <who>").
+// (and, on a search Arborist does not run, a command waiting for its client or refused by it).
 // Between the card's readable zoom and the far level it is a pill: status colour, score bar, a few words in a large
 // font, marks as dots (lib/layout/lod.ts says where each starts); the full labels stay in the page for screen readers.
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import {
-  displayStatus,
-  firstLine,
-  levelOf,
-  scoreFigure,
-  STATUS_LABELS,
-  type ThoughtFlowNode,
-} from '@/lib/layout/index';
+import { displayStatus, firstLine, levelOf, scoreFigure, statusLabel, type ThoughtFlowNode } from '@/lib/layout/index';
 import { nodeCommand } from '@/lib/store/index';
 import { NodeHandles } from './canvas/orientation';
 import { usePageView } from './PageViewContext';
@@ -63,13 +55,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
     marks.push({ key: 'queued', label: queued.mode === 'expand' ? 'queued to grow' : 'queued', tone: 'queued' });
   if (isBest) marks.push({ key: 'best', label: 'best', tone: 'best' });
   if (shared) marks.push({ key: 'shared', label: 'shared', tone: 'shared' });
-  const statusLabel = isRoot
-    ? 'goal'
-    : status === 'pruned' && node.prunedBy
-      ? `pruned by ${node.prunedBy}`
-      : status === 'pruned' && node.pruneReason !== null
-        ? 'pruned by search'
-        : STATUS_LABELS[status];
+  const label = isRoot ? 'goal' : statusLabel(node);
 
   const thought = isRoot ? (goal ?? '') : (node.branch?.thought ?? '');
   const classes =
@@ -98,7 +84,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
           ))}
         </div>
         <span className="tpill-sr">
-          {statusLabel} · {id}
+          {label} · {id}
           {node.score ? ` · ${scoreFigure(node.score)}` : ''}
           {marks.map((m) => ` · ${m.label}`).join('')}
         </span>
@@ -117,7 +103,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
     >
       <NodeHandles />
       <div className="tnode-top">
-        <span className={`badge st-${isRoot ? 'root' : status}`}>{statusLabel}</span>
+        <span className={`badge st-${isRoot ? 'root' : status}`}>{label}</span>
         <span className="mono tnode-id">
           {id} · d{node.depth}
           {node.score ? ` · ${scoreFigure(node.score)}` : ''}

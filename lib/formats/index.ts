@@ -1,6 +1,6 @@
 /**
  * lib/formats' front door: what other rooms use of it, the run export file (build, validate) and the foreign
- * Tree-of-Thoughts log reader. Node-side (the server's import and export, the harness, e2e).
+ * Tree-of-Thoughts log readers (Game of 24 BFS, mini crosswords DFS). Node-side (the server's import and export, the harness, e2e).
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
@@ -9,3 +9,5 @@ export { checkEventFieldCaps, FIELD_CAPS } from './field-caps';
 export type { RunExport } from './export';
 export { describeValue, looksLikeTotLog, parseTotLog } from './tot-log';
 export type { TotGame } from './tot-log';
+export { looksLikeTotCrosswords, parseTotCrosswords } from './tot-crosswords';
+export type { CrosswordRunDraft } from './tot-crosswords';

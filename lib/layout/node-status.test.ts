@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeNode } from '../tasks/testing/trees';
-import { displayStatus, firstLine, scoreFigure } from './node-status';
+import { displayStatus, firstLine, scoreFigure, statusLabel } from './node-status';
 
 describe('how a node reads', () => {
   it('shows a completed node whose answer passed its check as verified, any other as its status', () => {
@@ -8,6 +8,14 @@ describe('how a node reads', () => {
     expect(displayStatus(node)).toBe('completed');
     expect(displayStatus({ ...node, verification: { passed: true, trace: 'ok' } })).toBe('verified');
     expect(displayStatus({ ...node, status: 'failed', verification: { passed: true, trace: 'ok' } })).toBe('failed');
+  });
+
+  it('names who pruned a node: a person, or the search by its own rule', () => {
+    const node = { ...makeNode('n1', 'n0', 1, null), status: 'pruned' as const };
+    expect(statusLabel({ ...node, prunedBy: 'alice' })).toBe('pruned by alice');
+    expect(statusLabel({ ...node, pruneReason: 'an impossible clue' })).toBe('pruned by the search');
+    expect(statusLabel(node)).toBe('pruned by a person');
+    expect(statusLabel(makeNode('n2', 'n0', 1, null))).toBe('completed');
   });
 
   it('takes the first line with text, cut with an ellipsis', () => {

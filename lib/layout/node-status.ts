@@ -21,6 +21,13 @@ export const STATUS_LABELS: Record<DisplayStatus, string> = {
   dropped: 'pruned by score',
 };
 
+/** A node's state in words: STATUS_LABELS, except that a prune names who pruned it (a person, or the search itself). */
+export function statusLabel(node: ThoughtNode): string {
+  if (node.status === 'pruned' && node.prunedBy) return `pruned by ${node.prunedBy}`;
+  if (node.status === 'pruned' && node.pruneReason !== null) return 'pruned by the search';
+  return STATUS_LABELS[displayStatus(node)];
+}
+
 export function firstLine(text: string, max = 140): string {
   const line = text.split('\n').find((l) => l.trim()) ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;

@@ -1,6 +1,7 @@
 /**
  * Export and import of runs (server side): a run as an Arborist export file (lib/formats/export.ts), and the other
- * way, an export file or a Tree-of-Thoughts log (lib/formats/tot-log.ts) stored as new runs.
+ * way, an export file or a Tree-of-Thoughts log (lib/formats/tot-log.ts; the crosswords DFS log,
+ * lib/formats/tot-crosswords.ts) stored as new runs.
  *
  * An import is checked whole before anything is written (the formats' checks and their per-field caps), then written
  * STAGED, in many short transactions: each run gets a new id (the file's may exist already; every event's runId is
@@ -24,6 +25,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold } from '../engine/index';
 import { buildExport, looksLikeTotLog, parseTotLog, type RunExport, validateRunExport } from '../formats/index';
+import { looksLikeTotCrosswords, parseTotCrosswords } from '../formats/index';
 import { arboristRunTag, totLogTag } from '../contract/import-tag';
 import type { Prisma } from '../generated/prisma/client';
 import type { PrismaClient } from './db/client';
@@ -33,6 +35,7 @@ import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import type { StoredRunStatus } from '../contract/run-status';
 import type { RunRecord, RunToStore } from '../contract/run';
+import type { CrosswordRunDraft } from '../formats/index';
 import { clearImportJob, createRun, deleteStagedRuns, getRun, updateRun } from './repositories/runs';
 import { summarizeTree } from './run-summary';
 
@@ -60,7 +63,7 @@ export interface TotImportOptions extends ImportOptions {
   modelId?: string;
 }
 
-export type ImportKind = 'arborist.run' | 'tot-log';
+export type ImportKind = 'arborist.run' | 'tot-log' | 'tot-crosswords';
 
 /** The run as an export file; null when there is no such run. */
 export async function exportRun(prisma: PrismaClient, runId: string, now = new Date()): Promise<RunExport | null> {
@@ -120,34 +123,62 @@ export async function importTotLog(
   return storeRuns(
     prisma,
     options,
-    parsed.runs.map((draft) => {
-      const id = (options.newId ?? randomUUID)();
-      return {
-        id,
-        taskId: draft.taskId,
-        goal: draft.goal,
-        modelId: draft.modelId,
-        modelLabel: draft.modelLabel,
-        modelSettings: draft.modelSettings,
-        config: draft.config,
-        seed: draft.seed,
-        createdAt: draft.createdAt,
-        startedAt: draft.createdAt,
-        importTag,
-        parentRunId: null,
-        parentNodeId: null,
-        events: withRunId(draft.events, id),
-      };
-    }),
+    parsed.runs.map((draft) => runFromDraft(draft, (options.newId ?? randomUUID)(), importTag)),
   );
 }
 
-/** An Arborist export (a JSON object) or a ToT log (a JSON array), told apart by shape. */
+/** A foreign log's run draft (lib/formats; every reader's draft has these fields) as a run to store under a new id. */
+function runFromDraft(draft: Omit<CrosswordRunDraft, 'source'>, id: string, importTag: string): RunToStore {
+  return {
+    id,
+    taskId: draft.taskId,
+    goal: draft.goal,
+    modelId: draft.modelId,
+    modelLabel: draft.modelLabel,
+    modelSettings: draft.modelSettings,
+    config: draft.config,
+    seed: draft.seed,
+    createdAt: draft.createdAt,
+    startedAt: draft.createdAt,
+    importTag,
+    parentRunId: null,
+    parentNodeId: null,
+    events: withRunId(draft.events, id),
+  };
+}
+
+/**
+ * Imports a Tree-of-Thoughts mini crosswords DFS log (an array of games, each an array of steps): one run per game,
+ * all or nothing, tagged like the Game of 24 log (it is a Tree-of-Thoughts log too).
+ */
+export async function importTotCrosswords(
+  prisma: PrismaClient,
+  log: unknown,
+  options: TotImportOptions = {},
+): Promise<RunRecord[]> {
+  const now = options.now ?? new Date();
+  const parsed = parseTotCrosswords(log, { modelId: options.modelId, now: now.getTime() });
+  if (!parsed.ok) throw new InputError('file', parsed.error);
+  const importTag = options.importTag ?? totLogTag(options.fileName, now);
+  return storeRuns(
+    prisma,
+    options,
+    parsed.runs.map((draft) => runFromDraft(draft, (options.newId ?? randomUUID)(), importTag)),
+  );
+}
+
+/**
+ * An Arborist export (a JSON object), a ToT crosswords log (an array of arrays) or a ToT Game of 24 log (an array of
+ * objects), told apart by shape.
+ */
 export async function importFile(
   prisma: PrismaClient,
   value: unknown,
   options: TotImportOptions = {},
 ): Promise<{ kind: ImportKind; runs: RunRecord[] }> {
+  if (looksLikeTotCrosswords(value)) {
+    return { kind: 'tot-crosswords', runs: await importTotCrosswords(prisma, value, options) };
+  }
   if (looksLikeTotLog(value)) return { kind: 'tot-log', runs: await importTotLog(prisma, value, options) };
   return { kind: 'arborist.run', runs: [await importRun(prisma, value, options)] };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { ThoughtTreeExecutor } from '../engine/server';
+import { externalSearchLog } from '../engine/testing';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import {
   DRAWN_KINDS,
@@ -48,6 +49,13 @@ describe('timeline', () => {
     expect(jump(events, (starts[2] as number) - 1, 'iteration', -1)).toBe((starts[1] as number) - 1);
   });
 
+  it('counts the search’s own prune (node.pruned, an external search or imported DFS log) as a prune', () => {
+    const events = externalSearchLog();
+    const pruned = events.find((e) => e.type === 'node.pruned') as ExplorationEvent;
+    expect(momentKind(pruned)).toBe('prune');
+    expect(jump(events, 0, 'prune', 1)).toBe(pruned.seq);
+  });
+
   it('jumps nowhere from a step the loaded history has not reached yet (a long run shown from its latest tree)', async () => {
     const events = await recordRun();
     const loaded = events.slice(0, 20); // the history so far; the screen is at the run's last seq
@@ -81,7 +89,8 @@ describe('timeline', () => {
     const is = {
       iteration: (e: ExplorationEvent) => e.type === 'node.started',
       backtrack: (e: ExplorationEvent) => e.type === 'backtrack',
-      prune: (e: ExplorationEvent) => e.type === 'candidate.dropped' || e.type === 'steer.prune',
+      prune: (e: ExplorationEvent) =>
+        e.type === 'candidate.dropped' || e.type === 'steer.prune' || e.type === 'node.pruned',
       command: (e: ExplorationEvent) => e.type.startsWith('steer.'),
     };
     const scan = (log: readonly ExplorationEvent[], seq: number, target: keyof typeof is, direction: 1 | -1) => {

@@ -13,6 +13,7 @@ export function momentKind(event: ExplorationEvent): MomentKind {
     case 'branches.generated':
       return 'expansion';
     case 'candidate.dropped':
+    case 'node.pruned':
       return 'prune';
     case 'backtrack':
       return 'backtrack';
@@ -35,8 +36,8 @@ const MATCH: Record<MomentTarget, (event: ExplorationEvent) => boolean> = {
   // a search step (one expansion: a node.started, its run, its children generated and scored) begins with node.started
   iteration: (e) => e.type === 'node.started',
   backtrack: (e) => e.type === 'backtrack',
-  // a prune is either kind: dropped below the threshold, or by a person
-  prune: (e) => e.type === 'candidate.dropped' || e.type === 'steer.prune',
+  // a prune is any kind: dropped below the threshold, by a person, or by the search's own rule (an external search)
+  prune: (e) => e.type === 'candidate.dropped' || e.type === 'steer.prune' || e.type === 'node.pruned',
   command: (e) => e.type.startsWith('steer.'),
 };
 const TARGETS = Object.keys(MATCH) as MomentTarget[];

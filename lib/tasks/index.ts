@@ -40,3 +40,4 @@ export { getPuzzle, puzzleGoal, puzzleRange } from './game24/puzzles';
 export { game24Simulation } from './game24/simulation';
 export { game24Task } from './game24/task';
 export { createSimulatedModel } from './simulated-model';
+export { crosswordPuzzles, type CrosswordPuzzle } from './crosswords/puzzles';

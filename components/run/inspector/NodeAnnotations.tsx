@@ -1,28 +1,20 @@
 'use client';
-// What a search Arborist does not run says about a node beyond the engine's fields: why the search itself pruned it
-// ("pruned by the search: ..."), its named scores (any names, each on its own scale) and its free-form metadata
-// (scalars as text, other JSON pretty-printed, long values folded). All of it comes from another program: rendered as
-// text, never as HTML. Renders nothing for a node that has none of these (the engine's own nodes).
-// Not responsible for the engine's score bars (sections.tsx) nor for MCTS statistics (their own section).
+// What a search Arborist does not run says about a node beyond the engine's fields: its named scores (any names, each
+// on its own scale) and its free-form metadata (scalars as text, other JSON pretty-printed, long values folded). All
+// of it comes from another program: rendered as text, never as HTML. Renders nothing for a node that has neither (the
+// engine's own nodes). Not responsible for the engine's score bars (sections.tsx), MCTS statistics (their own
+// section) nor the search's own prune (NodeDetails' pruned box says who pruned it and why).
 import type { ThoughtNode } from '@/lib/engine/index';
 import { metadataRows, scoreRows } from '@/lib/store/index';
 import { Section, TextBox } from './sections';
-import styles from './Inspector.module.css';
 import own from './NodeAnnotations.module.css';
 
 export function NodeAnnotations({ node }: { node: ThoughtNode }) {
   const scores = scoreRows(node.scores);
   const metadata = metadataRows(node.metadata);
-  const searchPruned = node.status === 'pruned' && node.pruneReason !== null;
-  if (!searchPruned && scores.length === 0 && metadata.length === 0) return null;
+  if (scores.length === 0 && metadata.length === 0) return null;
   return (
     <>
-      {searchPruned && (
-        <div className={styles.prunedBox} data-testid="inspector-search-pruned">
-          <b>Pruned by the search</b>, with its subtree
-          <p className={own.reason}>{node.pruneReason}</p>
-        </div>
-      )}
       {scores.length > 0 && (
         <Section title="Scores" aside="from the search" testId="inspector-named-scores">
           <dl className={own.scores}>

@@ -3,7 +3,7 @@
 // it proposed and what came of it; the root shows the run (RunDetails). Every text from a model is rendered as
 // text. Not responsible for which node is selected (Inspector) or the sections' own reading of events (sections).
 import { useMutation } from '@tanstack/react-query';
-import { displayStatus, STATUS_LABELS } from '@/lib/layout/index';
+import { displayStatus, statusLabel } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import type { ThoughtNode } from '@/lib/engine/index';
@@ -14,6 +14,7 @@ import { NodeCommandNote } from '../SteerCommands';
 import { useSteering } from '../useSteering';
 import { lastNodeCommand } from '@/lib/store/index';
 import { BranchTotals } from './BranchTotals';
+import { CrosswordBoard } from './CrosswordBoard';
 import { NodeAnnotations } from './NodeAnnotations';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
@@ -29,7 +30,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
     <div className={styles.details} data-testid="inspector-node" data-node-id={node.id} data-status={status}>
       <header className={styles.head}>
         <div className={styles.headLine}>
-          <span className={`badge st-${status}`}>{isRoot ? 'goal' : STATUS_LABELS[status]}</span>
+          <span className={`badge st-${status}`}>{isRoot ? 'goal' : statusLabel(node)}</span>
           <span className={styles.nodeId}>{node.id}</span>
           <span className={styles.muted}>{isRoot ? 'root' : `depth ${node.depth}`}</span>
           {isBest && (
@@ -41,6 +42,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
         {steer && <NodeActions runId={runId} node={node} />}
       </header>
       <div className={styles.body}>
+        <CrosswordBoard node={node} />
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
         <NodeAnnotations node={node} />
         <Dropped node={node} />
@@ -136,10 +138,15 @@ function BranchDetails({ node }: { node: ThoughtNode }) {
   const branch = node.branch;
   return (
     <>
-      {/* the search's own prune says why in its annotations (NodeAnnotations) */}
-      {node.status === 'pruned' && node.pruneReason === null && (
+      {node.status === 'pruned' && (
         <div className={styles.prunedBox} data-testid="inspector-pruned">
-          Pruned by <b>{node.prunedBy ?? 'a person'}</b>, with its subtree.
+          {node.pruneReason !== null ? (
+            <>Pruned by the search, with its subtree: {node.pruneReason}</>
+          ) : (
+            <>
+              Pruned by <b>{node.prunedBy ?? 'a person'}</b>, with its subtree.
+            </>
+          )}
         </div>
       )}
       {node.failureReason !== null && (

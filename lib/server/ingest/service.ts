@@ -475,6 +475,8 @@ export class IngestRuns {
       throw error;
     }
     this.options.bus.publish(runId, [...events]);
+    // a client gone quiet may never come back: its tree is folded again if it does
+    if (tree.status === 'interrupted') this.trees.delete(runId);
     if (events.some((e) => e.type === 'steer.requested' || e.type === 'run.interrupted') || ENDED.has(tree.status)) {
       this.wake(runId);
     }
