@@ -89,8 +89,9 @@ async function importExternal(baseURL: string, commands: SteerKind[]): Promise<s
       seed: null,
       status: 'running',
       finishReason: null,
-      createdAt: new Date(events[0]?.ts ?? 0).toISOString(),
-      startedAt: new Date(events[0]?.ts ?? 0).toISOString(),
+      // now, not the log's first time: other specs take the oldest run for the seeded demo
+      createdAt: new Date().toISOString(),
+      startedAt: new Date().toISOString(),
       finishedAt: null,
       importTag: null,
       parentRunId: null,
