@@ -1,10 +1,12 @@
 'use client';
 // Right-click on a node: prune its branch, expand it again, fork from it (each for whoever may: RunAccess.tsx),
-// copy its id. Closes on Escape or a click elsewhere.
+// copy its id. A command that cannot be asked now is disabled with its reason (useSteering.ts). Closes on Escape or a
+// click elsewhere.
 import { useEffect, useRef } from 'react';
 import { useRunAccess } from './RunAccess';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
+import { useSteering } from './useSteering';
 
 export function NodeContextMenu({
   nodeId,
@@ -23,8 +25,8 @@ export function NodeContextMenu({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const node = useRunStore((s) => s.tree.nodes[nodeId]);
-  const finished = useRunStore((s) => s.tree.status === 'finished');
   const allowed = useRunAccess();
+  const { why } = useSteering();
   useEffect(() => {
     ref.current?.querySelector('button')?.focus();
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -37,7 +39,8 @@ export function NodeContextMenu({
     };
   }, [onClose]);
   if (!node) return null;
-  const isRoot = node.parentId === null;
+  const pruneWhy = why('prune', node);
+  const expandWhy = why('expand', node);
   const act = (fn: () => void) => () => {
     fn();
     onClose();
@@ -48,15 +51,20 @@ export function NodeContextMenu({
       {allowed.steer && (
         <button
           role="menuitem"
-          disabled={finished || isRoot || node.status === 'pruned'}
-          title={finished ? 'the run has finished' : isRoot ? 'the root cannot be pruned' : undefined}
+          disabled={pruneWhy !== null}
+          title={pruneWhy ?? undefined}
           onClick={act(() => commands.prune(nodeId))}
         >
           Prune branch <kbd>p</kbd>
         </button>
       )}
       {allowed.steer && (
-        <button role="menuitem" disabled={finished} onClick={act(() => commands.expand(nodeId))}>
+        <button
+          role="menuitem"
+          disabled={expandWhy !== null}
+          title={expandWhy ?? undefined}
+          onClick={act(() => commands.expand(nodeId))}
+        >
           Expand again <kbd>e</kbd>
         </button>
       )}

@@ -3,21 +3,26 @@
 // model and strategy, the connection, links, and the commands (pause, resume, step, abort). The figures and
 // settings show as many as fit, in order of importance, and the rest wrap out of sight (RunLayout.module.css); all
 // of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
-// Commands, Share and Export show only for whoever may use them (RunAccess.tsx).
+// Commands, Share and Export show only for whoever may use them (RunAccess.tsx); a command that cannot be asked now
+// is disabled with its reason in its title (useSteering.ts), and a search Arborist does not run says so (its mark,
+// its own config, the last command asked of its client, or that steering is unavailable).
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { budgetNote, formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
 import { taskLabel } from '@/lib/contract/tasks';
-import { elapsedMs, endsTheLog, pausesOf, runStatus } from '@/lib/store/index';
+import { configSummary, elapsedMs, endsTheLog, pausesOf, runStatus, steerBlock } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { ExportButton } from './ExportButton';
+import { ExternalBadge } from './ExternalBadge';
 import { ImportedBadge } from './ImportedBadge';
 import { useSession } from '@/components/session/useSession';
 import { useRunAccess } from './RunAccess';
 import { ShareDialog } from './ShareDialog';
+import { RunCommandNote, SteeringUnavailable } from './SteerCommands';
 import { CopyLinkButton, RunRelations } from './RunLinks';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
+import { useSteering } from './useSteering';
 import type { ConnectionState, RunConnection } from './useRunEvents';
 import layout from './RunLayout.module.css';
 
@@ -143,6 +148,8 @@ export function RunHeader({
   useRunStore((s) => s.version); // stats are updated in place
   const elapsed = useRunElapsed(run, status);
   const allowed = useRunAccess();
+  const steering = useSteering();
+  const externalConfig = useRunStore((s) => s.tree.external?.config ?? null);
   const [sharing, setSharing] = useState(false);
   // local mode has no one to share with: whoever reaches the server may already do everything
   const { mode } = useSession();
@@ -150,8 +157,19 @@ export function RunHeader({
   const resumable = status === 'paused' || status === 'interrupted';
   const model = run?.modelLabel === 'simulated' ? 'simulated (offline)' : (run?.modelLabel ?? '…');
   const task = run ? taskLabel(run.taskId) : '';
-  const configTitle = `depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`;
-  const configShort = `${config.explorationStrategy} · d${config.maxDepth} · b${config.branchFactor} · w${config.beamWidth} · t${config.confidenceThreshold}`;
+  // a search Arborist does not run has its own config; the engine's is then only the defaults
+  const configTitle = externalConfig
+    ? `its own config: ${configSummary(externalConfig)}`
+    : `depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`;
+  const configShort = externalConfig
+    ? shorten(configSummary(externalConfig), 48)
+    : `${config.explorationStrategy} · d${config.maxDepth} · b${config.branchFactor} · w${config.beamWidth} · t${config.confidenceThreshold}`;
+  const toggleKind = resumable ? 'resume' : 'pause';
+  const toggleWhy = steering.why(toggleKind);
+  const stepWhy = steering.why('step');
+  // while the run runs, Step waits for the pause only for a moment: aria-disabled keeps the focus on it
+  const stepSoon = status === 'running' && steerBlock('step', { ...steering.context, status: 'paused' }) === null;
+  const abortWhy = steering.why('abort');
 
   // in the order they leave the row when it is short of room (the last first)
   const figures: HeaderStat[] = [
@@ -211,6 +229,7 @@ export function RunHeader({
           </span>
           <h1 title={goal || run?.goal}>{goal || run?.goal || 'Run'}</h1>
           <ImportedBadge tag={run?.importTag} />
+          <ExternalBadge />
           {viewSeq !== null && (
             <span
               className="badge st-paused"
@@ -269,20 +288,22 @@ export function RunHeader({
               Share
             </button>
           )}
-          {allowed.steer && (
+          {allowed.steer && <RunCommandNote />}
+          {allowed.steer && steering.unavailable && <SteeringUnavailable reason={steering.unavailable} />}
+          {allowed.steer && !steering.unavailable && (
             <>
               {/* One button that turns from Pause into Resume and back, never disabled while its command is on the way
               (a disabled button drops the focus on the page): focus stays on it, so space or Enter goes on working */}
               <button
                 className={`btn${resumable ? ' btn-primary' : ''}`}
-                disabled={!resumable && status !== 'running'}
+                disabled={toggleWhy !== null}
                 aria-disabled={commands.busy || undefined}
                 onClick={() => {
                   if (commands.busy) return;
                   if (resumable) commands.resume();
                   else commands.pause();
                 }}
-                title={resumable ? 'Resume (space)' : 'Pause (space)'}
+                title={withWhy(resumable ? 'Resume (space)' : 'Pause (space)', toggleWhy)}
               >
                 {resumable ? 'Resume' : 'Pause'}
               </button>
@@ -290,19 +311,20 @@ export function RunHeader({
               focus on it, so s, space or Enter can take the next step */}
               <button
                 className="btn"
-                aria-disabled={commands.busy || status !== 'paused' || undefined}
-                disabled={!['paused', 'running'].includes(status)}
+                aria-disabled={commands.busy || stepWhy !== null || undefined}
+                disabled={stepWhy !== null && !stepSoon}
                 onClick={() => {
-                  if (!commands.busy && status === 'paused') commands.step();
+                  if (!commands.busy && stepWhy === null) commands.step();
                 }}
-                title="One step (s)"
+                title={withWhy('One step (s)', stepWhy)}
               >
                 Step
               </button>
               <button
                 className="btn btn-danger"
-                disabled={commands.busy || !['running', 'paused', 'queued'].includes(status)}
+                disabled={commands.busy || abortWhy !== null}
                 onClick={commands.abort}
+                title={withWhy('Abort the run', abortWhy)}
               >
                 Abort
               </button>
@@ -319,9 +341,7 @@ export function RunHeader({
                 <dt>model</dt>
                 <dd>{model}</dd>
                 <dt>search</dt>
-                <dd>
-                  {config.explorationStrategy} · {configTitle}
-                </dd>
+                <dd>{externalConfig ? configTitle : `${config.explorationStrategy} · ${configTitle}`}</dd>
                 <dt>stream</dt>
                 <dd>{CONNECTION_LABELS[connection.state]}</dd>
               </dl>
@@ -365,6 +385,15 @@ export function RunHeader({
       {sharing && <ShareDialog runId={runId} onClose={() => setSharing(false)} />}
     </header>
   );
+}
+
+/** A control's title, and why it is off when it is. */
+function withWhy(title: string, why: string | null): string {
+  return why ? `${title}: ${why}` : title;
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function RunLinksGroup({ runId, run }: { runId: string; run: RunRecord }) {

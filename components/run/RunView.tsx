@@ -22,6 +22,7 @@ import { useRunCommands } from './useRunCommands';
 import { useRunEvents } from './useRunEvents';
 import { useRunDrawer } from './useRunDrawer';
 import { useRunKeyboard } from './useRunKeyboard';
+import { useSteering } from './useSteering';
 import { useRunUrl } from './useRunUrl';
 import { Timeline } from './timeline/Timeline';
 import layout from './RunLayout.module.css';
@@ -64,7 +65,8 @@ function RunPage({ runId }: { runId: string }) {
   );
   const cancelPrune = useCallback(() => setPruneAsk(null), []);
   const allowed = useRunAccess();
-  useRunKeyboard(commands, status, toggleHelp, drawer, requestPrune, allowed.steer);
+  const steering = useSteering();
+  useRunKeyboard(commands, toggleHelp, drawer, requestPrune, steering);
   const urlProblem = useRunUrl();
   return (
     <div className={`run-page ${layout.page}`}>

@@ -1,6 +1,8 @@
 'use client';
 // One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, MCTS Q and
-// visits when the search gives them ("Q 0.62 · N 7", as of the step shown), and the marks a debugger needs at a glance: running now, next in the frontier, queued, on the best path, what a person did.
+// visits when the search gives them ("Q 0.62 · N 7", as of the step shown), and the marks a debugger needs at a
+// glance: running now, next in the frontier, queued, on the best path, what a person did (and, on a search Arborist
+// does not run, a command waiting for its client or refused by it).
 // Between the card's readable zoom and the far level it is a pill: status colour, score bar, a few words in a large
 // font, marks as dots (lib/layout/lod.ts says where each starts); the full labels stay in the page for screen readers.
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
@@ -15,6 +17,7 @@ import {
   statusLabel,
   type ThoughtFlowNode,
 } from '@/lib/layout/index';
+import { nodeCommand } from '@/lib/store/index';
 import { NodeHandles } from './canvas/orientation';
 import { usePageView } from './PageViewContext';
 import { useRunStore } from './RunStoreContext';
@@ -30,6 +33,8 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const isNext = useRunStore((s) => s.nextNodeId === id);
   const actions = useRunStore((s) => s.personActions[id]);
   const pending = useRunStore((s) => s.pendingCommands[id]);
+  // the same object until this node's command changes: a card re-renders only for its own
+  const asked = useRunStore((s) => nodeCommand(s.tree.commands, id));
   const shared = useIsShared(id);
   // search hits (page-view store): booleans, so a new search re-renders only the cards whose mark changed
   const hit = usePageView((s) => s.search.hitSet.has(id));
@@ -42,8 +47,17 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const composite = node.score?.composite ?? null;
   const mcts = mctsFigure(node.mcts);
   const lastAction = actions?.at(-1);
-  const marks: { key: string; label: string; tone: string }[] = [];
+  const marks: { key: string; label: string; tone: string; title?: string }[] = [];
   if (pending) marks.push({ key: 'pending', label: pending === 'prune' ? 'pruning…' : 'expanding…', tone: 'person' });
+  else if (asked?.outcome === 'requested')
+    marks.push({ key: 'asked', label: `${asked.kind} requested…`, tone: 'person' });
+  else if (asked?.outcome === 'refused')
+    marks.push({
+      key: 'refused',
+      label: `${asked.kind} refused`,
+      tone: 'refused',
+      title: `the client refused: ${asked.reason ?? 'no reason given'}`,
+    });
   else if (lastAction?.type === 'expand')
     marks.push({ key: 'expand', label: `re-expanded by ${lastAction.actor}`, tone: 'person' });
   if (isNext) marks.push({ key: 'next', label: 'next', tone: 'next' });
@@ -136,7 +150,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
       {marks.length > 0 && (
         <div className="tnode-marks">
           {marks.map((m) => (
-            <span key={m.key} className={`mark mark-${m.tone}`} data-testid={`mark-${m.key}`}>
+            <span key={m.key} className={`mark mark-${m.tone}`} data-testid={`mark-${m.key}`} title={m.title}>
               {m.label}
             </span>
           ))}

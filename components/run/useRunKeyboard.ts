@@ -9,6 +9,7 @@ import { navigate } from '@/lib/store/index';
 import { useFrame } from './fit';
 import { useRunStoreApi } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
+import type { Steering } from './useSteering';
 import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer } from './useRunDrawer';
 
 /** The page's keys; `steer`: the key sends a command, so it is there only for whoever may steer the run. */
@@ -46,17 +47,19 @@ function closeDrawer(drawer: RunDrawer) {
 
 /**
  * The page's keys. `prune` is asked for a prune (p): the page decides whether to send it at once or to ask first
- * (PruneConfirm); the other commands go straight to `commands`. Without `steer` the command keys do nothing (the
- * person may only read this run).
+ * (PruneConfirm); the other commands go straight to `commands`. A command key does nothing when `why` (the run
+ * page's one steering decision, useSteering.ts) says the command cannot be asked now: the person may only read this
+ * run, the search does not take it, or the run's state does not allow it.
  */
 export function useRunKeyboard(
   commands: RunCommands,
-  status: string,
   toggleHelp: () => void,
   drawer: RunDrawer,
   prune: (nodeId: string) => void,
-  steer: boolean,
+  steering: Pick<Steering, 'why' | 'context'>,
 ) {
+  const { why, context } = steering;
+  const steer = context.allowed;
   const store = useRunStoreApi();
   const frame = useFrame(); // fits from the published layout: at the far zoom React Flow holds no nodes
   useEffect(() => {
@@ -65,6 +68,7 @@ export function useRunKeyboard(
       const state = store.getState();
       const tree = state.tree;
       const selected = state.selectedNodeId ? tree.nodes[state.selectedNodeId] : undefined;
+      // a reader's command keys are not the page's: they do what they would anywhere else
       if (!steer && ['p', 'e', ' ', 's'].includes(event.key)) return;
       const move = (id: string | null | undefined) => {
         if (id) state.select(id);
@@ -83,17 +87,17 @@ export function useRunKeyboard(
           move(navigate(tree, state.selectedNodeId, event.key));
           break;
         case 'p':
-          if (selected && selected.parentId !== null) prune(selected.id);
+          if (selected && why('prune', selected) === null) prune(selected.id);
           break;
         case 'e':
-          if (selected) commands.expand(selected.id);
+          if (selected && why('expand', selected) === null) commands.expand(selected.id);
           break;
         case ' ':
-          if (status === 'running') commands.pause();
-          else if (status === 'paused' || status === 'interrupted') commands.resume();
+          if (why('pause') === null) commands.pause();
+          else if (why('resume') === null) commands.resume();
           break;
         case 's':
-          if (status === 'paused') commands.step();
+          if (why('step') === null) commands.step();
           break;
         case ',':
           travel('event', -1);
@@ -139,5 +143,5 @@ export function useRunKeyboard(
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store, frame, commands, status, toggleHelp, drawer, prune, steer]);
+  }, [store, frame, commands, toggleHelp, drawer, prune, steer, why]);
 }

@@ -256,5 +256,10 @@ describe('a search Arborist does not run', () => {
       ),
     );
     expect(beforeAck.commands.map((c) => c.outcome)).toEqual(['requested']);
+    // a command never answered says since when it waits; an answered one says when
+    const request = log.find((e) => e.type === 'steer.requested');
+    expect(beforeAck.commands[0]).toMatchObject({ requestedAt: request?.ts, answeredAt: null });
+    const ack = log.find((e) => e.type === 'steer.acked');
+    expect(fold(log).commands[0]).toMatchObject({ requestedAt: request?.ts, answeredAt: ack?.ts });
   });
 });

@@ -17,7 +17,7 @@ import type { ToTStats } from '../contract/vocabulary';
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
  * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
  */
-export const TREE_FORMAT = 3;
+export const TREE_FORMAT = 4;
 
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -361,7 +361,7 @@ const APPLY: Appliers = {
     pruneSubtree(tree, payload.nodeId, { prunedBy: payload.actor, pruneReason: null }, 'steeredPrunes');
   },
 
-  'steer.requested'(tree, { payload, seq }) {
+  'steer.requested'(tree, { payload, seq, ts }) {
     tree.commands = [
       ...tree.commands,
       {
@@ -372,14 +372,16 @@ const APPLY: Appliers = {
         outcome: 'requested',
         reason: null,
         ackSeq: null,
+        requestedAt: ts,
+        answeredAt: null,
       },
     ];
   },
 
-  'steer.acked'(tree, { payload, seq }) {
+  'steer.acked'(tree, { payload, seq, ts }) {
     tree.commands = tree.commands.map((command) =>
       command.seq === payload.requestSeq
-        ? { ...command, outcome: payload.outcome, reason: payload.reason, ackSeq: seq }
+        ? { ...command, outcome: payload.outcome, reason: payload.reason, ackSeq: seq, answeredAt: ts }
         : command,
     );
   },

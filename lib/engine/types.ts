@@ -99,6 +99,10 @@ export interface SteerRequest {
   reason: string | null;
   /** The seq of the steer.acked, once answered. */
   ackSeq: number | null;
+  /** When it was asked (the steer.requested's ts): a command never answered says since when it waits. */
+  requestedAt: number;
+  /** When the client answered (the steer.acked's ts), or null. */
+  answeredAt: number | null;
 }
 
 /** A search Arborist does not run (run.started's `external`): its own config and the commands it takes. */

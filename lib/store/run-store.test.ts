@@ -3,6 +3,7 @@ import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold, type ThoughtTree } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
+import { externalSearchLog } from '../engine/testing';
 import { createRunStore } from './run-store';
 
 const plain = (tree: ThoughtTree) => JSON.parse(JSON.stringify(tree)) as unknown;
@@ -203,5 +204,22 @@ describe('a long run opened from its latest tree', () => {
     // the run is finished now: its last step is the live end
     store.getState().seek(events.length);
     expect(store.getState().viewSeq).toBeNull();
+  });
+});
+
+describe('a command sent to a search Arborist does not run', () => {
+  it('stops showing as sent once the log has its request: the tree’s commands tell the rest', () => {
+    const log = externalSearchLog('ext');
+    const requested = log.findIndex((e) => e.type === 'steer.requested');
+    const store = createRunStore('ext', () => {});
+    store.getState().receiveMany(log.slice(0, requested));
+    store.getState().flush();
+    store.getState().markPending('b', 'prune');
+    expect(store.getState().pendingCommands).toEqual({ b: 'prune' });
+    store.getState().receiveMany(log.slice(requested, requested + 1));
+    store.getState().flush();
+    // a refusal brings no steer.prune: the mark must not wait for one forever
+    expect(store.getState().pendingCommands).toEqual({});
+    expect(store.getState().tree.commands.map((c) => c.outcome)).toEqual(['requested']);
   });
 });

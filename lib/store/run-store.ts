@@ -51,7 +51,10 @@ export interface RunViewState extends Derived {
   /** How many events the history holds (events.length); below lastSeq while older pages are still loading. */
   eventCount: number;
   selectedNodeId: string | null;
-  /** Commands sent but not yet seen in the log: shown at once on the node. */
+  /**
+   * Commands sent but not yet seen in the log: shown at once on the node. Seen means its effect in the log, or for a
+   * search Arborist does not run its steer.requested (from then on tree.commands says where it stands).
+   */
   pendingCommands: Record<string, 'prune' | 'expand'>;
   /** Canvas view options. */
   foldDeadEnds: boolean;
@@ -153,9 +156,17 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       }
       let { pendingCommands } = get();
       for (const event of applied) {
-        if (event.type !== 'steer.prune' && event.type !== 'steer.expand') continue;
-        const { nodeId } = event.payload;
-        if (pendingCommands[nodeId] === (event.type === 'steer.prune' ? 'prune' : 'expand')) {
+        // the log has the command: its effect (steer.prune, steer.expand), or, for a search Arborist does not run,
+        // the request to its client, whose life the tree's commands then tell (requested, applied or refused)
+        const settled =
+          event.type === 'steer.prune' || event.type === 'steer.expand'
+            ? { nodeId: event.payload.nodeId, kind: event.type === 'steer.prune' ? 'prune' : 'expand' }
+            : event.type === 'steer.requested' && event.payload.nodeId
+              ? { nodeId: event.payload.nodeId, kind: event.payload.kind }
+              : null;
+        if (!settled) continue;
+        const { nodeId } = settled;
+        if (pendingCommands[nodeId] === settled.kind) {
           const { [nodeId]: _done, ...rest } = pendingCommands;
           pendingCommands = rest;
         }

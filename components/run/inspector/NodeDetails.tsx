@@ -2,18 +2,21 @@
 // One node in the inspector: a sticky head (status, id, the commands) over its sections. A branch node shows what
 // it proposed and what came of it; the root shows the run (RunDetails). Every text from a model is rendered as
 // text. Not responsible for which node is selected (Inspector) or the sections' own reading of events (sections).
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { displayStatus, statusLabel } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import type { ThoughtNode } from '@/lib/engine/index';
 import { useRunStore } from '../RunStoreContext';
 import { actionLabel } from '@/lib/event-log/index';
-import { expandBlock, pruneBlock } from '@/lib/store/index';
 import { useRunAccess } from '../RunAccess';
+import { NodeCommandNote } from '../SteerCommands';
+import { useSteering } from '../useSteering';
+import { lastNodeCommand } from '@/lib/store/index';
 import { BranchTotals } from './BranchTotals';
 import { CrosswordBoard } from './CrosswordBoard';
 import { MctsStats } from './MctsStats';
+import { NodeAnnotations } from './NodeAnnotations';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
 import styles from './Inspector.module.css';
@@ -43,6 +46,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
         <CrosswordBoard node={node} />
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
         <MctsStats node={node} />
+        <NodeAnnotations node={node} />
         <Dropped node={node} />
         <Timing node={node} />
         <Usage node={node} />
@@ -56,13 +60,19 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
 
 function NodeActions({ runId, node }: { runId: string; node: ThoughtNode }) {
   const trpc = useTRPC();
-  const treeStatus = useRunStore((s) => s.tree.status);
-  const record = useQuery(trpc.run.byId.queryOptions({ id: runId }));
-  const run = { treeStatus, recordStatus: record.data?.status ?? null };
+  const steering = useSteering();
   const prune = useMutation(trpc.node.prune.mutationOptions());
   const expand = useMutation(trpc.node.expand.mutationOptions());
-  const pruneWhy = pruneBlock(node, run);
-  const expandWhy = expandBlock(run);
+  const command = useRunStore((s) => lastNodeCommand(s.tree.commands, node.id));
+  if (steering.unavailable) {
+    return (
+      <p className={styles.commandNote} data-testid="inspector-command-why">
+        {capitalise(steering.unavailable)}.
+      </p>
+    );
+  }
+  const pruneWhy = steering.why('prune', node);
+  const expandWhy = steering.why('expand', node);
   const busy = prune.isPending || expand.isPending;
   const error = prune.error?.message ?? expand.error?.message ?? null;
   const sent = prune.isSuccess ? 'prune' : expand.isSuccess ? 'expansion' : null;
@@ -105,9 +115,13 @@ function NodeActions({ runId, node }: { runId: string; node: ThoughtNode }) {
         <p className={styles.commandError} role="alert" data-testid="inspector-command-error">
           {error}
         </p>
+      ) : command ? (
+        // a request to the search's own client: its life (waiting, applied, refused) is in the log
+        <NodeCommandNote command={command} className={styles.commandNote} />
       ) : sent ? (
         <p className={styles.commandNote} role="status">
-          {sent === 'prune' ? 'Prune' : 'Expansion'} sent: it applies at the next step.
+          {sent === 'prune' ? 'Prune' : 'Expansion'} sent:{' '}
+          {steering.external ? 'waiting for the client to answer.' : 'it applies at the next step.'}
         </p>
       ) : reasons.length > 0 ? (
         <p className={styles.commandNote} id="inspector-command-why" data-testid="inspector-command-why">

@@ -2,7 +2,8 @@
 // The root's view in the inspector: the run itself. The goal, task, model and config (an imported run says from
 // what); where the search is (stats); and once finished, its output, why it finished, whether the answer was
 // verified and where it came from. The tree's stats are updated in place, so this view follows `version`; it is
-// shown for the root only.
+// shown for the root only. A search Arborist does not run shows its own config in place of the engine's (then only
+// the defaults) and the commands asked of its client, each with its answer.
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
 import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/contract/vocabulary';
@@ -13,6 +14,8 @@ import { formatScore } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from '../RunStoreContext';
 import { formatClock } from '@/lib/event-log/index';
+import { jsonText } from '@/lib/store/index';
+import { SteerCommandList } from '../SteerCommands';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
 
@@ -119,6 +122,12 @@ export function RunDetails({ runId }: { runId: string }) {
         </Section>
       )}
 
+      {tree.external && (
+        <Section title="Commands" aside={`${tree.commands.length} asked`} testId="inspector-commands">
+          <SteerCommandList />
+        </Section>
+      )}
+
       <Section title="Run" aside={tree.status}>
         <dl className={styles.facts}>
           <div className={styles.fact}>
@@ -167,6 +176,7 @@ export function RunDetails({ runId }: { runId: string }) {
           <Stat label="max depth" value={stats.maxDepthReached} />
           <Stat label="dropped by score" value={stats.prunedNodes} />
           <Stat label="pruned by people" value={stats.steeredPrunes} />
+          {tree.external && <Stat label="pruned by the search" value={stats.searchPrunes} />}
           <Stat label="backtracks" value={stats.backtrackCount} />
           <Stat label="model calls" value={`${stats.modelCalls} (${stats.llmCalls} own)`} />
           <Stat
@@ -177,16 +187,35 @@ export function RunDetails({ runId }: { runId: string }) {
         </dl>
       </Section>
 
-      <Section title="Config">
-        <dl className={styles.configGrid}>
-          {CONFIG_ROWS.map(({ key, label }) => (
-            <div key={key} className={styles.configRow}>
-              <dt>{label}</dt>
-              <dd>{configValue(tree.config, key)}</dd>
-            </div>
-          ))}
-        </dl>
-      </Section>
+      {tree.external ? (
+        <>
+          <Section title="Config" aside={`${tree.agentName || 'the client'}’s own`} testId="inspector-external-config">
+            {Object.keys(tree.external.config).length === 0 ? (
+              <p className={styles.muted}>The search gave no config.</p>
+            ) : (
+              <dl className={styles.configGrid}>
+                {Object.entries(tree.external.config).map(([key, value]) => (
+                  <div key={key} className={styles.configRow} data-key={key}>
+                    <dt>{key}</dt>
+                    <dd>{jsonText(value)}</dd>
+                  </div>
+                ))}
+              </dl>
+            )}
+          </Section>
+        </>
+      ) : (
+        <Section title="Config">
+          <dl className={styles.configGrid}>
+            {CONFIG_ROWS.map(({ key, label }) => (
+              <div key={key} className={styles.configRow}>
+                <dt>{label}</dt>
+                <dd>{configValue(tree.config, key)}</dd>
+              </div>
+            ))}
+          </dl>
+        </Section>
+      )}
     </>
   );
 }

@@ -1,0 +1,28 @@
+/**
+ * Which steering commands a search Arborist does not run will take, in words a person reads: one definition for the
+ * page (which disables a control and says why) and the server (which refuses the command with CONFLICT), so the two
+ * never word it differently. A search Arborist runs itself takes every command (null: no refusal here).
+ * Browser-safe and pure. Not responsible for the other reasons a command cannot be given now (the run's state, the
+ * node: lib/store's steerBlock; who may steer: access.ts).
+ */
+import type { SteerKind } from './vocabulary';
+
+/** What of run.started's `external` this needs: the commands the client applies (null: Arborist runs the search). */
+export interface SteerTaker {
+  commands: readonly SteerKind[];
+}
+
+/** Why no command can be sent to this run at all (its client listens for none), or null when some can. */
+export function steeringUnavailable(external: SteerTaker | null, agentName: string): string | null {
+  if (!external || external.commands.length > 0) return null;
+  return `steering is unavailable: ${agentName.trim() || 'the client'} does not listen for commands`;
+}
+
+/** Why the search cannot take a `kind` command (unavailable, or not one it applies), or null when it can. */
+export function externalSteerBlock(external: SteerTaker | null, agentName: string, kind: SteerKind): string | null {
+  if (!external) return null;
+  return (
+    steeringUnavailable(external, agentName) ??
+    (external.commands.includes(kind) ? null : `this search does not take ${kind} commands`)
+  );
+}
