@@ -580,14 +580,7 @@ export class ArboristRun {
       const outcome = await this.send<IngestAppended>('POST', `/api/ingest/runs/${this.runId}/events`, batch);
       if (this.phase !== 'open') return;
       if (outcome.kind === 'ok') {
-        const last = batch[batch.length - 1]!.seq;
-        this.counts.sent += (outcome.body.accepted ?? 0) + (outcome.body.duplicates ?? 0);
-        this.counts.duplicates += outcome.body.duplicates ?? 0;
-        this.nextSeq = Math.max(last + 1, outcome.body.nextSeq ?? 0);
-        this.history = [...this.history, ...batch].slice(-2 * this.settings.batchSize);
-        this.inFlight = null;
-        this.warned.delete('unreachable');
-        if (batch.some((item) => 'op' in item && item.op === 'finish')) this.finishStored = true;
+        this.delivered(batch, outcome.body);
         return;
       }
       if (outcome.kind === 'retry') {
@@ -601,6 +594,16 @@ export class ArboristRun {
         continue;
       }
       const error = (outcome.body ?? {}) as Partial<IngestError>;
+      if (
+        outcome.status === 409 &&
+        error.error === 'closed' &&
+        typeof error.expectedSeq === 'number' &&
+        error.expectedSeq > batch[batch.length - 1]!.seq
+      ) {
+        // the server has all of this batch (it ended the run with it, or after it): it counts as delivered
+        this.delivered(batch, { accepted: 0, duplicates: batch.length, nextSeq: error.expectedSeq, status: 'closed' });
+        return;
+      }
       if (outcome.status === 400) {
         this.dropInvalid(batch, error, outcome.message);
       } else if (outcome.status === 409 && error.error === 'gap' && typeof error.expectedSeq === 'number') {
@@ -628,6 +631,17 @@ export class ArboristRun {
         this.inFlight = null;
       }
     }
+  }
+
+  private delivered(batch: Numbered[], answer: Partial<IngestAppended>): void {
+    const last = batch[batch.length - 1]!.seq;
+    this.counts.sent += (answer.accepted ?? 0) + (answer.duplicates ?? 0);
+    this.counts.duplicates += answer.duplicates ?? 0;
+    this.nextSeq = Math.max(last + 1, answer.nextSeq ?? 0);
+    this.history = [...this.history, ...batch].slice(-2 * this.settings.batchSize);
+    this.inFlight = null;
+    this.warned.delete('unreachable');
+    if (batch.some((item) => 'op' in item && item.op === 'finish')) this.finishStored = true;
   }
 
   /** A 400: drop the items it names (and those about their nodes) and send the rest again; nothing was stored. */

@@ -158,9 +158,6 @@ export async function startFakeIngestServer(options: { heartbeatMs?: number } = 
     // events
     const status = fake.failNext.shift();
     if (status !== undefined) return send(res, status, { error: 'failing', message: `told to answer ${status}` });
-    if (run.status !== 'running') {
-      return send(res, 409, { error: 'closed', message: 'the run has finished', expectedSeq: run.items.length + 1 });
-    }
     let duplicates = 0;
     const fresh: StoredItem[] = [];
     const nodes = new Set(run.nodes);
@@ -192,6 +189,10 @@ export async function startFakeIngestServer(options: { heartbeatMs?: number } = 
       fresh.push(item);
     }
     if (issues.length > 0) return send(res, 400, { error: 'invalid', message: 'invalid batch', issues });
+    // as the production server: a repeated batch is answered as duplicates even once the run has ended
+    if (fresh.length > 0 && run.status !== 'running') {
+      return send(res, 409, { error: 'closed', message: 'the run has finished', expectedSeq: run.items.length + 1 });
+    }
     run.items.push(...fresh);
     run.nodes = nodes;
     for (const item of fresh) {
