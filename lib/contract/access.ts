@@ -53,6 +53,16 @@ export function canOnRun(who: Principal, action: RunAction, run: RunAccessFacts)
   }
 }
 
+/**
+ * Stream into an external run as its client (the ingest API, lib/server/ingest): the local person, admins, and the
+ * member who created it. A member steers a teammate's search but does not write into it.
+ */
+export function canIngestInto(who: Principal, run: RunAccessFacts): boolean {
+  if (who.kind === 'local') return true;
+  if (who.kind !== 'user' || who.role === 'viewer') return false;
+  return who.role === 'admin' || run.ownerId === who.id;
+}
+
 /** Start new runs and import files. */
 export function canCreateRuns(who: Principal): boolean {
   return who.kind === 'local' || (who.kind === 'user' && who.role !== 'viewer');

@@ -63,6 +63,8 @@ export type ClientEventType = (typeof CLIENT_EVENT_TYPES)[number];
 
 /** The most items one batch may hold. */
 export const MAX_BATCH_ITEMS = 5_000;
+/** The largest body one request may send (a batch, JSON or NDJSON): 16 MiB. */
+export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 const nodeRef = z.string().min(1).max(200);
 const clientSeq = z.number().int().min(1);
@@ -108,6 +110,23 @@ const annotations = {
   metadata: z.record(z.string().min(1).max(200), jsonValueSchema).optional(),
   mcts: mctsStatsSchema.partial().optional(),
 };
+
+/** The search is over (run.finished). */
+const finishOpSchema = z.strictObject({
+  seq: clientSeq,
+  ts,
+  op: z.literal('finish'),
+  output: z.string().default(''),
+  best: nodeRef.nullable().default(null),
+  success: z.boolean().default(false),
+  reason: finishReasonSchema.default('frontier-empty'),
+  detail: z.string().nullable().default(null),
+  verified: z.boolean().nullable().default(null),
+});
+
+/** The body of POST /api/ingest/runs/:id/finish (a finish without a seq, for curl; every field optional). */
+export const ingestFinishSchema = finishOpSchema.omit({ seq: true, ts: true, op: true });
+export type IngestFinishInput = z.input<typeof ingestFinishSchema>;
 
 /** The higher-level operations, one schema each; the server turns each into canonical events (lib/server/ingest). */
 export const ingestOpSchema = z.discriminatedUnion('op', [
@@ -193,17 +212,7 @@ export const ingestOpSchema = z.discriminatedUnion('op', [
     reason: z.string().nullable().default(null),
   }),
   /** The search is over (run.finished). */
-  z.strictObject({
-    seq: clientSeq,
-    ts,
-    op: z.literal('finish'),
-    output: z.string().default(''),
-    best: nodeRef.nullable().default(null),
-    success: z.boolean().default(false),
-    reason: finishReasonSchema.default('frontier-empty'),
-    detail: z.string().nullable().default(null),
-    verified: z.boolean().nullable().default(null),
-  }),
+  finishOpSchema,
 ]);
 export type IngestOp = z.output<typeof ingestOpSchema>;
 export type IngestOpInput = z.input<typeof ingestOpSchema>;

@@ -127,6 +127,16 @@ const envSchema = z.object({
         return origins;
       }),
   ),
+  /** External runs (the ingest API): a running one whose client is silent this long (ms) is marked interrupted. */
+  ARBORIST_INGEST_TIMEOUT_MS: z.preprocess(
+    unsetIfEmpty,
+    z.coerce.number().int().min(500).max(86_400_000).default(30_000),
+  ),
+  /** How often (ms) an ingest client is asked to show it is alive; well under the timeout. */
+  ARBORIST_INGEST_HEARTBEAT_MS: z.preprocess(
+    unsetIfEmpty,
+    z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  ),
   /** "1": accept any Host header in local mode (the server is reached by a name this machine does not know). */
   ARBORIST_ALLOW_OPEN: z.preprocess(unsetIfEmpty, z.enum(['0', '1']).default('0')),
 });

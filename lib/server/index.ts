@@ -15,6 +15,13 @@ export { accessErrorResponse, admit, mayImport } from './http/admit';
 export { openShareLinkResponse } from './http/share-open';
 export { exportRunResponse, importRunsResponse, MAX_IMPORT_BYTES } from './http/run-files';
 export { importRun } from './imports';
+export {
+  ingestCommandsResponse,
+  ingestCreateResponse,
+  ingestEventsResponse,
+  ingestFinishResponse,
+  ingestHeartbeatResponse,
+} from './ingest/http';
 export { appendEvents, listEvents, withoutPrompt } from './repositories/events';
 export { createRun, getRun } from './repositories/runs';
 export type { CreateRunInput } from './repositories/runs';

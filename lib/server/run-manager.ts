@@ -12,15 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPayloads, ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
-import {
-  createEmptyTree,
-  fold,
-  reduce,
-  resolveConfig,
-  subtreeIds,
-  type ThoughtNode,
-  type ThoughtTree,
-} from '../engine/index';
+import { createEmptyTree, fold, reduce, resolveConfig, type ThoughtTree } from '../engine/index';
 import {
   ExplorationControl,
   forkedNodeId,
@@ -42,6 +34,9 @@ import { appendEvents, appendEventsInTransaction, listEvents } from './repositor
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { summarizeTree } from './run-summary';
+import { foldTouched } from './projection';
+import { IngestRuns } from './ingest/service';
+import { externalRunIds } from './repositories/ingest';
 import type { RunRecord } from '../contract/run';
 import { createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
 
@@ -57,6 +52,9 @@ export interface RunManagerOptions {
   /** After a restart: continue interrupted runs at once, or only when a person asks. */
   resumeMode: 'auto' | 'manual';
   log?: (message: string) => void;
+  /** External runs (lib/server/ingest): the silence after which one is interrupted, and the heartbeat asked for. */
+  ingestTimeoutMs?: number;
+  ingestHeartbeatMs?: number;
 }
 
 export interface ForkRunInput {
@@ -105,9 +103,18 @@ export class RunManager {
   private readonly live = new Map<string, LiveRun>();
   private readonly waiting: string[] = [];
   private readonly log: (message: string) => void;
+  /** Runs a program outside streams in (the ingest API): never run here, steered through their client. */
+  readonly ingest: IngestRuns;
 
   constructor(private readonly options: RunManagerOptions) {
     this.log = options.log ?? ((message) => console.log(`[arborist] ${message}`));
+    this.ingest = new IngestRuns({
+      prisma: options.prisma,
+      bus: options.bus,
+      timeoutMs: options.ingestTimeoutMs ?? 30_000,
+      heartbeatMs: options.ingestHeartbeatMs ?? 5_000,
+      log: this.log,
+    });
   }
 
   /** Validates, stores the run as queued and starts it when a slot is free. */
@@ -171,6 +178,12 @@ export class RunManager {
     const prisma = this.options.prisma;
     const source = await getRun(prisma, input.runId);
     if (!source) throw new NotFoundError(`no run ${input.runId}`);
+    if (await this.ingest.isExternal(source.id)) {
+      // its task is a label here and its search is a program elsewhere: the engine has nothing to continue it with
+      throw new ConflictError(
+        'this search runs outside Arborist: the engine cannot continue it, so it cannot be forked',
+      );
+    }
     const sourceTree = fold(await listEvents(prisma, input.runId), createEmptyTree(input.runId));
     const node = sourceTree.nodes[input.nodeId];
     if (!node) throw new InputError('nodeId', `no node ${input.nodeId} in run ${input.runId}`);
@@ -242,6 +255,8 @@ export class RunManager {
       }
       return;
     }
+    // an external run's commands go to its client, which applies and acknowledges them (lib/server/ingest)
+    if (await this.ingest.isExternal(runId)) return this.ingest.request(runId, command);
     const record = await getRun(this.options.prisma, runId);
     if (!record) throw new NotFoundError(`no run ${runId}`);
     if (record.status === 'queued') {
@@ -278,6 +293,9 @@ export class RunManager {
     const record = await getRun(this.options.prisma, runId);
     if (!record) throw new NotFoundError(`no run ${runId}`);
     if (record.status !== 'interrupted') throw new ConflictError(`the run is ${record.status}, not interrupted`);
+    if (await this.ingest.isExternal(runId)) {
+      throw new ConflictError('this search runs outside Arborist: it continues when its client sends again');
+    }
     await this.writeLifecycle(runId, [{ type: 'run.queued', payload: withActor({ reason: 'resume' }, actor) }]);
     this.waiting.push(runId);
     this.schedule();
@@ -301,7 +319,14 @@ export class RunManager {
    * queued runs wait again in their order.
    */
   async recover(): Promise<{ interrupted: string[]; resumed: string[] }> {
-    const stale = await findRunsByStatus(this.options.prisma, ['running', 'paused']);
+    // external runs are left to the ingest sweeper: their search is a program elsewhere, which may still be sending
+    // (their silence is counted from this start)
+    const found = await findRunsByStatus(this.options.prisma, ['running', 'paused']);
+    const external = await externalRunIds(
+      this.options.prisma,
+      found.map((r) => r.id),
+    );
+    const stale = found.filter((r) => !external.has(r.id));
     const queued = await findRunsByStatus(this.options.prisma, ['queued']);
     const auto = this.options.resumeMode === 'auto';
     for (const run of stale) {
@@ -322,6 +347,7 @@ export class RunManager {
 
   /** Stops every live run (tests, shutdown) and waits for their writes. */
   async stopAll(): Promise<void> {
+    this.ingest.stopSweeper();
     this.waiting.length = 0;
     const runs = [...this.live.values()];
     for (const run of runs) run.abort.abort();
@@ -470,15 +496,7 @@ export class RunManager {
       await new Promise((resolve) => setImmediate(resolve));
       while (run.pending.length > 0) {
         const batch = run.pending.splice(0);
-        const touched = new Set<string>();
-        for (const event of batch) {
-          const inFlight = run.tree.inFlight?.entry.nodeId;
-          reduce(run.tree, event);
-          collectTouched(run.tree, event, touched);
-          // a step rolled back (restart, abort) returns its node to its old status
-          if (inFlight && (event.type === 'run.resumed' || event.type === 'run.finished')) touched.add(inFlight);
-        }
-        const nodes = [...touched].map((id) => run.tree.nodes[id]).filter((n): n is ThoughtNode => Boolean(n));
+        const nodes = foldTouched(run.tree, batch);
         await this.options.prisma.$transaction(
           async (tx) => {
             await appendEventsInTransaction(tx, run.id, batch);
@@ -496,17 +514,4 @@ export class RunManager {
       run.writing = null;
     }
   }
-}
-
-/** The nodes an event changed, for the node projection. */
-function collectTouched(tree: ThoughtTree, event: ExplorationEvent, into: Set<string>): void {
-  const payload = event.payload as {
-    nodeId?: string | null;
-    parentId?: string | null;
-    fromId?: string;
-    toId?: string | null;
-  };
-  if (payload.nodeId) into.add(payload.nodeId);
-  if (payload.parentId) into.add(payload.parentId);
-  if (event.type === 'steer.prune') for (const id of subtreeIds(tree, event.payload.nodeId)) into.add(id);
 }

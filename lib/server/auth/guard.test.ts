@@ -53,6 +53,15 @@ describe('checkRequestOrigin', () => {
     }
   });
 
+  it("takes NDJSON writes (the ingest API's batches), which no form or simple fetch can send either", () => {
+    const request = new Request('http://localhost:3000/api/ingest/runs/x/events', {
+      method: 'POST',
+      headers: { host: 'localhost:3000', 'content-type': 'application/x-ndjson' },
+      body: '{"seq":1}\n',
+    });
+    expect(statusOf(request, LOCAL)).toBe('ok');
+  });
+
   it('in local mode answers loopback names only, so a rebound DNS name cannot read or write (GETs too)', () => {
     const read = (host: string) => new Request('http://x/api/trpc/run.list', { headers: { host } });
     expect(statusOf(read('localhost:3000'), LOCAL)).toBe('ok');

@@ -175,6 +175,8 @@ describe('schema.prisma and the migrations agree', () => {
     expect(models.map((m) => m.name).sort()).toEqual([
       'ApiKey',
       'Event',
+      'IngestClient',
+      'IngestItem',
       'Node',
       'PromptText',
       'Run',

@@ -1,0 +1,281 @@
+// External runs through the ingest service, on real SQLite through real Prisma (no HTTP: the routes are one call
+// each, and e2e/ingest-api.spec.ts drives them): idempotent batches by the client's seq, precise 400s that write
+// nothing, operations as the engine's events, steering flowing to the client and back, heartbeats.
+import { describe, expect, it } from 'vitest';
+import type { IngestItemInput } from '../../contract/ingest';
+import { fold } from '../../engine/index';
+import { countEvents, listEvents } from '../repositories/events';
+import { listNodes } from '../repositories/nodes';
+import { getRun } from '../repositories/runs';
+import { servicesPerTest, type TestServices } from '../testing/services';
+import { isIngestRefusal } from './refusal';
+
+const services = servicesPerTest();
+
+const creator = { ownerId: null, actor: 'tester' };
+
+async function newRun(s: TestServices, commands: string[] = ['prune', 'pause', 'resume']) {
+  return s.manager.ingest.create(
+    { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', config: { beam: 3 }, commands },
+    creator,
+  );
+}
+
+/** A root and two children, the first with named scores. */
+const opening: IngestItemInput[] = [
+  { seq: 1, op: 'node', id: 'root', parent: null },
+  { seq: 2, op: 'node', id: 'a', parent: 'root', thought: '13 - 9 = 4', score: 0.7, scores: { value: 3 } },
+  { seq: 3, op: 'node', id: 'b', parent: 'root', thought: '10 - 4 = 6', score: 0.4 },
+];
+
+/** What a refused call answered (status and body), or a failure when it was not refused. */
+async function refusal(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (isIngestRefusal(error)) return { status: error.status, ...error.body };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('creating an external run', () => {
+  it('stores a running run owned by its creator, whose log opens with run.queued and run.started (external)', async () => {
+    const s = services.create();
+    const created = await newRun(s);
+    expect(created).toMatchObject({ nextSeq: 1, url: `/runs/${created.runId}`, heartbeatMs: 5_000 });
+    const run = await getRun(s.prisma, created.runId);
+    expect(run).toMatchObject({ status: 'running', taskId: 'my-tot', modelLabel: 'llama-3' });
+    expect(run?.config).toMatchObject({ confidenceThreshold: 0, terminationConfidence: 1 });
+    const log = await listEvents(s.prisma, created.runId);
+    expect(log.map((e) => e.type)).toEqual(['run.queued', 'run.started']);
+    expect(log[0]!.payload).toEqual({ reason: 'new', actor: 'tester' });
+    expect(log[1]!.payload).toMatchObject({
+      external: { config: { beam: 3 }, commands: ['prune', 'pause', 'resume'] },
+    });
+  });
+
+  it('refuses an empty goal, naming the field', async () => {
+    const s = services.create();
+    expect(await refusal(s.manager.ingest.create({ goal: ' ' }, creator))).toMatchObject({
+      status: 400,
+      error: 'invalid',
+      issues: [{ path: 'goal', message: 'the goal is empty' }],
+    });
+  });
+});
+
+describe('appending batches', () => {
+  it('turns operations into the engine events: a node with scores is node.created then node.annotated', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    const answer = await s.manager.ingest.append(runId, [
+      ...opening,
+      { seq: 4, op: 'start', node: 'a' },
+      { seq: 5, op: 'call', node: 'a', response: '4 * 6 = 24', inputTokens: 10, outputTokens: 5, cost: 0.001 },
+      { seq: 6, op: 'complete', node: 'a', response: '24', answer: true },
+      { seq: 7, op: 'verify', node: 'a', passed: true, trace: 'ok' },
+      { seq: 8, op: 'prune', node: 'b', reason: 'an impossible state' },
+      { seq: 9, op: 'annotate', node: 'a', mcts: { q: 0.5, n: 2 } },
+      { seq: 10, op: 'finish', output: '24', best: 'a', success: true },
+    ]);
+    expect(answer).toEqual({ accepted: 10, duplicates: 0, nextSeq: 11, status: 'finished' });
+    const log = await listEvents(s.prisma, runId);
+    expect(log.slice(2).map((e) => e.type)).toEqual([
+      'node.created',
+      'node.created',
+      'node.annotated',
+      'node.created',
+      'node.started',
+      'model.called',
+      'node.completed',
+      'node.verified',
+      'node.pruned',
+      'node.annotated',
+      'run.finished',
+    ]);
+    const tree = fold(log);
+    expect(tree.nodes.a).toMatchObject({ status: 'completed', scores: { value: 3 }, mcts: { q: 0.5, n: 2 } });
+    expect(tree.nodes.a?.score?.composite).toBe(0.7);
+    expect(tree.nodes.b).toMatchObject({ status: 'pruned', pruneReason: 'an impossible state' });
+    expect(tree.modelId).toBe('llama-3');
+    const run = await getRun(s.prisma, runId);
+    expect(run).toMatchObject({ status: 'finished', output: '24', success: true, totalNodes: 2, cost: 0.001 });
+    const nodes = await listNodes(s.prisma, runId);
+    expect(nodes.find((n) => n.nodeId === 'b')?.status).toBe('pruned');
+  });
+
+  it('stores a retried batch once and counts its items as duplicates', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    const stored = await countEvents(s.prisma, runId);
+    expect(await s.manager.ingest.append(runId, opening)).toMatchObject({ accepted: 0, duplicates: 3, nextSeq: 4 });
+    expect(await countEvents(s.prisma, runId)).toBe(stored);
+    // a batch that overlaps the stored end: the old half is recognised, the new half stored
+    const more: IngestItemInput[] = [opening[2]!, { seq: 4, op: 'node', id: 'c', parent: 'a', thought: 'c' }];
+    expect(await s.manager.ingest.append(runId, more)).toMatchObject({ accepted: 1, duplicates: 1, nextSeq: 5 });
+    expect(Object.keys(fold(await listEvents(s.prisma, runId)).nodes).sort()).toEqual(['a', 'b', 'c', 'root']);
+  });
+
+  it('refuses a gap with 409 and the seq it expects, writing nothing', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    const before = await countEvents(s.prisma, runId);
+    expect(
+      await refusal(s.manager.ingest.append(runId, [{ seq: 6, op: 'fail', node: 'a', reason: 'x' }])),
+    ).toMatchObject({
+      status: 409,
+      error: 'gap',
+      expectedSeq: 4,
+    });
+    expect(await countEvents(s.prisma, runId)).toBe(before);
+  });
+
+  it('refuses a different item under a stored seq with 409 conflict', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    const changed = { ...opening[1]!, thought: 'something else' } as IngestItemInput;
+    const answer = await refusal(s.manager.ingest.append(runId, [changed]));
+    expect(answer).toMatchObject({ status: 409, error: 'conflict', expectedSeq: 4 });
+    expect(answer.message).toContain('seq 2');
+  });
+
+  it('refuses a malformed batch with 400 naming the field, and writes none of it', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    const before = await countEvents(s.prisma, runId);
+    const bad = [
+      opening[0],
+      opening[1],
+      { seq: 3, type: 'node.failed', payload: { nodeId: '', reason: 'x' } },
+      { seq: 4, op: 'explode', node: 'a' },
+    ];
+    const answer = await refusal(s.manager.ingest.append(runId, bad));
+    expect(answer).toMatchObject({ status: 400, error: 'invalid' });
+    expect(answer.issues?.map((i) => i.path)).toEqual(['items[2].payload.nodeId', 'items[3].op']);
+    expect(answer.message).toMatch(/^items\[2\]\.payload\.nodeId: /);
+    expect(await countEvents(s.prisma, runId)).toBe(before);
+  });
+
+  it('refuses a batch whose events do not fit the tree (a node under no parent), naming the item, writing nothing', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    const before = await countEvents(s.prisma, runId);
+    const answer = await refusal(
+      s.manager.ingest.append(runId, [opening[0]!, { seq: 2, op: 'node', id: 'x', parent: 'nowhere' }]),
+    );
+    expect(answer).toMatchObject({ status: 400, error: 'invalid', issues: [{ path: 'items[1]' }] });
+    expect(answer.message).toContain('nowhere');
+    expect(await countEvents(s.prisma, runId)).toBe(before);
+    // and the run still takes the good half afterwards
+    expect(await s.manager.ingest.append(runId, [opening[0]!])).toMatchObject({ accepted: 1, nextSeq: 2 });
+  });
+
+  it('refuses items after the finish with 409 closed', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, [...opening, { seq: 4, op: 'finish' }]);
+    expect(
+      await refusal(s.manager.ingest.append(runId, [{ seq: 5, op: 'fail', node: 'a', reason: 'late' }])),
+    ).toMatchObject({
+      status: 409,
+      error: 'closed',
+      expectedSeq: 5,
+    });
+  });
+});
+
+describe('steering an external run', () => {
+  it('records a command for the client, which polls it, applies it and acknowledges it', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    // the client is already waiting when the person prunes: its poll answers at once (the test's timeout is shorter
+    // than the poll's wait)
+    const poll = s.manager.ingest.commands(runId, 0, 25_000);
+    await s.manager.command(runId, { type: 'prune', nodeId: 'b', actor: 'alice' });
+    const { commands, status } = await poll;
+    expect(status).toBe('running');
+    expect(commands).toEqual([
+      { seq: expect.any(Number), kind: 'prune', nodeId: 'b', actor: 'alice', ts: expect.any(Number) },
+    ]);
+    const command = commands[0]!;
+    await s.manager.ingest.append(runId, [
+      { seq: 4, op: 'prune', node: 'b', actor: 'alice' },
+      { seq: 5, op: 'ack', command: command.seq, outcome: 'applied' },
+    ]);
+    const tree = fold(await listEvents(s.prisma, runId));
+    expect(tree.nodes.b).toMatchObject({ status: 'pruned', prunedBy: 'alice' });
+    expect(tree.commands).toEqual([expect.objectContaining({ seq: command.seq, kind: 'prune', outcome: 'applied' })]);
+    // answered: the next poll has nothing
+    expect((await s.manager.ingest.commands(runId, 0, 0)).commands).toEqual([]);
+  });
+
+  it('refuses a kind the client does not take, and everything when it takes none', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s, ['prune']);
+    await s.manager.ingest.append(runId, opening);
+    await expect(s.manager.command(runId, { type: 'pause', actor: 'alice' })).rejects.toThrow(
+      'this search does not take pause commands',
+    );
+    const deaf = await newRun(s, []);
+    await expect(s.manager.command(deaf.runId, { type: 'abort', actor: 'alice' })).rejects.toThrow(
+      'steering is unavailable: the client does not listen for commands',
+    );
+    await expect(s.manager.command(runId, { type: 'prune', nodeId: 'root', actor: 'alice' })).rejects.toThrow(
+      'the root cannot be pruned',
+    );
+    expect(fold(await listEvents(s.prisma, runId)).commands).toEqual([]);
+  });
+
+  it('is never forked nor resumed by the engine', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    await expect(s.manager.fork({ runId, nodeId: 'a' })).rejects.toThrow('cannot be forked');
+  });
+});
+
+describe('heartbeats', () => {
+  it("marks a silent client's run interrupted, and its next request continues it (run.resumed, then its items)", async () => {
+    const s = services.create({ ingestTimeoutMs: 1_000 });
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    expect(await s.manager.ingest.sweep(Date.now())).toEqual([]); // heard just now
+    expect(await s.manager.ingest.sweep(Date.now() + 5_000)).toEqual([runId]);
+    const run = await getRun(s.prisma, runId);
+    expect(run?.status).toBe('interrupted');
+    const log = await listEvents(s.prisma, runId);
+    expect(log.at(-1)).toMatchObject({ type: 'run.interrupted' });
+    expect((log.at(-1)!.payload as { reason: string }).reason).toMatch(
+      /^the client stopped sending heartbeats \(last seen \d{4}-\d\d-\d\dT/,
+    );
+    await expect(s.manager.command(runId, { type: 'pause', actor: 'alice' })).rejects.toThrow('stopped sending');
+
+    await s.manager.ingest.append(runId, [{ seq: 4, op: 'fail', node: 'b', reason: 'dead end' }]);
+    const after = await listEvents(s.prisma, runId);
+    expect(after.slice(log.length).map((e) => e.type)).toEqual(['run.resumed', 'node.failed']);
+    expect((await getRun(s.prisma, runId))?.status).toBe('running');
+  });
+
+  it('a heartbeat alone continues an interrupted run', async () => {
+    const s = services.create({ ingestTimeoutMs: 1_000 });
+    const { runId } = await newRun(s);
+    await s.manager.ingest.sweep(Date.now() + 5_000);
+    expect(await s.manager.ingest.heartbeat(runId)).toEqual({ status: 'running', nextSeq: 1 });
+  });
+
+  it('a restarted server leaves external runs running (not resumed by the engine) for the sweeper', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    const again = services.track(s.restart());
+    const recovered = await again.manager.recover();
+    expect(recovered.interrupted).not.toContain(runId);
+    expect((await getRun(again.prisma, runId))?.status).toBe('running');
+    // the new server counts the silence from its own start
+    expect(await again.manager.ingest.sweep(Date.now())).toEqual([]);
+  });
+});

@@ -1,0 +1,508 @@
+/**
+ * External runs (the ingest API's server side): a program that runs its own tree search creates a run, appends its
+ * items in idempotent batches, polls for the commands people aim at it and answers them, and shows it is alive.
+ * Every write of one run goes through one queue (queue.ts): a client's batch, a person's steering request and the
+ * sweeper's interruption each read the stored end of the log and write after it, in one transaction with the node
+ * projection, the row's summary and the client's numbering; then the events are published on the event bus, so a
+ * page watching sees an external run exactly like one the engine runs.
+ * Owned by the RunManager (`manager.ingest`), which sends it a person's commands for external runs.
+ * Not responsible for HTTP, bodies or who may call it (http.ts, body.ts), checking items (validate.ts) or turning
+ * operations into events (to-events.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { ExplorationEvent } from '../../contract/events';
+import {
+  ingestCreateSchema,
+  ingestFinishSchema,
+  type IngestAppended,
+  type IngestCommand,
+  type IngestCommands,
+  type IngestCreated,
+  type IngestHeartbeat,
+  type IngestItem,
+} from '../../contract/ingest';
+import { createEmptyTree, fold, resolveConfig, type ThoughtNode, type ThoughtTree } from '../../engine/index';
+import { checkCommand, type SteeringCommand } from '../../engine/server';
+import { foldChecked } from '../../formats/index';
+import type { PrismaClient } from '../db/client';
+import { ConflictError } from '../errors';
+import type { EventBus } from '../event-bus';
+import { collectTouched, touchedNodes } from '../projection';
+import { appendEventsInTransaction, listEvents } from '../repositories/events';
+import {
+  createIngestClient,
+  getIngestClient,
+  type IngestClientRecord,
+  silentIngestRuns,
+  storedItemHashes,
+  storeIngestItems,
+  touchIngestClient,
+} from '../repositories/ingest';
+import { upsertNodes } from '../repositories/nodes';
+import { createRun, getRun, updateRun } from '../repositories/runs';
+import { saveSnapshot } from '../repositories/snapshots';
+import { summarizeTree } from '../run-summary';
+import { itemHash } from './canonical';
+import { KeyedQueue } from './queue';
+import { IngestRefusal, invalidBatch } from './refusal';
+import { type EventDraft, finishEvent, itemEvents, placeEvents } from './to-events';
+import { validateBatch, formatPath } from './validate';
+
+export interface IngestOptions {
+  prisma: PrismaClient;
+  bus: EventBus;
+  /** A running or paused external run whose client is silent this long is marked interrupted. */
+  timeoutMs: number;
+  /** How often a client is asked to show it is alive (the create response says so). */
+  heartbeatMs: number;
+  log: (message: string) => void;
+}
+
+/** The longest a commands poll waits, and at most half the timeout: a client in a poll must not look silent. */
+export const MAX_POLL_WAIT_MS = 25_000;
+
+/** Who creates an external run. */
+export interface IngestCreator {
+  ownerId: string | null;
+  actor: string;
+}
+
+/** A run's state as loaded inside its queue. */
+interface Loaded {
+  client: IngestClientRecord;
+  tree: ThoughtTree;
+}
+
+/** What a commit writes besides the events: the client's items (and its numbering), or only that it was heard. */
+interface ClientWrite {
+  items?: { clientSeq: number; hash: string }[];
+  /** The client itself sent this request (false: a person's steering request, the sweeper). */
+  heard: boolean;
+}
+
+const LIVE = new Set(['running', 'paused']);
+const ENDED = new Set(['finished', 'failed']);
+
+/** A 400 naming the fields of a request's body (create, finish). */
+function invalidBody(error: z.ZodError): IngestRefusal {
+  return invalidBatch(
+    error.issues.map((i) => ({ path: formatPath('', i.path).slice(1) || '(body)', message: i.message })),
+  );
+}
+
+function notFound(runId: string): IngestRefusal {
+  return new IngestRefusal(404, { error: 'not-found', message: `no ingest run ${runId}` });
+}
+
+export class IngestRuns {
+  private readonly queue = new KeyedQueue();
+  /** Each external run's tree as last written (valid while its lastSeq is the row's); only touched in the queue. */
+  private readonly trees = new Map<string, ThoughtTree>();
+  /** Commands polls waiting, per run. */
+  private readonly waiters = new Map<string, Set<() => void>>();
+  /** A run the last server left running has its silence counted from this server's start. */
+  private readonly bootedAt = Date.now();
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: IngestOptions) {}
+
+  get heartbeatMs(): number {
+    return this.options.heartbeatMs;
+  }
+
+  /** Whether an ingest client streams this run (it is external: Arborist never runs its search). */
+  async isExternal(runId: string): Promise<boolean> {
+    return (await getIngestClient(this.options.prisma, runId)) !== null;
+  }
+
+  /** A new external run, running at once: run.queued and run.started (with the program's config and commands). */
+  async create(body: unknown, creator: IngestCreator): Promise<IngestCreated> {
+    const parsed = ingestCreateSchema.safeParse(body);
+    if (!parsed.success) throw invalidBody(parsed.error);
+    const input = parsed.data;
+    const runId = randomUUID();
+    const now = Date.now();
+    // the engine's defaults, with nothing cut by its evaluator's threshold and no early stop: the program decides
+    const config = resolveConfig({ confidenceThreshold: 0, terminationConfidence: 1 });
+    const tree = createEmptyTree(runId);
+    const events = placeEvents(
+      runId,
+      [
+        { type: 'run.queued', payload: { reason: 'new', actor: creator.actor } },
+        {
+          type: 'run.started',
+          payload: {
+            goal: input.goal,
+            taskId: input.task,
+            agentName: input.agent,
+            modelId: input.model,
+            config,
+            external: { config: input.config, commands: input.commands },
+          },
+        },
+      ],
+      1,
+      now,
+    );
+    fold(events, tree);
+    const prisma = this.options.prisma;
+    await prisma.$transaction(async (tx) => {
+      await createRun(tx, {
+        id: runId,
+        taskId: input.task,
+        goal: input.goal,
+        modelId: input.model,
+        modelLabel: input.model,
+        config,
+        status: 'running',
+        ownerId: creator.ownerId,
+      });
+      await appendEventsInTransaction(tx, runId, events);
+      await updateRun(tx, runId, { ...summarizeTree(tree), startedAt: new Date(now) });
+      await createIngestClient(tx, runId, new Date(now));
+    });
+    this.trees.set(runId, tree);
+    this.options.bus.publish(runId, events);
+    return { runId, url: `/runs/${runId}`, nextSeq: 1, heartbeatMs: this.options.heartbeatMs };
+  }
+
+  /**
+   * A batch of raw items: checked whole (400 naming the item, nothing written), retries recognised by seq and hash
+   * (stored once; a different item under a stored seq is a 409 conflict), the first new seq must follow the stored
+   * ones (else a 409 gap), and the new events must fold onto the stored tree; then all is written in one transaction.
+   */
+  async append(runId: string, raw: readonly unknown[]): Promise<IngestAppended> {
+    const checked = validateBatch(raw);
+    if ('issues' in checked) throw invalidBatch(checked.issues);
+    const items = checked.items;
+    return this.queue.run(runId, async () => {
+      const { client, tree } = await this.load(runId);
+      const last = client.lastClientSeq;
+      const firstNew = items.findIndex((item) => item.seq > last);
+      const repeated = firstNew < 0 ? items : items.slice(0, firstNew);
+      const fresh = firstNew < 0 ? [] : items.slice(firstNew);
+      await this.checkRepeats(runId, repeated, last);
+      if (fresh.length > 0 && fresh[0]!.seq !== last + 1) {
+        throw new IngestRefusal(409, {
+          error: 'gap',
+          expectedSeq: last + 1,
+          message: `items[${firstNew}] has seq ${fresh[0]!.seq}, but the next item must be seq ${last + 1}: send the missing items first`,
+        });
+      }
+      if (fresh.length > 0 && ENDED.has(tree.status)) {
+        throw new IngestRefusal(409, {
+          error: 'closed',
+          expectedSeq: last + 1,
+          message: `the run has ${tree.status}: it takes no more items`,
+        });
+      }
+      const drafts: EventDraft[] = this.revival(tree);
+      const origin: number[] = drafts.map(() => -1);
+      const times: number[] = drafts.map(() => Date.now());
+      for (const [i, item] of fresh.entries()) {
+        const made = itemEvents(item, tree.modelId);
+        drafts.push(...made);
+        for (const _ of made) {
+          origin.push(firstNew + i);
+          times.push(item.ts ?? Date.now());
+        }
+      }
+      const events = drafts.map(
+        (d, i) => ({ runId, seq: tree.lastSeq + 1 + i, ts: times[i]!, ...d }) as ExplorationEvent,
+      );
+      const nodes = this.foldBatch(runId, tree, events, (index, message) => {
+        const at = origin[index]!;
+        return { path: `items[${at}]`, message: `seq ${items[at]!.seq}: ${message}` };
+      });
+      const stored = fresh.map((item) => ({ clientSeq: item.seq, hash: itemHash(item) }));
+      await this.commit(runId, tree, events, nodes, { items: stored, heard: true });
+      return {
+        accepted: fresh.length,
+        duplicates: repeated.length,
+        nextSeq: (fresh.at(-1)?.seq ?? last) + 1,
+        status: tree.status,
+      };
+    });
+  }
+
+  /** The finish route: run.finished, not counted in the client's seqs. */
+  async finish(runId: string, body: unknown): Promise<IngestAppended> {
+    const parsed = ingestFinishSchema.safeParse(body ?? {});
+    if (!parsed.success) throw invalidBody(parsed.error);
+    const finish = parsed.data;
+    return this.queue.run(runId, async () => {
+      const { client, tree } = await this.load(runId);
+      if (ENDED.has(tree.status)) {
+        throw new IngestRefusal(409, {
+          error: 'closed',
+          expectedSeq: client.lastClientSeq + 1,
+          message: `the run has ${tree.status} already`,
+        });
+      }
+      const drafts = [...this.revival(tree), finishEvent(finish)];
+      const events = placeEvents(runId, drafts, tree.lastSeq + 1, Date.now());
+      const nodes = this.foldBatch(runId, tree, events, (_, message) => ({ path: '(body)', message }));
+      await this.commit(runId, tree, events, nodes, { heard: true });
+      return { accepted: 0, duplicates: 0, nextSeq: client.lastClientSeq + 1, status: tree.status };
+    });
+  }
+
+  /** The client is alive: its silence clock restarts, and an interrupted run continues. */
+  async heartbeat(runId: string): Promise<IngestHeartbeat> {
+    return this.queue.run(runId, async () => {
+      const { client, tree } = await this.load(runId);
+      await this.heard(runId, tree);
+      return { status: tree.status, nextSeq: client.lastClientSeq + 1 };
+    });
+  }
+
+  /**
+   * The commands aimed at the run after log seq `after` that the client has not answered, oldest first; when there
+   * are none and the run is live, waits up to `waitMs` (capped) for one, or for the run to end.
+   */
+  async commands(runId: string, after: number, waitMs: number, signal?: AbortSignal): Promise<IngestCommands> {
+    const read = () =>
+      this.queue.run(runId, async () => {
+        const { tree } = await this.load(runId);
+        await this.heard(runId, tree);
+        return { tree, pending: tree.commands.filter((c) => c.outcome === 'requested' && c.seq > after) };
+      });
+    let { tree, pending } = await read();
+    const wait = Math.min(Math.max(0, waitMs), MAX_POLL_WAIT_MS, Math.floor(this.options.timeoutMs / 2));
+    if (pending.length === 0 && wait > 0 && LIVE.has(tree.status) && !signal?.aborted) {
+      await this.waitForWake(runId, wait, signal);
+      ({ tree, pending } = await read());
+    }
+    const times = new Map<number, number>();
+    if (pending.length > 0) {
+      const rows = await this.options.prisma.event.findMany({
+        where: { runId, seq: { in: pending.map((c) => c.seq) } },
+        select: { seq: true, ts: true },
+      });
+      for (const row of rows) times.set(row.seq, Number(row.ts));
+    }
+    const commands: IngestCommand[] = pending.map((c) => ({
+      seq: c.seq,
+      kind: c.kind,
+      nodeId: c.nodeId,
+      actor: c.actor,
+      ts: times.get(c.seq) ?? 0,
+    }));
+    return { commands, status: tree.status };
+  }
+
+  /**
+   * A person's command for an external run: recorded as steer.requested for the client to apply (its effect and its
+   * answer come later as the client's items). Refused when the client does not take that kind, the run is not live,
+   * or the command does not fit the tree.
+   */
+  async request(runId: string, command: SteeringCommand): Promise<void> {
+    await this.queue.run(runId, async () => {
+      const { tree } = await this.load(runId);
+      const takes = tree.external?.commands ?? [];
+      if (takes.length === 0)
+        throw new ConflictError('steering is unavailable: the client does not listen for commands');
+      if (!takes.includes(command.type)) throw new ConflictError(`this search does not take ${command.type} commands`);
+      if (tree.status === 'interrupted') {
+        throw new ConflictError('the client has stopped sending: the run continues when it sends again');
+      }
+      if (!LIVE.has(tree.status)) throw new ConflictError(`the run is ${tree.status}`);
+      const problem = checkCommand(tree, command);
+      if (problem) throw new ConflictError(problem);
+      const nodeId = command.type === 'prune' || command.type === 'expand' ? command.nodeId : null;
+      const events = placeEvents(
+        runId,
+        [{ type: 'steer.requested', payload: { kind: command.type, nodeId, actor: command.actor } }],
+        tree.lastSeq + 1,
+        Date.now(),
+      );
+      const nodes = this.foldBatch(runId, tree, events, (_, message) => ({ path: 'command', message }));
+      await this.commit(runId, tree, events, nodes, { heard: false });
+    });
+  }
+
+  /** Marks interrupted every live external run whose client has been silent longer than the timeout. */
+  async sweep(now = Date.now()): Promise<string[]> {
+    const timeout = this.options.timeoutMs;
+    if (now - this.bootedAt < timeout) return [];
+    const cutoff = new Date(now - timeout);
+    const silent = await silentIngestRuns(this.options.prisma, ['running', 'paused'], cutoff);
+    const interrupted: string[] = [];
+    for (const candidate of silent) {
+      await this.queue
+        .run(candidate.runId, async () => {
+          const { client, tree } = await this.load(candidate.runId);
+          if (client.lastSeenAt >= cutoff || !LIVE.has(tree.status)) return;
+          const reason = `the client stopped sending heartbeats (last seen ${client.lastSeenAt.toISOString()})`;
+          const events = placeEvents(
+            candidate.runId,
+            [{ type: 'run.interrupted', payload: { reason } }],
+            tree.lastSeq + 1,
+            now,
+          );
+          const nodes = this.foldBatch(candidate.runId, tree, events, (_, message) => ({ path: 'sweep', message }));
+          await this.commit(candidate.runId, tree, events, nodes, { heard: false });
+          interrupted.push(candidate.runId);
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof IngestRefusal)) throw error;
+        });
+    }
+    if (interrupted.length)
+      this.options.log(`${interrupted.length} external run(s) interrupted: their clients fell silent`);
+    return interrupted;
+  }
+
+  /** Sweeps now and then, on a timer that does not keep the process alive. */
+  startSweeper(): void {
+    if (this.sweeper) return;
+    const every = Math.max(250, Math.min(Math.floor(this.options.timeoutMs / 4), 5_000));
+    this.sweeper = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.options.log(`ingest sweep failed: ${String(error)}`));
+    }, every);
+    this.sweeper.unref();
+  }
+
+  stopSweeper(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+  }
+
+  /** The run's client row and tree (in its queue); 404 when it is not an ingest run. */
+  private async load(runId: string): Promise<Loaded> {
+    const prisma = this.options.prisma;
+    const [run, client] = await Promise.all([getRun(prisma, runId), getIngestClient(prisma, runId)]);
+    if (!run || !client) {
+      this.trees.delete(runId);
+      throw notFound(runId);
+    }
+    let tree = this.trees.get(runId);
+    if (!tree || tree.lastSeq !== run.lastSeq) {
+      tree = fold(await listEvents(prisma, runId, { light: true }), createEmptyTree(runId));
+      this.trees.set(runId, tree);
+    }
+    return { client, tree };
+  }
+
+  /** The events that continue an interrupted run when its client is heard again (none otherwise). */
+  private revival(tree: ThoughtTree): EventDraft[] {
+    if (tree.status !== 'interrupted') return [];
+    return [{ type: 'run.resumed', payload: { rolledBackNodeId: tree.inFlight?.entry.nodeId ?? null } }];
+  }
+
+  /** The client was heard: an interrupted run continues, otherwise its silence clock restarts. */
+  private async heard(runId: string, tree: ThoughtTree): Promise<void> {
+    const drafts = this.revival(tree);
+    if (drafts.length === 0) {
+      await touchIngestClient(this.options.prisma, runId, new Date());
+      return;
+    }
+    const events = placeEvents(runId, drafts, tree.lastSeq + 1, Date.now());
+    const nodes = this.foldBatch(runId, tree, events, (_, message) => ({ path: '(revive)', message }));
+    await this.commit(runId, tree, events, nodes, { heard: true });
+  }
+
+  /** Items at or below the stored end must be what was stored under their seq. */
+  private async checkRepeats(runId: string, repeated: readonly IngestItem[], last: number): Promise<void> {
+    if (repeated.length === 0) return;
+    const stored = await storedItemHashes(
+      this.options.prisma,
+      runId,
+      repeated.map((item) => item.seq),
+    );
+    for (const [index, item] of repeated.entries()) {
+      if (stored.get(item.seq) !== itemHash(item)) {
+        throw new IngestRefusal(409, {
+          error: 'conflict',
+          expectedSeq: last + 1,
+          message: `items[${index}] (seq ${item.seq}) differs from the item stored under seq ${item.seq}: a retry must resend the same item`,
+        });
+      }
+    }
+  }
+
+  /**
+   * Folds the events onto the run's tree, each checked first (foldChecked), noting the nodes they change. A problem
+   * is a 400 naming the item (`where`), and the tree, changed up to it, is dropped: it is folded again next time.
+   */
+  private foldBatch(
+    runId: string,
+    tree: ThoughtTree,
+    events: readonly ExplorationEvent[],
+    where: (index: number, message: string) => { path: string; message: string },
+  ): ThoughtNode[] {
+    const touched = new Set<string>();
+    for (const [index, event] of events.entries()) {
+      const inFlight = tree.inFlight?.entry.nodeId;
+      const problem =
+        event.type === 'node.created' && event.payload.parentId === null && tree.rootId !== null
+          ? `the run has a root already ("${tree.rootId}"): a node needs a parent`
+          : foldChecked(tree, [event])?.message;
+      if (problem) {
+        this.trees.delete(runId);
+        throw invalidBatch([where(index, problem)]);
+      }
+      collectTouched(tree, event, inFlight, touched);
+    }
+    return touchedNodes(tree, touched);
+  }
+
+  /** Writes the events with what they change, in one transaction, then publishes them. */
+  private async commit(
+    runId: string,
+    tree: ThoughtTree,
+    events: readonly ExplorationEvent[],
+    nodes: readonly ThoughtNode[],
+    client: ClientWrite,
+  ): Promise<void> {
+    const now = new Date();
+    try {
+      await this.options.prisma.$transaction(
+        async (tx) => {
+          await appendEventsInTransaction(tx, runId, events);
+          if (nodes.length) await upsertNodes(tx, runId, nodes);
+          await updateRun(tx, runId, summarizeTree(tree));
+          if (client.items?.length) await storeIngestItems(tx, runId, client.items, now);
+          else if (client.heard) await touchIngestClient(tx, runId, now);
+        },
+        { timeout: 30_000 },
+      );
+    } catch (error) {
+      this.trees.delete(runId);
+      throw error;
+    }
+    this.options.bus.publish(runId, [...events]);
+    if (events.some((e) => e.type === 'steer.requested' || e.type === 'run.interrupted') || ENDED.has(tree.status)) {
+      this.wake(runId);
+    }
+    if (ENDED.has(tree.status)) {
+      this.trees.delete(runId);
+      await saveSnapshot(this.options.prisma, runId, tree).catch((error: unknown) =>
+        this.options.log(`snapshot of run ${runId} not stored: ${String(error)}`),
+      );
+      this.options.bus.close(runId, tree.status);
+    }
+  }
+
+  private wake(runId: string): void {
+    for (const wake of this.waiters.get(runId) ?? []) wake();
+  }
+
+  private waitForWake(runId: string, ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.waiters.get(runId);
+      if (!set) this.waiters.set(runId, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        set.delete(done);
+        if (set.size === 0 && this.waiters.get(runId) === set) this.waiters.delete(runId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      set.add(done);
+    });
+  }
+}
