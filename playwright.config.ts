@@ -23,7 +23,15 @@ function server(port: number, db: string, env: Record<string, string>) {
   return {
     command: `rm -f data/${db} data/${db}-wal data/${db}-shm && ${NEXT_START} -p ${port}`,
     url: `http://127.0.0.1:${port}/`,
-    env: { DATABASE_URL: `file:./data/${db}`, NEXT_TELEMETRY_DISABLED: '1', ARBORIST_MAX_CONCURRENT_RUNS: '4', ...env },
+    env: {
+      DATABASE_URL: `file:./data/${db}`,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ARBORIST_MAX_CONCURRENT_RUNS: '4',
+      // quick heartbeats, so a killed ingest client's run is interrupted within seconds (e2e/sdk-*.spec.ts)
+      ARBORIST_INGEST_TIMEOUT_MS: '4000',
+      ARBORIST_INGEST_HEARTBEAT_MS: '1000',
+      ...env,
+    },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore' as const,

@@ -10,8 +10,14 @@
  *                                              Content-Type application/x-ndjson)  -> IngestAppended
  *   GET  /api/ingest/runs/:id/commands?after=S&waitMs=W   long-poll the commands aimed at the run -> IngestCommands
  *   POST /api/ingest/runs/:id/heartbeat        the client is alive (every request counts too) -> IngestHeartbeat
+ *   POST /api/ingest/runs/:id/finish           ingestFinishSchema (a finish outside the client's seqs, for curl)
+ *                                              -> IngestAppended
  * Errors: 400 {error:'invalid', issues:[{path, message}]} names the field and stores nothing; 409 {error:'gap' |
- * 'conflict' | 'closed', expectedSeq, message}; 404 for a run that is not an ingest run; 401/403 as everywhere.
+ * 'conflict' | 'closed', expectedSeq, message}, and {error:'conflict', message} for a refused steering command;
+ * 413 {error:'invalid'} past MAX_BATCH_BYTES; 404 {error:'not-found'} for a run that is not an ingest run; 401/403
+ * ({error: message}) as on every route. The commands poll waits at most 25 s and at most half the server's timeout.
+ * A silent client (no request for ARBORIST_INGEST_TIMEOUT_MS) leaves its run `interrupted`; its next request
+ * continues it (run.resumed). Writes need Content-Type application/json (or application/x-ndjson).
  *
  * Items carry the client's own sequence number `seq` (1, 2, 3, ... per run, no gaps), separate from the log's seq
  * (the server interleaves its own events: steering requests, interruptions). A batch may repeat items already stored

@@ -1,0 +1,84 @@
+// The ingest API over real HTTP against the production server (local mode: loopback, no key): a malformed batch is
+// a 400 naming the field and writes nothing, a retried batch is stored once, NDJSON is a batch too, and a page open
+// on the run draws a node the moment a client sends it, as it would for a run the engine runs.
+// data-testid used: thought-node.
+import { expect, test } from '@playwright/test';
+import { E2E_BASE, ndjson } from './api';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+async function createRun(commands: string[] = []): Promise<string> {
+  const res = await fetch(`${E2E_BASE}/api/ingest/runs`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ goal: 'find 24 from 4 9 10 13', task: 'e2e-tot', model: 'scripted', commands }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { runId: string }).runId;
+}
+
+async function send(runId: string, body: string, type = 'application/json') {
+  const res = await fetch(`${E2E_BASE}/api/ingest/runs/${runId}/events`, {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const opening = [
+  { seq: 1, op: 'node', id: 'root', parent: null },
+  { seq: 2, op: 'node', id: 'a', parent: 'root', thought: '13 - 9 = 4', score: 0.8 },
+  { seq: 3, op: 'node', id: 'b', parent: 'root', thought: '10 - 4 = 6', score: 0.3 },
+];
+
+test('a malformed batch is refused with 400 naming the field, and nothing of it is stored', async () => {
+  const runId = await createRun();
+  const before = (await ndjson(E2E_BASE, runId)).length;
+  const bad = [...opening.slice(0, 2), { seq: 3, op: 'node', id: 'c', parent: 'root', score: 7 }];
+  const answer = await send(runId, JSON.stringify(bad));
+  expect(answer.status).toBe(400);
+  expect(answer.body).toMatchObject({ error: 'invalid', issues: [{ path: 'items[2].score' }] });
+  expect(String(answer.body.message)).toMatch(/^items\[2\]\.score: /);
+  expect((await ndjson(E2E_BASE, runId)).length).toBe(before);
+});
+
+test('a retried batch is stored once, and a gap is a 409 that says the seq expected', async () => {
+  const runId = await createRun();
+  expect(await send(runId, JSON.stringify({ items: opening }))).toMatchObject({
+    status: 200,
+    body: { accepted: 3, duplicates: 0, nextSeq: 4 },
+  });
+  const stored = await ndjson(E2E_BASE, runId);
+  expect(await send(runId, JSON.stringify(opening))).toMatchObject({
+    status: 200,
+    body: { accepted: 0, duplicates: 3, nextSeq: 4 },
+  });
+  expect((await ndjson(E2E_BASE, runId)).length).toBe(stored.length);
+  expect(stored.filter((e) => e.type === 'node.created')).toHaveLength(3);
+  expect(await send(runId, JSON.stringify([{ seq: 9, op: 'fail', node: 'a', reason: 'x' }]))).toMatchObject({
+    status: 409,
+    body: { error: 'gap', expectedSeq: 4 },
+  });
+});
+
+test('an NDJSON body is a batch, one item a line', async () => {
+  const runId = await createRun();
+  const lines = opening.map((item) => JSON.stringify(item)).join('\n') + '\n';
+  expect(await send(runId, lines, 'application/x-ndjson')).toMatchObject({ status: 200, body: { accepted: 3 } });
+  const finish = await fetch(`${E2E_BASE}/api/ingest/runs/${runId}/finish`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ output: '24', best: 'a', success: true }),
+  });
+  expect(await finish.json()).toMatchObject({ status: 'finished' });
+});
+
+test('a page open on an external run draws the node a client sends next', async ({ page }) => {
+  const runId = await createRun(['prune']);
+  await send(runId, JSON.stringify(opening));
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId('thought-node').filter({ hasText: '13 - 9 = 4' })).toBeVisible();
+  await send(runId, JSON.stringify([{ seq: 4, op: 'node', id: 'c', parent: 'a', thought: 'live: 4 * 6 = 24' }]));
+  await expect(page.getByTestId('thought-node').filter({ hasText: 'live: 4 * 6 = 24' })).toBeVisible();
+});

@@ -1,0 +1,159 @@
+/**
+ * `npm run bench:ingest`: the ingest API's figures, printed, never asserted.
+ * 1. Events per second into an external run over HTTP: a client (real fetch) creates a run on the production server
+ *    (next start, its own port and SQLite file, lib/harness) and sends node operations in batches of 500, each batch
+ *    checked, folded and written in one transaction by the server; beside it, the internal append path (appendEvents,
+ *    what the run manager's writer runs) storing the very same events into another run of the same database, in
+ *    batches of 500, in this process.
+ * 2. Latency from a client's send to the event on a watching page: headless Chromium open on /runs/<id>; the client
+ *    fetches a batch of one new node, and the page's own clock notes when that node's card is in the DOM (one machine,
+ *    one clock). p50, p95, max.
+ * BENCH_INGEST_ITEMS sets how many items part 1 sends (default 20,000), BENCH_PORT the server's port (default 3141).
+ * Not a test; builds the app first if there is no build.
+ */
+import os from 'node:os';
+import { chromium } from 'playwright-core';
+import type { IngestAppended, IngestCreated, IngestOpInput } from '../contract/ingest';
+import { CHROMIUM_ARGS, ensureBuild, findChromium, startBenchServer } from '../harness/index';
+import { appendEvents, createPrismaClient, createRun, listEvents } from '../server/index';
+import { DEFAULT_TOT_CONFIG } from '../engine/index';
+import { percentile } from './percentile';
+
+const PORT = Number(process.env.BENCH_PORT ?? 3141);
+const ITEMS = Number(process.env.BENCH_INGEST_ITEMS ?? 20_000);
+const BATCH = 500;
+const PROBES = 40;
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+async function createExternal(base: string, goal: string): Promise<string> {
+  const res = await fetch(`${base}/api/ingest/runs`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ goal, task: 'bench', model: 'scripted', commands: ['prune'] }),
+  });
+  if (res.status !== 201) throw new Error(`create failed (${res.status}): ${await res.text()}`);
+  return ((await res.json()) as IngestCreated).runId;
+}
+
+async function send(base: string, runId: string, items: IngestOpInput[]): Promise<IngestAppended> {
+  const res = await fetch(`${base}/api/ingest/runs/${runId}/events`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify(items),
+  });
+  if (!res.ok) throw new Error(`append failed (${res.status}): ${await res.text()}`);
+  return (await res.json()) as IngestAppended;
+}
+
+/** A bushy tree: node i under node floor((i-1)/4), each with a short thought and a score. */
+function nodeItem(seq: number): IngestOpInput {
+  const i = seq - 1;
+  if (i === 0) return { seq, op: 'node', id: 'n0', parent: null };
+  return {
+    seq,
+    op: 'node',
+    id: `n${i}`,
+    parent: `n${Math.floor((i - 1) / 4)}`,
+    thought: `step ${i}: combine two numbers of the state and carry on`,
+    score: (i % 10) / 10,
+  };
+}
+
+async function throughput(base: string, databaseFile: string) {
+  const runId = await createExternal(base, 'ingest throughput');
+  const started = performance.now();
+  for (let first = 1; first <= ITEMS; first += BATCH) {
+    const items = Array.from({ length: Math.min(BATCH, ITEMS - first + 1) }, (_, i) => nodeItem(first + i));
+    await send(base, runId, items);
+  }
+  const httpSeconds = (performance.now() - started) / 1000;
+
+  // the same events, through the internal append path, into another run of the same database
+  const prisma = createPrismaClient(databaseFile);
+  try {
+    const events = (await listEvents(prisma, runId)).slice(2); // after run.queued and run.started
+    const copyId = `${runId}-internal`;
+    await createRun(prisma, {
+      id: copyId,
+      taskId: 'bench',
+      goal: 'internal append',
+      modelId: 'scripted',
+      modelLabel: 'scripted',
+      config: DEFAULT_TOT_CONFIG,
+    });
+    const renumbered = events.map((e, i) => ({ ...e, runId: copyId, seq: i + 1 }));
+    const internalStart = performance.now();
+    for (let start = 0; start < renumbered.length; start += BATCH) {
+      await appendEvents(prisma, copyId, renumbered.slice(start, start + BATCH));
+    }
+    const internalSeconds = (performance.now() - internalStart) / 1000;
+    return { events: events.length, httpSeconds, internalSeconds };
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+async function pageLatency(base: string): Promise<number[]> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH');
+  const runId = await createExternal(base, 'ingest latency');
+  await send(base, runId, [{ seq: 1, op: 'node', id: 'root', parent: null }]);
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  const latencies: number[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(`${base}/runs/${runId}`);
+    await page.getByTestId('thought-node').first().waitFor();
+    for (let i = 0; i < PROBES; i++) {
+      const text = `probe ${i} of the latency bench`;
+      // the page notes, by its own clock, when the card is in the DOM; the client notes when it sent
+      const seen = page.waitForFunction(
+        (wanted) =>
+          [...document.querySelectorAll('[data-testid="thought-node"]')].some((n) => n.textContent?.includes(wanted))
+            ? Date.now()
+            : false,
+        text,
+        { polling: 'raf', timeout: 30_000 },
+      );
+      const sentAt = Date.now();
+      // each probe under the last, so the newest node is where a follower of the run looks
+      await send(base, runId, [
+        { seq: i + 2, op: 'node', id: `p${i}`, parent: i === 0 ? 'root' : `p${i - 1}`, thought: text, score: 0.5 },
+      ]);
+      const shownAt = (await (await seen).jsonValue()) as number;
+      latencies.push(shownAt - sentAt);
+    }
+  } finally {
+    await browser.close();
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+async function main() {
+  console.log(`Arborist ingest benchmark (node ${process.version}, ${os.cpus().length} cores)\n`);
+  ensureBuild('the ingest benchmark');
+  const server = await startBenchServer(PORT);
+  try {
+    const t = await throughput(server.base, server.databaseFile);
+    console.log(`events into one run, batches of ${BATCH} (${t.events} events)`);
+    console.log('path                               seconds     events/s');
+    const row = (name: string, seconds: number) =>
+      console.log(
+        `${name.padEnd(32)} ${seconds.toFixed(2).padStart(9)} ${(t.events / seconds).toFixed(0).padStart(12)}`,
+      );
+    row('HTTP (ingest API, node ops)', t.httpSeconds);
+    row('internal (appendEvents)', t.internalSeconds);
+    console.log(`ratio HTTP / internal: ${(t.internalSeconds / t.httpSeconds).toFixed(2)}`);
+
+    const latencies = await pageLatency(server.base);
+    console.log(`\nclient send -> node on a watching page (Chromium, ${latencies.length} sends of one node)`);
+    console.log(
+      `p50 ${percentile(latencies, 50)} ms   p95 ${percentile(latencies, 95)} ms   max ${latencies.at(-1)} ms`,
+    );
+  } finally {
+    server.stop();
+  }
+}
+
+void main();
