@@ -191,6 +191,43 @@ describe('delivery', () => {
   });
 });
 
+describe('a host program paused from the page', () => {
+  it('stays alive while paused (it waits on steering only the SDK can bring) and goes on when resumed', async () => {
+    await server.close();
+    server = await startFakeIngestServer({ heartbeatMs: 40 });
+    const script = `
+      import { Arborist, BUILTIN_COMMANDS } from './lib/sdk/index.ts';
+      const run = new Arborist({ server: process.argv.at(-1), flushIntervalMs: 20 })
+        .startRun({ goal: 'g', commands: BUILTIN_COMMANDS });
+      await run.ready;
+      console.log('ready');
+      let steps = 0;
+      while (await run.checkpoint()) { steps++; await new Promise((r) => setTimeout(r, 5)); }
+      await run.finish();
+      console.log('done');
+    `;
+    const child = execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, server.url], {
+      cwd: process.cwd(),
+    });
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await until(() => out.includes('ready'), 'the program to start', 15_000);
+    const acked = (n: number) => () => onlyRun().commands.filter((c) => c.ack).length === n;
+    server.command('run1', 'pause');
+    await until(acked(1), 'the pause acknowledged');
+    // paused, with nothing else to do: it must neither exit nor go silent (its run would be marked interrupted)
+    const beats = onlyRun().heartbeats;
+    await until(() => onlyRun().heartbeats >= beats + 3, 'heartbeats while paused');
+    server.command('run1', 'resume');
+    await until(acked(2), 'the resume acknowledged');
+    server.command('run1', 'abort');
+    expect(await exited).toBe(0);
+    expect(out).toContain('done');
+    expect(onlyRun().items.at(-1)).toMatchObject({ op: 'finish', reason: 'aborted' });
+  });
+});
+
 describe('heartbeat', () => {
   it('beats while the program is quiet', async () => {
     await server.close();

@@ -213,6 +213,11 @@ export class ArboristRun {
   private exitFlushTried = false;
   private readonly steering: Steering;
   private readonly declared: readonly SteerKind[];
+  /**
+   * Held (a plain interval) while the search is paused by a person: the host then waits on steering, which only this
+   * SDK's polling can bring, and a Node process whose only work is the SDK's unref'd timers would otherwise exit.
+   */
+  private keepAlive: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     private readonly settings: RunSettings,
@@ -413,6 +418,7 @@ export class ArboristRun {
     try {
       const created = createdNode(item);
       if (created) this.steering.noteNode(created.id, created.parent);
+      if (!('op' in item)) this.notePaused(item.type);
       if (this.phase === 'closed') return this.drop('closed', [item]);
       if (referencedNodes(item).some((id) => this.droppedNodes.has(id))) return this.drop('dependent', [item]);
       const isCritical = critical || ('op' in item && (item.op === 'ack' || item.op === 'finish'));
@@ -429,6 +435,22 @@ export class ArboristRun {
       this.schedule();
     } catch {
       // never into the host program
+    }
+  }
+
+  /** Whether the search waits on a person, from the events it records (built-in steering's or the program's own). */
+  private notePaused(type: string): void {
+    const paused =
+      type === 'steer.pause' || type === 'run.paused'
+        ? true
+        : type === 'steer.resume' || type === 'steer.step' || type === 'steer.abort'
+          ? false
+          : null;
+    if (paused === true && !this.keepAlive && this.phase !== 'closed') {
+      this.keepAlive = setInterval(() => undefined, 60_000);
+    } else if (paused === false && this.keepAlive) {
+      clearInterval(this.keepAlive);
+      this.keepAlive = null;
     }
   }
 
@@ -483,6 +505,7 @@ export class ArboristRun {
     this.inFlight = null;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.keepAlive) clearInterval(this.keepAlive);
     this.pollAbort.abort();
     this.steering.release();
     openRuns.delete(this);
