@@ -53,13 +53,15 @@ def combine(a: Fraction, b: Fraction, op: str) -> Optional[Fraction]:
 
 
 def propose(state: State) -> List[Tuple[str, State]]:
-    """Every legal move: two numbers combined (both orders for - and /), as (thought, next state)."""
+    """Every legal move: two numbers combined (- as larger minus smaller, / both ways), as (thought, next state)."""
     moves, seen = [], set()
     for i, j in itertools.permutations(range(len(state)), 2):
         (a, ea), (b, eb) = state[i], state[j]
         for op in OPS:
             if op in "+*" and i > j:
                 continue  # commutative: once
+            if op == "-" and a < b:
+                continue  # larger minus smaller, as the paper's proposals do: no negative numbers
             value = combine(a, b, op)
             if value is None:
                 continue
@@ -92,6 +94,11 @@ def value_of(state: State) -> Tuple[str, float]:
     if len(values) <= 3:
         return ("sure" if solvable(values) else "impossible"), closeness
     return "likely", closeness
+
+
+def rank(state: State) -> Tuple[float, float]:
+    judgement, closeness = value_of(state)
+    return VALUE[judgement], closeness
 
 
 def check(expression: str, numbers: List[int]) -> Tuple[bool, str]:
@@ -161,7 +168,8 @@ def main() -> int:
             if run.is_pruned(parent):
                 continue
             run.start(parent, "expand")
-            moves = propose(state)[: args.proposals]
+            # the proposer's best guesses first (an LLM would order them by its own judgement): by value, then closeness
+            moves = sorted(propose(state), key=lambda m: tuple(-v for v in rank(m[1])))[: args.proposals]
             prompt = f"Input: {' '.join(fmt(v) for v, _ in state)}\nPossible next steps:"
             run.call(parent, purpose="generate", model="computed", latency_ms=0,
                      messages=[{"role": "user", "content": prompt}],
