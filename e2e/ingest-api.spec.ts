@@ -3,7 +3,7 @@
 // on the run draws a node the moment a client sends it, as it would for a run the engine runs.
 // data-testid used: thought-node.
 import { expect, test } from '@playwright/test';
-import { E2E_BASE, ndjson } from './api';
+import { E2E_BASE, mutate, ndjson, query } from './api';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -81,4 +81,36 @@ test('a page open on an external run draws the node a client sends next', async 
   await expect(page.getByTestId('thought-node').filter({ hasText: '13 - 9 = 4' })).toBeVisible();
   await send(runId, JSON.stringify([{ seq: 4, op: 'node', id: 'c', parent: 'a', thought: 'live: 4 * 6 = 24' }]));
   await expect(page.getByTestId('thought-node').filter({ hasText: 'live: 4 * 6 = 24' })).toBeVisible();
+});
+
+test('a prune asked through the API reaches the client by its poll, and its ack shows it applied', async () => {
+  const runId = await createRun(['prune']);
+  await send(runId, JSON.stringify(opening));
+  const poll = fetch(`${E2E_BASE}/api/ingest/runs/${runId}/commands?after=0&waitMs=20000`);
+  await mutate(E2E_BASE, 'node.prune', { runId, nodeId: 'b' });
+  const { commands } = (await (await poll).json()) as { commands: { seq: number; kind: string; nodeId: string }[] };
+  expect(commands).toEqual([expect.objectContaining({ kind: 'prune', nodeId: 'b', actor: 'e2e' })]);
+  const ack = [
+    { seq: 4, op: 'prune', node: 'b', actor: 'e2e' },
+    { seq: 5, op: 'ack', command: commands[0]!.seq, outcome: 'applied' },
+  ];
+  expect(await send(runId, JSON.stringify(ack))).toMatchObject({ status: 200, body: { accepted: 2 } });
+  const log = await ndjson(E2E_BASE, runId);
+  expect(log.map((e) => e.type).slice(-3)).toEqual(['steer.requested', 'steer.prune', 'steer.acked']);
+  // a kind the client did not list is refused before it is recorded
+  await expect(mutate(E2E_BASE, 'run.pause', { id: runId })).rejects.toThrow('this search does not take pause');
+});
+
+test('a client that falls silent leaves its run interrupted, and its next request continues it', async () => {
+  const runId = await createRun();
+  await send(runId, JSON.stringify(opening.slice(0, 1)));
+  // the e2e server's ARBORIST_INGEST_TIMEOUT_MS is 4 s (playwright.config.ts)
+  await expect
+    .poll(async () => (await query<{ status: string }>(E2E_BASE, 'run.byId', { id: runId })).status, {
+      timeout: 20_000,
+    })
+    .toBe('interrupted');
+  const beat = await fetch(`${E2E_BASE}/api/ingest/runs/${runId}/heartbeat`, { method: 'POST', headers: JSON_HEADERS });
+  expect(await beat.json()).toEqual({ status: 'running', nextSeq: 2 });
+  expect((await ndjson(E2E_BASE, runId)).map((e) => e.type).slice(-2)).toEqual(['run.interrupted', 'run.resumed']);
 });

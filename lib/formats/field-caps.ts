@@ -112,3 +112,11 @@ export function checkTotLogFieldCaps(log: unknown): string | null {
   };
   return walk(log, []);
 }
+
+/**
+ * One event's capped fields, the first too long as an error message under `at` (e.g. ["items", 3]); null when all fit.
+ * For a stream of events checked as they come (the ingest API, lib/server/ingest), where a file's walk does not apply.
+ */
+export function checkEventFieldCaps(event: ExplorationEvent, at: readonly PropertyKey[] = []): string | null {
+  return checkEvent(event, at);
+}

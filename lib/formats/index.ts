@@ -5,7 +5,7 @@
  */
 
 export { buildExport, foldChecked, validateRunExport } from './export';
-export { FIELD_CAPS } from './field-caps';
+export { checkEventFieldCaps, FIELD_CAPS } from './field-caps';
 export type { RunExport } from './export';
 export { describeValue, looksLikeTotLog, parseTotLog } from './tot-log';
 export type { TotGame } from './tot-log';

@@ -174,6 +174,17 @@ describe('appending batches', () => {
     expect(await s.manager.ingest.append(runId, [opening[0]!])).toMatchObject({ accepted: 1, nextSeq: 2 });
   });
 
+  it("holds a node's thought to the imports' cap, naming the item", async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    const long = 'x'.repeat(100_001);
+    const answer = await refusal(
+      s.manager.ingest.append(runId, [opening[0]!, { seq: 2, op: 'node', id: 'a', parent: 'root', thought: long }]),
+    );
+    expect(answer).toMatchObject({ status: 400, issues: [{ path: 'items[1]' }] });
+    expect(answer.message).toContain('payload.branch.thought: 100,001 characters, over the 100,000-character cap');
+  });
+
   it('refuses items after the finish with 409 closed', async () => {
     const s = services.create();
     const { runId } = await newRun(s);

@@ -24,7 +24,7 @@ import {
 } from '../../contract/ingest';
 import { createEmptyTree, fold, resolveConfig, type ThoughtNode, type ThoughtTree } from '../../engine/index';
 import { checkCommand, type SteeringCommand } from '../../engine/server';
-import { foldChecked } from '../../formats/index';
+import { checkEventFieldCaps, foldChecked } from '../../formats/index';
 import type { PrismaClient } from '../db/client';
 import { ConflictError } from '../errors';
 import type { EventBus } from '../event-bus';
@@ -423,7 +423,8 @@ export class IngestRuns {
   }
 
   /**
-   * Folds the events onto the run's tree, each checked first (foldChecked), noting the nodes they change. A problem
+   * Folds the events onto the run's tree, each checked first (the import's field caps, one root, foldChecked), noting
+   * the nodes they change. A problem
    * is a 400 naming the item (`where`), and the tree, changed up to it, is dropped: it is folded again next time.
    */
   private foldBatch(
@@ -436,9 +437,10 @@ export class IngestRuns {
     for (const [index, event] of events.entries()) {
       const inFlight = tree.inFlight?.entry.nodeId;
       const problem =
-        event.type === 'node.created' && event.payload.parentId === null && tree.rootId !== null
+        checkEventFieldCaps(event) ??
+        (event.type === 'node.created' && event.payload.parentId === null && tree.rootId !== null
           ? `the run has a root already ("${tree.rootId}"): a node needs a parent`
-          : foldChecked(tree, [event])?.message;
+          : foldChecked(tree, [event])?.message);
       if (problem) {
         this.trees.delete(runId);
         throw invalidBatch([where(index, problem)]);
@@ -473,6 +475,8 @@ export class IngestRuns {
       throw error;
     }
     this.options.bus.publish(runId, [...events]);
+    // a client gone quiet may never come back: its tree is folded again if it does
+    if (tree.status === 'interrupted') this.trees.delete(runId);
     if (events.some((e) => e.type === 'steer.requested' || e.type === 'run.interrupted') || ENDED.has(tree.status)) {
       this.wake(runId);
     }
