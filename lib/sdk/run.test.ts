@@ -191,6 +191,25 @@ describe('delivery', () => {
   });
 });
 
+describe('a host program that ends without finish', () => {
+  it('exits at once when the server is down, saying what it could not send', async () => {
+    const dead = await startFakeIngestServer();
+    const url = dead.url;
+    await dead.close();
+    const script = `
+      import { Arborist } from './lib/sdk/index.ts';
+      const run = new Arborist({ server: process.argv.at(-1) }).startRun({ goal: 'g' });
+      run.node('root', null);
+    `;
+    const out = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script, url],
+      { cwd: process.cwd() },
+    );
+    expect(out.stderr).toContain('arborist: the program exited before the server created the run: 1 items unsent');
+  });
+});
+
 describe('a host program paused from the page', () => {
   it('stays alive while paused (it waits on steering only the SDK can bring) and goes on when resumed', async () => {
     await server.close();

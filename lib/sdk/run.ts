@@ -210,7 +210,9 @@ export class ArboristRun {
   private idleWaiters: (() => void)[] = [];
   private finishing: Promise<FinishSummary> | null = null;
   private finishStored = false;
-  private exitFlushTried = false;
+  private finishQueued = false;
+  /** The host is exiting (beforeExit): one try per batch, no backoff. */
+  private exiting = false;
   private readonly steering: Steering;
   private readonly declared: readonly SteerKind[];
   /**
@@ -342,7 +344,10 @@ export class ArboristRun {
 
   /** Ends the run (run.finished), sends everything left and stops the heartbeat and polling. Never rejects. */
   finish(options: FinishOptions = {}): Promise<FinishSummary> {
-    this.finishing ??= this.doFinish(options);
+    this.finishing ??= this.doFinish(options).catch(() => {
+      this.close('unsent'); // a bug must not reach the host
+      return { runId: this.runId, url: this.pageUrl, finished: this.finishStored, stats: this.stats() };
+    });
     return this.finishing;
   }
 
@@ -377,6 +382,7 @@ export class ArboristRun {
       },
       true,
     );
+    this.finishQueued = true;
     const timeoutMs = options.timeoutMs ?? this.settings.finishTimeoutMs;
     const drained = await this.flush(timeoutMs);
     if (!drained) {
@@ -392,15 +398,21 @@ export class ArboristRun {
     return { runId: this.runId, url: this.pageUrl, finished: this.finishStored, stats: this.stats() };
   }
 
-  /** Node's beforeExit: one last try to send what is buffered, never more than once (no exit loop). */
+  /**
+   * Node's beforeExit: one last try to send what is buffered. The requests keep the process alive while they run;
+   * a failed one is not retried (exiting), so a program whose server is down exits at once, with a warning.
+   */
   flushBeforeExit(): void {
-    if (this.exitFlushTried || this.phase === 'closed') return;
-    this.exitFlushTried = true;
+    if (this.exiting || this.phase === 'closed') return;
+    this.exiting = true;
     this.pollAbort.abort();
-    if (this.queue.length + (this.inFlight?.length ?? 0) === 0) return;
-    void this.flush(this.settings.requestTimeoutMs).then((drained) => {
-      if (!drained) this.warn('unsent', `the program exited with ${this.stats().buffered} items unsent`);
-    });
+    const left = this.queue.length + (this.inFlight?.length ?? 0);
+    if (left === 0) return;
+    if (this.phase !== 'open') {
+      this.warn('unsent', `the program exited before the server created the run: ${left} items unsent`);
+      return this.close('unsent');
+    }
+    void this.pump();
   }
 
   // --- queueing -----------------------------------------------------------------------------------------------
@@ -419,7 +431,8 @@ export class ArboristRun {
       const created = createdNode(item);
       if (created) this.steering.noteNode(created.id, created.parent);
       if (!('op' in item)) this.notePaused(item.type);
-      if (this.phase === 'closed') return this.drop('closed', [item]);
+      // after the finish, nothing: the server would refuse it (the run has ended)
+      if (this.phase === 'closed' || this.finishQueued) return this.drop('closed', [item]);
       if (referencedNodes(item).some((id) => this.droppedNodes.has(id))) return this.drop('dependent', [item]);
       const isCritical = critical || ('op' in item && (item.op === 'ack' || item.op === 'finish'));
       if (!isCritical && this.queue.length >= this.settings.maxBufferedItems) {
@@ -605,6 +618,10 @@ export class ArboristRun {
       if (outcome.kind === 'ok') {
         this.delivered(batch, outcome.body);
         return;
+      }
+      if (outcome.kind === 'retry' && this.exiting) {
+        this.warn('unsent', `the program exited while the server did not answer (${outcome.message}): items unsent`);
+        return this.close('unsent');
       }
       if (outcome.kind === 'retry') {
         attempt++;

@@ -436,12 +436,18 @@ class Run:
         }
 
     def _flush_before_exit(self) -> None:
+        """At exit: one try per batch, no backoff, so a program whose server is down exits at once, with a warning."""
         if self._exit_flush_tried or self._phase == "closed":
             return
         self._exit_flush_tried = True
-        if self._queue or self._in_flight:
-            if not self.flush(self._client.request_timeout):
-                self._warn("unsent", f"the program exited with {self.stats()['buffered']} items unsent")
+        left = len(self._queue) + len(self._in_flight or [])
+        if not left:
+            return
+        if self._phase != "open":
+            self._warn("unsent", f"the program exited before the server created the run: {left} items unsent")
+            return self._close("unsent")
+        if not self.flush(self._client.request_timeout):
+            self._warn("unsent", f"the program exited with {self.stats()['buffered']} items unsent")
 
     # --- queueing ----------------------------------------------------------------------------------------------
 
@@ -607,6 +613,10 @@ class Run:
                     self._warned.discard("unreachable")
                     if any(i.get("op") == "finish" for i in batch):
                         self._finish_stored = True
+                return
+            if outcome.kind == "retry" and self._exit_flush_tried:
+                self._warn("unsent", f"the program exited while the server did not answer ({outcome.message})")
+                self._close("unsent")
                 return
             if outcome.kind == "retry":
                 attempt += 1

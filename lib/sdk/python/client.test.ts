@@ -114,6 +114,24 @@ print(json.dumps({"ok": run.checkpoint(), "summary": run.finish(timeout=0.5), "w
     expect(result.warnings).toEqual(['unreachable', 'unsent']);
   }, 30_000);
 
+  it('exits without finish when no server answers, saying what it could not send (atexit)', async () => {
+    const dead = await startFakeIngestServer();
+    const url = dead.url;
+    await dead.close();
+    const { done } = python(
+      [url],
+      `
+import sys
+from arborist_client import Arborist
+run = Arborist(sys.argv[1]).start_run("g")
+run.node("root", None)
+`,
+    );
+    const out = await done;
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain('arborist: the program exited before the server created the run: 1 items unsent');
+  }, 30_000);
+
   it('takes steering with the built-in handling: pause blocks checkpoint, a prune is applied, abort ends the loop; each acknowledged', async () => {
     const { done, out } = python(
       [server.url],
