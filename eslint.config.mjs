@@ -230,6 +230,28 @@ export default tseslint.config(
     },
   },
   {
+    // the SDK ships to other programs (Node and browsers) with no dependency beyond fetch: it imports its own files,
+    // and of the contract types only (`import type`, erased), never a package, zod included, nor a Node module
+    files: ['lib/sdk/**/*.ts'],
+    ignores: ['**/*.test.ts', 'lib/sdk/testing.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_TEST_SUPPORT,
+            NO_TOOLS,
+            {
+              regex: '^(?!\\./)',
+              allowTypeImports: true,
+              message: 'lib/sdk has no dependency beyond fetch: import its own files, and types only from elsewhere.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['lib/bench/**/*.ts', 'lib/harness/**/*.ts', 'playwright.config.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

@@ -31,6 +31,11 @@ Model
   --seed <n>             the simulated model's seed (default 1)
   --latency <ms>         simulated latency per model call (default 0)
 
+Server
+  --server <url>         stream the search live to an Arborist server (its ingest API) and take steering
+                         (prune, expand, pause, resume, step, abort) from its page; prints the run's address
+  --api-key <key>        a member's API key, for a server with accounts (or ARBORIST_API_KEY)
+
 Output
   --events <file>        write the event log as NDJSON (one event per line)
   --json                 print the result as JSON instead of text
@@ -44,6 +49,9 @@ export interface CliSettings {
   latencyMs: number;
   eventsFile: string | null;
   json: boolean;
+  /** Stream to this Arborist server (lib/cli/remote.ts), or null: run offline only. */
+  server: string | null;
+  apiKey: string | null;
 }
 
 export class UsageError extends Error {
@@ -86,6 +94,8 @@ export function parseCliArgs(argv: string[]): CliSettings | null {
         seed: { type: 'string' },
         latency: { type: 'string' },
         events: { type: 'string' },
+        server: { type: 'string' },
+        'api-key': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -139,6 +149,12 @@ export function parseCliArgs(argv: string[]): CliSettings | null {
   const latencyMs = number('latency', str('latency'), false) ?? 0;
   if (latencyMs < 0) throw new UsageError('--latency cannot be negative');
 
+  const server = str('server') ?? null;
+  if (server !== null && !/^https?:\/\/[^/]/.test(server)) {
+    throw new UsageError(`--server must be the server's address, like http://127.0.0.1:3000, got "${server}"`);
+  }
+  if (str('api-key') !== undefined && server === null) throw new UsageError('--api-key goes with --server');
+
   return {
     taskId,
     goal,
@@ -147,5 +163,7 @@ export function parseCliArgs(argv: string[]): CliSettings | null {
     latencyMs,
     eventsFile: str('events') ?? null,
     json: Boolean(values.json),
+    server,
+    apiKey: str('api-key') ?? (server !== null ? process.env.ARBORIST_API_KEY || null : null),
   };
 }

@@ -1,5 +1,5 @@
 // The explore CLI as a person runs it: a real process through tsx, its output and exit codes.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold } from '../engine/index';
+import { startFakeIngestServer, until } from '../sdk/testing';
 import { parseCliArgs, UsageError } from './args';
 
 const run = promisify(execFile);
@@ -30,6 +31,8 @@ describe('parseCliArgs', () => {
     [['--strategy', 'random'], /explorationStrategy/],
     [['--task', 'open-goal'], /needs --goal/],
     [['--beam-width', '5'], /beamWidth cannot exceed branchFactor/],
+    [['--server', 'localhost:3000'], /--server must be the server's address/],
+    [['--api-key', 'k'], /--api-key goes with --server/],
   ])('refuses %j with a clear message', (args, message) => {
     expect(() => parseCliArgs(args)).toThrow(UsageError);
     expect(() => parseCliArgs(args)).toThrow(message);
@@ -77,4 +80,57 @@ describe('npm run explore', () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('Usage: npm run explore');
   }, 30_000);
+});
+
+describe('npm run explore -- --server', () => {
+  it('streams the search as it runs, applies a prune from the page and acknowledges it, refuses a bad one, and finishes the run', async () => {
+    const server = await startFakeIngestServer();
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          ...['--import', 'tsx', 'lib/cli/explore.ts', '--server', server.url, '--puzzle', '4 9 10 13'],
+          ...['--strategy', 'beam', '--beam-width', '2', '--branch-factor', '3', '--max-depth', '3', '--latency', '15'],
+          ...['--threshold', '0', '--terminate-at', '1', '--max-nodes', '12'],
+        ],
+        { cwd: process.cwd() },
+      );
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+
+      // while the search runs: a person prunes a node the server already shows, and asks to prune the root
+      const items = () => server.runs.get('run1')?.items ?? [];
+      const child0 = () =>
+        items().find((i) => i.type === 'node.created' && (i.payload as { parentId: unknown }).parentId);
+      await until(() => child0() !== undefined, 'a child node on the server', 20_000);
+      expect(stdout).toContain(`Run:      ${server.url}/runs/run1`);
+      const target = (child0()!.payload as { nodeId: string }).nodeId;
+      const prune = server.command('run1', 'prune', target, 'ada');
+      const root = server.command('run1', 'prune', 'n0', 'ada');
+      expect(await exited).toBe(0);
+
+      const run = server.runs.get('run1')!;
+      expect(run.create).toMatchObject({ goal: '4 9 10 13', task: 'game24', agent: 'arborist-cli' });
+      expect(run.create.commands).toEqual(['prune', 'expand', 'pause', 'resume', 'step', 'abort']);
+      const kinds = run.items.map((i) => (i.type as string | undefined) ?? `op:${String(i.op)}`);
+      expect(kinds).not.toContain('run.started'); // the server writes the run's life itself
+      expect(kinds[0]).toBe('node.created');
+      expect(kinds.at(-1)).toBe('op:finish');
+      const pruneAt = run.items.findIndex((i) => i.type === 'steer.prune');
+      expect(run.items[pruneAt]!.payload).toEqual({ nodeId: target, actor: 'ada' });
+      const ackAt = run.items.findIndex((i) => i.op === 'ack' && i.command === prune.seq);
+      expect(ackAt).toBeGreaterThan(pruneAt); // applied means the engine wrote its effect first
+      expect(run.commands.map((c) => [c.seq, c.ack])).toEqual([
+        [prune.seq, { outcome: 'applied', reason: null }],
+        [root.seq, { outcome: 'refused', reason: 'the root cannot be pruned; abort the run instead' }],
+      ]);
+      expect(run.items.at(-1)).toMatchObject({ op: 'finish', success: expect.any(Boolean) });
+      expect(stdout).toMatch(
+        new RegExp(`Server: +${run.items.length} items to ${server.url}/runs/run1 · 0 retried · 2 commands`),
+      );
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

@@ -1,0 +1,25 @@
+/**
+ * lib/sdk's front door: the client a program uses to stream its own tree search into Arborist and take steering back
+ * (README.md here). No dependency beyond fetch; runs in Node 20+ and browsers.
+ * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
+ */
+
+export { Arborist } from './client';
+export type { ArboristOptions } from './client';
+export { ArboristRun } from './run';
+export type {
+  ArboristWarning,
+  CallFields,
+  CommandHandler,
+  CommandResult,
+  DropReason,
+  FinishOptions,
+  FinishSummary,
+  IngestCommand,
+  NodeFields,
+  RunStats,
+  StartRunOptions,
+  WarningKind,
+} from './run';
+export { BUILTIN_COMMANDS, CommandRefused } from './steering';
+export { retryDelay } from './transport';
