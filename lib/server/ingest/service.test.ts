@@ -16,7 +16,14 @@ const creator = { ownerId: null, actor: 'tester' };
 
 async function newRun(s: TestServices, commands: string[] = ['prune', 'pause', 'resume']) {
   return s.manager.ingest.create(
-    { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', config: { beam: 3 }, commands },
+    {
+      goal: 'make 24 from 4 9 10 13',
+      task: 'my-tot',
+      model: 'llama-3',
+      config: { beam: 3 },
+      commands,
+      agent: 'my-tot-loop',
+    },
     creator,
   );
 }
@@ -234,7 +241,7 @@ describe('steering an external run', () => {
     );
     const deaf = await newRun(s, []);
     await expect(s.manager.command(deaf.runId, { type: 'abort', actor: 'alice' })).rejects.toThrow(
-      'steering is unavailable: the client does not listen for commands',
+      'steering is unavailable: my-tot-loop does not listen for commands',
     );
     await expect(s.manager.command(runId, { type: 'prune', nodeId: 'root', actor: 'alice' })).rejects.toThrow(
       'the root cannot be pruned',

@@ -9,6 +9,7 @@
  * Not responsible for HTTP, bodies or who may call it (http.ts, body.ts), checking items (validate.ts) or turning
  * operations into events (to-events.ts).
  */
+import { externalSteerBlock } from '../../contract/steering';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ExplorationEvent } from '../../contract/events';
@@ -300,10 +301,9 @@ export class IngestRuns {
   async request(runId: string, command: SteeringCommand): Promise<void> {
     await this.queue.run(runId, async () => {
       const { tree } = await this.load(runId);
-      const takes = tree.external?.commands ?? [];
-      if (takes.length === 0)
-        throw new ConflictError('steering is unavailable: the client does not listen for commands');
-      if (!takes.includes(command.type)) throw new ConflictError(`this search does not take ${command.type} commands`);
+      // the page disables the control with the same words (one definition: lib/contract/steering.ts)
+      const refusal = externalSteerBlock(tree.external ?? { commands: [] }, tree.agentName, command.type);
+      if (refusal) throw new ConflictError(refusal);
       if (tree.status === 'interrupted') {
         throw new ConflictError('the client has stopped sending: the run continues when it sends again');
       }
