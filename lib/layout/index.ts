@@ -17,7 +17,7 @@ export type {
 export { cellOf, computeIcicle, forEachDrawnCell, icicleCellAt, nodesByItem, subtreeCells, viewExtent } from './icicle';
 export type { IcicleLayout, ViewExtent } from './icicle';
 export { CARD_MIN_ZOOM, levelOf, READABLE_ZOOM } from './lod';
-export { formatQ, hasMctsStats, mctsFigure } from './mcts';
+export { formatQ, hasMctsStats, MCTS_SECTION_KEYS, mctsFigure } from './mcts';
 export { displayStatus, firstLine, formatScore, scoreFigure, STATUS_LABELS, statusLabel } from './node-status';
 export type { DisplayStatus } from './node-status';
 export { cellColours, COLOURINGS, legend, palette, themeVar } from './overview-colours';

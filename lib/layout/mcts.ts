@@ -25,3 +25,9 @@ export function hasMctsStats(tree: ThoughtTree): boolean {
   for (const id of tree.nodeOrder) if (tree.nodes[id]?.mcts) return true;
   return false;
 }
+
+/**
+ * The named score and the metadata key the inspector's MCTS section shows itself (the step's reward, the selected
+ * edge as a link): the general scores and metadata sections leave them out for a node with MCTS statistics.
+ */
+export const MCTS_SECTION_KEYS = { score: 'reward', metadata: 'selected_edge' } as const;

@@ -5,15 +5,15 @@
 // as of the step shown: time travel moves them. Renders nothing for a node without statistics.
 // Not responsible for other named scores and metadata (their own section) nor for where the numbers come from.
 import type { ThoughtNode } from '@/lib/engine/index';
-import { formatQ } from '@/lib/layout/index';
+import { formatQ, MCTS_SECTION_KEYS } from '@/lib/layout/index';
 import { NodeLink, Section } from './sections';
 import styles from './Inspector.module.css';
 
 export function MctsStats({ node }: { node: ThoughtNode }) {
   const { mcts } = node;
   if (!mcts) return null;
-  const reward = node.scores.reward;
-  const selected = node.metadata.selected_edge;
+  const reward = node.scores[MCTS_SECTION_KEYS.score];
+  const selected = node.metadata[MCTS_SECTION_KEYS.metadata];
   const fact = (label: string, value: string, testId: string, title?: string) => (
     <div className={styles.fact} title={title}>
       <dt>{label}</dt>

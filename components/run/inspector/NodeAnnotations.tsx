@@ -5,13 +5,16 @@
 // engine's own nodes). Not responsible for the engine's score bars (sections.tsx), MCTS statistics (their own
 // section) nor the search's own prune (NodeDetails' pruned box says who pruned it and why).
 import type { ThoughtNode } from '@/lib/engine/index';
+import { MCTS_SECTION_KEYS } from '@/lib/layout/index';
 import { metadataRows, scoreRows } from '@/lib/store/index';
 import { Section, TextBox } from './sections';
 import own from './NodeAnnotations.module.css';
 
 export function NodeAnnotations({ node }: { node: ThoughtNode }) {
-  const scores = scoreRows(node.scores);
-  const metadata = metadataRows(node.metadata);
+  // a node with MCTS statistics shows its reward and selected edge in the MCTS section: not twice
+  const mcts = node.mcts !== null;
+  const scores = scoreRows(node.scores).filter((row) => !(mcts && row.name === MCTS_SECTION_KEYS.score));
+  const metadata = metadataRows(node.metadata).filter((row) => !(mcts && row.key === MCTS_SECTION_KEYS.metadata));
   if (scores.length === 0 && metadata.length === 0) return null;
   return (
     <>

@@ -106,7 +106,11 @@ const SCORE_PARTS = [
 
 export function ScoreBars({ score, cumulative }: { score: BranchScore; cumulative: number }) {
   const config = useRunStore((s) => s.tree.config);
+  // a search Arborist does not run has no weights or thresholds of ours: its config is only the engine's defaults
+  const external = useRunStore((s) => s.tree.external !== null);
   if (score.logValue) return <LogValueScore score={score} logValue={score.logValue} />;
+  // parts nothing measured (a foreign search's single score) are left out, not drawn as zeros
+  const parts = SCORE_PARTS.filter((part) => score[part.key] !== null);
   return (
     <Section
       title="Score"
@@ -123,21 +127,21 @@ export function ScoreBars({ score, cumulative }: { score: BranchScore; cumulativ
       testId="inspector-score"
     >
       <div className={styles.bars}>
-        {SCORE_PARTS.map((part) => (
+        {parts.map((part) => (
           <Bar
             key={part.key}
             label={part.label}
-            hint={`× ${formatScore(config[part.weight])}`}
+            hint={external ? undefined : `× ${formatScore(config[part.weight])}`}
             value={score[part.key] ?? 0}
-            mark={part.key === 'confidence' ? config.terminationConfidence : undefined}
+            mark={part.key === 'confidence' && !external ? config.terminationConfidence : undefined}
             markLabel="stops the search"
           />
         ))}
         <Bar
-          label="composite"
+          label={parts.length ? 'composite' : 'score'}
           value={score.composite}
           strong
-          mark={config.confidenceThreshold}
+          mark={external ? undefined : config.confidenceThreshold}
           markLabel="threshold to keep"
         />
       </div>
