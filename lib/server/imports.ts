@@ -115,21 +115,51 @@ export async function importRun(prisma: PrismaClient, file: unknown, options: Im
   return record as RunRecord;
 }
 
-/** Imports a Tree-of-Thoughts log (a parsed JSON array): one run per game, all in one transaction. */
-export async function importTotLog(
+/** What every foreign log's reader (lib/formats) returns: run drafts, or why the file is refused. */
+type ForeignLogParse = { ok: true; runs: Omit<CrosswordRunDraft, 'source'>[] } | { ok: false; error: string };
+type ForeignLogReader = (log: unknown, options: { modelId?: string; now: number }) => ForeignLogParse;
+
+/**
+ * A foreign log (already parsed JSON) read by its reader and stored as runs, all or nothing, under one tag: the
+ * caller's, else the format's own for this file name and time.
+ */
+async function importForeignLog(
   prisma: PrismaClient,
+  read: ForeignLogReader,
+  tagOf: (fileName: string | null | undefined, at: Date) => string,
   log: unknown,
-  options: TotImportOptions = {},
+  options: TotImportOptions,
 ): Promise<RunRecord[]> {
   const now = options.now ?? new Date();
-  const parsed = parseTotLog(log, { modelId: options.modelId, now: now.getTime() });
+  const parsed = read(log, { modelId: options.modelId, now: now.getTime() });
   if (!parsed.ok) throw new InputError('file', parsed.error);
-  const importTag = options.importTag ?? totLogTag(options.fileName, now);
+  const importTag = options.importTag ?? tagOf(options.fileName, now);
   return storeRuns(
     prisma,
     options,
     parsed.runs.map((draft) => runFromDraft(draft, (options.newId ?? randomUUID)(), importTag)),
   );
+}
+
+/** Imports a Tree-of-Thoughts Game of 24 log (a parsed JSON array): one run per game, all in one transaction. */
+export function importTotLog(prisma: PrismaClient, log: unknown, options: TotImportOptions = {}) {
+  return importForeignLog(prisma, parseTotLog, totLogTag, log, options);
+}
+
+/**
+ * Imports a Tree-of-Thoughts mini crosswords DFS log (an array of games, each an array of steps): one run per game,
+ * tagged like the Game of 24 log (it is a Tree-of-Thoughts log too).
+ */
+export function importTotCrosswords(prisma: PrismaClient, log: unknown, options: TotImportOptions = {}) {
+  return importForeignLog(prisma, parseTotCrosswords, totLogTag, log, options);
+}
+
+/**
+ * Imports an llm-reasoners MCTS tree log (a parsed `{"logs": [...]}` object) as one run, one step per iteration.
+ * The options are a ToT log's: the file's name for the default tag, the model (the log does not say).
+ */
+export function importLlmReasonersLog(prisma: PrismaClient, log: unknown, options: TotImportOptions = {}) {
+  return importForeignLog(prisma, parseLlmReasonersLog, llmReasonersTag, log, options);
 }
 
 /** A foreign log's run draft (lib/formats; every reader's draft has these fields) as a run to store under a new id. */
@@ -150,46 +180,6 @@ function runFromDraft(draft: Omit<CrosswordRunDraft, 'source'>, id: string, impo
     parentNodeId: null,
     events: withRunId(draft.events, id),
   };
-}
-
-/**
- * Imports a Tree-of-Thoughts mini crosswords DFS log (an array of games, each an array of steps): one run per game,
- * all or nothing, tagged like the Game of 24 log (it is a Tree-of-Thoughts log too).
- */
-export async function importTotCrosswords(
-  prisma: PrismaClient,
-  log: unknown,
-  options: TotImportOptions = {},
-): Promise<RunRecord[]> {
-  const now = options.now ?? new Date();
-  const parsed = parseTotCrosswords(log, { modelId: options.modelId, now: now.getTime() });
-  if (!parsed.ok) throw new InputError('file', parsed.error);
-  const importTag = options.importTag ?? totLogTag(options.fileName, now);
-  return storeRuns(
-    prisma,
-    options,
-    parsed.runs.map((draft) => runFromDraft(draft, (options.newId ?? randomUUID)(), importTag)),
-  );
-}
-
-/**
- * Imports an llm-reasoners MCTS tree log (a parsed `{"logs": [...]}` object) as one run, one step per iteration.
- * The options are a ToT log's: the file's name for the default tag, the model (the log does not say).
- */
-export async function importLlmReasonersLog(
-  prisma: PrismaClient,
-  log: unknown,
-  options: TotImportOptions = {},
-): Promise<RunRecord[]> {
-  const now = options.now ?? new Date();
-  const parsed = parseLlmReasonersLog(log, { modelId: options.modelId, now: now.getTime() });
-  if (!parsed.ok) throw new InputError('file', parsed.error);
-  const importTag = options.importTag ?? llmReasonersTag(options.fileName, now);
-  return storeRuns(
-    prisma,
-    options,
-    parsed.runs.map((draft) => runFromDraft(draft, (options.newId ?? randomUUID)(), importTag)),
-  );
 }
 
 /**
