@@ -18,7 +18,10 @@ export interface Steering {
   context: SteerContext;
   /** Why `kind` cannot be asked now (of `node`, for prune and expand), or null when it can. */
   why: (kind: SteerKind, node?: SteerTarget) => string | null;
-  /** Set when no command can reach this run's search at all (its client listens for none): said instead of buttons. */
+  /**
+   * Set when no command can reach this run's search at all (its client listens for none) while it has not ended:
+   * said instead of buttons.
+   */
   unavailable: string | null;
   /** A search Arborist does not run: a command is a request its client answers, not an order. */
   external: boolean;
@@ -43,7 +46,8 @@ export function useSteering(): Steering {
   return {
     context,
     why,
-    unavailable: steeringUnavailable(external, agentName),
+    // a run that has ended takes no command from anyone: its controls say so, not that its client never listened
+    unavailable: status === 'finished' || status === 'failed' ? null : steeringUnavailable(external, agentName),
     external: external !== null,
   };
 }
