@@ -23,6 +23,7 @@ export {
   ingestHeartbeatResponse,
 } from './ingest/http';
 export { appendEvents, listEvents, withoutPrompt } from './repositories/events';
+export { foldTouched, writeFoldedBatch } from './projection';
 export { createRun, getRun } from './repositories/runs';
 export type { CreateRunInput } from './repositories/runs';
 export { getServices } from './services';

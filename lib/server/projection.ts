@@ -1,10 +1,16 @@
 /**
  * Which nodes of the node projection (the Node table) an event changed, so a writer upserts just those with its
- * events. One definition for every writer of a log: the run manager's write loop and the ingest API.
- * Not responsible for the SQL (repositories/nodes.ts) nor for folding (lib/engine reduce).
+ * events, and how such a batch is written (writeFoldedBatch). One definition for every writer of a log: the run
+ * manager's write loop and the ingest API.
+ * Not responsible for the SQL (repositories/) nor for folding (lib/engine reduce).
  */
 import type { ExplorationEvent } from '../contract/events';
 import { reduce, subtreeIds, type ThoughtNode, type ThoughtTree } from '../engine/index';
+import type { Db } from './db/client';
+import { appendEventsInTransaction } from './repositories/events';
+import { upsertNodes } from './repositories/nodes';
+import { updateRun } from './repositories/runs';
+import { summarizeTree } from './run-summary';
 
 /**
  * The nodes an event changed, once it is folded onto `tree`; `inFlightBefore` is the node the tree had in flight
@@ -43,4 +49,20 @@ export function foldTouched(tree: ThoughtTree, events: readonly ExplorationEvent
 
 export function touchedNodes(tree: ThoughtTree, ids: Iterable<string>): ThoughtNode[] {
   return [...ids].map((id) => tree.nodes[id]).filter((n): n is ThoughtNode => Boolean(n));
+}
+
+/**
+ * One batch of a run's log as the writers store it, inside the caller's transaction: its events, the nodes they
+ * changed (foldTouched's) and the run row's summary of the tree they were folded into.
+ */
+export async function writeFoldedBatch(
+  tx: Db,
+  runId: string,
+  tree: ThoughtTree,
+  events: readonly ExplorationEvent[],
+  nodes: readonly ThoughtNode[],
+): Promise<void> {
+  await appendEventsInTransaction(tx, runId, events);
+  if (nodes.length) await upsertNodes(tx, runId, nodes);
+  await updateRun(tx, runId, summarizeTree(tree));
 }

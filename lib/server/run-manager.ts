@@ -34,7 +34,7 @@ import { appendEvents, appendEventsInTransaction, listEvents } from './repositor
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { summarizeTree } from './run-summary';
-import { foldTouched } from './projection';
+import { foldTouched, writeFoldedBatch } from './projection';
 import { IngestRuns } from './ingest/service';
 import { externalRunIds } from './repositories/ingest';
 import type { RunRecord } from '../contract/run';
@@ -498,11 +498,7 @@ export class RunManager {
         const batch = run.pending.splice(0);
         const nodes = foldTouched(run.tree, batch);
         await this.options.prisma.$transaction(
-          async (tx) => {
-            await appendEventsInTransaction(tx, run.id, batch);
-            if (nodes.length) await upsertNodes(tx, run.id, nodes);
-            await updateRun(tx, run.id, summarizeTree(run.tree));
-          },
+          (tx) => writeFoldedBatch(tx, run.id, run.tree, batch, nodes),
           { timeout: 30_000 },
         );
         this.options.bus.publish(run.id, batch);

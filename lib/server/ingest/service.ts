@@ -29,7 +29,7 @@ import { checkEventFieldCaps, foldChecked } from '../../formats/index';
 import type { PrismaClient } from '../db/client';
 import { ConflictError } from '../errors';
 import type { EventBus } from '../event-bus';
-import { collectTouched, touchedNodes } from '../projection';
+import { collectTouched, touchedNodes, writeFoldedBatch } from '../projection';
 import { appendEventsInTransaction, listEvents } from '../repositories/events';
 import {
   createIngestClient,
@@ -40,7 +40,6 @@ import {
   storeIngestItems,
   touchIngestClient,
 } from '../repositories/ingest';
-import { upsertNodes } from '../repositories/nodes';
 import { createRun, getRun, updateRun } from '../repositories/runs';
 import { saveSnapshot } from '../repositories/snapshots';
 import { summarizeTree } from '../run-summary';
@@ -462,9 +461,7 @@ export class IngestRuns {
     try {
       await this.options.prisma.$transaction(
         async (tx) => {
-          await appendEventsInTransaction(tx, runId, events);
-          if (nodes.length) await upsertNodes(tx, runId, nodes);
-          await updateRun(tx, runId, summarizeTree(tree));
+          await writeFoldedBatch(tx, runId, tree, events, nodes);
           if (client.items?.length) await storeIngestItems(tx, runId, client.items, now);
           else if (client.heard) await touchIngestClient(tx, runId, now);
         },
