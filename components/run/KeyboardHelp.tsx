@@ -5,6 +5,7 @@
 import { useRunAccess } from './RunAccess';
 import { useDialogKeys } from './useDialogKeys';
 import { KEYS } from './useRunKeyboard';
+import { useSteering } from './useSteering';
 
 /** Keys that act on a focused control rather than the page (RunDrawer.tsx handles them). */
 const DRAWER_KEYS: { keys: string; what: string }[] = [
@@ -14,7 +15,10 @@ const DRAWER_KEYS: { keys: string; what: string }[] = [
 
 export function KeyboardHelp({ onClose }: { onClose: () => void }) {
   useDialogKeys(onClose);
-  const { steer } = useRunAccess();
+  // steering keys are listed only where they can act: a person allowed to steer, and a search that takes commands
+  const access = useRunAccess();
+  const steering = useSteering();
+  const steer = access.steer && !steering.unavailable;
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={onClose}>
       {/* focusable, so a click on its text keeps focus in the dialog */}
