@@ -228,6 +228,11 @@ test('a search whose client listens for no command reads as unavailable, not as 
     `Steering is unavailable: ${AGENT} does not listen for commands.`,
   );
   await page.screenshot({ path: 'test-results/screens/external-run-unavailable-light.png' });
+  // nor does the list of keys offer steering keys that would do nothing
+  await page.keyboard.press('?');
+  const keys = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(keys).toContainText('zoom to fit');
+  await expect(keys).not.toContainText('prune the selected branch');
 });
 
 test('live: a prune asked on the page reads as requested until the client answers, then applied or refused', async ({
