@@ -95,7 +95,8 @@ describe('steerBlock on a search Arborist does not run', () => {
 
   it('puts who may steer first, what the client takes next, then the run’s state and the node', () => {
     expect(steerBlock('expand', { ...external(['prune']), allowed: false }, node({}))).toMatch(/read/);
-    expect(steerBlock('expand', external(['prune'], 'finished'), node({}))).toMatch(/does not take expand/);
+    expect(steerBlock('expand', external(['prune'], 'finished'), node({}))).toBe('the run has finished');
+    expect(steerBlock('pause', external([], 'finished'))).toBe('the run has finished');
     expect(steerBlock('prune', external(['prune'], 'finished'), node({}))).toBe('the run has finished');
     expect(steerBlock('prune', external(['prune']), node({ parentId: null }))).toMatch(/root/);
   });

@@ -61,6 +61,8 @@ function runCommandBlock(kind: Exclude<SteerKind, 'prune' | 'expand'>, status: s
  */
 export function steerBlock(kind: SteerKind, ctx: SteerContext, node?: SteerTarget): string | null {
   if (!ctx.allowed) return 'you may read this run, not steer it';
+  // a run that has ended takes nothing from anyone: that, not what its client takes, is why
+  if (ctx.status === 'finished' || ctx.status === 'failed') return 'the run has finished';
   const block = externalSteerBlock(ctx.external, ctx.agentName, kind) ?? statusBlock(kind, ctx);
   if (block) return block;
   switch (kind) {
