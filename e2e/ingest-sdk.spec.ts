@@ -73,8 +73,9 @@ test('the CLI streams a ~200-node search a page watches live; a pause and a prun
     const target = before
       .filter((e) => e.type === 'node.created' && payload<{ parentId: string | null }>(e).parentId === root)
       .map((e) => payload<{ nodeId: string }>(e).nodeId)
-      .find((n) => !started.has(n))!;
-    expect(target).toBeTruthy();
+      .find((n) => !started.has(n));
+    // paused after a few steps, some child of the root is still waiting: the test needs one (a setup fact, not a check)
+    if (!target) throw new Error('every child of the root had run before the pause: no pending node to prune');
     // open it in the page (a 200-node canvas draws only what is in view) and prune it from the inspector
     await page.goto(`${url}?node=${target}`);
     await expect(status).toHaveText('paused');

@@ -5,10 +5,10 @@
  * A forked run is then continued like any run with a log (ThoughtTreeExecutor.resume).
  * Not responsible for storing the events or linking the runs (lib/server).
  */
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
+import type { ExplorationEvent } from '../contract/events';
 import type { ProposedAction, ThoughtBranch, ToTConfig } from '../contract/vocabulary';
 import type { ThoughtTree } from './types';
-import { nextNodeId, pathTo, reduce, createEmptyTree } from './tree';
+import { foldingLog, nextNodeId, pathTo } from './tree';
 
 export interface ForkSpec {
   runId: string;
@@ -32,14 +32,7 @@ export function forkEvents(spec: ForkSpec): ExplorationEvent[] {
   const target = spec.source.nodes[spec.nodeId];
   if (!target) throw new Error(`no node ${spec.nodeId} in run ${spec.source.runId}`);
   const path = pathTo(spec.source, spec.nodeId).slice(1); // the root is the goal, created afresh
-  const events: ExplorationEvent[] = [];
-  const tree = createEmptyTree(spec.runId);
-  const now = spec.now ?? Date.now;
-  const emit = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]) => {
-    const event = { runId: spec.runId, seq: tree.lastSeq + 1, ts: now(), type, payload } as ExplorationEvent;
-    reduce(tree, event);
-    events.push(event);
-  };
+  const { tree, events, emit } = foldingLog(spec.runId, spec.now ?? Date.now);
   emit('run.started', {
     goal: spec.source.goal,
     taskId: spec.source.taskId,

@@ -40,6 +40,7 @@ export {
   newNode,
   findBestNode,
   fold,
+  foldingLog,
   markedBestNode,
   nextNodeId,
   pathTo,

@@ -9,7 +9,7 @@
  * Not responsible for deciding anything: the executor decides, the events record, reduce folds.
  */
 import { DEFAULT_TOT_CONFIG } from './config';
-import type { EventOf, ExplorationEvent } from '../contract/events';
+import type { EventOf, EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree } from './types';
 import type { ToTStats } from '../contract/vocabulary';
 
@@ -122,6 +122,22 @@ export function fold(events: Iterable<ExplorationEvent>, from?: ThoughtTree): Th
   let tree = from ?? createEmptyTree();
   for (const event of events) tree = reduce(tree, event);
   return tree;
+}
+
+/**
+ * A log written by a program rather than a search (a fork's seed, a foreign log's replay): `emit` gives each event
+ * the next seq and the clock's time, folds it at once (so the writer reads the tree as it stands, e.g. nextNodeId)
+ * and keeps it in `events`.
+ */
+export function foldingLog(runId: string, clock: () => number) {
+  const tree = createEmptyTree(runId);
+  const events: ExplorationEvent[] = [];
+  const emit = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]): void => {
+    const event = { runId, seq: tree.lastSeq + 1, ts: clock(), type, payload } as ExplorationEvent;
+    reduce(tree, event);
+    events.push(event);
+  };
+  return { tree, events, emit };
 }
 
 export class EventOrderError extends Error {

@@ -37,10 +37,9 @@
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts).
  */
 import { z } from 'zod';
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import { MAX_GOAL_CHARS } from '../contract/run';
 import type { JsonValue, MctsStats } from '../contract/vocabulary';
-import { createEmptyTree, DEFAULT_TOT_CONFIG, nextNodeId, reduce, type ThoughtTree } from '../engine/index';
+import { DEFAULT_TOT_CONFIG, foldingLog, nextNodeId } from '../engine/index';
 import { describeIssues } from './export';
 import { checkJsonStringCaps, FIELD_CAPS } from './field-caps';
 import type { ImportedRunDraft } from './tot-log';
@@ -312,13 +311,7 @@ function replay(snapshots: readonly Snapshot[], options: LlmReasonersOptions): L
   const hasQ = snapshots.some((snap) => [...snap.inEdge.values()].some((e) => Q_KEY in e.data));
 
   const runId = 'llm-reasoners';
-  const tree: ThoughtTree = createEmptyTree(runId);
-  const events: ExplorationEvent[] = [];
-  const emit = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]) => {
-    const event = { runId, seq: tree.lastSeq + 1, ts: now, type, payload } as ExplorationEvent;
-    reduce(tree, event);
-    events.push(event);
-  };
+  const { tree, events, emit } = foldingLog(runId, () => now);
 
   const rootState = stateText(first.nodes.get(first.root)?.data ?? {});
   const goal = clip(rootState.trim() || 'an MCTS search from an llm-reasoners log', MAX_GOAL_CHARS);

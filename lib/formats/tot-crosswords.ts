@@ -36,7 +36,6 @@
  * (lib/server/imports.ts) or drawing the board (components/run/inspector/CrosswordBoard.tsx).
  */
 import { z } from 'zod';
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import {
   applyMove,
   BLANK,
@@ -50,7 +49,7 @@ import {
   type CrosswordNode,
 } from '../contract/crossword';
 import { type BranchScore, type ToTConfig, toTConfigSchema } from '../contract/vocabulary';
-import { createEmptyTree, DEFAULT_TOT_CONFIG, nextNodeId, reduce, type ThoughtTree } from '../engine/index';
+import { DEFAULT_TOT_CONFIG, foldingLog, nextNodeId } from '../engine/index';
 import { crosswordPuzzles, type CrosswordPuzzle } from '../tasks/index';
 import { describeIssues } from './export';
 import { type ImportedRunDraft, TOT_DEFAULT_MODEL } from './tot-log';
@@ -277,13 +276,7 @@ function replayGame(
   const oracleStep = scores.reduce((best, sc, s) => (sc.words > (scores[best] as BoardScore).words ? s : best), 0);
 
   const runId = `tot-crosswords[${g}]`;
-  const tree: ThoughtTree = createEmptyTree(runId);
-  const events: ExplorationEvent[] = [];
-  const emit = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]) => {
-    const event = { runId, seq: tree.lastSeq + 1, ts: now, type, payload } as ExplorationEvent;
-    reduce(tree, event);
-    events.push(event);
-  };
+  const { tree, events, emit } = foldingLog(runId, () => now);
   // what CrosswordBoard reads back (readCrosswordNode)
   const meta = (board: readonly string[], actions: readonly string[]) =>
     ({

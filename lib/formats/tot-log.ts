@@ -41,14 +41,13 @@
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts).
  */
 import { z } from 'zod';
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
+import type { ExplorationEvent } from '../contract/events';
 import { type BranchScore, type ThoughtBranch, type ToTConfig, toTConfigSchema } from '../contract/vocabulary';
 import {
-  createEmptyTree,
+  foldingLog,
   DEFAULT_TOT_CONFIG,
   nextNodeId,
   pathTo,
-  reduce,
   type ThoughtNode,
   type ThoughtTree,
 } from '../engine/index';
@@ -307,13 +306,7 @@ function replayGame(game: TotGame, at: string, context: ReplayContext): Imported
   } satisfies ToTConfig);
 
   const runId = `tot-log${at}`;
-  const tree = createEmptyTree(runId);
-  const events: ExplorationEvent[] = [];
-  const emit = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]) => {
-    const event = { runId, seq: tree.lastSeq + 1, ts: now, type, payload } as ExplorationEvent;
-    reduce(tree, event);
-    events.push(event);
-  };
+  const { tree, events, emit } = foldingLog(runId, () => now);
 
   emit('run.started', { goal, taskId: 'game24', agentName: 'tree-of-thought-llm (bfs)', modelId, config });
   const rootId = nextNodeId(tree);
