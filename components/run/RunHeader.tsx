@@ -10,7 +10,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { budgetNote, formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
 import { taskLabel } from '@/lib/contract/tasks';
-import { configSummary, elapsedMs, endsTheLog, pausesOf, runStatus, steerBlock } from '@/lib/store/index';
+import { hasEnded } from '@/lib/contract/run-status';
+import { configSummary, elapsedMs, pausesOf, runStatus, steerBlock } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { ExportButton } from './ExportButton';
 import { ExternalBadge } from './ExternalBadge';
@@ -50,7 +51,7 @@ export function useRunStatus(runId: string, streamEndedUnexplained: boolean) {
     retry: (count, error) => !['NOT_FOUND', 'FORBIDDEN', 'UNAUTHORIZED'].includes(error.data?.code ?? '') && count < 2,
   });
   // a finished run's page starts from its last tree: its stream ends at once, with nothing to bring
-  const unexplained = streamEndedUnexplained && !endsTheLog(liveStatus);
+  const unexplained = streamEndedUnexplained && !hasEnded(liveStatus);
   const { refetch } = record;
   useEffect(() => {
     if (unexplained) void refetch();
@@ -106,7 +107,7 @@ function useRunElapsed(run: RunRecord, status: string): string {
   );
   const startedAt = run?.startedAt ? new Date(run.startedAt).getTime() : treeStartedAt;
   const finishedAt = run?.finishedAt ? new Date(run.finishedAt).getTime() : treeFinishedAt;
-  const ended = endsTheLog(status);
+  const ended = hasEnded(status);
   // a paused run whose pause the page has not read yet: its record changed when it paused
   const pausedAt = status === 'paused' && pauses.pausedSince === null && run ? new Date(run.updatedAt).getTime() : null;
   const endAt = viewSeq !== null ? viewTs : ended ? finishedAt : pausedAt;

@@ -12,6 +12,7 @@ import { runStatus, steerBlock, type SteerContext, type SteerTarget } from '@/li
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunAccess } from './RunAccess';
 import { useRunStore } from './RunStoreContext';
+import { hasEnded } from '@/lib/contract/run-status';
 
 export interface Steering {
   /** The facts the decision reads. */
@@ -47,7 +48,7 @@ export function useSteering(): Steering {
     context,
     why,
     // a run that has ended takes no command from anyone: its controls say so, not that its client never listened
-    unavailable: status === 'finished' || status === 'failed' ? null : steeringUnavailable(external, agentName),
+    unavailable: hasEnded(status) ? null : steeringUnavailable(external, agentName),
     external: external !== null,
   };
 }

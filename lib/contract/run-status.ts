@@ -8,3 +8,8 @@
 
 export const RUN_STATUSES = ['queued', 'running', 'paused', 'interrupted', 'finished', 'failed'] as const;
 export type StoredRunStatus = (typeof RUN_STATUSES)[number];
+
+/** True for a run that has ended (finished or failed): nothing follows in its log, and it takes no command. */
+export function hasEnded(status: string | null): boolean {
+  return status === 'finished' || status === 'failed';
+}

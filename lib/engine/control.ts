@@ -5,6 +5,7 @@
  * Not responsible for applying commands (the executor) or for who may send them (the server).
  */
 import type { ThoughtTree } from './types';
+import { hasEnded } from '../contract/run-status';
 
 export type SteeringCommand =
   | { type: 'prune'; nodeId: string; actor: string }
@@ -23,7 +24,7 @@ export class SteeringError extends Error {
 
 /** Why a command cannot apply to this tree, or null when it can. Shared by the control and the server. */
 export function checkCommand(tree: ThoughtTree, command: SteeringCommand): string | null {
-  if (tree.status === 'finished' || tree.status === 'failed') return 'the run has finished';
+  if (hasEnded(tree.status)) return 'the run has finished';
   switch (command.type) {
     case 'prune': {
       const node = tree.nodes[command.nodeId];

@@ -10,6 +10,7 @@ import type { PrismaClient } from './db/client';
 import type { BusMessage, EventBus } from './event-bus';
 import { listEvents } from './repositories/events';
 import { getRun } from './repositories/runs';
+import { hasEnded } from '../contract/run-status';
 
 const PAGE = 1_000;
 
@@ -61,7 +62,7 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
     yield* fromDatabase();
     if (!options.follow || finished) return;
     const run = await getRun(prisma, runId);
-    if (!run || run.status === 'finished' || run.status === 'failed') {
+    if (!run || hasEnded(run.status)) {
       yield* fromDatabase(); // committed between the catch-up and the status check
       return;
     }

@@ -43,6 +43,7 @@ import type { RunRecord, RunToStore } from '../contract/run';
 import type { CrosswordRunDraft } from '../formats/index';
 import { clearImportJob, createRun, deleteStagedRuns, getRun, updateRun } from './repositories/runs';
 import { summarizeTree } from './run-summary';
+import { hasEnded } from '../contract/run-status';
 
 export interface ImportOptions {
   /** Marks the imported runs; default: the file's own tag, else one that names the source. */
@@ -263,7 +264,7 @@ async function storeRuns(
     for (const run of runs) {
       // folded outside any transaction: the write lock is held only for writing
       const tree = fold(run.events, createEmptyTree(run.id));
-      const ended = tree.status === 'finished' || tree.status === 'failed';
+      const ended = hasEnded(tree.status);
       const status: StoredRunStatus = ended ? tree.status : 'interrupted';
       await add({
         rows: 1,

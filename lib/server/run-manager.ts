@@ -39,6 +39,7 @@ import { IngestRuns } from './ingest/service';
 import { externalRunIds } from './repositories/ingest';
 import type { RunRecord } from '../contract/run';
 import { createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
+import { hasEnded } from '../contract/run-status';
 
 /** The lifecycle events the manager writes itself (the engine writes the rest). */
 type LifecycleType = 'run.queued' | 'run.interrupted' | 'run.failed' | 'steer.abort' | 'run.finished';
@@ -284,7 +285,7 @@ export class RunManager {
       if (command.type === 'resume') return this.resumeInterrupted(runId, command.actor);
       throw new ConflictError('the run was interrupted by a server restart: resume it first');
     }
-    if (record.status === 'finished' || record.status === 'failed') throw new ConflictError('the run has finished');
+    if (hasEnded(record.status)) throw new ConflictError('the run has finished');
     throw new ConflictError(`the run is ${record.status} but not running in this server`);
   }
 
@@ -497,10 +498,9 @@ export class RunManager {
       while (run.pending.length > 0) {
         const batch = run.pending.splice(0);
         const nodes = foldTouched(run.tree, batch);
-        await this.options.prisma.$transaction(
-          (tx) => writeFoldedBatch(tx, run.id, run.tree, batch, nodes),
-          { timeout: 30_000 },
-        );
+        await this.options.prisma.$transaction((tx) => writeFoldedBatch(tx, run.id, run.tree, batch, nodes), {
+          timeout: 30_000,
+        });
         this.options.bus.publish(run.id, batch);
       }
     } catch (error) {

@@ -9,7 +9,7 @@
 export { createPageViewStore } from './page-view';
 export type { CanvasLayout, PageViewState, PageViewStore } from './page-view';
 export { PRUNE_ASK_ABOVE, pruneReach } from './prune';
-export { elapsedMs, endsTheLog, pausesOf, runStatus } from './run-clock';
+export { elapsedMs, pausesOf, runStatus } from './run-clock';
 export {
   clampDrawerWidth,
   DEFAULT_DRAWER,

@@ -10,6 +10,7 @@
 import { externalSteerBlock, type SteerTaker } from '@/lib/contract/steering';
 import type { SteerKind } from '@/lib/contract/vocabulary';
 import type { ThoughtNode, ThoughtTree } from '@/lib/engine/index';
+import { hasEnded } from '../contract/run-status';
 
 /** What the decision reads of the run; the page builds it once (components/run/useSteering.ts). */
 export interface SteerContext {
@@ -28,7 +29,6 @@ export type SteerTarget = Pick<ThoughtNode, 'id' | 'parentId' | 'status'>;
 
 /** A run state in which no command is taken (but abort of a queued run, resume of an interrupted one). */
 function statusBlock(kind: SteerKind, { status, external, agentName }: SteerContext): string | null {
-  if (status === 'finished' || status === 'failed') return 'the run has finished';
   if (status === 'queued' && kind !== 'abort') return 'the run is queued and has not started yet';
   if (status === 'interrupted') {
     // an external run is interrupted when its client stopped sending: nothing here can bring it back
@@ -62,7 +62,7 @@ function runCommandBlock(kind: Exclude<SteerKind, 'prune' | 'expand'>, status: s
 export function steerBlock(kind: SteerKind, ctx: SteerContext, node?: SteerTarget): string | null {
   if (!ctx.allowed) return 'you may read this run, not steer it';
   // a run that has ended takes nothing from anyone: that, not what its client takes, is why
-  if (ctx.status === 'finished' || ctx.status === 'failed') return 'the run has finished';
+  if (hasEnded(ctx.status)) return 'the run has finished';
   const block = externalSteerBlock(ctx.external, ctx.agentName, kind) ?? statusBlock(kind, ctx);
   if (block) return block;
   switch (kind) {

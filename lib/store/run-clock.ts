@@ -26,11 +26,6 @@ export function runStatus(record: RunFacts | null, live: RunFacts | null): Store
   return live !== null && live.lastSeq > record.lastSeq ? live.status : record.status;
 }
 
-/** True for the last event a log can have (nothing follows a finish or a failure). */
-export function endsTheLog(status: string | null): boolean {
-  return status === 'finished' || status === 'failed';
-}
-
 /** The pauses in a log up to `count` events: their total length, and when the one still going began. */
 export interface Pauses {
   pausedMs: number;

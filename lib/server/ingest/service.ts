@@ -48,6 +48,7 @@ import { KeyedQueue } from './queue';
 import { IngestRefusal, invalidBatch } from './refusal';
 import { type EventDraft, finishEvent, itemEvents, placeEvents } from './to-events';
 import { validateBatch, formatPath } from './validate';
+import { hasEnded } from '../../contract/run-status';
 
 export interface IngestOptions {
   prisma: PrismaClient;
@@ -82,7 +83,6 @@ interface ClientWrite {
 }
 
 const LIVE = new Set(['running', 'paused']);
-const ENDED = new Set(['finished', 'failed']);
 
 /** A 400 naming the fields of a request's body (create, finish). */
 function invalidBody(error: z.ZodError): IngestRefusal {
@@ -190,7 +190,7 @@ export class IngestRuns {
           message: `items[${firstNew}] has seq ${fresh[0]!.seq}, but the next item must be seq ${last + 1}: send the missing items first`,
         });
       }
-      if (fresh.length > 0 && ENDED.has(tree.status)) {
+      if (fresh.length > 0 && hasEnded(tree.status)) {
         throw new IngestRefusal(409, {
           error: 'closed',
           expectedSeq: last + 1,
@@ -233,7 +233,7 @@ export class IngestRuns {
     const finish = parsed.data;
     return this.queue.run(runId, async () => {
       const { client, tree } = await this.load(runId);
-      if (ENDED.has(tree.status)) {
+      if (hasEnded(tree.status)) {
         throw new IngestRefusal(409, {
           error: 'closed',
           expectedSeq: client.lastClientSeq + 1,
@@ -474,10 +474,10 @@ export class IngestRuns {
     this.options.bus.publish(runId, [...events]);
     // a client gone quiet may never come back: its tree is folded again if it does
     if (tree.status === 'interrupted') this.trees.delete(runId);
-    if (events.some((e) => e.type === 'steer.requested' || e.type === 'run.interrupted') || ENDED.has(tree.status)) {
+    if (events.some((e) => e.type === 'steer.requested' || e.type === 'run.interrupted') || hasEnded(tree.status)) {
       this.wake(runId);
     }
-    if (ENDED.has(tree.status)) {
+    if (hasEnded(tree.status)) {
       this.trees.delete(runId);
       await saveSnapshot(this.options.prisma, runId, tree).catch((error: unknown) =>
         this.options.log(`snapshot of run ${runId} not stored: ${String(error)}`),
