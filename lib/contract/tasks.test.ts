@@ -3,7 +3,7 @@ import { GOAL_MAX_LENGTH, TASK_IDS, TASK_INFO, isTaskId, taskInfo, taskLabel } f
 
 describe('task metadata', () => {
   it('lists the Game of 24 and the open goal, each with help and an example its own check accepts', () => {
-    expect(TASK_IDS).toEqual(['game24', 'open-goal']);
+    expect(TASK_IDS).toEqual(['game24', 'open-goal', 'code']);
     for (const task of TASK_INFO) {
       expect(task.label).not.toBe('');
       expect(task.describeGoal.length).toBeGreaterThan(20);

@@ -7,6 +7,7 @@
  * Not responsible for prompts, verifiers or offline simulations: lib/tasks/index.ts extends each entry with those,
  * server side.
  */
+import { codeGoalError } from './code';
 import { puzzleError } from './game24-goal';
 
 /** The longest goal a run accepts (run.create's input, and the form's message). */
@@ -59,6 +60,20 @@ const TASK_LIST = [
     goalIsProse: true,
     checksAnswers: false,
     validateGoal: openGoalError,
+  },
+  {
+    id: 'code',
+    label: 'Code change',
+    goalLabel: 'Project',
+    describeGoal:
+      'A change to a small TypeScript project: "project: bench/<id>" picks a bundled benchmark project (its own ' +
+      'request applies); "project: /absolute/folder" with "change: <what to change>" (and optionally "tests: <glob>") ' +
+      'copies a local folder (admins only). Each step proposes a hypothesis with a diff; the TypeScript compiler and ' +
+      "the project's tests verify it in a sandbox, and the verified patch is the output.",
+    exampleGoal: 'project: bench/clamp-range',
+    goalIsProse: false,
+    checksAnswers: true,
+    validateGoal: codeGoalError,
   },
 ] as const satisfies readonly TaskInfo<string>[];
 

@@ -75,11 +75,15 @@ export const toTConfigSchema = toTConfigFields
   })
   .transform((c): ToTConfig => ({ ...c, timeout: noLimitAsNull(c.timeout) }));
 
-/** What a branch proposes to do. */
+/**
+ * What a branch proposes to do. A code_change (the code task, lib/tasks/code) is a unified diff against the state of
+ * its parent (the project with every diff on the path above applied); the branch's thought is its hypothesis.
+ */
 export const proposedActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('response'), content: z.string() }),
   z.strictObject({ type: z.literal('sub_goal'), goal: z.string() }),
   z.strictObject({ type: z.literal('tool_call'), toolName: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+  z.strictObject({ type: z.literal('code_change'), diff: z.string() }),
 ]);
 export type ProposedAction = z.infer<typeof proposedActionSchema>;
 

@@ -26,7 +26,7 @@ import type {
   ToTConfig,
 } from '../contract/vocabulary';
 import type { Agent, FrontierEntry, ThoughtNode, ThoughtTask, ThoughtTree, ToTResult } from './types';
-import type { ToTStats } from '../contract/vocabulary';
+import type { ToTStats, Verification } from '../contract/vocabulary';
 import { FrontierQueue, findBacktrackTarget } from './frontier';
 import { CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
@@ -334,13 +334,17 @@ class Session {
     for (const call of calls) this.emit('model.called', { nodeId, ...call });
   }
 
-  /** Runs a node: a direct response is taken as is; a sub-goal or tool call runs the model for a few turns. */
+  /**
+   * Runs a node: a task that carries out actions itself (runAction) does it; otherwise a direct response is taken as
+   * is, a code change is its diff, and a sub-goal or tool call runs the model for a few turns.
+   */
   private async execute(entry: FrontierEntry): Promise<void> {
     const nodeId = entry.nodeId;
     this.emit('node.started', { nodeId, mode: 'execute' });
     this.commit();
     const node = this.tree.nodes[nodeId] as ThoughtNode;
     const path = pathTo(this.tree, nodeId);
+    if (this.task.runAction && (await this.executeByTask(node, path))) return;
     const action = node.branch?.proposedAction ?? { type: 'response', content: '' };
     const calls: ModelCallRecord[] = [];
     let response: string | null = null;
@@ -349,6 +353,8 @@ class Session {
 
     if (action.type === 'response') {
       response = action.content;
+    } else if (action.type === 'code_change') {
+      response = action.diff;
     } else {
       const messages = this.task.buildExecutionPrompt({
         goal: this.tree.goal,
@@ -399,6 +405,40 @@ class Session {
     this.emit('node.completed', { nodeId, result });
     const completed = this.tree.nodes[nodeId] as ThoughtNode;
     const verification = this.task.verify?.(completed, pathTo(this.tree, nodeId), this.tree.goal) ?? null;
+    this.afterCompleted(nodeId, verification);
+  }
+
+  /**
+   * The task carries out the node's action (runAction): true when it did and the step is over. Its work (a sandboxed
+   * verification) is awaited before any event, so the step's events are written together as for a model call; a cut
+   * during it ends the step with nothing written, and a throw fails the node.
+   */
+  private async executeByTask(node: ThoughtNode, path: ThoughtNode[]): Promise<boolean> {
+    const nodeId = node.id;
+    let outcome;
+    try {
+      outcome = await this.task.runAction?.({ goal: this.tree.goal, node, path, signal: this.abort.signal });
+    } catch (error) {
+      if (this.abort.signal.aborted) throw new CutShort([], this.abort.signal.reason);
+      const reason = `could not run the action: ${error instanceof Error ? error.message : String(error)}`;
+      this.emit('node.failed', { nodeId, reason });
+      this.afterExplored(nodeId);
+      this.backtrack(nodeId, 'action failed');
+      return true;
+    }
+    if (!outcome) return false;
+    if (this.abort.signal.aborted) throw new CutShort([], this.abort.signal.reason);
+    this.emit('node.completed', {
+      nodeId,
+      result: { response: outcome.response, iterations: 0, isAnswer: outcome.isAnswer },
+    });
+    this.afterCompleted(nodeId, outcome.verification);
+    return true;
+  }
+
+  /** After node.completed: its verification (failing it backtracks), then termination or its next expansion. */
+  private afterCompleted(nodeId: string, verification: Verification | null): void {
+    const completed = this.tree.nodes[nodeId] as ThoughtNode;
     if (verification) this.emit('node.verified', { nodeId, passed: verification.passed, trace: verification.trace });
     if (verification && !verification.passed) {
       this.emit('node.failed', { nodeId, reason: `verification failed: ${verification.trace}` });
@@ -582,6 +622,14 @@ class Session {
         const stop = this.abortedReason();
         finalReason = stop.reason;
         finalDetail = `${stop.detail} during the synthesis (the search had ended: ${reason})`;
+      }
+    }
+    if (best?.result?.isAnswer && this.task.finalOutput) {
+      try {
+        output = await this.task.finalOutput(path, this.tree.goal, this.abort.signal);
+      } catch (error) {
+        const why = `the output could not be built from the winning path: ${error instanceof Error ? error.message : String(error)}`;
+        finalDetail = finalDetail ? `${finalDetail}; ${why}` : why;
       }
     }
     const finalOutput = output ?? best?.result?.response ?? '';

@@ -46,6 +46,8 @@ export function describeAction(action: ProposedAction): string {
       return `sub-goal: ${action.goal}`;
     case 'tool_call':
       return `call ${action.toolName}(${JSON.stringify(action.arguments)})`;
+    case 'code_change':
+      return `change:\n${action.diff}`;
   }
 }
 

@@ -275,6 +275,24 @@ export interface ScoreParts {
   reasoning?: string;
 }
 
+/** What runAction sees: the node to run (its branch carries the action) and the path from the root to it. */
+export interface ActionContext {
+  goal: string;
+  node: ThoughtNode;
+  /** Root first, ending with `node`. */
+  path: ThoughtNode[];
+  /** Fires when the run is cut short (timeout, abort): long work (a sandboxed test run) stops. */
+  signal: AbortSignal;
+}
+
+/** A node's result and check, from a task that carries out the action itself. */
+export interface ActionOutcome {
+  response: string;
+  verification: Verification;
+  /** True when the node reaches the goal (the code task: every test passes). */
+  isAnswer: boolean;
+}
+
 /**
  * What is being searched: a task owns its prompts, their parsers and its verifier.
  * The engine ships one (the open goal, the docs' JSON prompts); lib/tasks adds more.
@@ -302,4 +320,17 @@ export interface ThoughtTask {
   isTerminal?(node: ThoughtNode, path: ThoughtNode[], goal: string): boolean;
   /** Refuses a goal the task cannot work on, before any model call; returns the error message. */
   validateGoal?(goal: string): string | null;
+  /**
+   * Carries out a node's action itself, with no model call (the code task applies a code_change to the project and
+   * verifies it in a sandbox): its result and verification, which replace `verify` and `isAnswer` for that node.
+   * Null: the engine runs the action its usual way. A bad action (a diff that does not apply) is a failed
+   * verification, not a throw; a throw fails the node with the error's message.
+   */
+  runAction?(ctx: ActionContext): Promise<ActionOutcome | null>;
+  /**
+   * The run's output when the winner is an answer, built from its path (the code task: the change description and
+   * the one combined patch). Default: the winner's own answer. A throw keeps the winner's answer and says why in the
+   * run's finish detail.
+   */
+  finalOutput?(path: ThoughtNode[], goal: string, signal: AbortSignal): Promise<string>;
 }

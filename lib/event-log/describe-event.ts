@@ -136,6 +136,8 @@ export function actionLabel(action: ProposedAction): string {
       return 'sub-goal';
     case 'tool_call':
       return `tool call: ${action.toolName}`;
+    case 'code_change':
+      return 'code change';
   }
 }
 

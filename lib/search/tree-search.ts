@@ -102,7 +102,9 @@ function buildEntry(tree: ThoughtTree, node: ThoughtNode, events: readonly Explo
         ? action.content
         : action.type === 'sub_goal'
           ? action.goal
-          : `${action.toolName} ${JSON.stringify(action.arguments)}`;
+          : action.type === 'code_change'
+            ? action.diff
+            : `${action.toolName} ${JSON.stringify(action.arguments)}`;
     if (actionText !== branch.thought) add('action', actionText, null, null);
   }
   add('result', node.result?.response, null, null);

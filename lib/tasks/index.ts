@@ -9,6 +9,8 @@
 import { TASK_IDS, TASK_INFO, type TaskId, type TaskInfo } from '../contract/tasks';
 import { openGoalTask, type ThoughtTask } from '../engine/index';
 import type { Simulation } from '../models/index';
+import { codeSimulation } from './code/simulation';
+import { codeTask } from './code/task';
 import { game24Simulation } from './game24/simulation';
 import { game24Task } from './game24/task';
 import { openGoalSimulation } from './open-goal/simulation';
@@ -22,6 +24,7 @@ export interface TaskEntry extends TaskInfo {
 const IMPLEMENTATIONS: Record<TaskId, Pick<TaskEntry, 'task' | 'simulation'>> = {
   game24: { task: game24Task, simulation: game24Simulation },
   'open-goal': { task: openGoalTask, simulation: openGoalSimulation },
+  code: { task: codeTask, simulation: codeSimulation },
 };
 
 export const TASKS: readonly TaskEntry[] = TASK_INFO.map((info) => ({ ...info, ...IMPLEMENTATIONS[info.id] }));
@@ -41,3 +44,5 @@ export { game24Simulation } from './game24/simulation';
 export { game24Task } from './game24/task';
 export { createSimulatedModel } from './simulated-model';
 export { crosswordPuzzles, type CrosswordPuzzle } from './crosswords/puzzles';
+export { benchProjects, loadBenchProject } from './code/bench';
+export type { BenchProject, BenchProjectInfo } from './code/types';

@@ -239,5 +239,8 @@ function ActionBody({ action, thought }: { action: ProposedAction; thought: stri
           <TextBox text={JSON.stringify(action.arguments, null, 2)} label="arguments" mono />
         </>
       );
+    case 'code_change':
+      // the diff view (syntax-highlighted, unified or split) comes with the code task's inspector section
+      return <TextBox text={action.diff} label="diff" mono />;
   }
 }
