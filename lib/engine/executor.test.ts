@@ -446,3 +446,92 @@ describe('rule 13: the scratchpad', () => {
     expect(xml).not.toContain('<script>');
   });
 });
+
+describe('a task that carries out actions itself (runAction, finalOutput: the code task)', () => {
+  // A passes its check, B fails it, A1 below A reaches the goal; the task's own work is async, as a sandbox run is.
+  const verdicts: Record<string, { passed: boolean; isAnswer: boolean }> = {
+    A: { passed: true, isAnswer: false },
+    B: { passed: false, isAnswer: false },
+    C: { passed: true, isAnswer: false },
+    A1: { passed: true, isAnswer: true },
+    A2: { passed: false, isAnswer: false },
+  };
+  const actingTask = (overrides: Partial<ThoughtTask> = {}): ThoughtTask => ({
+    ...openGoalTask,
+    isTerminal: (node) => node.result?.isAnswer === true,
+    async runAction({ node, path }) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const thought = node.branch?.thought ?? '';
+      const verdict = verdicts[thought] ?? { passed: false, isAnswer: false };
+      return {
+        response: `ran ${path.map((n) => n.branch?.thought ?? 'root').join('>')}`,
+        verification: { passed: verdict.passed, trace: verdict.passed ? 'checks pass' : `${thought}: 1 test failed` },
+        isAnswer: verdict.isAnswer,
+      };
+    },
+    ...overrides,
+  });
+
+  it("writes the task's result and verification for the node, with no execution call, and backtracks from a failed check", async () => {
+    const { model, result, events } = await explore(TREE, { beamWidth: 3 }, { task: actingTask() });
+    expect(model.calls.filter((c) => c.purpose === 'execute')).toHaveLength(0);
+    const node = (thought: string) => Object.values(result.tree.nodes).find((n) => n.branch?.thought === thought);
+    expect(node('A')?.result).toEqual({ response: 'ran root>A', iterations: 0, isAnswer: false });
+    expect(node('A')?.verification).toEqual({ passed: true, trace: 'checks pass' });
+    expect(node('B')?.status).toBe('failed');
+    expect(node('B')?.failureReason).toBe('verification failed: B: 1 test failed');
+    expect(result.tree.deadEnds).toContain(node('B')?.id);
+    expect(byType(events, 'backtrack').length).toBeGreaterThan(0);
+    // each step's events are written together: node.completed is followed by node.verified for the same node
+    for (const completed of byType(events, 'node.completed')) {
+      const next = events[events.indexOf(completed) + 1];
+      expect(next?.type).toBe('node.verified');
+    }
+    expect(result.bestPath.map((n) => n.branch?.thought ?? 'root')).toEqual(['root', 'A', 'A1']);
+    expect(result.verified).toBe(true);
+  });
+
+  it('builds the output from the winning path with finalOutput, and keeps the answer with the reason when it throws', async () => {
+    const built = await explore(
+      TREE,
+      { beamWidth: 3 },
+      {
+        task: actingTask({
+          finalOutput: async (path) => `patch of ${path.map((n) => n.branch?.thought ?? 'root').join('>')}`,
+        }),
+      },
+    );
+    expect(built.result.output).toBe('patch of root>A>A1');
+    expect(built.result.answerSource).toBe('node');
+
+    const failing = await explore(
+      TREE,
+      { beamWidth: 3 },
+      {
+        task: actingTask({
+          finalOutput: async () => {
+            throw new Error('the base project is gone');
+          },
+        }),
+      },
+    );
+    expect(failing.result.output).toBe('ran root>A>A1');
+    expect(failing.result.tree.finishDetail).toContain('the base project is gone');
+  });
+
+  it('fails the node with the error when the task throws, and the search goes on', async () => {
+    const task = actingTask();
+    const throwing: ThoughtTask = {
+      ...task,
+      runAction: async (ctx) => {
+        if (ctx.node.branch?.thought === 'A') throw new Error('sandbox crashed');
+        return task.runAction?.(ctx) ?? null;
+      },
+    };
+    const { result } = await explore(TREE, { beamWidth: 3 }, { task: throwing });
+    const a = Object.values(result.tree.nodes).find((n) => n.branch?.thought === 'A');
+    expect(a?.status).toBe('failed');
+    expect(a?.failureReason).toBe('could not run the action: sandbox crashed');
+    expect(result.tree.status).toBe('finished');
+  });
+});
