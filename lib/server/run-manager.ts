@@ -128,7 +128,8 @@ export class RunManager {
       }
     })();
     const goal = input.goal.trim();
-    const problem = entry.validateGoal(goal);
+    // the contract's check (the same words as the form's), then the server's own (a bench project or folder exists)
+    const problem = entry.validateGoal(goal) ?? entry.task.validateGoal?.(goal) ?? null;
     if (problem) throw new InputError('goal', problem);
     let config: ToTConfig;
     try {
