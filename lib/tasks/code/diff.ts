@@ -1,33 +1,14 @@
 /**
- * Applying and combining unified diffs on a project's files, in memory. jsdiff parses the text (plain and git-style
- * diffs, `a/` `b/` prefixes, new, deleted and renamed files); the hunks are applied here, strictly: every context and
- * removed line must match exactly (a hunk may sit at another line than its header says, as `git apply` allows, but
- * no fuzz), so a failure names the file and the hunk. diffProjects writes one git-style patch that `git apply` accepts.
+ * Applying and combining unified diffs on a project's files, in memory, with jsdiff: it parses the text (plain and
+ * git-style diffs, `a/` `b/` prefixes, new, deleted and renamed files) and applies the hunks with no fuzz, one at a time
+ * so a failure names the file and the hunk; git's anchors (a hunk at line 1 matches the file's start) are checked here.
+ * diffProjects writes one git-style patch that `git apply` accepts.
  * Not responsible for verifying the result (sandbox/) or for what a change means (task.ts); never touches the disk.
  */
-import { parsePatch, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+import { applyPatch, parsePatch, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import type { ProjectFiles } from './types';
 
 export type ApplyResult = { ok: true; files: ProjectFiles } | { ok: false; reason: string };
-
-/** A file as lines without their newline, and whether its last line ends with one. */
-interface Lines {
-  lines: string[];
-  eofNewline: boolean;
-}
-
-function toLines(text: string): Lines {
-  if (text === '') return { lines: [], eofNewline: true };
-  const lines = text.split('\n');
-  const eofNewline = lines[lines.length - 1] === '';
-  if (eofNewline) lines.pop();
-  return { lines, eofNewline };
-}
-
-function fromLines({ lines, eofNewline }: Lines): string {
-  if (lines.length === 0) return '';
-  return lines.join('\n') + (eofNewline ? '\n' : '');
-}
 
 /**
  * A diff's path as a project path: `a/` and `b/` dropped, null for /dev/null. A path that leaves the project
@@ -42,74 +23,48 @@ function projectPath(name: string | undefined, prefix: 'a/' | 'b/'): string | nu
   return path;
 }
 
-/** Old and new sides of a hunk, and whether each side's last line lacks its newline. */
-function sidesOf(hunk: StructuredPatchHunk) {
-  const before: string[] = [];
-  const after: string[] = [];
-  let beforeNoEol = false;
-  let afterNoEol = false;
-  let last = ' ';
-  for (const line of hunk.lines) {
-    if (line.startsWith('\\')) {
-      if (last !== '+') beforeNoEol = true;
-      if (last !== '-') afterNoEol = true;
-      continue;
-    }
-    last = line[0] ?? ' ';
-    const text = line.slice(1);
-    if (last !== '+') before.push(text);
-    if (last !== '-') after.push(text);
-  }
-  return { before, after, beforeNoEol, afterNoEol };
+/** The lines a hunk expects to find (context and removed), without jsdiff's "\ No newline" markers. */
+function oldSide(hunk: StructuredPatchHunk): string[] {
+  return hunk.lines.filter((line) => line[0] === ' ' || line[0] === '-').map((line) => line.slice(1));
 }
 
-function matchesAt(file: string[], at: number, expected: string[]): boolean {
-  if (at < 0 || at + expected.length > file.length) return false;
-  return expected.every((line, i) => file[at + i] === line);
+/**
+ * Where git pins a hunk and jsdiff would search instead: one starting at line 1 must match the file's start, one with
+ * no trailing context its end (so a hunk written for the top of a file never lands lower down).
+ */
+function breaksGitAnchor(text: string, hunk: StructuredPatchHunk): boolean {
+  const expected = oldSide(hunk);
+  if (expected.length === 0) return false;
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const same = (from: number) => from >= 0 && expected.every((line, i) => lines[from + i] === line);
+  const last = hunk.lines.filter((line) => !line.startsWith('\\')).at(-1) ?? ' ';
+  if (hunk.oldStart <= 1 && !same(0)) return true;
+  return !last.startsWith(' ') && !same(lines.length - expected.length);
 }
 
-/** Applies one file's hunks in order; the reason names the hunk (1-based) and the line its header gives. */
-function applyHunks(source: Lines, hunks: StructuredPatchHunk[], path: string): Lines | string {
-  const lines = [...source.lines];
-  let eofNewline = source.eofNewline;
-  // where the previous hunk ended (a later hunk may not go back before it) and how far hunks moved so far
-  let floor = 0;
+/**
+ * Applies one file's hunks in order with jsdiff (no fuzz: every context and removed line must match; a hunk may sit
+ * at another line than its header says, as `git apply` allows, except where git anchors it). One hunk at a time, so
+ * a failure names the hunk (1-based) and the line its header gives; each hunk's header is moved by what the hunks
+ * before it added or removed.
+ */
+function applyHunks(source: string, hunks: StructuredPatchHunk[], path: string): string {
+  let text = source;
   let shift = 0;
   for (const [index, hunk] of hunks.entries()) {
-    const { before, after, beforeNoEol, afterNoEol } = sidesOf(hunk);
-    const failed = `${path}: hunk ${index + 1} (at line ${hunk.oldStart}) does not match`;
-    // jsdiff keeps starts 1-based even for an empty side ("-0,0" reads as 1): the hunk's old lines start here
-    const headerAt = hunk.oldStart - 1;
-    const expected = headerAt + shift;
-    // git's anchors: a hunk starting at line 1 must match the file's start, one with no trailing context its end
-    const lastLine = hunk.lines.filter((line) => !line.startsWith('\\')).at(-1) ?? ' ';
-    const atStart = hunk.oldStart <= 1;
-    const atEnd = before.length > 0 && !lastLine.startsWith(' ');
-    let at = -1;
-    if (before.length === 0 || atStart || atEnd) {
-      const anchored = atStart ? 0 : atEnd ? lines.length - before.length : expected;
-      if (anchored >= floor && anchored <= lines.length && matchesAt(lines, anchored, before)) at = anchored;
-    } else {
-      // the nearest exact match to where the header says, never before the previous hunk
-      for (let distance = 0; at < 0 && distance <= lines.length; distance += 1) {
-        if (expected - distance >= floor && matchesAt(lines, expected - distance, before)) at = expected - distance;
-        else if (distance > 0 && expected + distance >= floor && matchesAt(lines, expected + distance, before)) {
-          at = expected + distance;
-        }
-      }
-    }
-    if (at < 0) return failed;
-    const reachesEnd = at + before.length === lines.length;
-    // "\ No newline" on the old side must be true of the file, and only at its end
-    if (beforeNoEol && (!reachesEnd || eofNewline)) return failed;
-    if (!beforeNoEol && reachesEnd && before.length > 0 && !eofNewline) return failed;
-    lines.splice(at, before.length, ...after);
-    if (reachesEnd && (after.length > 0 || before.length > 0)) eofNewline = !afterNoEol;
-    floor = at + after.length;
-    shift = at - headerAt + (after.length - before.length);
+    const mismatch = new HunkMismatch(`${path}: hunk ${index + 1} (at line ${hunk.oldStart}) does not match`);
+    if (breaksGitAnchor(text, hunk)) throw mismatch;
+    const moved = { ...hunk, oldStart: hunk.oldStart + shift, newStart: hunk.oldStart + shift };
+    const applied = applyPatch(text, { hunks: [moved] } as StructuredPatch, { fuzzFactor: 0 });
+    if (applied === false) throw mismatch;
+    text = applied;
+    shift += hunk.newLines - hunk.oldLines;
   }
-  return { lines, eofNewline };
+  return text;
 }
+
+class HunkMismatch extends Error {}
 
 function parse(diff: string): StructuredPatch[] | string {
   if (diff.trim() === '') return 'the diff is empty';
@@ -152,9 +107,13 @@ export function applyDiff(files: ProjectFiles, diff: string): ApplyResult {
       return { ok: false, reason: `${from}: does not exist` };
     }
     const source = creates ? '' : (next[from as string] as string);
-    const applied = applyHunks(toLines(source), patch.hunks, name);
-    if (typeof applied === 'string') return { ok: false, reason: applied };
-    const text = fromLines(applied);
+    let text: string;
+    try {
+      text = applyHunks(source, patch.hunks, name);
+    } catch (error) {
+      if (error instanceof HunkMismatch) return { ok: false, reason: error.message };
+      throw error;
+    }
     if (deletes) {
       if (text !== '') return { ok: false, reason: `${name}: is deleted by the diff but its hunks leave lines` };
       delete next[(from ?? name) as string];
