@@ -4,6 +4,7 @@
  * passes everything, and every wrong change fails the way its task.json says.
  * Not a test of the sandbox or of diff application themselves (their own tests).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { benchProjects, loadBenchProject } from './bench';
 import { applyDiff } from './diff';
@@ -53,9 +54,21 @@ test('the benchmark has at least 12 projects, 4 of them in several steps, listed
   expect(projects.length).toBeGreaterThanOrEqual(12);
   expect(projects.filter((p) => p.steps >= 2).length).toBeGreaterThanOrEqual(4);
   expect(projects.map((p) => p.id)).toEqual([...projects.map((p) => p.id)].sort());
+  expect(projects.filter((p) => p.steps === 1).length).toBeGreaterThan(0);
   expect(new Set(projects.map((p) => p.kind))).toEqual(
     new Set(['wrong-type', 'failing-test', 'rename', 'api-migration', 'feature', 'bug']),
   );
+});
+
+test('every step offers at least two wrong changes, and the README table names every project', () => {
+  const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+  for (const { id } of projects) {
+    expect(
+      loadBenchProject(id)?.steps.map((step) => step.wrong.length >= 2),
+      id,
+    ).not.toContain(false);
+    expect(readme, id).toContain(`| \`${id}\``);
+  }
 });
 
 test('a project loads with posix paths, its test files and its diffs read in; an unknown id is null', () => {
