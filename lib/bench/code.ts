@@ -78,7 +78,12 @@ class TwoCountModel implements LanguageModel {
   }
 }
 
-async function runOnce(task: ThoughtTask, projectId: string, seed: number, config: Partial<ToTConfig>): Promise<RunFigures> {
+async function runOnce(
+  task: ThoughtTask,
+  projectId: string,
+  seed: number,
+  config: Partial<ToTConfig>,
+): Promise<RunFigures> {
   const model = new TwoCountModel(createSimulatedModel({ seed }));
   const verifyMs: number[] = [];
   const timed: ThoughtTask = {
@@ -155,19 +160,9 @@ async function main() {
       `${pct(s.recovered, s.withFailure)} (${s.recovered}/${s.withFailure})`,
       '84.6% vs 12.0%',
     ],
-    [
-      'generation prompt tokens per run, compacted',
-      t.compact.toFixed(0),
-      s.compact.toFixed(0),
-      '12,600',
-    ],
+    ['generation prompt tokens per run, compacted', t.compact.toFixed(0), s.compact.toFixed(0), '12,600'],
     ['... with the full history instead', t.full.toFixed(0), s.full.toFixed(0), '34,200'],
-    [
-      'fewer tokens with compaction',
-      pct(t.full - t.compact, t.full),
-      pct(s.full - s.compact, s.full),
-      '63.1%',
-    ],
+    ['fewer tokens with compaction', pct(t.full - t.compact, t.full), pct(s.full - s.compact, s.full), '63.1%'],
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i] as number)).join('  '));
@@ -182,7 +177,9 @@ async function main() {
     const at = (runs: RunFigures[]) => cases.map((c, i) => (c.id === p.id ? runs[i] : null)).filter((r) => r !== null);
     const tv = at(tree).filter((r) => r.verified).length;
     const sv = at(pass).filter((r) => r.verified).length;
-    console.log(`  ${p.id.padEnd(28)} ${tv}/${SEEDS}  ${sv}/${SEEDS}  (${p.steps} step${p.steps === 1 ? '' : 's'}, ${p.kind})`);
+    console.log(
+      `  ${p.id.padEnd(28)} ${tv}/${SEEDS}  ${sv}/${SEEDS}  (${p.steps} step${p.steps === 1 ? '' : 's'}, ${p.kind})`,
+    );
   }
 }
 
