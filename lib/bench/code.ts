@@ -174,7 +174,7 @@ async function main() {
   console.log(`wall time: ${seconds.toFixed(1)} s`);
   console.log('per project (tree verified / single verified of the seeds):');
   for (const p of projects) {
-    const at = (runs: RunFigures[]) => cases.map((c, i) => (c.id === p.id ? runs[i] : null)).filter((r) => r !== null);
+    const at = (runs: RunFigures[]) => runs.filter((_, i) => cases[i]?.id === p.id);
     const tv = at(tree).filter((r) => r.verified).length;
     const sv = at(pass).filter((r) => r.verified).length;
     console.log(
