@@ -127,6 +127,32 @@ describe('verifyInSandbox', () => {
     expect(report.tests.output).toContain('ERR_ACCESS_DENIED');
   });
 
+  it('lets no test start a process, and the compiler read nothing of the server outside the project', async () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'arborist-elsewhere-'));
+    others.push(elsewhere);
+    const secret = path.join(elsewhere, 'secret.ts');
+    fs.writeFileSync(secret, 'export const hidden: number = SERVER_SECRET_VALUE;\n');
+    const report = await verifyInSandbox({
+      files: project(
+        [
+          "import { execSync } from 'node:child_process';",
+          "test('starts a process', () => { execSync('echo hi'); });",
+        ].join('\n'),
+        {
+          'src/peek.ts': `/// <reference path=${JSON.stringify(secret)} />\nimport { hidden } from ${JSON.stringify(secret.replace(/\.ts$/, ''))};\nexport const seen = hidden;\n`,
+        },
+      ),
+      tests,
+      alwaysRunTests: true,
+    });
+    const diagnostics = report.typecheck.diagnostics.join('\n');
+    expect(diagnostics).not.toContain('SERVER_SECRET_VALUE');
+    expect(diagnostics).toMatch(/error TS6053: File '.*secret\.ts' not found/);
+    expect(diagnostics).toMatch(/error TS2307: Cannot find module/);
+    expect(report.tests.results).toEqual([{ file: 'src/add.test.ts', name: 'starts a process', passed: false }]);
+    expect(report.tests.output).toContain('ERR_ACCESS_DENIED');
+  });
+
   it('kills a test that loops forever at the time limit', async () => {
     const report = await verifyInSandbox({
       files: project("test('spins', () => { for (;;) {} });"),
