@@ -142,6 +142,22 @@ function propose(text: string, rng: Rng): string {
 
 const round = (x: number) => Math.round(x * 100) / 100;
 
+/** The most confidence a candidate gets below a step that is not the reference one. */
+const OFF_PATH_CONFIDENCE = 0.75;
+
+/** The "1. text" lines under a heading, read back as written, up to the first line that is not one. */
+function numberedList(text: string, heading: string): string[] {
+  const lines = text.split('\n');
+  const at = lines.indexOf(heading);
+  const out: string[] = [];
+  for (const line of at < 0 ? [] : lines.slice(at + 1)) {
+    const match = /^\d+\. (.*)$/.exec(line);
+    if (!match) break;
+    out.push(readPromptLine(match[1] ?? ''));
+  }
+  return out;
+}
+
 function evaluate(text: string, rng: Rng): string {
   const bench = benchOf(text);
   const candidate = lineValue(text, 'Candidate');
@@ -151,6 +167,10 @@ function evaluate(text: string, rng: Rng): string {
   const r = rng.next();
   const novelty = round(0.4 + 0.4 * rng.next());
   const misjudged = rng.next() < MISJUDGE_RATE;
+  // a step taken above that is not the reference (a wrong change that broke no test) leaves the model unsure that
+  // anything completes the request: below the termination confidence, so the search goes on looking
+  const reference = new Set(steps.map((s) => s.hypothesis));
+  const offPath = numberedList(text, 'Verified steps so far:').some((h) => !reference.has(h));
   let scores: { confidence: number; progress: number; reasoning: string };
   if (index >= 0 && misjudged) {
     scores = {
@@ -185,7 +205,7 @@ function evaluate(text: string, rng: Rng): string {
     scores = { confidence: 0.4, progress: 0.3, reasoning: 'I do not know this change.' };
   }
   return JSON.stringify({
-    confidence: scores.confidence,
+    confidence: offPath ? Math.min(scores.confidence, OFF_PATH_CONFIDENCE) : scores.confidence,
     progress: scores.progress,
     novelty,
     reasoning: scores.reasoning,
