@@ -134,7 +134,7 @@ function propose(text: string, rng: Rng): string {
   }
   const step = nextStep(bench, filesInPrompt(text));
   if (!step) return `${NO_PROPOSAL} no change I know applies to the project as it is now.`;
-  const count = Number(/Propose exactly (\d+) /.exec(text)?.[1] ?? '3');
+  const count = Number(/^Propose exactly (\d+) /m.exec(text)?.[1] ?? '3');
   const candidates = drawCandidates(step, Math.max(1, count), rng, prunedSummaries(text));
   if (candidates.length === 0) return `${NO_PROPOSAL} every change I know for this step has been tried.`;
   return formatProposals(candidates);
