@@ -51,6 +51,10 @@ export function describeAction(action: ProposedAction): string {
   }
 }
 
+function firstLine(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '') ?? text;
+}
+
 function oneLine(text: string, max = SUMMARY_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -70,13 +74,37 @@ export function renderScratchpad(tree: ThoughtTree, focusId: string): string {
       node.status === 'pruned'
         ? `pruned by ${node.prunedBy ?? 'a person'}`
         : oneLine(
-            node.verification && !node.verification.passed ? node.verification.trace : (node.failureReason ?? 'failed'),
+            // a trace's first line is its verdict (the code task's "FAIL: type error: …"); the rest is detail
+            firstLine(
+              node.verification && !node.verification.passed
+                ? node.verification.trace
+                : (node.failureReason ?? 'failed'),
+            ),
           );
     lines.push(
       `  <pruned_branch id="${escapeXml(node.id)}" depth="${node.depth}">${escapeXml(
         oneLine(`${node.branch?.thought ?? ''} (${why})`, SUMMARY_CHARS * 2),
       )}</pruned_branch>`,
     );
+  }
+  lines.push('</thinking_scratchpad>');
+  return lines.join('\n');
+}
+
+/**
+ * The history the scratchpad compacts, for comparison only (bench:code measures what compaction saves): every
+ * explored node in creation order, in full, with its delta and whole trace, failed branches included.
+ */
+export function renderFullHistory(tree: ThoughtTree): string {
+  const lines = ['<thinking_scratchpad>'];
+  for (const id of tree.nodeOrder) {
+    const node = tree.nodes[id];
+    if (!node?.branch || (node.result === null && node.verification === null && node.failureReason === null)) continue;
+    const step = renderStep(node);
+    if (node.failureReason !== null && !node.verification) {
+      step.splice(-1, 0, `    <failure>${escapeXml(node.failureReason)}</failure>`);
+    }
+    lines.push(...step);
   }
   lines.push('</thinking_scratchpad>');
   return lines.join('\n');
