@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyDiff, applyDiffs, diffProjects } from './diff';
+import { applyDiff, applyDiffs, diffProjects, diffStat, formatDiffStat } from './diff';
 import type { ProjectFiles } from './types';
 
 const folders: string[] = [];
@@ -258,5 +258,27 @@ describe('diffProjects', () => {
       ok: false,
       reason: 'diff 3 of 3: src/range.ts: hunk 1 (at line 7) does not match',
     });
+  });
+});
+
+describe('diffStat', () => {
+  it('counts files and the lines each hunk adds and removes, not the file headers', () => {
+    const diff = [
+      'diff --git a/src/a.ts b/src/a.ts',
+      '--- a/src/a.ts',
+      '+++ b/src/a.ts',
+      '@@ -1,3 +1,3 @@',
+      ' keep',
+      '--- a line that starts with dashes',
+      '+++ a line that starts with pluses',
+      ' keep',
+      '--- /dev/null',
+      '+++ b/src/new.ts',
+      '@@ -0,0 +1,2 @@',
+      '+one',
+      '+two',
+    ].join('\n');
+    expect(diffStat(diff)).toEqual({ files: 2, added: 3, removed: 1 });
+    expect(formatDiffStat(diffStat(diff))).toBe('2 files changed (+3 \u22121)');
   });
 });

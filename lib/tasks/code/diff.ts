@@ -172,3 +172,30 @@ export function diffProjects(before: ProjectFiles, after: ProjectFiles): string 
   }
   return parts.join('');
 }
+
+/** What a diff changes: files, added and removed lines. */
+export interface DiffStat {
+  files: number;
+  added: number;
+  removed: number;
+}
+
+/** Files, added and removed lines of a unified diff, read by jsdiff; text that is not a diff counts as nothing. */
+export function diffStat(diff: string): DiffStat {
+  const stat: DiffStat = { files: 0, added: 0, removed: 0 };
+  const patches = parse(diff);
+  if (typeof patches === 'string') return stat;
+  for (const patch of patches) {
+    stat.files += 1;
+    for (const line of patch.hunks.flatMap((hunk) => hunk.lines)) {
+      if (line.startsWith('+')) stat.added += 1;
+      else if (line.startsWith('-')) stat.removed += 1;
+    }
+  }
+  return stat;
+}
+
+export function formatDiffStat(stat: DiffStat): string {
+  const files = `${stat.files} file${stat.files === 1 ? '' : 's'}`;
+  return `${files} changed (+${stat.added} \u2212${stat.removed})`;
+}

@@ -1,9 +1,9 @@
 /**
- * The code task's rule on a sandbox report against the base's (task.ts judge) and its diff summary (diffStat),
- * without running a sandbox: the sandboxed runs are task.test.ts.
+ * The code task's rule on a sandbox report against the base's (task.ts judge) and which test files a
+ * change edits, without running a sandbox: the sandboxed runs are task.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { diffStat, formatDiffStat, judge } from './task';
+import { editedTests, judge } from './task';
 import type { SandboxReport, TestResult } from './types';
 
 function report(
@@ -84,24 +84,14 @@ describe('judge', () => {
   });
 });
 
-describe('diffStat', () => {
-  it('counts files and the lines each hunk adds and removes, not the file headers', () => {
-    const diff = [
-      'diff --git a/src/a.ts b/src/a.ts',
-      '--- a/src/a.ts',
-      '+++ b/src/a.ts',
-      '@@ -1,3 +1,3 @@',
-      ' keep',
-      '--- a line that starts with dashes',
-      '+++ a line that starts with pluses',
-      ' keep',
-      '--- /dev/null',
-      '+++ b/src/new.ts',
-      '@@ -0,0 +1,2 @@',
-      '+one',
-      '+two',
-    ].join('\n');
-    expect(diffStat(diff)).toEqual({ files: 2, added: 3, removed: 1 });
-    expect(formatDiffStat(diffStat(diff))).toBe('2 files changed (+3 \u22121)');
+describe('editedTests', () => {
+  const before = { 'src/a.ts': 'a\n', 'src/a.test.ts': 't\n', 'src/b.test.ts': 'u\n' };
+
+  it('names the test files a change edits or deletes, and nothing when only the code changes', () => {
+    const tests = ['src/a.test.ts', 'src/b.test.ts'];
+    expect(editedTests(tests, before, { ...before, 'src/a.ts': 'b\n' })).toEqual([]);
+    expect(editedTests(tests, before, { ...before, 'src/a.test.ts': 'assert.ok(true)\n' })).toEqual(['src/a.test.ts']);
+    const { 'src/b.test.ts': _gone, ...without } = before;
+    expect(editedTests(tests, before, without)).toEqual(['src/b.test.ts']);
   });
 });

@@ -2,7 +2,8 @@
  * codeTask: a change to a small TypeScript project as a ThoughtTask. A node is a hypothesis (its thought) and a
  * unified diff against its parent's state (a code_change action); the state of a node is the project with every diff
  * of its path applied. Running a node applies its diff and verifies the result in the sandbox; the rule:
- *   - it passes when the diff applies, the type-check is clean and every test that passed at the base still passes
+ *   - it passes when the diff applies, leaves the test files as they are, the type-check is clean and every test
+ *     that passed at the base still passes
  *     (the base's results come from one baseline run per project, cached);
  *   - it is an answer when it passes and every test passes: the search stops expanding it.
  * A failed check fails the node with its trace (the verdict in one line, then the sandbox's trace), and the engine
@@ -14,55 +15,14 @@
 import { formatCodeOutput } from '../../contract/code';
 import type { Verification } from '../../contract/vocabulary';
 import { openGoalTask, type ActionOutcome, type ThoughtNode, type ThoughtTask } from '../../engine/index';
-import { applyDiff, applyDiffs, diffProjects } from './diff';
+import { applyDiff, applyDiffs, diffProjects, diffStat, formatDiffStat } from './diff';
 import { loadedProject, loadProject, projectGoalError, projectState, stepDiffs, type LoadedProject } from './project';
 import { evaluatePrompt, parseCodeScore, parseProposals, proposePrompt, summarizePrompt } from './prompts';
 import { traceOf, verifyInSandbox } from './sandbox/index';
-import type { SandboxReport, TestResult } from './types';
-
-/** What a diff changes, counted from its hunks. */
-export interface DiffStat {
-  files: number;
-  added: number;
-  removed: number;
-}
-
-/** Files, added and removed lines of a unified diff (hunk lines only, counted by the hunk headers). */
-export function diffStat(diff: string): DiffStat {
-  const stat: DiffStat = { files: 0, added: 0, removed: 0 };
-  let oldLeft = 0;
-  let newLeft = 0;
-  for (const line of diff.split('\n')) {
-    if (oldLeft > 0 || newLeft > 0) {
-      if (line.startsWith('+')) {
-        stat.added += 1;
-        newLeft -= 1;
-      } else if (line.startsWith('-')) {
-        stat.removed += 1;
-        oldLeft -= 1;
-      } else if (!line.startsWith('\\')) {
-        oldLeft -= 1;
-        newLeft -= 1;
-      }
-      continue;
-    }
-    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
-    if (hunk) {
-      oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
-      newLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
-    } else if (line.startsWith('+++ ')) {
-      stat.files += 1;
-    }
-  }
-  return stat;
-}
+import type { ProjectFiles, SandboxReport, TestResult } from './types';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-export function formatDiffStat(stat: DiffStat): string {
-  return `${plural(stat.files, 'file')} changed (+${stat.added} \u2212${stat.removed})`;
 }
 
 const testKey = (t: Pick<TestResult, 'file' | 'name'>) => `${t.file}\u0000${t.name}`;
@@ -129,6 +89,11 @@ export function judge(base: SandboxReport, report: SandboxReport): Judgement {
   };
 }
 
+/** The test files a change touches (edited, deleted or renamed away): the tests judge a change and stay as they are. */
+export function editedTests(tests: readonly string[], before: ProjectFiles, after: ProjectFiles): string[] {
+  return tests.filter((path) => before[path] !== after[path]);
+}
+
 const baselines = new Map<string, Promise<SandboxReport>>();
 
 /**
@@ -167,6 +132,11 @@ async function runCodeAction(
   const stat = formatDiffStat(diffStat(action.diff));
   if (!applied.ok)
     return failed(`${stat}; the diff does not apply`, `FAIL: the diff does not apply: ${applied.reason}`);
+  const edited = editedTests(project.tests, above.files, applied.files);
+  if (edited.length > 0) {
+    // the tests are the judge: a change that rewrites them could pass anything, so it never runs
+    return failed(`${stat}; edits the tests`, `FAIL: the change edits the project's tests: ${edited.join(', ')}`);
+  }
   // one after the other: on a cold server the two at once share its cores, and a slow test run is a failed one
   const base = await baselineReport(project);
   const report = await verifyInSandbox({ files: applied.files, tests: project.tests }, signal);
