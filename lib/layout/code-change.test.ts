@@ -17,6 +17,16 @@ describe('codeVerdict', () => {
     expect(codeVerdict(failed('the diff does not apply: hunk 1 of src/a.ts'))).toBe('does-not-apply');
     expect(codeVerdict(failed('\n\ndiff could not apply to src/a.ts (type error later)'))).toBe('does-not-apply');
     expect(codeVerdict(failed('something else went wrong'))).toBe('failed');
+    // the code task's own first lines (lib/tasks/code/task.ts)
+    expect(codeVerdict(failed("FAIL: type error: src/a.ts(3,5): error TS2322: Type 'string' is not …"))).toBe(
+      'type-error',
+    );
+    expect(codeVerdict(failed('FAIL: the tests ran past the time limit'))).toBe('tests-failed');
+    expect(codeVerdict(failed('FAIL: the tests could not run: node exited'))).toBe('tests-failed');
+    expect(codeVerdict(failed('FAIL: 1 test that passed before now fails: clamps above'))).toBe('tests-failed');
+    expect(codeVerdict(failed('FAIL: the diff does not apply: src/range.ts hunk 1 does not match'))).toBe(
+      'does-not-apply',
+    );
   });
 
   it('marks only code changes that were checked', () => {
