@@ -1,0 +1,215 @@
+// Code runs in the browser: a recorded code run (a log made here, imported) shows a failed change's verdict on its
+// card, its diff and its trace in the inspector, and the verified patch as the run's public output with a download;
+// a live code run on a benchmark project streams, fails a check and backtracks, ends verified, and the .patch it
+// downloads applies with real `git apply` to a fresh copy of the project, whose tests then pass.
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../lib/contract/events';
+import { formatCodeOutput, patchFileName } from '../lib/contract/code';
+import { DEFAULT_TOT_CONFIG } from '../lib/engine/index';
+import { buildExport } from '../lib/formats/index';
+
+const SHOTS = '/tmp/wt-codeui';
+
+const GOOD_DIFF = [
+  'diff --git a/src/range.ts b/src/range.ts',
+  '--- a/src/range.ts',
+  '+++ b/src/range.ts',
+  '@@ -9,6 +9,6 @@ export function clamp(value: number, min: number, max: number): number {',
+  ' /** The integers start, start+1, ..., end-1 (end excluded, like Array.prototype.slice). */',
+  ' export function range(start: number, end: number): number[] {',
+  '   const result: number[] = [];',
+  '-  for (let i = start; i <= end; i++) result.push(i);',
+  '+  for (let i = start; i < end; i++) result.push(i);',
+  '   return result;',
+  ' }',
+  '',
+].join('\n');
+
+const TYPE_ERROR_DIFF = [
+  'diff --git a/src/range.ts b/src/range.ts',
+  '--- a/src/range.ts',
+  '+++ b/src/range.ts',
+  '@@ -7,8 +7,8 @@ export function clamp(value: number, min: number, max: number): number {',
+  ' }',
+  ' ',
+  ' /** The integers start, start+1, ..., end-1 (end excluded, like Array.prototype.slice). */',
+  '-export function range(start: number, end: number): number[] {',
+  '+export function range(start: number, end: number, step?: number): number[] {',
+  '   const result: number[] = [];',
+  '-  for (let i = start; i <= end; i++) result.push(i);',
+  '+  for (let i = start; i < end; i += step) result.push(i);',
+  '   return result;',
+  ' }',
+  '',
+].join('\n');
+
+const TYPE_ERROR_TRACE = [
+  "FAIL: type error: src/range.ts(12,38): error TS18048: 'step' is possibly 'undefined'.",
+  'type-check: 1 error',
+  "src/range.ts(12,38): error TS18048: 'step' is possibly 'undefined'.",
+  'tests: skipped (the type-check failed)',
+].join('\n');
+
+/** A finished code run's log, made here: one change fails its type-check and backtracks, its sibling passes. */
+function recordedCodeRun(runId: string): ExplorationEvent[] {
+  const events: ExplorationEvent[] = [];
+  const add = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]) =>
+    events.push({ runId, seq: events.length + 1, ts: 1_000 + events.length, type, payload } as ExplorationEvent);
+  const score = (composite: number) => ({
+    confidence: composite,
+    progress: composite,
+    novelty: 0.5,
+    composite,
+    reasoning: '',
+    fallback: false,
+  });
+  add('run.started', {
+    goal: 'project: bench/clamp-range',
+    taskId: 'code',
+    agentName: 'e2e',
+    modelId: 'simulated',
+    config: DEFAULT_TOT_CONFIG,
+  });
+  add('node.created', { nodeId: 'n0', parentId: null, branch: null, score: null });
+  const branch = (thought: string, diff: string) => ({
+    thought,
+    proposedAction: { type: 'code_change' as const, diff },
+  });
+  add('node.created', {
+    nodeId: 'n1',
+    parentId: 'n0',
+    branch: branch('Give range() an optional step and stop before the end.', TYPE_ERROR_DIFF),
+    score: score(0.8),
+  });
+  add('node.created', {
+    nodeId: 'n2',
+    parentId: 'n0',
+    branch: branch(
+      'range() includes its end although its doc says the end is excluded: loop while i < end.',
+      GOOD_DIFF,
+    ),
+    score: score(0.7),
+  });
+  add('node.started', { nodeId: 'n1', mode: 'execute' });
+  add('node.completed', { nodeId: 'n1', result: { response: 'src/range.ts +2 −2', iterations: 0, isAnswer: false } });
+  add('node.verified', { nodeId: 'n1', passed: false, trace: TYPE_ERROR_TRACE });
+  add('node.failed', { nodeId: 'n1', reason: `verification failed: ${TYPE_ERROR_TRACE}` });
+  add('backtrack', { fromId: 'n1', toId: 'n2', reason: 'verification failed' });
+  add('node.started', { nodeId: 'n2', mode: 'execute' });
+  add('node.completed', { nodeId: 'n2', result: { response: 'src/range.ts +1 −1', iterations: 0, isAnswer: true } });
+  add('node.verified', {
+    nodeId: 'n2',
+    passed: true,
+    trace: 'PASS: type-check clean; 6 of 6 tests pass\nok 1 - range excludes its end\nok 2 - pager shows width pages',
+  });
+  add('run.finished', {
+    reason: 'terminated',
+    detail: null,
+    bestNodeId: 'n2',
+    output: formatCodeOutput({ description: 'range() now stops before its end, as its doc says.', patch: GOOD_DIFF }),
+    answerSource: 'node',
+    success: true,
+    verified: true,
+  });
+  return events;
+}
+
+async function importRun(base: string, events: ExplorationEvent[], runId: string): Promise<string> {
+  const file = buildExport(
+    {
+      id: runId,
+      taskId: 'code',
+      goal: 'project: bench/clamp-range',
+      modelId: 'simulated',
+      modelLabel: 'simulated',
+      modelSettings: null,
+      config: DEFAULT_TOT_CONFIG,
+      seed: null,
+      status: 'finished',
+      finishReason: 'terminated',
+      createdAt: new Date(1_000),
+      startedAt: new Date(1_000),
+      finishedAt: new Date(2_000),
+      importTag: null,
+      parentRunId: null,
+      parentNodeId: null,
+    },
+    events,
+  );
+  const res = await fetch(`${base}/api/runs/import?tag=e2e-code`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(file),
+  });
+  const answer = (await res.json()) as { runs?: { id: string }[]; error?: string };
+  if (!res.ok || !answer.runs?.[0]) throw new Error(`import failed (${res.status}): ${answer.error ?? ''}`);
+  return answer.runs[0].id;
+}
+
+async function selectNode(page: Page, nodeId: string) {
+  await page.locator(`[data-testid="thought-node"][data-node-id="${nodeId}"]`).click();
+  await expect(page.getByTestId('inspector-node')).toHaveAttribute('data-node-id', nodeId);
+}
+
+/** The page in light or dark, as the system would ask for it. */
+async function inScheme(page: Page, scheme: 'light' | 'dark') {
+  await page.emulateMedia({ colorScheme: scheme });
+}
+
+test('a recorded code run: the failed change is marked by its verdict, its diff and trace read in the inspector, the patch is the public output', async ({
+  page,
+  baseURL,
+}) => {
+  const id = await importRun(baseURL as string, recordedCodeRun('recorded-code'), 'recorded-code');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`/runs/${id}`);
+
+  await expect(page.locator('[data-node-id="n2"] [data-testid="mark-verdict"]')).toHaveText('tests pass');
+  await page.getByTestId('fold-node').first().click(); // the failed change is folded as a dead end: open it
+  const failed = page.locator('[data-testid="thought-node"][data-node-id="n1"]');
+  await expect(failed).toHaveAttribute('data-status', 'failed');
+  await expect(failed.getByTestId('mark-verdict')).toHaveText('type error');
+
+  await selectNode(page, 'n1');
+  const diff = page.getByTestId('inspector-node').getByTestId('diff-view');
+  await expect(diff.getByTestId('diff-file')).toHaveAttribute('data-path', 'src/range.ts');
+  // the lines it removes and adds, as code in the table
+  await expect(diff.locator('.diff-code-insert').first()).toContainText('step?: number');
+  await expect(diff.locator('.diff-code-delete').first()).toContainText('end: number): number[]');
+  const trace = page.getByTestId('verification-output');
+  await expect(trace).toHaveAttribute('data-verdict', 'type-error');
+  await expect(trace).toContainText("error TS18048: 'step' is possibly 'undefined'.");
+
+  // unified and split, in light and dark
+  await diff.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  for (const view of ['unified', 'split'] as const) {
+    await diff.getByTestId(`diff-${view}`).click();
+    await expect(diff).toHaveAttribute('data-view-type', view);
+    for (const scheme of ['light', 'dark'] as const) {
+      await inScheme(page, scheme);
+      await page.screenshot({ path: `${SHOTS}-diff-${view}-${scheme}.png` });
+    }
+  }
+
+  // the public output: on the root, the description and the patch, in the layout chosen last, remembered on reload
+  await page.goto(`/runs/${id}?node=n0`);
+  const output = page.getByTestId('public-output');
+  await expect(output.getByTestId('public-output-description')).toHaveText(
+    'range() now stops before its end, as its doc says.',
+  );
+  await expect(output.getByTestId('public-output-diff')).toHaveAttribute('data-view-type', 'split');
+  await output.getByTestId('diff-unified').click();
+  await expect(output.getByTestId('diff-file')).toHaveAttribute('data-path', 'src/range.ts');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    output.getByTestId('public-output-download').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(patchFileName(id));
+  const saved = await download.path();
+  expect(readFileSync(saved, 'utf8')).toBe(GOOD_DIFF);
+  for (const scheme of ['light', 'dark'] as const) {
+    await inScheme(page, scheme);
+    await page.screenshot({ path: `${SHOTS}-output-${scheme}.png` });
+  }
+});
