@@ -89,6 +89,8 @@ export default tseslint.config(
       'test-results/',
       'playwright-report/',
       'next-env.d.ts',
+      // the benchmark's projects are data: sample code under test, some of it wrong on purpose
+      'lib/tasks/code/bench/',
     ],
   },
   js.configs.recommended,

@@ -6,7 +6,8 @@ export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./', import.meta.url)) } },
   test: {
     include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts'],
-    exclude: ['node_modules', 'e2e'],
+    // the benchmark's projects hold node:test files of their own, run only inside the sandbox
+    exclude: ['node_modules', 'e2e', 'lib/tasks/code/bench/**'],
     environment: 'node',
     testTimeout: 20_000,
   },

@@ -250,7 +250,7 @@ class Session {
     const onCommandAbort = () => this.abort.abort(new Error('aborted by command'));
     this.control.onAbort(onCommandAbort);
     try {
-      await this.loop();
+      if (await this.prepared()) await this.loop();
     } finally {
       this.commit();
       if (timer) clearTimeout(timer);
@@ -258,6 +258,22 @@ class Session {
       this.control.onAbort(null);
     }
     return this.result();
+  }
+
+  /**
+   * The task's preparation (ThoughtTask.prepare) before the first step; false when it failed and ended the run. An
+   * abort during it is left to the loop, which ends the run the way it ends any cut.
+   */
+  private async prepared(): Promise<boolean> {
+    if (!this.task.prepare || this.tree.status === 'finished') return true;
+    try {
+      await this.task.prepare(this.tree.goal, this.abort.signal);
+      return true;
+    } catch (error) {
+      if (this.abort.signal.aborted) return true;
+      await this.finish('error', `the task could not start: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
   }
 
   private async loop(): Promise<void> {

@@ -28,6 +28,7 @@ export {
   escapeXmlText,
   promptLine,
   readPromptLine,
+  renderFullHistory,
   renderScratchpad,
 } from './scratchpad';
 export {

@@ -82,6 +82,25 @@ export function renderScratchpad(tree: ThoughtTree, focusId: string): string {
   return lines.join('\n');
 }
 
+/**
+ * The history the scratchpad compacts, for comparison only (bench:code measures what compaction saves): every
+ * explored node in creation order, in full, with its delta and whole trace, failed branches included.
+ */
+export function renderFullHistory(tree: ThoughtTree): string {
+  const lines = ['<thinking_scratchpad>'];
+  for (const id of tree.nodeOrder) {
+    const node = tree.nodes[id];
+    if (!node?.branch || (node.result === null && node.verification === null && node.failureReason === null)) continue;
+    const step = renderStep(node);
+    if (node.failureReason !== null && !node.verification) {
+      step.splice(-1, 0, `    <failure>${escapeXml(node.failureReason)}</failure>`);
+    }
+    lines.push(...step);
+  }
+  lines.push('</thinking_scratchpad>');
+  return lines.join('\n');
+}
+
 function renderStep(node: ThoughtNode): string[] {
   const branch = node.branch;
   if (!branch) return [];

@@ -321,6 +321,11 @@ export interface ThoughtTask {
   /** Refuses a goal the task cannot work on, before any model call; returns the error message. */
   validateGoal?(goal: string): string | null;
   /**
+   * Loads what the task's synchronous prompt builders need, once, before a search's first step (explore and resume):
+   * the code task reads a local folder's files. A throw ends the run as 'error' with its message.
+   */
+  prepare?(goal: string, signal: AbortSignal): Promise<void>;
+  /**
    * Carries out a node's action itself, with no model call (the code task applies a code_change to the project and
    * verifies it in a sandbox): its result and verification, which replace `verify` and `isAnswer` for that node.
    * Null: the engine runs the action its usual way. A bad action (a diff that does not apply) is a failed

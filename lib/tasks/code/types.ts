@@ -14,6 +14,8 @@ export interface SandboxLimits {
   testTimeMs: number;
   /** The test process's V8 heap limit (--max-old-space-size). */
   memoryMb: number;
+  /** Wall-clock limit of the type-check (its worker is terminated past it). */
+  typecheckTimeMs?: number;
 }
 
 export interface SandboxRequest {
@@ -46,6 +48,8 @@ export interface SandboxReport {
     /** Their output, trimmed to a readable size (head and tail kept). */
     output: string;
     ms: number;
+    /** The time limit the tests ran under (ms), so a trace can say "timed out after 10 s". */
+    timeLimitMs?: number;
   };
 }
 
