@@ -133,4 +133,11 @@ describe('readEnv', () => {
     expect(problem({ ARBORIST_DAILY_BUDGET_USD: '-1' })).toMatch(/ARBORIST_DAILY_BUDGET_USD/);
     expect(readEnv({ ARBORIST_DAILY_BUDGET_USD: '2.5' }).ARBORIST_DAILY_BUDGET_USD).toBe(2.5);
   });
+
+  it('reads ARBORIST_VERIFY_CONCURRENCY as a whole number from 1, unset meaning the machine decides', () => {
+    expect(readEnv({}).ARBORIST_VERIFY_CONCURRENCY).toBeUndefined();
+    expect(readEnv({ ARBORIST_VERIFY_CONCURRENCY: '2' }).ARBORIST_VERIFY_CONCURRENCY).toBe(2);
+    expect(() => readEnv({ ARBORIST_VERIFY_CONCURRENCY: '0' })).toThrow(/ARBORIST_VERIFY_CONCURRENCY/);
+    expect(() => readEnv({ ARBORIST_VERIFY_CONCURRENCY: 'many' })).toThrow(/ARBORIST_VERIFY_CONCURRENCY/);
+  });
 });

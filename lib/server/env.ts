@@ -137,6 +137,8 @@ const envSchema = z.object({
     unsetIfEmpty,
     z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   ),
+  /** How many code verifications (type-check + tests in the sandbox) run at once; unset: the machine's cores. */
+  ARBORIST_VERIFY_CONCURRENCY: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(1).max(64).optional()),
   /** "1": accept any Host header in local mode (the server is reached by a name this machine does not know). */
   ARBORIST_ALLOW_OPEN: z.preprocess(unsetIfEmpty, z.enum(['0', '1']).default('0')),
 });

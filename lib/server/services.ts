@@ -11,12 +11,14 @@ import { EventBus } from './event-bus';
 import { RunManager } from './run-manager';
 import { seedDemoRun } from './demo';
 import { sweepStagedImports } from './imports';
+import { configureSandbox } from '../tasks/index';
 import type { ServerServices } from './trpc/context';
 
 const globalForServices = globalThis as typeof globalThis & { arboristServices?: Promise<ServerServices> };
 
 async function createServices(): Promise<ServerServices> {
   const env = readEnv();
+  configureSandbox({ concurrency: env.ARBORIST_VERIFY_CONCURRENCY });
   const prisma = getPrisma();
   const bus = new EventBus();
   const manager = new RunManager({
