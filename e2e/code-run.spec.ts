@@ -2,12 +2,16 @@
 // card, its diff and its trace in the inspector, and the verified patch as the run's public output with a download;
 // a live code run on a benchmark project streams, fails a check and backtracks, ends verified, and the .patch it
 // downloads applies with real `git apply` to a fresh copy of the project, whose tests then pass.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../lib/contract/events';
 import { formatCodeOutput, patchFileName } from '../lib/contract/code';
 import { DEFAULT_TOT_CONFIG } from '../lib/engine/index';
 import { buildExport } from '../lib/formats/index';
+import { loadBenchProject, verifyInSandbox } from '../lib/tasks/index';
 
 const SHOTS = '/tmp/wt-codeui';
 
@@ -211,5 +215,90 @@ test('a recorded code run: the failed change is marked by its verdict, its diff 
   for (const scheme of ['light', 'dark'] as const) {
     await inScheme(page, scheme);
     await page.screenshot({ path: `${SHOTS}-output-${scheme}.png` });
+  }
+});
+
+/** The bench project's files in a fresh git repository in a temp folder (its own copy, removed by the caller). */
+function freshCopy(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'arborist-e2e-code-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  return root;
+}
+
+/** Every file of a folder by posix path, .git left out. */
+function readTree(root: string, under = ''): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(join(root, under), { withFileTypes: true })) {
+    const path = under ? `${under}/${entry.name}` : entry.name;
+    if (entry.name === '.git') continue;
+    if (entry.isDirectory()) Object.assign(files, readTree(root, path));
+    else files[path] = readFileSync(join(root, path), 'utf8');
+  }
+  return files;
+}
+
+test('a code run on a benchmark project streams live, fails a check and backtracks, ends verified, and its .patch applies with git apply and passes the tests', async ({
+  page,
+}) => {
+  const project = loadBenchProject('clamp-range');
+  if (!project) throw new Error('setup: the benchmark has no clamp-range project');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await page.getByTestId('field-taskId').selectOption('code');
+  await page.getByTestId('code-project').selectOption('clamp-range');
+  await expect(page.getByTestId('code-request')).toContainText(project.request);
+  // seed 3 proposes wrong changes before the right one on this project (the simulation is deterministic per seed)
+  await page.getByLabel('Seed').fill('3');
+  await page.getByLabel('Latency (ms)').fill('300');
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.waitForURL(/\/runs\/[0-9a-f-]+$/);
+  const runId = new URL(page.url()).pathname.split('/').pop() as string;
+
+  // live: nodes arrive while the run is still running
+  const nodes = page.getByTestId('thought-node');
+  await expect(nodes.first()).toBeVisible();
+  const early = await nodes.count();
+  await expect.poll(() => nodes.count(), { timeout: 30_000 }).toBeGreaterThan(early);
+  await expect(page.getByTestId('run-status')).not.toHaveText('finished');
+
+  await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: 80_000 });
+  // a failed check: its node failed, folded as a dead end, its verdict on the card and its trace in the inspector
+  const folds = page.getByTestId('fold-node');
+  if ((await folds.count()) > 0) await folds.first().click();
+  const failed = page.locator('[data-testid="thought-node"][data-status="failed"]').first();
+  await expect(failed.getByTestId('mark-verdict')).not.toHaveText('tests pass');
+  await failed.click();
+  const trace = page.getByTestId('verification-output');
+  await expect(trace).toHaveAttribute('data-passed', 'false');
+  await expect(trace).toContainText('FAIL:');
+  await expect(page.getByTestId('inspector-node').getByTestId('diff-file').first()).toBeVisible();
+
+  // the run ends verified, and the patch it offers applies to a fresh copy of the project, whose tests then pass
+  await page.goto(`/runs/${runId}?node=n0`);
+  await expect(page.getByTestId('inspector-verified')).toHaveText('verified');
+  await expect(page.getByTestId('public-output-diff').getByTestId('diff-file').first()).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('header-patch-download').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(patchFileName(runId));
+  const root = freshCopy(project.files);
+  try {
+    await download.saveAs(join(root, download.suggestedFilename()));
+    execFileSync('git', ['apply', '--check', download.suggestedFilename()], { cwd: root, stdio: 'pipe' });
+    execFileSync('git', ['apply', download.suggestedFilename()], { cwd: root, stdio: 'pipe' });
+    rmSync(join(root, download.suggestedFilename()));
+    const after = readTree(root);
+    expect(after).not.toEqual(project.files);
+    const report = await verifyInSandbox({ files: after, tests: project.tests });
+    expect(report.typecheck.diagnostics).toEqual([]);
+    expect(report.tests.status).toBe('passed');
+    expect(report.tests.results.length).toBeGreaterThan(0);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
