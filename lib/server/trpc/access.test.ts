@@ -306,15 +306,19 @@ describe('team mode: model servers and budgets through the API', () => {
     expect((refusal as TRPCError).message).toMatch(/only an admin.*folder.*bench\/<id>/);
     expect(await s.prisma.run.count()).toBe(0);
     // a benchmark project is anyone's to run; a folder is an admin's, and the local person's
-    const bench = await as(s, member).run.create({ ...folder, goal: 'project: bench/clamp-range' });
-    await s.manager.settled(bench.id);
-    const byAdmin = await as(s, admin).run.create(folder);
-    await s.manager.settled(byAdmin.id);
-    const local = await createCaller(createContextInner(s)).run.create(folder);
-    await s.manager.settled(local.id);
+    // (each stopped at once: what they would find is the code task's business, not this check's)
+    const started = async (api: ReturnType<typeof as>, input: typeof folder) => {
+      const { id } = await api.run.create(input);
+      await api.run.abort({ id }).catch(() => undefined); // it may have failed already (no such folder here)
+      await s.manager.settled(id);
+      return id;
+    };
+    await started(as(s, member), { ...folder, goal: 'project: bench/clamp-range' });
+    const byAdmin = await started(as(s, admin), folder);
+    await started(createCaller(createContextInner(s)), folder);
     // the admin's folder run, forked or replayed by a member, would read the folder again
-    expect(await codeOf(as(s, member).run.fork({ runId: byAdmin.id, nodeId: 'n0' }))).toBe('FORBIDDEN');
-    const replay = { provider: 'replay' as const, recordingRunId: byAdmin.id };
+    expect(await codeOf(as(s, member).run.fork({ runId: byAdmin, nodeId: 'n0' }))).toBe('FORBIDDEN');
+    const replay = { provider: 'replay' as const, recordingRunId: byAdmin };
     expect(await codeOf(as(s, member).run.create({ ...game, model: replay }))).toBe('FORBIDDEN');
     expect(await s.prisma.run.count()).toBe(3);
   });
