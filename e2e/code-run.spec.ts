@@ -196,6 +196,12 @@ test('a recorded code run: the failed change is marked by its verdict, its diff 
     }
   }
 
+  await trace.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  for (const scheme of ['light', 'dark'] as const) {
+    await inScheme(page, scheme);
+    await page.screenshot({ path: `${SHOTS}-trace-${scheme}.png` });
+  }
+
   // the public output: on the root, the description and the patch, in the layout chosen last, remembered on reload
   await page.goto(`/runs/${id}?node=n0`);
   const output = page.getByTestId('public-output');
@@ -277,6 +283,12 @@ test('a code run on a benchmark project streams live, fails a check and backtrac
   await expect(trace).toHaveAttribute('data-passed', 'false');
   await expect(trace).toContainText('FAIL:');
   await expect(page.getByTestId('inspector-node').getByTestId('diff-file').first()).toBeVisible();
+  await trace.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `${SHOTS}-live-failed-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // the run ends verified, and the patch it offers applies to a fresh copy of the project, whose tests then pass
   await page.goto(`/runs/${runId}?node=n0`);

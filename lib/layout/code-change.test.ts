@@ -110,5 +110,16 @@ describe('traceLines', () => {
     ].join('\n');
     expect(traceLines(trace).map((l) => l.tone)).toEqual(['diagnostic', 'pass', 'fail', 'fail', 'pass', 'plain']);
     expect(traceLines('passed')).toEqual([]);
+    // the sandbox's own summary lines (lib/tasks/code/sandbox: traceOf)
+    const sandbox = [
+      'FAIL: 1 test that passed before now fails: pager',
+      'type-check: clean',
+      'tests: 2 passed, 1 failed (pager)',
+      'type-check: 2 errors',
+      'tests: timed out after 5 s (0 passed, 0 failed)',
+      'tests: skipped (the type-check failed)',
+      'tests: 3 passed',
+    ].join('\n');
+    expect(traceLines(sandbox).map((l) => l.tone)).toEqual(['pass', 'fail', 'fail', 'fail', 'plain', 'pass']);
   });
 });

@@ -119,6 +119,11 @@ export function traceLines(trace: string): { text: string; tone: TraceTone }[] {
 function toneOf(line: string): TraceTone {
   const t = line.trim();
   if (/\berror TS\d+\b/.test(t)) return 'diagnostic';
+  // the sandbox's summary lines (traceOf: "type-check: clean", "tests: 2 passed, 1 failed (name)", "tests: timed out ...")
+  if (/^type-check: clean\b/.test(t)) return 'pass';
+  if (/^type-check: \d+ errors?\b/.test(t)) return 'fail';
+  if (/^tests: (timed out|could not run|failed)\b|^tests: \d+ passed, [1-9]\d* failed\b/.test(t)) return 'fail';
+  if (/^tests: \d+ passed(, 0 failed)?\b/.test(t)) return 'pass';
   if (/^not ok\b|^✖|^# fail [1-9]|^(fail|failed)\b/i.test(t)) return 'fail';
   if (/^ok\b|^✔|^# pass [1-9]/i.test(t)) return 'pass';
   return 'plain';
