@@ -1,6 +1,6 @@
 import { parseDiff } from 'react-diff-view';
 import { describe, expect, it } from 'vitest';
-import { asGitDiff, codeVerdict, diffSize, nodeCodeVerdict, traceLines } from './code-change';
+import { asGitDiff, codeVerdict, diffSize, languageOf, nodeCodeVerdict, traceLines } from './code-change';
 
 const failed = (trace: string) => ({ passed: false, trace });
 
@@ -121,5 +121,13 @@ describe('traceLines', () => {
       'tests: 3 passed',
     ].join('\n');
     expect(traceLines(sandbox).map((l) => l.tone)).toEqual(['pass', 'fail', 'fail', 'fail', 'plain', 'pass']);
+  });
+});
+
+describe('languageOf', () => {
+  it('highlights TypeScript, JavaScript and JSON files by extension, anything else as plain text', () => {
+    expect(
+      ['src/a.ts', 'b.mts', 'c.tsx', 'd.js', 'e.JSX', 'package.json', 'README.md', 'Makefile'].map(languageOf),
+    ).toEqual(['typescript', 'typescript', 'tsx', 'javascript', 'jsx', 'json', null, null]);
   });
 });

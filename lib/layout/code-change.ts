@@ -128,3 +128,26 @@ function toneOf(line: string): TraceTone {
   if (/^ok\b|^✔|^# pass [1-9]/i.test(t)) return 'pass';
   return 'plain';
 }
+
+/** The syntax the diff view highlights a file in, by its extension; null: shown as plain text. */
+export function languageOf(path: string): 'typescript' | 'tsx' | 'javascript' | 'jsx' | 'json' | null {
+  const ext = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase();
+  switch (ext) {
+    case 'ts':
+    case 'mts':
+    case 'cts':
+      return 'typescript';
+    case 'tsx':
+      return 'tsx';
+    case 'js':
+    case 'mjs':
+    case 'cjs':
+      return 'javascript';
+    case 'jsx':
+      return 'jsx';
+    case 'json':
+      return 'json';
+    default:
+      return null;
+  }
+}

@@ -1,6 +1,7 @@
 'use client';
 // A unified diff drawn as a code review shows it (react-diff-view): a head per file (its path, added, deleted or
-// renamed, lines added and removed), line numbers, the words that changed marked within a line, unified or split
+// renamed, lines added and removed), line numbers, TypeScript/JavaScript/JSON syntax (refractor), the words that
+// changed marked within a line, unified or split
 // (a toggle, remembered: useDiffViewType.ts). Colours come from the app's tokens, so light and dark follow the
 // system. The diff is model text: react-diff-view renders it as text; a diff it cannot read is shown as plain text.
 // Not responsible for where the diff comes from (a node's code_change action, a run's public output) nor for
@@ -15,11 +16,29 @@ import {
   tokenize,
   type FileData,
   type HunkTokens,
+  type TokenizeOptions,
 } from 'react-diff-view';
 import 'react-diff-view/style/index.css';
-import { asGitDiff, diffSize } from '@/lib/layout/index';
+import { refractor } from 'refractor/core';
+import javascript from 'refractor/javascript';
+import json from 'refractor/json';
+import jsx from 'refractor/jsx';
+import tsx from 'refractor/tsx';
+import typescript from 'refractor/typescript';
+import { asGitDiff, diffSize, languageOf } from '@/lib/layout/index';
 import { useDiffViewType } from './useDiffViewType';
 import styles from './DiffView.module.css';
+
+// only the grammars a code run's files need (refractor/core has none), so the page bundles a few, not hundreds
+for (const grammar of [javascript, typescript, jsx, tsx, json]) refractor.register(grammar);
+
+/**
+ * refractor as react-diff-view calls it: its older API gave the highlighted nodes, refractor 5 gives a root holding
+ * them. Its output is a tree of text and span nodes that react-diff-view renders as elements: never HTML.
+ */
+const highlighter = {
+  highlight: (text: string, language: string) => refractor.highlight(text, language).children,
+} as unknown as Extract<TokenizeOptions, { highlight: true }>['refractor'];
 
 const FILE_TAGS: Partial<Record<FileData['type'], string>> = {
   add: 'new file',
@@ -79,14 +98,18 @@ export function DiffView({ diff, testId = 'diff-view' }: { diff: string; testId?
 }
 
 const FileDiff = memo(function FileDiff({ file, viewType }: { file: FileData; viewType: 'unified' | 'split' }) {
-  const tokens = useMemo<HunkTokens | null>(() => {
-    try {
-      return tokenize(file.hunks, { enhancers: [markEdits(file.hunks, { type: 'block' })] });
-    } catch {
-      return null; // the words that changed are a nicety: the lines still show without them
-    }
-  }, [file.hunks]);
   const path = file.type === 'delete' ? file.oldPath : file.newPath;
+  const language = languageOf(path);
+  const tokens = useMemo<HunkTokens | null>(() => {
+    const enhancers = [markEdits(file.hunks, { type: 'block' })];
+    try {
+      return language
+        ? tokenize(file.hunks, { highlight: true, refractor: highlighter, language, enhancers })
+        : tokenize(file.hunks, { enhancers });
+    } catch {
+      return null; // highlighting and the words that changed are niceties: the lines still show without them
+    }
+  }, [file.hunks, language]);
   const renamed = file.type === 'rename' || (file.oldPath !== file.newPath && file.type === 'copy');
   let added = 0;
   let removed = 0;
