@@ -11,6 +11,7 @@ import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../l
 import { formatCodeOutput, patchFileName } from '../lib/contract/code';
 import { DEFAULT_TOT_CONFIG } from '../lib/engine/index';
 import { buildExport } from '../lib/formats/index';
+import { ndjson } from './api';
 import { loadBenchProject, verifyInSandbox } from '../lib/tasks/index';
 
 const SHOTS = '/tmp/wt-codeui';
@@ -247,71 +248,90 @@ function readTree(root: string, under = ''): Record<string, string> {
   return files;
 }
 
-test('a code run on a benchmark project streams live, fails a check and backtracks, ends verified, and its .patch applies with git apply and passes the tests', async ({
-  page,
-}) => {
-  const project = loadBenchProject('clamp-range');
-  if (!project) throw new Error('setup: the benchmark has no clamp-range project');
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto('/');
-  await page.getByTestId('field-taskId').selectOption('code');
-  await page.getByTestId('code-project').selectOption('clamp-range');
-  await expect(page.getByTestId('code-request')).toContainText(project.request);
-  // seed 3 proposes wrong changes before the right one on this project (the simulation is deterministic per seed)
-  await page.getByLabel('Seed').fill('3');
-  await page.getByLabel('Latency (ms)').fill('300');
-  await page.getByRole('button', { name: 'Start run' }).click();
-  await page.waitForURL(/\/runs\/[0-9a-f-]+$/);
-  const runId = new URL(page.url()).pathname.split('/').pop() as string;
+test.describe('a live code run', () => {
+  // The sandbox's limits are wall-clock (type-check 30 s, tests 10 s): on a machine loaded far past its cores a right
+  // change can time out, the run then ends unverified. One more try tells a loaded machine from a broken page.
+  test.describe.configure({ retries: 1 });
 
-  // live: the page shows checked changes while the run is still running (folds of dead ends keep the card count
-  // small, so the header's explored figure is the measure)
-  const status = page.getByTestId('run-status');
-  const explored = page.getByTestId('stat-explored');
-  await expect
-    .poll(async () => `${await status.textContent()} ${await explored.textContent()}`, { timeout: 60_000 })
-    .toMatch(/^running [1-9]/);
+  test('a code run on a benchmark project streams live, fails a check and backtracks, ends verified, and its .patch applies with git apply and passes the tests', async ({
+    page,
+    baseURL,
+  }) => {
+    const project = loadBenchProject('clamp-range');
+    if (!project) throw new Error('setup: the benchmark has no clamp-range project');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto('/');
+    await page.getByTestId('field-taskId').selectOption('code');
+    await page.getByTestId('code-project').selectOption('clamp-range');
+    await expect(page.getByTestId('code-request')).toContainText(project.request);
+    // the local person is an admin: the own-folder choice is offered
+    await expect(page.getByTestId('code-source-folder')).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SHOTS}-form-${scheme}.png` });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    // seed 3 proposes wrong changes before the right one on this project (the simulation is deterministic per seed)
+    await page.getByLabel('Seed').fill('3');
+    await page.getByLabel('Latency (ms)').fill('300');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.waitForURL(/\/runs\/[0-9a-f-]+$/);
+    const runId = new URL(page.url()).pathname.split('/').pop() as string;
 
-  await expect(status).toHaveText('finished', { timeout: 80_000 });
-  // a failed check: its node failed, folded as a dead end, its verdict on the card and its trace in the inspector
-  const folds = page.getByTestId('fold-node');
-  if ((await folds.count()) > 0) await folds.first().click();
-  const failed = page.locator('[data-testid="thought-node"][data-status="failed"]').first();
-  await expect(failed.getByTestId('mark-verdict')).not.toHaveText('tests pass');
-  await failed.click();
-  const trace = page.getByTestId('verification-output');
-  await expect(trace).toHaveAttribute('data-passed', 'false');
-  await expect(trace).toContainText('FAIL:');
-  await expect(page.getByTestId('inspector-node').getByTestId('diff-file').first()).toBeVisible();
-  await trace.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `${SHOTS}-live-failed-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+    // live: the page shows checked changes while the run is still running (folds of dead ends keep the card count
+    // small, so the header's explored figure is the measure)
+    const status = page.getByTestId('run-status');
+    const explored = page.getByTestId('stat-explored');
+    await expect
+      .poll(async () => `${await status.textContent()} ${await explored.textContent()}`, { timeout: 60_000 })
+      .toMatch(/^running [1-9]/);
 
-  // the run ends verified, and the patch it offers applies to a fresh copy of the project, whose tests then pass
-  await page.goto(`/runs/${runId}?node=n0`);
-  await expect(page.getByTestId('inspector-verified')).toHaveText('verified');
-  await expect(page.getByTestId('public-output-diff').getByTestId('diff-file').first()).toBeVisible();
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId('header-patch-download').click(),
-  ]);
-  expect(download.suggestedFilename()).toBe(patchFileName(runId));
-  const root = freshCopy(project.files);
-  try {
-    await download.saveAs(join(root, download.suggestedFilename()));
-    execFileSync('git', ['apply', '--check', download.suggestedFilename()], { cwd: root, stdio: 'pipe' });
-    execFileSync('git', ['apply', download.suggestedFilename()], { cwd: root, stdio: 'pipe' });
-    rmSync(join(root, download.suggestedFilename()));
-    const after = readTree(root);
-    expect(after).not.toEqual(project.files);
-    const report = await verifyInSandbox({ files: after, tests: project.tests });
-    expect(report.typecheck.diagnostics).toEqual([]);
-    expect(report.tests.status).toBe('passed');
-    expect(report.tests.results.length).toBeGreaterThan(0);
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+    await expect(status).toHaveText('finished', { timeout: 80_000 });
+    // a failed check: its node failed (the log says which), its verdict on its card, its trace in the inspector; a
+    // link to the node shows it even where its dead end is folded
+    const failedId = (await ndjson(baseURL as string, runId)).find((e) => e.type === 'node.failed')?.payload.nodeId;
+    if (!failedId) throw new Error('setup: this seed no longer fails a check on clamp-range: pick another');
+    await page.goto(`/runs/${runId}?node=${failedId}`);
+    const failed = page.locator(`[data-testid="thought-node"][data-node-id="${failedId}"]`);
+    await expect(failed).toHaveAttribute('data-status', 'failed');
+    await expect(failed.getByTestId('mark-verdict')).toHaveText(
+      /^(type error|tests failed|does not apply|check failed)$/,
+    );
+    await expect(page.getByTestId('inspector-node')).toHaveAttribute('data-node-id', failedId);
+    const trace = page.getByTestId('verification-output');
+    await expect(trace).toHaveAttribute('data-passed', 'false');
+    await expect(trace).toContainText('FAIL:');
+    await expect(page.getByTestId('inspector-node').getByTestId('diff-file').first()).toBeVisible();
+    await trace.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SHOTS}-live-failed-${scheme}.png` });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // the run ends verified, and the patch it offers applies to a fresh copy of the project, whose tests then pass
+    await page.goto(`/runs/${runId}?node=n0`);
+    await expect(page.getByTestId('inspector-verified')).toHaveText('verified');
+    await expect(page.getByTestId('public-output-diff').getByTestId('diff-file').first()).toBeVisible();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('header-patch-download').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(patchFileName(runId));
+    const root = freshCopy(project.files);
+    try {
+      await download.saveAs(join(root, download.suggestedFilename()));
+      execFileSync('git', ['apply', '--check', download.suggestedFilename()], { cwd: root, stdio: 'pipe' });
+      execFileSync('git', ['apply', download.suggestedFilename()], { cwd: root, stdio: 'pipe' });
+      rmSync(join(root, download.suggestedFilename()));
+      const after = readTree(root);
+      expect(after).not.toEqual(project.files);
+      const report = await verifyInSandbox({ files: after, tests: project.tests });
+      expect(report.typecheck.diagnostics).toEqual([]);
+      expect(report.tests.status).toBe('passed');
+      expect(report.tests.results.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
