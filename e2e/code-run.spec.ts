@@ -264,13 +264,17 @@ test.describe('a live code run', () => {
     await page.getByTestId('field-taskId').selectOption('code');
     await page.getByTestId('code-project').selectOption('clamp-range');
     await expect(page.getByTestId('code-request')).toContainText(project.request);
-    // the local person is an admin: the own-folder choice is offered
-    await expect(page.getByTestId('code-source-folder')).toBeVisible();
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.screenshot({ path: `${SHOTS}-form-${scheme}.png` });
     }
     await page.emulateMedia({ colorScheme: 'light' });
+    // the local person is an admin: an own folder is offered, and coming back keeps the project picked
+    await page.getByTestId('code-source-folder').check();
+    await expect(page.getByTestId('code-folder')).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}-form-folder-light.png` });
+    await page.getByTestId('code-source-bench').check();
+    await expect(page.getByTestId('code-project')).toHaveValue('clamp-range');
     // seed 3 proposes wrong changes before the right one on this project (the simulation is deterministic per seed)
     await page.getByLabel('Seed').fill('3');
     await page.getByLabel('Latency (ms)').fill('300');

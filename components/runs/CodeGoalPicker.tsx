@@ -30,7 +30,8 @@ export function CodeGoalPicker({
   message,
 }: {
   goal: string;
-  onGoal: (goal: string) => void;
+  /** The goal text; `typed` is false when only the source changed (its fields start blank, not wrong). */
+  onGoal: (goal: string, typed: boolean) => void;
   error: string | undefined;
   /** The goal's message (error or hint), rendered under the picker. */
   message: ReactNode;
@@ -41,10 +42,11 @@ export function CodeGoalPicker({
   const admin = who !== null && isAdmin(who);
   // the picker's own fields: a folder half typed is no goal yet, so they cannot be read back from the goal text
   const [choice, setChoice] = useState<CodeGoalChoice>(() => codeGoalChoice(goal));
-  const update = (next: Partial<CodeGoalChoice>) => {
+  /** `typed`: the person changed a value (the goal's message may show); false for a switch of source. */
+  const update = (next: Partial<CodeGoalChoice>, typed = true) => {
     const merged = { ...choice, ...next };
     setChoice(merged);
-    onGoal(codeGoalText(merged));
+    onGoal(codeGoalText(merged), typed);
   };
   const list = projects.data ?? [];
   const chosen = list.find((p) => p.id === choice.benchId) ?? null;
@@ -62,7 +64,7 @@ export function CodeGoalPicker({
                 name="code-source"
                 value={source}
                 checked={choice.source === source}
-                onChange={() => update({ source })}
+                onChange={() => update({ source }, false)}
                 data-testid={`code-source-${source}`}
               />
               {source === 'bench' ? 'Benchmark project' : 'Own folder (admins)'}

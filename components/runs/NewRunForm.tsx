@@ -230,9 +230,9 @@ export function NewRunForm() {
             <label htmlFor="goal">{task?.goalLabel ?? 'Project'}</label>
             <CodeGoalPicker
               goal={values.goal}
-              onGoal={(goal) => {
+              onGoal={(goal, typed) => {
                 set('goal', goal);
-                setGoalTouched(true);
+                setGoalTouched(typed);
               }}
               error={errors.goal}
               message={
