@@ -39,6 +39,17 @@ describe('findBestNode', () => {
     expect(findBestNode(fold(events))?.id).toBe('n2');
   });
 
+  it('prefers a verified answer to a higher-scored verified step that is not one (a code change passing every test)', () => {
+    const { events, add, child, complete } = log();
+    child('n1', 0.9);
+    child('n2', 0.4);
+    add('node.started', { nodeId: 'n1', mode: 'execute' });
+    add('node.completed', { nodeId: 'n1', result: { response: 'half done', iterations: 0, isAnswer: false } });
+    add('node.verified', { nodeId: 'n1', passed: true, trace: 'no test broke' });
+    complete('n2', true);
+    expect(findBestNode(fold(events))?.id).toBe('n2');
+  });
+
   it('skips a completed node whose verification failed (as an imported log can hold)', () => {
     const { events, child, complete } = log();
     child('n1', 0.9);

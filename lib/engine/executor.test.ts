@@ -446,3 +446,35 @@ describe('rule 13: the scratchpad', () => {
     expect(xml).not.toContain('<script>');
   });
 });
+
+describe("a task's preparation (ThoughtTask.prepare: the code task reads its folder before the first prompt)", () => {
+  it('is awaited before the first prompt is built', async () => {
+    let ready = false;
+    const task: ThoughtTask = {
+      ...openGoalTask,
+      prepare: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        ready = true;
+      },
+      buildGenerationPrompt: (ctx) => {
+        if (!ready) throw new Error('prompt built before the task was prepared');
+        return openGoalTask.buildGenerationPrompt(ctx);
+      },
+    };
+    const { result } = await explore(TREE, {}, { task });
+    expect(result.stats.exploredNodes).toBeGreaterThan(0);
+  });
+
+  it('that fails ends the run as an error saying why, before any model call', async () => {
+    const task: ThoughtTask = {
+      ...openGoalTask,
+      prepare: async () => {
+        throw new Error('the folder has gone');
+      },
+    };
+    const { result, events } = await explore(TREE, {}, { task });
+    expect(result.finishReason).toBe('error');
+    expect(result.tree.finishDetail).toBe('the task could not start: the folder has gone');
+    expect(events.filter((e) => e.type === 'model.called')).toHaveLength(0);
+  });
+});

@@ -51,6 +51,10 @@ export function describeAction(action: ProposedAction): string {
   }
 }
 
+function firstLine(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '') ?? text;
+}
+
 function oneLine(text: string, max = SUMMARY_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -70,7 +74,12 @@ export function renderScratchpad(tree: ThoughtTree, focusId: string): string {
       node.status === 'pruned'
         ? `pruned by ${node.prunedBy ?? 'a person'}`
         : oneLine(
-            node.verification && !node.verification.passed ? node.verification.trace : (node.failureReason ?? 'failed'),
+            // a trace's first line is its verdict (the code task's "FAIL: type error: …"); the rest is detail
+            firstLine(
+              node.verification && !node.verification.passed
+                ? node.verification.trace
+                : (node.failureReason ?? 'failed'),
+            ),
           );
     lines.push(
       `  <pruned_branch id="${escapeXml(node.id)}" depth="${node.depth}">${escapeXml(

@@ -578,7 +578,8 @@ export function pathTo(tree: ThoughtTree, nodeId: string): ThoughtNode[] {
  * What "best" means, everywhere (the run's winner, the live badge, an import's answer): the best node that completed
  * its run, verified first. A candidate is a node below the root that ran to a result (node.completed), was not
  * pruned, and did not fail its verification; among them a node whose verification passed comes before any that no
- * check has passed, then the highest cumulative score, and a tie goes to the earlier node. A node whose own run
+ * check has passed, then a final answer (result.isAnswer) before a step that is not one, then the highest cumulative
+ * score, and a tie goes to the earlier node. A node whose own run
  * completed keeps its result when its expansion later dead-ends (status failed, reason: every candidate too weak),
  * so it can still be best; a node that failed its verification never is, nor one that never ran or whose run
  * failed. With no candidate there is no best node (null), never "the best of the rest".
@@ -608,10 +609,16 @@ function isCandidateForBest(node: ThoughtNode): boolean {
   );
 }
 
-/** Verified first, then the higher cumulative score; a tie keeps the earlier node. */
+/**
+ * Verified first, then a final answer before a step that is not one (a code change that makes every test pass beats
+ * a verified partial step, however well that one scored), then the higher cumulative score; a tie keeps the earlier.
+ */
 function beats(node: ThoughtNode, than: ThoughtNode): boolean {
   const verified = node.verification?.passed === true;
   const thanVerified = than.verification?.passed === true;
   if (verified !== thanVerified) return verified;
+  const answer = node.result?.isAnswer === true;
+  const thanAnswer = than.result?.isAnswer === true;
+  if (answer !== thanAnswer) return answer;
   return node.cumulativeScore > than.cumulativeScore;
 }

@@ -47,5 +47,5 @@ export { crosswordPuzzles, type CrosswordPuzzle } from './crosswords/puzzles';
 export { benchProjects, loadBenchProject } from './code/bench';
 export type { BenchProject, BenchProjectInfo } from './code/types';
 export { applyDiff, applyDiffs, diffProjects, type ApplyResult } from './code/diff';
-export { configureSandbox, DEFAULT_SANDBOX_LIMITS, traceOf, verifyInSandbox } from './code/sandbox/index';
+export { configureSandbox, DEFAULT_SANDBOX_LIMITS, traceOf, verifyInSandbox, warmSandbox } from './code/sandbox/index';
 export type { ProjectFiles, SandboxReport, SandboxRequest } from './code/types';

@@ -4,6 +4,7 @@
  * passes everything, and every wrong change fails the way its task.json says.
  * Not a test of the sandbox or of diff application themselves (their own tests).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { benchProjects, loadBenchProject } from './bench';
 import { applyDiff } from './diff';
@@ -53,9 +54,21 @@ test('the benchmark has at least 12 projects, 4 of them in several steps, listed
   expect(projects.length).toBeGreaterThanOrEqual(12);
   expect(projects.filter((p) => p.steps >= 2).length).toBeGreaterThanOrEqual(4);
   expect(projects.map((p) => p.id)).toEqual([...projects.map((p) => p.id)].sort());
+  expect(projects.filter((p) => p.steps === 1).length).toBeGreaterThan(0);
   expect(new Set(projects.map((p) => p.kind))).toEqual(
     new Set(['wrong-type', 'failing-test', 'rename', 'api-migration', 'feature', 'bug']),
   );
+});
+
+test('every step offers at least two wrong changes, and the README table names every project', () => {
+  const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+  for (const { id } of projects) {
+    expect(
+      loadBenchProject(id)?.steps.map((step) => step.wrong.length >= 2),
+      id,
+    ).not.toContain(false);
+    expect(readme, id).toContain(`| \`${id}\``);
+  }
 });
 
 test('a project loads with posix paths, its test files and its diffs read in; an unknown id is null', () => {
@@ -79,31 +92,43 @@ test('a loaded project is a copy: changing it leaves the next load as it was', (
   expect(loadBenchProject(id)?.files[file]).not.toBe('changed');
 });
 
+/**
+ * A project's verifications wait for the sandbox's pool with every other project's, so its clock starts long before
+ * its turn: a limit for the whole file's worth of work, not a speed claim.
+ */
+const PROJECT_TIMEOUT_MS = 300_000;
+
 describe.concurrent.each(projects.map((p) => p.id))('%s', (id) => {
-  test('fails before the change, passes after its reference steps, and each wrong change fails as it says', async () => {
-    const project = loadBenchProject(id);
-    if (!project) throw new Error(`no project ${id}`);
-    const base = await verify(project, project.files, true);
-    expect(base.typecheck.ok && base.tests.status === 'passed', 'the base already passes').toBe(false);
-    const passedAtBase = passing(base);
-    let files = project.files;
-    let before = base;
-    for (const [index, step] of project.steps.entries()) {
-      const next = applied(files, step.diff);
-      const report = await verify(project, next);
-      expect(report.typecheck.diagnostics, `step ${index + 1} type-checks`).toEqual([]);
-      const now = passing(report);
-      expect(
-        [...passedAtBase].filter((name) => !now.has(name)),
-        `step ${index + 1} keeps what passed`,
-      ).toEqual([]);
-      const outcomes = await Promise.all(step.wrong.map((wrong) => howItFails(project, files, wrong, before, report)));
-      expect(outcomes, `step ${index + 1}'s wrong changes`).toEqual(step.wrong.map((wrong) => wrong.fails));
-      files = next;
-      before = report;
-    }
-    expect(before.tests.status, before.tests.output).toBe('passed');
-    expect(before.tests.results.length).toBeGreaterThan(0);
-    expect(before.tests.results.filter((r) => !r.passed)).toEqual([]);
-  });
+  test(
+    'fails before the change, passes after its reference steps, and each wrong change fails as it says',
+    async () => {
+      const project = loadBenchProject(id);
+      if (!project) throw new Error(`no project ${id}`);
+      const base = await verify(project, project.files, true);
+      expect(base.typecheck.ok && base.tests.status === 'passed', 'the base already passes').toBe(false);
+      const passedAtBase = passing(base);
+      let files = project.files;
+      let before = base;
+      for (const [index, step] of project.steps.entries()) {
+        const next = applied(files, step.diff);
+        const report = await verify(project, next);
+        expect(report.typecheck.diagnostics, `step ${index + 1} type-checks`).toEqual([]);
+        const now = passing(report);
+        expect(
+          [...passedAtBase].filter((name) => !now.has(name)),
+          `step ${index + 1} keeps what passed`,
+        ).toEqual([]);
+        const outcomes = await Promise.all(
+          step.wrong.map((wrong) => howItFails(project, files, wrong, before, report)),
+        );
+        expect(outcomes, `step ${index + 1}'s wrong changes`).toEqual(step.wrong.map((wrong) => wrong.fails));
+        files = next;
+        before = report;
+      }
+      expect(before.tests.status, before.tests.output).toBe('passed');
+      expect(before.tests.results.length).toBeGreaterThan(0);
+      expect(before.tests.results.filter((r) => !r.passed)).toEqual([]);
+    },
+    PROJECT_TIMEOUT_MS,
+  );
 });

@@ -127,7 +127,8 @@ export function evaluatePrompt(input: EvaluateInput): ChatMessage[] {
       `Other candidates: ${others.join(' | ') || '(none)'}`,
       '',
       'Score the candidate from 0 to 1 on confidence (how sure you are that after this step the whole request is done and every test passes: a step that leaves work to do scores below 0.7), progress (how much of the request it does) and novelty (how different it is from the other candidates).',
-      'Answer with JSON only: {"confidence": 0.0, "progress": 0.0, "novelty": 0.0, "reasoning": "..."}',
+      // worded apart from the open goal's line, whose offline simulation would otherwise answer this prompt
+      'Reply with one JSON object and nothing else: {"confidence": 0.0, "progress": 0.0, "novelty": 0.0, "reasoning": "..."}',
     ]),
   ];
 }

@@ -4,12 +4,13 @@
  * - propose: for a benchmark project, works out from the prompt's files which reference steps the path has applied,
  *   then proposes `count` candidates for the next step drawn from the reference step and its wrong changes (a type
  *   error, a failing test, a diff that does not apply, a regression): the reference comes first about half the time,
- *   otherwise after a wrong one, and is now and then missing. Changes the scratchpad lists as pruned are not offered
- *   again. For a local folder it cannot know a right change and says so, in words the parser rejects (no proposal),
+ *   otherwise after a wrong one among the proposals, and is now and then missing. Files off the reference path (a
+ *   wrong change that broke no test passes the check) get the first reference step that still applies to them.
+ *   Changes the scratchpad lists as pruned are not offered again. For a local folder it cannot know a right change and says so, in words the parser rejects (no proposal),
  *   so the run ends unverified rather than on an invented diff.
- * - evaluate: scores the candidate by what it is (the reference or a wrong change, the last step or not) with
- *   noise wide enough that a wrong change sometimes outranks the right one: the search misjudges, fails the check,
- *   backtracks and recovers.
+ * - evaluate: scores the candidate by what it is (the reference or a wrong change, the last step or not), with noise,
+ *   and misjudges it outright now and then (MISJUDGE_RATE), so a wrong change sometimes outranks the right one: the
+ *   search runs it first, fails the check, backtracks and recovers.
  * - summarize: a few plain words (the synthesis after a search that found no answer).
  * Not responsible for judging a change (the sandbox does, through task.ts): the simulation only plays.
  */
@@ -17,7 +18,7 @@ import type { CompletionRequest } from '../../engine/index';
 import { readPromptLine } from '../../engine/index';
 import type { Rng, Simulation } from '../../models/index';
 import { loadBenchProject } from './bench';
-import { applyDiffs } from './diff';
+import { applyDiff, applyDiffs } from './diff';
 import { MARKERS, promptKind } from './prompts';
 import type { BenchProject, BenchStep, ProjectFiles } from './types';
 
@@ -25,6 +26,9 @@ import type { BenchProject, BenchStep, ProjectFiles } from './types';
 export const RIGHT_FIRST_RATE = 0.5;
 /** Chance that, when it is not first, the reference is among the proposals at all. */
 export const RIGHT_LATER_RATE = 0.85;
+
+/** Chance that an evaluation takes a wrong change for a right one, or the right one for a doubtful one. */
+export const MISJUDGE_RATE = 0.3;
 
 /** Where the simulation says it cannot propose anything: no "PROPOSAL n:" heading, so the parser finds none. */
 export const NO_PROPOSAL = 'I cannot propose a change here:';
@@ -79,6 +83,16 @@ export function stepsApplied(bench: BenchProject, files: ProjectFiles): number |
   return null;
 }
 
+/**
+ * The reference step to propose next: the one after the reference steps the files have applied; for files off the
+ * reference path (a wrong change that broke no test), the first reference step whose diff still applies to them.
+ */
+export function nextStep(bench: BenchProject, files: ProjectFiles): BenchStep | undefined {
+  const k = stepsApplied(bench, files);
+  if (k !== null) return bench.steps[k];
+  return bench.steps.find((step) => applyDiff(files, step.diff).ok);
+}
+
 /** The hypotheses the scratchpad lists as pruned (each summary starts with its hypothesis). */
 function prunedSummaries(text: string): string[] {
   return [...text.matchAll(/<pruned_branch [^>]*>([^<]*)<\/pruned_branch>/g)].map((m) => unescapeXml(m[1] ?? ''));
@@ -97,7 +111,8 @@ export function drawCandidates(step: BenchStep, count: number, rng: Rng, tried: 
   let order: Candidate[];
   if (rng.next() < RIGHT_FIRST_RATE) order = [...right, ...wrong];
   else if (rng.next() < RIGHT_LATER_RATE && wrong.length > 0) {
-    const at = 1 + rng.int(wrong.length);
+    // later, but among the `count` proposed: a model that has the right idea offers it
+    const at = 1 + rng.int(Math.max(1, Math.min(count - 1, wrong.length)));
     order = [...wrong.slice(0, at), ...right, ...wrong.slice(at)];
   } else order = wrong.length > 0 ? wrong : right;
   return order.slice(0, count).map((c) => ({ hypothesis: c.hypothesis, diff: c.diff }));
@@ -117,16 +132,31 @@ function propose(text: string, rng: Rng): string {
   if (!bench) {
     return `${NO_PROPOSAL} the offline model knows only the benchmark projects' changes, so it has no change to offer for ${lineValue(text, 'Project') ?? 'this project'}. Point a real model at this run to work on it.`;
   }
-  const k = stepsApplied(bench, filesInPrompt(text));
-  const step = k === null ? undefined : bench.steps[k];
-  if (!step) return `${NO_PROPOSAL} the project is not at a step of the reference solution I know.`;
-  const count = Number(/Propose exactly (\d+) /.exec(text)?.[1] ?? '3');
+  const step = nextStep(bench, filesInPrompt(text));
+  if (!step) return `${NO_PROPOSAL} no change I know applies to the project as it is now.`;
+  const count = Number(/^Propose exactly (\d+) /m.exec(text)?.[1] ?? '3');
   const candidates = drawCandidates(step, Math.max(1, count), rng, prunedSummaries(text));
   if (candidates.length === 0) return `${NO_PROPOSAL} every change I know for this step has been tried.`;
   return formatProposals(candidates);
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;
+
+/** The most confidence a candidate gets below a step that is not the reference one. */
+const OFF_PATH_CONFIDENCE = 0.75;
+
+/** The "1. text" lines under a heading, read back as written, up to the first line that is not one. */
+function numberedList(text: string, heading: string): string[] {
+  const lines = text.split('\n');
+  const at = lines.indexOf(heading);
+  const out: string[] = [];
+  for (const line of at < 0 ? [] : lines.slice(at + 1)) {
+    const match = /^\d+\. (.*)$/.exec(line);
+    if (!match) break;
+    out.push(readPromptLine(match[1] ?? ''));
+  }
+  return out;
+}
 
 function evaluate(text: string, rng: Rng): string {
   const bench = benchOf(text);
@@ -136,8 +166,27 @@ function evaluate(text: string, rng: Rng): string {
   const wrongIndex = steps.findIndex((s) => s.wrong.some((w) => w.hypothesis === candidate));
   const r = rng.next();
   const novelty = round(0.4 + 0.4 * rng.next());
+  const misjudged = rng.next() < MISJUDGE_RATE;
+  // a step taken above that is not the reference (a wrong change that broke no test) leaves the model unsure that
+  // anything completes the request: below the termination confidence, so the search goes on looking
+  const reference = new Set(steps.map((s) => s.hypothesis));
+  const offPath = numberedList(text, 'Verified steps so far:').some((h) => !reference.has(h));
   let scores: { confidence: number; progress: number; reasoning: string };
-  if (index >= 0) {
+  if (index >= 0 && misjudged) {
+    scores = {
+      confidence: round(0.3 + 0.3 * r),
+      progress: round((index + 0.5) / steps.length / 2),
+      reasoning: 'I doubt this is the cause; it may not be enough.',
+    };
+  } else if (wrongIndex >= 0 && misjudged) {
+    scores = {
+      // as promising as a right step, yet short of the termination confidence: a wrong change that breaks no test
+      // is not taken for the answer
+      confidence: round(0.6 + 0.19 * r),
+      progress: round((wrongIndex + 1) / steps.length),
+      reasoning: 'This looks like the fix.',
+    };
+  } else if (index >= 0) {
     const last = index === steps.length - 1;
     scores = {
       // only the last step is worth stopping on; earlier ones stay below the termination confidence
@@ -156,7 +205,7 @@ function evaluate(text: string, rng: Rng): string {
     scores = { confidence: 0.4, progress: 0.3, reasoning: 'I do not know this change.' };
   }
   return JSON.stringify({
-    confidence: scores.confidence,
+    confidence: offPath ? Math.min(scores.confidence, OFF_PATH_CONFIDENCE) : scores.confidence,
     progress: scores.progress,
     novelty,
     reasoning: scores.reasoning,

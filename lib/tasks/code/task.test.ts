@@ -57,6 +57,7 @@ describe('a code run with the simulated model', () => {
     ['clamp-range', 1],
     ['parse-duration', 1],
     ['cart-receipt', 1],
+    ['move-text-helpers', 1],
   ])(
     'reaches a verified answer on %s (seed %i), its output a description and a patch',
     async (id, seed) => {
@@ -76,9 +77,16 @@ describe('a code run with the simulated model', () => {
   it(
     'fails a wrong change with its trace, backtracks, folds it to one line in the scratchpad and still ends verified',
     async () => {
-      const { result, events } = await search('project: bench/clamp-range', RECOVERY_SEED);
+      // the first seed whose run executes a wrong change before the reference one (the simulation puts a wrong
+      // change first about half the time, and the evaluation misjudges now and then)
+      let found: Awaited<ReturnType<typeof search>> | null = null;
+      for (let seed = 1; seed <= 10 && !found; seed++) {
+        const run = await search('project: bench/clamp-range', seed);
+        if (failedChecks(run.result).length > 0) found = run;
+      }
+      if (!found) throw new Error('no run of seeds 1-10 failed a check');
+      const { result, events } = found;
       const failed = failedChecks(result);
-      expect(failed.length).toBeGreaterThan(0);
       for (const node of failed) {
         expect(node.status).toBe('failed');
         expect(node.verification?.trace).toMatch(/^FAIL: /);
@@ -181,6 +189,3 @@ describe('a local folder', () => {
     expect(codeTask.validateGoal?.(goal)).toBe(`the folder "${root}/gone" does not exist`);
   });
 });
-
-/** A seed whose first run on clamp-range executes a wrong change before the reference one (found by trying). */
-const RECOVERY_SEED = 2;

@@ -167,10 +167,9 @@ async function runCodeAction(
   const stat = formatDiffStat(diffStat(action.diff));
   if (!applied.ok)
     return failed(`${stat}; the diff does not apply`, `FAIL: the diff does not apply: ${applied.reason}`);
-  const [base, report] = await Promise.all([
-    baselineReport(project),
-    verifyInSandbox({ files: applied.files, tests: project.tests }, signal),
-  ]);
+  // one after the other: on a cold server the two at once share its cores, and a slow test run is a failed one
+  const base = await baselineReport(project);
+  const report = await verifyInSandbox({ files: applied.files, tests: project.tests }, signal);
   const verdict = judge(base, report);
   const verification: Verification = { passed: verdict.passed, trace: `${verdict.verdict}\n${traceOf(report)}` };
   return { response: `${stat}; ${verdict.summary}`, verification, isAnswer: verdict.isAnswer };

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ProjectFiles, SandboxReport } from '../types';
-import { traceOf, verifyInSandbox } from './index';
+import { configureSandbox, traceOf, verifyInSandbox } from './index';
 import { canIsolateNetwork, parseTap } from './runner';
 
 const add = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n';
@@ -127,6 +127,32 @@ describe('verifyInSandbox', () => {
     expect(report.tests.output).toContain('ERR_ACCESS_DENIED');
   });
 
+  it('lets no test start a process, and the compiler read nothing of the server outside the project', async () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'arborist-elsewhere-'));
+    others.push(elsewhere);
+    const secret = path.join(elsewhere, 'secret.ts');
+    fs.writeFileSync(secret, 'export const hidden: number = SERVER_SECRET_VALUE;\n');
+    const report = await verifyInSandbox({
+      files: project(
+        [
+          "import { execSync } from 'node:child_process';",
+          "test('starts a process', () => { execSync('echo hi'); });",
+        ].join('\n'),
+        {
+          'src/peek.ts': `/// <reference path=${JSON.stringify(secret)} />\nimport { hidden } from ${JSON.stringify(secret.replace(/\.ts$/, ''))};\nexport const seen = hidden;\n`,
+        },
+      ),
+      tests,
+      alwaysRunTests: true,
+    });
+    const diagnostics = report.typecheck.diagnostics.join('\n');
+    expect(diagnostics).not.toContain('SERVER_SECRET_VALUE');
+    expect(diagnostics).toMatch(/error TS6053: File '.*secret\.ts' not found/);
+    expect(diagnostics).toMatch(/error TS2307: Cannot find module/);
+    expect(report.tests.results).toEqual([{ file: 'src/add.test.ts', name: 'starts a process', passed: false }]);
+    expect(report.tests.output).toContain('ERR_ACCESS_DENIED');
+  });
+
   it('kills a test that loops forever at the time limit', async () => {
     const report = await verifyInSandbox({
       files: project("test('spins', () => { for (;;) {} });"),
@@ -217,6 +243,49 @@ describe('verifyInSandbox', () => {
     expect(await outcome).toEqual(new Error('stopped by the test'));
     expect(processLine()).toBeUndefined();
     expect(fs.existsSync(folder as string)).toBe(false);
+  });
+
+  it('runs one verification at a time at concurrency 1; an aborted waiter leaves the queue without running', async () => {
+    configureSandbox({ concurrency: 1 });
+    try {
+      const stamped = project(
+        "test('stamps', () => { console.log(`t0=${Date.now()}`); for (let i = 0; i < 1e7; i++); console.log(`t1=${Date.now()}`); });",
+      );
+      const waiter = new AbortController();
+      const order: string[] = [];
+      const first = verifyInSandbox({ files: stamped, tests }).then((r) => (order.push('first'), r));
+      const aborted = verifyInSandbox({ files: stamped, tests }, waiter.signal).catch(
+        (e: unknown) => (order.push('aborted'), e),
+      );
+      const second = verifyInSandbox({ files: stamped, tests }).then((r) => (order.push('second'), r));
+      waiter.abort(new Error('not needed'));
+      const [a, b, reason] = await Promise.all([first, second, aborted]);
+      expect(reason).toEqual(new Error('not needed'));
+      expect(order).toEqual(['aborted', 'first', 'second']);
+      const stamps = (r: SandboxReport) =>
+        ['t0', 't1'].map((k) => Number(new RegExp(`${k}=(\\d+)`).exec(r.tests.output)?.[1]));
+      const [a0, a1] = stamps(a);
+      const [b0] = stamps(b);
+      expect(a0).toBeLessThanOrEqual(a1 as number);
+      expect(b0).toBeGreaterThanOrEqual(a1 as number);
+    } finally {
+      configureSandbox({ concurrency: os.availableParallelism() });
+    }
+  });
+
+  it('keeps the trace readable: long output trimmed to its head and tail', async () => {
+    const report = await verifyInSandbox({
+      files: project(
+        "test('talks', () => { console.log('HEAD-' + 'x'.repeat(200_000) + '-TAIL'); assert.fail('and fails'); });",
+      ),
+      tests,
+    });
+    const trace = traceOf(report);
+    expect(trace.length).toBeLessThan(4_200);
+    expect(trace).toMatch(/^type-check: clean\ntests: 0 passed, 1 failed \(talks\)\n/);
+    expect(trace).toContain('HEAD-');
+    expect(trace).toContain('characters cut');
+    expect(trace).toContain('# fail 1');
   });
 
   it('refuses file names that leave the folder', async () => {

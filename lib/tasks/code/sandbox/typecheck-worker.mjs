@@ -61,9 +61,27 @@ function check(job) {
   const started = Date.now();
   const { options, problems } = optionsFor(job.root, job.typeRoots, job.nodeTypes);
   const host = ts.createCompilerHost(options, true);
+  host.getCurrentDirectory = () => job.root;
+  // the compiler reads the project, typescript's lib files and the type roots, nothing else: a `/// <reference>`,
+  // an import or a tsconfig path pointing elsewhere on the server finds nothing (its text could surface in messages)
+  const readable = [job.root, path.dirname(workerData.typescriptPath), ...job.typeRoots];
+  const allowed = (name) =>
+    readable.some((dir) => {
+      const relative = path.relative(dir, path.resolve(job.root, name));
+      return !relative.startsWith('..') && !path.isAbsolute(relative);
+    });
+  for (const method of ['fileExists', 'directoryExists']) {
+    const original = host[method]?.bind(host);
+    if (original) host[method] = (name) => allowed(name) && original(name);
+  }
+  const readFile = host.readFile.bind(host);
+  host.readFile = (name) => (allowed(name) ? readFile(name) : undefined);
+  const getDirectories = host.getDirectories?.bind(host);
+  if (getDirectories) host.getDirectories = (name) => (allowed(name) ? getDirectories(name) : []);
   const getSourceFile = host.getSourceFile.bind(host);
   const inside = (fileName) => !path.relative(job.root, fileName).startsWith('..');
   host.getSourceFile = (fileName, languageVersion, onError, fresh) => {
+    if (!allowed(fileName)) return undefined;
     if (inside(fileName)) return getSourceFile(fileName, languageVersion, onError, fresh);
     const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
     let file = shared.get(key);
@@ -73,7 +91,6 @@ function check(job) {
     }
     return file;
   };
-  host.getCurrentDirectory = () => job.root;
   const rootNames = job.files.filter((f) => SOURCE.test(f)).map((f) => path.join(job.root, f));
   const program = ts.createProgram({ rootNames, options, host });
   const diagnostics = [...problems, ...ts.getPreEmitDiagnostics(program)];

@@ -94,9 +94,6 @@ function startWorker(): Worker {
   });
 }
 
-/** Workers started so far (the bench reports cold starts by it). */
-export let workersStarted = 0;
-
 /**
  * Runs one job on a warm worker (or a new one). Rejects with the signal's reason when aborted and with a timeout
  * error past `timeMs`; the worker is then terminated, never reused.
@@ -104,7 +101,7 @@ export let workersStarted = 0;
 export function runCheck(job: CheckJob, timeMs: number, signal?: AbortSignal): Promise<CheckResult> {
   signal?.throwIfAborted();
   const { typeRoots, nodeTypes } = locate();
-  const worker = idle.pop() ?? (workersStarted++, startWorker());
+  const worker = idle.pop() ?? startWorker();
   worker.ref();
   const id = nextId++;
   return new Promise<CheckResult>((resolve, reject) => {
