@@ -59,8 +59,9 @@ const TYPE_ERROR_TRACE = [
 /** A finished code run's log, made here: one change fails its type-check and backtracks, its sibling passes. */
 function recordedCodeRun(runId: string): ExplorationEvent[] {
   const events: ExplorationEvent[] = [];
+  const started = Date.now();
   const add = <K extends ExplorationEventType>(type: K, payload: EventPayloads[K]) =>
-    events.push({ runId, seq: events.length + 1, ts: 1_000 + events.length, type, payload } as ExplorationEvent);
+    events.push({ runId, seq: events.length + 1, ts: started + events.length, type, payload } as ExplorationEvent);
   const score = (composite: number) => ({
     confidence: composite,
     progress: composite,
@@ -121,6 +122,7 @@ function recordedCodeRun(runId: string): ExplorationEvent[] {
 }
 
 async function importRun(base: string, events: ExplorationEvent[], runId: string): Promise<string> {
+  const started = events[0]?.ts ?? Date.now();
   const file = buildExport(
     {
       id: runId,
@@ -133,9 +135,10 @@ async function importRun(base: string, events: ExplorationEvent[], runId: string
       seed: null,
       status: 'finished',
       finishReason: 'terminated',
-      createdAt: new Date(1_000),
-      startedAt: new Date(1_000),
-      finishedAt: new Date(2_000),
+      // now, not a made-up past: other specs take the oldest run for the demo run (e2e/api.ts demoRunId)
+      createdAt: new Date(started),
+      startedAt: new Date(started),
+      finishedAt: new Date(started + events.length),
       importTag: null,
       parentRunId: null,
       parentNodeId: null,
