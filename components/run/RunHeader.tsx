@@ -3,16 +3,19 @@
 // model and strategy, the connection, links, and the commands (pause, resume, step, abort). The figures and
 // settings show as many as fit, in order of importance, and the rest wrap out of sight (RunLayout.module.css); all
 // of them, and the links on a narrow window, are in the "more" panel. Status, task and the commands never leave.
+// A finished code run offers its verified patch as a download (code/PublicOutput.tsx).
 // Commands, Share and Export show only for whoever may use them (RunAccess.tsx); a command that cannot be asked now
 // is disabled with its reason in its title (useSteering.ts), and a search Arborist does not run says so (its mark,
 // its own config, the last command asked of its client, or that steering is unavailable).
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { budgetNote, formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
+import { parseCodeOutput } from '@/lib/contract/code';
 import { taskLabel } from '@/lib/contract/tasks';
 import { hasEnded } from '@/lib/contract/run-status';
 import { configSummary, elapsedMs, pausesOf, runStatus, steerBlock } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
+import { PatchDownload } from './code/PublicOutput';
 import { ExportButton } from './ExportButton';
 import { ExternalBadge } from './ExternalBadge';
 import { ImportedBadge } from './ImportedBadge';
@@ -152,6 +155,12 @@ export function RunHeader({
   const steering = useSteering();
   const externalConfig = useRunStore((s) => s.tree.external?.config ?? null);
   const [sharing, setSharing] = useState(false);
+  // a finished code run's verified patch, to download from the header (the whole output is the root's, inspector)
+  const patch = useRunStore((s) =>
+    s.tree.taskId === 'code' && s.tree.status === 'finished' && s.tree.output !== null
+      ? (parseCodeOutput(s.tree.output)?.patch ?? null)
+      : null,
+  );
   // local mode has no one to share with: whoever reaches the server may already do everything
   const { mode } = useSession();
   const canShare = allowed.share && mode === 'team';
@@ -278,6 +287,7 @@ export function RunHeader({
               {commands.error}
             </span>
           )}
+          {patch !== null && <PatchDownload runId={runId} patch={patch} testId="header-patch-download" />}
           {canShare && (
             <button
               type="button"

@@ -2,16 +2,19 @@
 // One node on the canvas: its status, the thought's first line, the composite score as a bar, its depth, MCTS Q and
 // visits when the search gives them ("Q 0.62 · N 7", as of the step shown), and the marks a debugger needs at a
 // glance: running now, next in the frontier, queued, on the best path, what a person did (and, on a search Arborist
-// does not run, a command waiting for its client or refused by it).
+// does not run, a command waiting for its client or refused by it), and a code change's verdict (tests pass, type
+// error, tests failed, does not apply: lib/layout/code-change.ts).
 // Between the card's readable zoom and the far level it is a pill: status colour, score bar, a few words in a large
 // font, marks as dots (lib/layout/lod.ts says where each starts); the full labels stay in the page for screen readers.
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import {
+  CODE_VERDICT_LABELS,
   displayStatus,
   firstLine,
   levelOf,
+  nodeCodeVerdict,
   mctsFigure,
   scoreFigure,
   statusLabel,
@@ -60,6 +63,15 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
     });
   else if (lastAction?.type === 'expand')
     marks.push({ key: 'expand', label: `re-expanded by ${lastAction.actor}`, tone: 'person' });
+  // a code change's verdict, so a failed check reads as why it failed (type error, tests, does not apply)
+  const verdict = nodeCodeVerdict(node);
+  if (verdict)
+    marks.push({
+      key: 'verdict',
+      label: CODE_VERDICT_LABELS[verdict],
+      tone: verdict === 'passed' ? 'verdict-pass' : 'verdict-fail',
+      title: firstLine(node.verification?.trace ?? ''),
+    });
   if (isNext) marks.push({ key: 'next', label: 'next', tone: 'next' });
   else if (queued)
     marks.push({ key: 'queued', label: queued.mode === 'expand' ? 'queued to grow' : 'queued', tone: 'queued' });

@@ -1,6 +1,6 @@
 'use client';
 /**
- * The form that starts a run: task and goal, every config field with its default (grouped as search shape, scoring
+ * The form that starts a run: task and goal (a code change's goal is picked: CodeGoalPicker.tsx), every config field with its default (grouped as search shape, scoring
  * and limits, the less common ones under "Advanced"), and the simulated model's seed and latency. Messages sit
  * beside their fields: the client checks with the same schema as the server (lib/forms/run-form.ts) for instant feedback,
  * and a server's BAD_REQUEST is shown beside the field it names. On success it opens the new run.
@@ -32,6 +32,7 @@ import {
   type NumberFieldSpec,
 } from '@/lib/forms/index';
 import { defaultModelChoice, modelChoiceError, type ModelChoice } from '@/lib/forms/index';
+import { CodeGoalPicker } from './CodeGoalPicker';
 import { ModelPicker } from './ModelPicker';
 import s from './NewRunForm.module.css';
 
@@ -224,23 +225,44 @@ export function NewRunForm() {
             hint={task?.checksAnswers ? 'answers are checked' : 'answers are not checked'}
           />
         </div>
-        <div className="field">
-          <label htmlFor="goal">{task?.goalLabel ?? 'Goal'}</label>
-          <input
-            id="goal"
-            name="goal"
-            value={values.goal}
-            onChange={(e) => set('goal', e.target.value)}
-            onBlur={() => setGoalTouched(true)}
-            placeholder={task?.exampleGoal}
-            autoComplete="off"
-            spellCheck={task?.goalIsProse ?? true}
-            aria-invalid={Boolean(errors.goal)}
-            aria-describedby="goal-message"
-            data-testid="field-goal"
-          />
-          <FieldMessage name="goal" error={errors.goal} hint={task?.describeGoal ?? ''} />
-        </div>
+        {values.taskId === 'code' ? (
+          <div className="field">
+            <label htmlFor="goal">{task?.goalLabel ?? 'Project'}</label>
+            <CodeGoalPicker
+              goal={values.goal}
+              onGoal={(goal, typed) => {
+                set('goal', goal);
+                setGoalTouched(typed);
+              }}
+              error={errors.goal}
+              message={
+                <FieldMessage
+                  name="goal"
+                  error={errors.goal}
+                  hint="Each step proposes a hypothesis with a diff; the TypeScript compiler and the project's tests check it in a sandbox."
+                />
+              }
+            />
+          </div>
+        ) : (
+          <div className="field">
+            <label htmlFor="goal">{task?.goalLabel ?? 'Goal'}</label>
+            <input
+              id="goal"
+              name="goal"
+              value={values.goal}
+              onChange={(e) => set('goal', e.target.value)}
+              onBlur={() => setGoalTouched(true)}
+              placeholder={task?.exampleGoal}
+              autoComplete="off"
+              spellCheck={task?.goalIsProse ?? true}
+              aria-invalid={Boolean(errors.goal)}
+              aria-describedby="goal-message"
+              data-testid="field-goal"
+            />
+            <FieldMessage name="goal" error={errors.goal} hint={task?.describeGoal ?? ''} />
+          </div>
+        )}
       </div>
 
       <div className={s.groups}>

@@ -5,6 +5,7 @@
  * Browser-safe (its package.json says it has no side effects, so a page bundles only what it uses).
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
+export * from './code-goal';
 export * from './model-choice';
 export * from './run-form';
 export * from './runs-list';

@@ -14,6 +14,16 @@ export type {
   SummaryFlowNode,
   ThoughtFlowNode,
 } from './flow-types';
+export {
+  asGitDiff,
+  CODE_VERDICT_LABELS,
+  codeVerdict,
+  diffSize,
+  languageOf,
+  nodeCodeVerdict,
+  traceLines,
+} from './code-change';
+export type { CodeVerdict, TraceTone } from './code-change';
 export { cellOf, computeIcicle, forEachDrawnCell, icicleCellAt, nodesByItem, subtreeCells, viewExtent } from './icicle';
 export type { IcicleLayout, ViewExtent } from './icicle';
 export { CARD_MIN_ZOOM, levelOf, READABLE_ZOOM } from './lod';

@@ -13,6 +13,8 @@ import { useRunAccess } from '../RunAccess';
 import { NodeCommandNote } from '../SteerCommands';
 import { useSteering } from '../useSteering';
 import { lastNodeCommand } from '@/lib/store/index';
+import { DiffView } from '../code/DiffView';
+import { VerificationOutput } from '../code/VerificationOutput';
 import { BranchTotals } from './BranchTotals';
 import { CrosswordBoard } from './CrosswordBoard';
 import { MctsStats } from './MctsStats';
@@ -181,17 +183,25 @@ function BranchDetails({ node }: { node: ThoughtNode }) {
           <p className={styles.muted}>{noResultText(node)}</p>
         )}
       </Section>
-      {node.verification && (
-        <Section title="Verification">
-          <div
-            className={node.verification.passed ? styles.verifyPass : styles.verifyFail}
-            data-testid="inspector-verification"
-            data-passed={node.verification.passed}
-          >
-            <span className={styles.verifyMark}>{node.verification.passed ? '✓ passed' : '✗ failed'}</span>
-            <p className={styles.prose}>{node.verification.trace}</p>
+      {node.verification && branch?.proposedAction.type === 'code_change' ? (
+        <Section title="Verification" aside="type-check and tests, in the sandbox">
+          <div data-testid="inspector-verification" data-passed={node.verification.passed}>
+            <VerificationOutput verification={node.verification} />
           </div>
         </Section>
+      ) : (
+        node.verification && (
+          <Section title="Verification">
+            <div
+              className={node.verification.passed ? styles.verifyPass : styles.verifyFail}
+              data-testid="inspector-verification"
+              data-passed={node.verification.passed}
+            >
+              <span className={styles.verifyMark}>{node.verification.passed ? '✓ passed' : '✗ failed'}</span>
+              <p className={styles.prose}>{node.verification.trace}</p>
+            </div>
+          </Section>
+        )
       )}
       {node.score && <ScoreBars score={node.score} cumulative={node.cumulativeScore} />}
     </>
@@ -240,7 +250,6 @@ function ActionBody({ action, thought }: { action: ProposedAction; thought: stri
         </>
       );
     case 'code_change':
-      // the diff view (syntax-highlighted, unified or split) comes with the code task's inspector section
-      return <TextBox text={action.diff} label="diff" mono />;
+      return <DiffView diff={action.diff} />;
   }
 }

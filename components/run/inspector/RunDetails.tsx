@@ -1,6 +1,7 @@
 'use client';
 // The root's view in the inspector: the run itself. The goal, task, model and config (an imported run says from
-// what); where the search is (stats); and once finished, its output, why it finished, whether the answer was
+// what); where the search is (stats); and once finished, its output (a code run's as its public output: the change
+// and its patch, PublicOutput.tsx), why it finished, whether the answer was
 // verified and where it came from. The tree's stats are updated in place, so this view follows `version`; it is
 // shown for the root only. A search Arborist does not run shows its own config in place of the engine's (then only
 // the defaults) and the commands asked of its client, each with its answer.
@@ -9,12 +10,14 @@ import { useQuery } from '@tanstack/react-query';
 import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
+import { parseCodeOutput } from '@/lib/contract/code';
 import { taskLabel } from '@/lib/contract/tasks';
 import { formatScore } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from '../RunStoreContext';
 import { formatClock } from '@/lib/event-log/index';
 import { jsonText } from '@/lib/store/index';
+import { PublicOutput } from '../code/PublicOutput';
 import { SteerCommandList } from '../SteerCommands';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
@@ -68,6 +71,7 @@ export function RunDetails({ runId }: { runId: string }) {
   const { stats } = tree;
   const finished = tree.status === 'finished';
   const task = taskLabel(tree.taskId);
+  const codeOutput = tree.taskId === 'code' && tree.output !== null && parseCodeOutput(tree.output) !== null;
   const duration = tree.startedAt !== null && tree.finishedAt !== null ? tree.finishedAt - tree.startedAt : null;
 
   return (
@@ -90,7 +94,12 @@ export function RunDetails({ runId }: { runId: string }) {
               </span>
             )}
           </div>
-          <TextBox text={tree.output ?? ''} label="output" />
+          {codeOutput ? (
+            // a code run's public output: the change in words and its patch, apart from the tree and scratchpad
+            <PublicOutput runId={runId} output={tree.output ?? ''} />
+          ) : (
+            <TextBox text={tree.output ?? ''} label="output" />
+          )}
           <dl className={styles.facts}>
             <div className={styles.fact}>
               <dt>finished</dt>

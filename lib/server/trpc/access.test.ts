@@ -290,6 +290,39 @@ describe('team mode: model servers and budgets through the API', () => {
     expect(await codeOf(as(s, member).run.fork({ runId: id, nodeId: 'n0' }))).toBe('FORBIDDEN');
   });
 
+  it('refuses a code run on a folder of the server to a member (create, fork and replay), with the reason; admins and the local person may', async () => {
+    const { s, admin, member } = await team();
+    const folder = {
+      taskId: 'code',
+      goal: 'project: /srv/app\nchange: rename total to sum',
+      model: { provider: 'simulated' as const, seed: 1, latencyMs: 0 },
+    };
+    const refusal = await as(s, member)
+      .run.create(folder)
+      .then(() => null)
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TRPCError);
+    expect((refusal as TRPCError).code).toBe('FORBIDDEN');
+    expect((refusal as TRPCError).message).toMatch(/only an admin.*folder.*bench\/<id>/);
+    expect(await s.prisma.run.count()).toBe(0);
+    // a benchmark project is anyone's to run; a folder is an admin's, and the local person's
+    // (each stopped at once: what they would find is the code task's business, not this check's)
+    const started = async (api: ReturnType<typeof as>, input: typeof folder) => {
+      const { id } = await api.run.create(input);
+      await api.run.abort({ id }).catch(() => undefined); // it may have failed already (no such folder here)
+      await s.manager.settled(id);
+      return id;
+    };
+    await started(as(s, member), { ...folder, goal: 'project: bench/clamp-range' });
+    const byAdmin = await started(as(s, admin), folder);
+    await started(createCaller(createContextInner(s)), folder);
+    // the admin's folder run, forked or replayed by a member, would read the folder again
+    expect(await codeOf(as(s, member).run.fork({ runId: byAdmin, nodeId: 'n0' }))).toBe('FORBIDDEN');
+    const replay = { provider: 'replay' as const, recordingRunId: byAdmin };
+    expect(await codeOf(as(s, member).run.create({ ...game, model: replay }))).toBe('FORBIDDEN');
+    expect(await s.prisma.run.count()).toBe(3);
+  });
+
   it("caps a member's new run at what is left of their day, and refuses one when the day is spent", async () => {
     const { s, member } = await team();
     const memberId = member.kind === 'user' ? member.id : '';

@@ -1,6 +1,7 @@
 /** Every router, registered once. The browser imports `type AppRouter` only. */
 import { authRouter } from './routers/auth';
 import { backendRouter } from './routers/backend';
+import { benchRouter } from './routers/bench';
 import { keysRouter } from './routers/keys';
 import { nodeRouter } from './routers/node';
 import { runRouter } from './routers/run';
@@ -12,6 +13,7 @@ export const appRouter = router({
   run: runRouter,
   node: nodeRouter,
   backend: backendRouter,
+  bench: benchRouter,
   auth: authRouter,
   users: usersRouter,
   keys: keysRouter,

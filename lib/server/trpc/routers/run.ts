@@ -9,6 +9,7 @@ import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { SteeringCommand } from '../../../engine/server';
 import { canListRuns, canOnRun, isAdmin, type Principal } from '../../../contract/access';
+import { goalNamesFolder } from '../../../contract/code';
 import { capAtRemainder, refuseWhenSpent, remainingDailyBudget } from '../../daily-budget';
 import { readEnv } from '../../env';
 import { checkModelSpecAllowed } from '../../model-servers';
@@ -16,7 +17,7 @@ import type { Context } from '../context';
 import { ForbiddenError, NotFoundError } from '../../errors';
 import { streamRunEvents } from '../../event-stream';
 import { getEvent, listEvents, withoutPrompt } from '../../repositories/events';
-import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
+import { findForks, getRun, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
 import { latestTreeText } from '../../repositories/snapshots';
 import { memberProcedure, signedInProcedure, router } from '../trpc';
 import { runFor } from '../run-access';
@@ -45,6 +46,18 @@ async function checkModelAllowed(ctx: Context, model: ModelSpec): Promise<void> 
   await checkModelSpecAllowed(model, { team: ctx.auth.team, admin: isAdmin(ctx.who), env: readEnv() });
 }
 
+/**
+ * A code run on a local folder reads that folder on the server: only an admin (the local person is one) may start
+ * one; anyone else picks a benchmark project. A fork or replay of such a run is a new run on the same folder.
+ */
+function checkGoalAllowed(ctx: Context, run: { taskId: string; goal: string }): void {
+  if (run.taskId === 'code' && goalNamesFolder(run.goal) && !isAdmin(ctx.who)) {
+    throw new ForbiddenError(
+      'only an admin may point a code run at a folder on the server: pick a benchmark project (project: bench/<id>)',
+    );
+  }
+}
+
 /** What the caller may still spend today (team mode's daily budget), null when uncapped or not a user. */
 function remainingToday(ctx: Context): Promise<number | null> {
   return ctx.who.kind === 'user' ? remainingDailyBudget(ctx.prisma, ctx.who.id, new Date()) : Promise.resolve(null);
@@ -57,6 +70,12 @@ function ownerOf(who: Principal): string | null {
 
 export const runRouter = router({
   create: memberProcedure.input(createRunInput).mutation(async ({ ctx, input }) => {
+    checkGoalAllowed(ctx, input);
+    if (input.model.provider === 'replay') {
+      // a replay runs its recording's task and goal (run-manager.ts), whatever this input says
+      const source = await getRun(ctx.prisma, input.model.recordingRunId);
+      if (source) checkGoalAllowed(ctx, source);
+    }
     await checkModelAllowed(ctx, input.model);
     const config = capAtRemainder(input.config, await remainingToday(ctx));
     const run = await ctx.manager.create({ ...input, config, actor: ctx.actor, ownerId: ownerOf(ctx.who) });
@@ -79,6 +98,7 @@ export const runRouter = router({
     )
     .mutation(async ({ ctx, input }) => {
       const source = await runFor(ctx, input.runId, 'fork');
+      checkGoalAllowed(ctx, source);
       // a fork without a model of its own runs on its parent's: that spec must be one this person may use too
       const parentModel = modelSpecSchema.safeParse(source.modelSettings);
       const model = input.model ?? (parentModel.success ? parentModel.data : undefined);
