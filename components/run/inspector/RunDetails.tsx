@@ -17,6 +17,7 @@ import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from '../RunStoreContext';
 import { formatClock } from '@/lib/event-log/index';
 import { jsonText } from '@/lib/store/index';
+import { BenchRequest } from '../code/BenchRequest';
 import { PublicOutput } from '../code/PublicOutput';
 import { SteerCommandList } from '../SteerCommands';
 import { Section, TextBox } from './sections';
@@ -80,6 +81,7 @@ export function RunDetails({ runId }: { runId: string }) {
         <p className={styles.prose} data-testid="inspector-goal">
           {tree.goal}
         </p>
+        <BenchRequest taskId={tree.taskId} goal={tree.goal} />
       </Section>
 
       {finished && (
