@@ -1,5 +1,8 @@
 // Team mode through createCaller on real SQLite: who may do what to which run, as each role, as a share link's
 // holder and as nobody; sign-in, sessions, API keys, share links and the last-admin rule.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../contract/access';
@@ -292,9 +295,12 @@ describe('team mode: model servers and budgets through the API', () => {
 
   it('refuses a code run on a folder of the server to a member (create, fork and replay), with the reason; admins and the local person may', async () => {
     const { s, admin, member } = await team();
+    // a real folder: the server checks it exists before it stores a run
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arborist-folder-'));
+    fs.writeFileSync(path.join(dir, 'total.ts'), 'export const total = 1;\n');
     const folder = {
       taskId: 'code',
-      goal: 'project: /srv/app\nchange: rename total to sum',
+      goal: `project: ${dir}\nchange: rename total to sum`,
       model: { provider: 'simulated' as const, seed: 1, latencyMs: 0 },
     };
     const refusal = await as(s, member)
@@ -309,7 +315,7 @@ describe('team mode: model servers and budgets through the API', () => {
     // (each stopped at once: what they would find is the code task's business, not this check's)
     const started = async (api: ReturnType<typeof as>, input: typeof folder) => {
       const { id } = await api.run.create(input);
-      await api.run.abort({ id }).catch(() => undefined); // it may have failed already (no such folder here)
+      await api.run.abort({ id }).catch(() => undefined); // it may have ended already (nothing to propose there)
       await s.manager.settled(id);
       return id;
     };
@@ -321,6 +327,7 @@ describe('team mode: model servers and budgets through the API', () => {
     const replay = { provider: 'replay' as const, recordingRunId: byAdmin };
     expect(await codeOf(as(s, member).run.create({ ...game, model: replay }))).toBe('FORBIDDEN');
     expect(await s.prisma.run.count()).toBe(3);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("caps a member's new run at what is left of their day, and refuses one when the day is spent", async () => {
