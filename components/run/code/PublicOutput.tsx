@@ -5,7 +5,7 @@
 // Not responsible for building the output (the code task, on the server) nor for its format (lib/contract/code.ts).
 import { parseCodeOutput, patchFileName } from '@/lib/contract/code';
 import { CopyText } from '@/components/CopyText';
-import { DiffView } from './DiffView';
+import { DiffView } from './LazyDiffView';
 import styles from './PublicOutput.module.css';
 
 /** Saves the patch as a file through a Blob link (nothing leaves the browser). */

@@ -13,7 +13,7 @@ import { useRunAccess } from '../RunAccess';
 import { NodeCommandNote } from '../SteerCommands';
 import { useSteering } from '../useSteering';
 import { lastNodeCommand } from '@/lib/store/index';
-import { DiffView } from '../code/DiffView';
+import { DiffView } from '../code/LazyDiffView';
 import { VerificationOutput } from '../code/VerificationOutput';
 import { BranchTotals } from './BranchTotals';
 import { CrosswordBoard } from './CrosswordBoard';
