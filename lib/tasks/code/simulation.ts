@@ -6,8 +6,9 @@
  *   error, a failing test, a diff that does not apply, a regression): the reference comes first about half the time,
  *   otherwise after a wrong one among the proposals, and is now and then missing. Files off the reference path (a
  *   wrong change that broke no test passes the check) get the first reference step that still applies to them.
- *   Changes the scratchpad lists as pruned are not offered again. For a local folder it cannot know a right change and says so, in words the parser rejects (no proposal),
- *   so the run ends unverified rather than on an invented diff.
+ *   Changes the scratchpad lists as pruned are not offered again. For a local folder it cannot know a right change
+ *   and says so, in words the parser rejects (no proposal), so the run ends unverified rather than on an invented
+ *   diff.
  * - evaluate: scores the candidate by what it is (the reference or a wrong change, the last step or not), with noise,
  *   and misjudges it outright now and then (MISJUDGE_RATE), so a wrong change sometimes outranks the right one: the
  *   search runs it first, fails the check, backtracks and recovers.
