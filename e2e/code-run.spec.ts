@@ -318,7 +318,8 @@ test.describe('a live code run', () => {
 
     // the run ends verified, and the patch it offers applies to a fresh copy of the project, whose tests then pass
     await page.goto(`/runs/${runId}?node=n0`);
-    // the goal names the project only: the root says what it asks for
+    // the goal names the project only: the header names the run by the project's title, the root says what it asks
+    await expect(page.getByTestId('run-title')).toHaveText(project.title);
     await expect(page.getByTestId('inspector-bench-request')).toContainText(project.request);
     await expect(page.getByTestId('inspector-verified')).toHaveText('verified');
     await expect(page.getByTestId('public-output-diff').getByTestId('diff-file').first()).toBeVisible();

@@ -15,6 +15,7 @@ import { taskLabel } from '@/lib/contract/tasks';
 import { hasEnded } from '@/lib/contract/run-status';
 import { configSummary, elapsedMs, pausesOf, runStatus, steerBlock } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
+import { useBenchProject } from './code/BenchRequest';
 import { PatchDownload } from './code/PublicOutput';
 import { ExportButton } from './ExportButton';
 import { ExternalBadge } from './ExternalBadge';
@@ -142,6 +143,9 @@ export function RunHeader({
   onHelp: () => void;
 }) {
   const goal = useRunStore((s) => s.tree.goal);
+  const taskId = useRunStore((s) => s.tree.taskId);
+  // a code run on a benchmark project is named by the project's title (its goal, "project: bench/<id>", says little)
+  const bench = useBenchProject(taskId, goal);
   const stats = useRunStore((s) => s.tree.stats);
   const config = useRunStore((s) => s.tree.config);
   const viewSeq = useRunStore((s) => s.viewSeq);
@@ -237,7 +241,9 @@ export function RunHeader({
           <span className={`badge st-${status}`} data-testid="run-status">
             {status}
           </span>
-          <h1 title={goal || run?.goal}>{goal || run?.goal || 'Run'}</h1>
+          <h1 title={goal || run?.goal} data-testid="run-title">
+            {bench?.title ?? (goal || run?.goal || 'Run')}
+          </h1>
           <ImportedBadge tag={run?.importTag} />
           <ExternalBadge />
           {viewSeq !== null && (
