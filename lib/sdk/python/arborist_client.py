@@ -313,14 +313,7 @@ class Run:
     def is_pruned(self, id: str) -> bool:
         """True when a person (or the search) pruned this node or an ancestor: skip it."""
         with self._lock:
-            seen = set()
-            at: Optional[str] = id
-            while at is not None and at not in seen:
-                if at in self._pruned:
-                    return True
-                seen.add(at)
-                at = self._parents.get(at)
-            return False
+            return self._is_pruned_locked(id)
 
     @property
     def paused(self) -> bool:
@@ -366,6 +359,7 @@ class Run:
             self._lock.notify_all()
 
     def _is_pruned_locked(self, id: str) -> bool:
+        """is_pruned with the lock already held: the node or an ancestor is in the pruned set."""
         at: Optional[str] = id
         seen = set()
         while at is not None and at not in seen:
