@@ -9,6 +9,8 @@ export default defineConfig({
     // the benchmark's projects hold node:test files of their own, run only inside the sandbox
     exclude: ['node_modules', 'e2e', 'lib/tasks/code/bench/**'],
     environment: 'node',
+    // one PostgreSQL cluster for the run: the repository and router tests run on it as well as on SQLite
+    globalSetup: ['lib/server/testing/postgres-setup.ts'],
     testTimeout: 20_000,
   },
 });

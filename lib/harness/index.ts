@@ -8,6 +8,8 @@
 export { CHROMIUM_ARGS, findChromium } from './chromium';
 export { BENCH_GOAL, recordRun } from './recorded-runs';
 export type { RecordedRun } from './recorded-runs';
+export { PG_BIN, startPostgres } from './postgres';
+export type { PostgresCluster } from './postgres';
 export { ensureBuild, freePort, startBenchServer, startServer, waitUntilUp } from './server';
 export type { BenchServer } from './server';
 export { E2E_PORT, TEAM_ADMIN, TEAM_BASE, TEAM_ENV, TEAM_PORT } from './team-server';

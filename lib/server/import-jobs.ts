@@ -27,7 +27,8 @@ import { deleteStagedRuns } from './repositories/runs';
 export interface ImportJobInput {
   /** The worker's TypeScript entry, for the tsx boot file (from the sources only; null when bundled). */
   entry: string | null;
-  databaseFile: string;
+  /** The SQLite file or PostgreSQL URL the worker opens its own client on (createPrismaClient). */
+  database: string;
   bytes: ArrayBuffer;
   /** The file's length: `bytes` may be longer (the buffer it was read into grows by doubling). */
   byteLength: number;
@@ -102,7 +103,8 @@ function startWorker(workerData: ImportJobInput, transferList: ArrayBuffer[]): W
 export interface ImportJobRequest {
   /** The main thread's client, to delete a dead worker's staged runs. */
   prisma: PrismaClient;
-  databaseFile: string;
+  /** The SQLite file or PostgreSQL URL the worker opens its own client on (createPrismaClient). */
+  database: string;
   /** Transferred to the worker: empty for the caller afterwards. */
   bytes: ArrayBuffer;
   byteLength: number;
@@ -117,7 +119,7 @@ export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult
   const jobId = randomUUID();
   const workerData: ImportJobInput = {
     entry: null,
-    databaseFile: request.databaseFile,
+    database: request.database,
     bytes: request.bytes,
     byteLength: request.byteLength,
     jobId,

@@ -1,5 +1,5 @@
 /**
- * The import worker thread's body: it opens its own Prisma client on the server's SQLite file (WAL lets the main
+ * The import worker thread's body: it opens its own Prisma client on the server's database (a SQLite file: WAL lets the main
  * thread read meanwhile), decodes, parses, checks, folds and writes the upload (imports.ts importBytes: staged
  * chunks, then the swap-in), posts one ImportJobResult and closes. Everything an import costs in CPU happens here,
  * so the server's event loop never waits on it. A refused file is an `input` result with the formats' message; any
@@ -13,7 +13,7 @@ import type { ImportJobInput, ImportJobResult } from './import-jobs';
 import { importBytes } from './imports';
 
 async function main(input: ImportJobInput): Promise<ImportJobResult> {
-  const prisma = createPrismaClient(input.databaseFile);
+  const prisma = createPrismaClient(input.database);
   try {
     const { kind, runs } = await importBytes(prisma, new Uint8Array(input.bytes, 0, input.byteLength), {
       importTag: input.importTag,

@@ -19,7 +19,7 @@ const globalForServices = globalThis as typeof globalThis & { arboristServices?:
 async function createServices(): Promise<ServerServices> {
   const env = readEnv();
   configureSandbox({ concurrency: env.ARBORIST_VERIFY_CONCURRENCY });
-  const prisma = getPrisma();
+  const prisma = await getPrisma();
   const bus = new EventBus();
   const manager = new RunManager({
     prisma,

@@ -1,6 +1,6 @@
 /**
  * `npm start`: the one command on a fresh clone. Checks the environment (team mode needs its secret), migrates the
- * database (a SQLite file under data/ unless DATABASE_URL says otherwise), builds the app when there is no build or
+ * database (a SQLite file under data/ unless DATABASE_URL names another file or a PostgreSQL database), builds the app when there is no build or
  * the sources changed since, then serves it with `next start` on HOST:PORT (127.0.0.1:3000). The demo run is seeded
  * by the server itself on first start.
  * Listening beyond loopback (HOST=0.0.0.0, a LAN address) is for team mode (ARBORIST_AUTH=1); without it, it needs
@@ -10,7 +10,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { migrate, resolveDatabaseFile } from './db/migrate';
+import { resolveDatabase } from './db/backend';
+import { migrateDatabase } from './db/client';
 import { isTeamMode, readEnv } from './env';
 import { isLoopbackHost } from './auth/listen';
 
@@ -39,7 +40,7 @@ function needsBuild(): string | null {
   return SOURCES.some((s) => newestSource(s) > built) ? 'the sources changed since the last build' : null;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED ??= '1';
   let env;
   try {
@@ -62,10 +63,11 @@ function main(): void {
       `arborist: WARNING: listening on ${host} without sign-in (ARBORIST_ALLOW_OPEN=1): anyone who reaches the port can do anything`,
     );
   }
-  const file = resolveDatabaseFile();
-  const { applied } = migrate(file);
+  const database = resolveDatabase();
+  const { applied } = await migrateDatabase(database);
+  const shownDatabase = database.kind === 'sqlite' ? path.relative(root, database.location) : database.display;
   console.log(
-    `arborist: database ${path.relative(root, file) || file}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`,
+    `arborist: database ${shownDatabase || database.display}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`,
   );
 
   const reason = needsBuild();
@@ -86,4 +88,7 @@ function main(): void {
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(`arborist: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,13 +1,19 @@
 /**
- * The Prisma client: one per process, kept on globalThis so Next's hot reload does not open a new SQLite connection
- * on every edit. Prisma 7 is engine-free: the generated client (lib/generated/prisma, `npm run db:generate`) runs
- * its query compiler in wasm and talks to SQLite through the better-sqlite3 driver adapter.
+ * The Prisma client: one per process, kept on globalThis so Next's hot reload does not open a new connection on every
+ * edit. Prisma 7 is engine-free: a generated client (`npm run db:generate`) runs its query compiler in wasm and talks
+ * to the database through a driver adapter: better-sqlite3 for a SQLite file (lib/generated/prisma), `pg` for
+ * PostgreSQL (lib/generated/prisma-postgres, generated from the same schema). Both have the same models, so the
+ * PostgreSQL client is used through the SQLite client's type and every repository serves both.
  * Not responsible for the schema (prisma/) nor for queries (lib/server/repositories/).
  * No `server-only` here: tsx scripts and vitest import this module; the tRPC and route entry points carry it.
  */
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
 import { type Prisma, PrismaClient } from '../../generated/prisma/client';
-import { migrate, resolveDatabaseFile } from './migrate';
+import { PrismaClient as PostgresPrismaClient } from '../../generated/prisma-postgres/client';
+import { type DatabaseKind, type DatabaseTarget, isPostgresUrl, resolveDatabase } from './backend';
+import { migrate } from './migrate';
+import { migratePostgres } from './migrate-postgres';
 
 export type { PrismaClient };
 /** What repository functions accept: the client, or the client inside `prisma.$transaction(async (tx) => ...)`. */
@@ -30,30 +36,66 @@ class ArboristSqliteAdapter extends PrismaBetterSqlite3 {
   }
 }
 
+/** Connections a PostgreSQL client keeps open per process (ARBORIST_PG_POOL_SIZE overrides). */
+const DEFAULT_PG_POOL_SIZE = 10;
+
+/** Which backend each client (and each of its transaction clients: they answer `$parent`-less) talks to. */
+const kinds = new WeakMap<object, DatabaseKind>();
+
 /**
- * A new client on a SQLite file (tests give a temporary one; the file must be migrated first).
- * DateTime columns hold unix milliseconds, as Prisma's former native engine and `_prisma_migrations` store them:
- * every connection to this database must use this function so the format never mixes.
+ * A new client on a database: a SQLite file's path, or a postgresql:// URL (both must be migrated first).
+ * SQLite's DateTime columns hold unix milliseconds, as Prisma's former native engine and `_prisma_migrations` store
+ * them: every connection to such a file must use this function so the format never mixes.
  */
-export function createPrismaClient(databaseFile: string): PrismaClient {
+export function createPrismaClient(location: string): PrismaClient {
+  if (isPostgresUrl(location)) {
+    const max = Number(process.env.ARBORIST_PG_POOL_SIZE) || DEFAULT_PG_POOL_SIZE;
+    const adapter = new PrismaPg({ connectionString: location, max });
+    // the same models from the same schema: only the provider differs, so it is used through the one type
+    const client = new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
+    kinds.set(client, 'postgresql');
+    return client;
+  }
   const adapter = new ArboristSqliteAdapter(
-    { url: databaseFile, timeout: BUSY_TIMEOUT_MS },
+    { url: location, timeout: BUSY_TIMEOUT_MS },
     { timestampFormat: 'unixepoch-ms' },
   );
-  return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter });
+  kinds.set(client, 'sqlite');
+  return client;
 }
 
-const globalForPrisma = globalThis as typeof globalThis & { arboristPrisma?: PrismaClient };
+/**
+ * The backend behind a client or a transaction client, for the few statements whose SQL differs (full-text search,
+ * notifications). A transaction client is not the client itself, so it is asked for its provider.
+ */
+export function databaseKindOf(db: Db): DatabaseKind {
+  const known = kinds.get(db);
+  if (known) return known;
+  const provider = (db as unknown as { _activeProvider?: string })._activeProvider;
+  if (provider === 'postgresql' || provider === 'sqlite') return provider;
+  throw new Error(`unknown database client (provider ${String(provider)})`);
+}
+
+/** Brings a database up to its latest migration (creating a SQLite file on first start). */
+export async function migrateDatabase(target: DatabaseTarget): Promise<{ applied: string[] }> {
+  return target.kind === 'postgresql' ? migratePostgres(target.location) : migrate(target.location);
+}
+
+const globalForPrisma = globalThis as typeof globalThis & { arboristPrisma?: Promise<PrismaClient> };
 
 /**
- * The process's client on DATABASE_URL's file. The first call migrates that file (creating it on first start);
- * migrations are idempotent and take milliseconds when nothing is pending.
+ * The process's client on DATABASE_URL's database. The first call migrates it; migrations are idempotent and take
+ * milliseconds when nothing is pending.
  */
-export function getPrisma(): PrismaClient {
-  if (!globalForPrisma.arboristPrisma) {
-    const file = resolveDatabaseFile();
-    migrate(file);
-    globalForPrisma.arboristPrisma = createPrismaClient(file);
-  }
+export function getPrisma(): Promise<PrismaClient> {
+  globalForPrisma.arboristPrisma ??= (async () => {
+    const target = resolveDatabase();
+    await migrateDatabase(target);
+    return createPrismaClient(target.location);
+  })().catch((error: unknown) => {
+    globalForPrisma.arboristPrisma = undefined;
+    throw error;
+  });
   return globalForPrisma.arboristPrisma;
 }

@@ -5,7 +5,7 @@
  * Why our own runner: Prisma 7's CLI must download its schema engine first, which this machine cannot
  * (shared/STACK.md).
  * Not responsible for writing migrations (by hand, matching schema.prisma; migrate.test.ts catches drift), for
- * rolling back, nor for databases other than SQLite.
+ * rolling back, nor for PostgreSQL (migrate-postgres.ts).
  * No `server-only` here: tsx scripts and vitest import this module too.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -52,7 +52,8 @@ interface AppliedRow {
 
 /**
  * The SQLite file a DATABASE_URL points at. `file:` paths are relative to the working directory (as Prisma's CLI
- * resolves them); an unset or empty URL means ./data/arborist.db. Anything but a file: URL is refused.
+ * resolves them); an unset or empty URL means ./data/arborist.db. Anything but a file: URL is refused (a
+ * postgresql:// URL is backend.ts's resolveDatabase's to handle).
  */
 export function resolveDatabaseFile(url: string | undefined = process.env.DATABASE_URL): string {
   const value = url?.trim() || DEFAULT_DATABASE_URL;
@@ -60,8 +61,8 @@ export function resolveDatabaseFile(url: string | undefined = process.env.DATABA
     // Only the scheme is echoed: a postgres URL carries a password.
     const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(value)?.[0] ?? 'a value without a scheme';
     throw new Error(
-      `DATABASE_URL must be a SQLite file: URL such as ${DEFAULT_DATABASE_URL} (got ${scheme}). ` +
-        'Other databases need their own Prisma provider and migrations.',
+      `DATABASE_URL must be a SQLite file: URL such as ${DEFAULT_DATABASE_URL} or a PostgreSQL URL ` +
+        `(postgresql://user:password@host:5432/database); got ${scheme}`,
     );
   }
   if (value.startsWith('file://')) return fileURLToPath(value.split('?')[0] ?? value);

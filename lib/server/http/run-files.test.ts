@@ -31,7 +31,7 @@ const post = (body: BodyInit | null, query = '', headers: Record<string, string>
 
 /** The import route on the test's own database file (its worker opens the file, not the test's client). */
 const importRuns = (s: TestServices, request: Request, options: ImportRequestOptions = {}) =>
-  importRunsResponse(s, request, { databaseFile: s.file, ...options });
+  importRunsResponse(s, request, { database: s.file, ...options });
 
 async function rowCount(s: TestServices) {
   return (await s.prisma.run.count()) + (await s.prisma.event.count()) + (await s.prisma.node.count());

@@ -12,7 +12,7 @@
  * Not responsible for the formats (lib/formats), the writing (imports.ts), or who may import (the caller passes
  * `who` and `ownerId` after its own checks).
  */
-import { resolveDatabaseFile } from '../db/migrate';
+import { resolveDatabase } from '../db/backend';
 import { acquireImportSlot, MAX_IMPORTS_AT_ONCE, runImportJob } from '../import-jobs';
 import { exportRun, NO_BODY_MESSAGE } from '../imports';
 import type { ServerServices } from '../trpc/context';
@@ -89,8 +89,8 @@ export interface ImportRequestOptions {
   who?: string;
   /** Stored as Run.ownerId on every imported run: the user's id, or null in local mode. */
   ownerId?: string | null;
-  /** The SQLite file the worker writes to (tests); default DATABASE_URL's, the file the services opened. */
-  databaseFile?: string;
+  /** The database the worker writes to (a SQLite file or a PostgreSQL URL; tests); default DATABASE_URL's. */
+  database?: string;
 }
 
 /** What a second import of the same user is told while the first runs. */
@@ -99,7 +99,7 @@ export const IMPORT_RUNNING_MESSAGE = 'an import of yours is still running: wait
 export async function importRunsResponse(
   services: Services,
   request: Request,
-  { maxBytes = MAX_IMPORT_BYTES, now, who = 'local', ownerId = null, databaseFile }: ImportRequestOptions = {},
+  { maxBytes = MAX_IMPORT_BYTES, now, who = 'local', ownerId = null, database }: ImportRequestOptions = {},
 ): Promise<Response> {
   const tooLarge = () => jsonError(413, `the file is larger than the ${size(maxBytes)} import limit`);
   const declared = Number(request.headers.get('content-length') ?? '');
@@ -131,7 +131,7 @@ export async function importRunsResponse(
     if (body.length === 0) return jsonError(400, NO_BODY_MESSAGE);
     const result = await runImportJob({
       prisma: services.prisma,
-      databaseFile: databaseFile ?? resolveDatabaseFile(),
+      database: database ?? resolveDatabase().location,
       bytes: body.buffer,
       byteLength: body.length,
       importTag: tag,

@@ -1,7 +1,10 @@
 /**
- * Test support (lib/server/testing/): a migrated SQLite file under the OS temp folder with a real Prisma client on it, and sample rows.
- * Not for production code; not a mock (every test talks to real SQLite through real Prisma).
+ * Test support (lib/server/testing/): a fresh migrated database with a real Prisma client on it, on either backend (a
+ * SQLite file under the OS temp folder, or a new database on the test run's PostgreSQL cluster, postgres-setup.ts),
+ * and sample rows. `BACKENDS` is what a test runs `describe.each` over to hold on both.
+ * Not for production code; not a mock (every test talks to a real database through real Prisma).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,11 +13,20 @@ import { DEFAULT_TOT_CONFIG, newNode, type ThoughtNode } from '../../engine/inde
 import type { CreateRunInput } from '../repositories/runs';
 import { type PrismaClient, createPrismaClient } from '../db/client';
 import { migrate } from '../db/migrate';
+import type { DatabaseKind } from '../db/backend';
+import { inject } from 'vitest';
+import { Client } from 'pg';
+import { TEMPLATE_DATABASE } from './postgres-setup';
+
+/** Both backends, for `describe.each(BACKENDS)('... (%s)', (backend) => ...)`. */
+export const BACKENDS: readonly DatabaseKind[] = ['sqlite', 'postgresql'];
 
 export interface TestDb {
   prisma: PrismaClient;
+  kind: DatabaseKind;
+  /** The SQLite file, or the PostgreSQL database's URL: what createPrismaClient takes. */
   file: string;
-  /** Disconnects and deletes the folder. */
+  /** Disconnects and deletes the folder (SQLite) or drops the database (PostgreSQL). */
   cleanup(): Promise<void>;
 }
 
@@ -22,13 +34,52 @@ export function tempDir(prefix = 'arborist-db-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function createTestDb(): Promise<TestDb> {
+/** A new database on the test cluster, a copy of the migrated template; returns its URL and how to drop it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = inject('postgres');
+  const name = `t_${randomUUID().replaceAll('-', '')}`;
+  const admin = new Client({ connectionString: `${server}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `${server}/${name}`,
+    async drop() {
+      const client = new Client({ connectionString: `${server}/postgres` });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export async function createTestDb(kind: DatabaseKind = 'sqlite'): Promise<TestDb> {
+  if (kind === 'postgresql') {
+    const database = await createPostgresDatabase();
+    const prisma = createPrismaClient(database.url);
+    return {
+      prisma,
+      kind,
+      file: database.url,
+      async cleanup() {
+        await prisma.$disconnect();
+        await database.drop();
+      },
+    };
+  }
   const dir = tempDir();
   const file = path.join(dir, 'test.db');
   migrate(file);
   const prisma = createPrismaClient(file);
   return {
     prisma,
+    kind,
     file,
     async cleanup() {
       await prisma.$disconnect();
