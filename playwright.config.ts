@@ -1,6 +1,7 @@
 // Browser tests against the production server on a test port with its own SQLite file: the local project (e2e/,
 // local mode, no accounts) and the team project (e2e/team/, ARBORIST_AUTH=1 with a fixed test secret and first
-// admin, on the next port with its own database).
+// admin, on the next port with its own database), and the cluster project (e2e/cluster/: two instances on one PostgreSQL,
+// which its specs start themselves).
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, E2E_PORT, findChromium, TEAM_ENV, TEAM_PORT } from './lib/harness/index';
 
@@ -56,13 +57,18 @@ export default defineConfig({
     {
       name: 'local',
       testDir: 'e2e',
-      testIgnore: 'team/**',
+      testIgnore: ['team/**', 'cluster/**'],
       use: { baseURL: `http://127.0.0.1:${E2E_PORT}` },
     },
     {
       name: 'team',
       testDir: 'e2e/team',
       use: { baseURL: `http://127.0.0.1:${TEAM_PORT}` },
+    },
+    {
+      // the team server: its specs start their own PostgreSQL and instances (lib/harness), on free ports
+      name: 'cluster',
+      testDir: 'e2e/cluster',
     },
   ],
   webServer: [server(E2E_PORT, 'e2e.db', {}), server(TEAM_PORT, 'e2e-team.db', TEAM_ENV)],
