@@ -35,14 +35,17 @@ interface Instance {
 async function startInstance(name: string, database: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = startServer(port, {
-    DATABASE_URL: database,
-    ARBORIST_INSTANCE_ID: name,
-    ARBORIST_DEMO: '0',
-    ARBORIST_LOG_FORMAT: 'json',
-    ...env,
-  });
-  await waitUntilUp(child, base);
+  const output: string[] = [];
+  const child = startServer(
+    port,
+    { DATABASE_URL: database, ARBORIST_INSTANCE_ID: name, ARBORIST_DEMO: '0', ARBORIST_LOG_FORMAT: 'json', ...env },
+    (text) => output.push(text),
+  );
+  try {
+    await waitUntilUp(child, base);
+  } catch (error) {
+    throw new Error(`instance ${name} did not start: ${output.join('').slice(-2000)}`, { cause: error });
+  }
   return { name, base, process: child };
 }
 
