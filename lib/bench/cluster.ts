@@ -11,7 +11,8 @@
  * 3. Load: 200 runs at once (a simulated model answering in 500 ms, open-goal, 8 nodes each), created half on A and
  *    half on B, each instance running up to 100 at a time: runs finished per minute, and run.list's latency (p50/p95)
  *    polled on both instances during the load.
- * BENCH_CLUSTER_SECONDS sets each latency phase's length (default 8), BENCH_CLUSTER_RUNS the load's run count (200).
+ * BENCH_CLUSTER_SECONDS sets each latency phase's length (default 8), BENCH_CLUSTER_RUNS the load's run count (200),
+ * BENCH_CLUSTER_PARTS which parts run (default `latency,failover,load`).
  * Not a test; builds the app first if there is no build.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -19,11 +20,12 @@ import os from 'node:os';
 import type { ExplorationEvent } from '../contract/events';
 import type { IngestCreated, IngestOpInput } from '../contract/ingest';
 import { sleep } from '../contract/sleep';
-import { ensureBuild, freePort, startPostgres, startServer, waitUntilUp } from '../harness/index';
+import { ensureBuild, freePort, type PostgresCluster, startPostgres, startServer, waitUntilUp } from '../harness/index';
 import { percentile } from './percentile';
 
 const PHASE_SECONDS = Number(process.env.BENCH_CLUSTER_SECONDS ?? 8);
 const LOAD_RUNS = Number(process.env.BENCH_CLUSTER_RUNS ?? 200);
+const PARTS = new Set((process.env.BENCH_CLUSTER_PARTS ?? 'latency,failover,load').split(','));
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 interface Instance {
@@ -231,45 +233,55 @@ async function main() {
   const postgres = startPostgres(await freePort());
   const instances: Instance[] = [];
   try {
-    const latencyDb = await postgres.createDatabase('latency');
-    instances.push(await startInstance('a', latencyDb, {}), await startInstance('b', latencyDb, {}));
-    const [a, b] = instances as [Instance, Instance];
-    console.log(`1. event latency, written on A through the ingest API, each phase ${PHASE_SECONDS} s`);
-    console.log('rate (events/s)   achieved   follower           p50 ms   p95 ms   received');
-    for (const rate of [100, 1000]) {
-      const { sent, achieved, latencies } = await latencyAt(rate, a, [b, a]);
-      for (const [name, values] of latencies) {
-        values.sort((x, y) => x - y);
-        const who = name === 'b' ? 'B (other instance)' : 'A (same instance)';
-        console.log(
-          `${String(rate).padStart(15)} ${achieved.toFixed(0).padStart(10)}   ${who.padEnd(18)} ${String(percentile(values, 50)).padStart(6)} ${String(percentile(values, 95)).padStart(8)}   ${values.length}/${sent}`,
-        );
-      }
-    }
-    for (const instance of instances) await kill(instance);
-
-    console.log('\n2. failover: kill -9 of the instance running a search -> run.resumed on the other');
-    for (const [label, env] of [
-      ['default lease (15 s, heartbeat 5 s)', {}],
-      ['short lease (3 s, heartbeat 1 s)', { ARBORIST_LEASE_MS: '3000', ARBORIST_HEARTBEAT_MS: '1000' }],
-    ] as const) {
-      const ms = await failover(await postgres.createDatabase(`failover_${label.split(' ')[0]}`), env);
-      console.log(`${label.padEnd(38)} ${(ms / 1000).toFixed(2)} s`);
-    }
-
-    console.log(`\n3. load: ${LOAD_RUNS} runs (simulated model, 500 ms per call, 8 nodes each) across two instances`);
-    const result = await load(await postgres.createDatabase('load'));
-    console.log(`created in ${result.createdSeconds.toFixed(1)} s; all ended after ${result.seconds.toFixed(1)} s`);
-    console.log(`statuses: ${[...result.statuses].map(([s, n]) => `${n} ${s}`).join(', ')}`);
-    console.log(`runs finished per minute: ${((LOAD_RUNS / result.seconds) * 60).toFixed(0)}`);
-    const l = result.listLatencies;
-    console.log(
-      `run.list (50 rows) during the load: p50 ${percentile(l, 50).toFixed(0)} ms, p95 ${percentile(l, 95).toFixed(0)} ms (${l.length} calls)`,
-    );
+    if (PARTS.has('latency')) await latencyPart(postgres, instances);
+    if (PARTS.has('failover')) await failoverPart(postgres);
+    if (PARTS.has('load')) await loadPart(postgres);
   } finally {
     for (const instance of instances) await kill(instance);
     postgres.stop();
   }
+}
+
+async function latencyPart(postgres: PostgresCluster, instances: Instance[]) {
+  const latencyDb = await postgres.createDatabase('latency');
+  instances.push(await startInstance('a', latencyDb, {}), await startInstance('b', latencyDb, {}));
+  const [a, b] = instances as [Instance, Instance];
+  console.log(`1. event latency, written on A through the ingest API, each phase ${PHASE_SECONDS} s`);
+  console.log('rate (events/s)   achieved   follower           p50 ms   p95 ms   received');
+  for (const rate of [100, 1000]) {
+    const { sent, achieved, latencies } = await latencyAt(rate, a, [b, a]);
+    for (const [name, values] of latencies) {
+      values.sort((x, y) => x - y);
+      const who = name === 'b' ? 'B (other instance)' : 'A (same instance)';
+      console.log(
+        `${String(rate).padStart(15)} ${achieved.toFixed(0).padStart(10)}   ${who.padEnd(18)} ${String(percentile(values, 50)).padStart(6)} ${String(percentile(values, 95)).padStart(8)}   ${values.length}/${sent}`,
+      );
+    }
+  }
+  for (const instance of instances) await kill(instance);
+}
+
+async function failoverPart(postgres: PostgresCluster) {
+  console.log('\n2. failover: kill -9 of the instance running a search -> run.resumed on the other');
+  for (const [label, env] of [
+    ['default lease (15 s, heartbeat 5 s)', {}],
+    ['short lease (3 s, heartbeat 1 s)', { ARBORIST_LEASE_MS: '3000', ARBORIST_HEARTBEAT_MS: '1000' }],
+  ] as const) {
+    const ms = await failover(await postgres.createDatabase(`failover_${label.split(' ')[0]}`), env);
+    console.log(`${label.padEnd(38)} ${(ms / 1000).toFixed(2)} s`);
+  }
+}
+
+async function loadPart(postgres: PostgresCluster) {
+  console.log(`\n3. load: ${LOAD_RUNS} runs (simulated model, 500 ms per call, 8 nodes each) across two instances`);
+  const result = await load(await postgres.createDatabase('load'));
+  console.log(`created in ${result.createdSeconds.toFixed(1)} s; all ended after ${result.seconds.toFixed(1)} s`);
+  console.log(`statuses: ${[...result.statuses].map(([s, n]) => `${n} ${s}`).join(', ')}`);
+  console.log(`runs finished per minute: ${((LOAD_RUNS / result.seconds) * 60).toFixed(0)}`);
+  const l = result.listLatencies;
+  console.log(
+    `run.list (50 rows) during the load: p50 ${percentile(l, 50).toFixed(0)} ms, p95 ${percentile(l, 95).toFixed(0)} ms (${l.length} calls)`,
+  );
 }
 
 void main();
