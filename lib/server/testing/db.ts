@@ -35,14 +35,19 @@ export function tempDir(prefix = 'arborist-db-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** A new database on the test cluster, a copy of the migrated template; returns its URL and how to drop it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database on the test cluster, a copy of the migrated template (or of `template0`: empty, never migrated);
+ * returns its URL and how to drop it.
+ */
+export async function createPostgresDatabase(
+  template: string = TEMPLATE_DATABASE,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const server = inject('postgres');
   const name = `t_${randomUUID().replaceAll('-', '')}`;
   const admin = new Client({ connectionString: `${server}/postgres` });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`);
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   } finally {
     await admin.end();
   }
