@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { emptyStats } from '../../engine/index';
 import { createPrismaClient } from '../db/client';
 import { migrate, readMigrations } from '../db/migrate';
-import { BACKENDS, sampleEvents, sampleNode, sampleRunInput, sharedTestDb, tempDir } from '../testing/db';
+import { BACKENDS, createTestDb, sampleEvents, sampleNode, sampleRunInput, sharedTestDb, tempDir } from '../testing/db';
 import { appendEvents, countEvents } from './events';
 import { listNodes, upsertNodes } from './nodes';
 import type { RunRecord } from '../../contract/run';
@@ -430,6 +430,80 @@ describe.each(BACKENDS)('the runs repository (%s)', (backend) => {
     it('lists the import tags with their run counts', async () => {
       expect(await listImportTags(t.prisma)).toEqual([{ tag: TAG, runs: 45 }]);
     });
+  });
+});
+
+describe('the runs list search agrees on both backends', () => {
+  it('finds the same runs for the same words, across scripts, accents, digits and punctuation', async () => {
+    const goals = [
+      'Use 4 9 10 13 to make 24',
+      'Use 1 1 4 6 to make 24',
+      'Plan a café opening in Lisbon',
+      'PLAN A CAFE OPENING IN LYON',
+      'Write a haiku about autumn leaves',
+      'Résumé tips for a naïve coöperative',
+      'Zürich Straße Übung',
+      '東京 の 天気 weather',
+      'Ελληνικά και english',
+      'Weigh 4.5 kg of flour-based dough',
+      'mail ana@example.org re: v1.2.3',
+      'path /usr/local/bin and C:\\temp',
+      'emoji 🚀 launch ✗ failed → retry',
+      'under_score snake_case camelCase',
+      "don't stop believin'",
+    ];
+    const queries = [
+      'use',
+      '24',
+      '4',
+      'make 2',
+      'cafe',
+      'CAFÉ op',
+      'plan lis',
+      'resume naive',
+      'cooperative',
+      'zurich',
+      'strasse',
+      'ubung',
+      '東京',
+      'weather',
+      'ελληνικα',
+      'english',
+      'flour dough',
+      '5 kg',
+      'example',
+      'v1',
+      'usr bin',
+      'temp',
+      'launch',
+      'retry',
+      'snake',
+      'camel',
+      'believ',
+      'nothing here',
+    ];
+    const results: Record<string, string[][]> = {};
+    for (const backend of BACKENDS) {
+      const db = await createTestDb(backend);
+      try {
+        for (const [i, goal] of goals.entries()) {
+          await createRun(
+            db.prisma,
+            sampleRunInput(`g${String(i).padStart(2, '0')}`, {
+              goal,
+              createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+            }),
+          );
+        }
+        results[backend] = [];
+        for (const q of queries) results[backend].push(ids((await listRuns(db.prisma, { limit: 50, q })).items));
+      } finally {
+        await db.cleanup();
+      }
+    }
+    expect(results.postgresql).toEqual(results.sqlite);
+    // and the search is not vacuous: most queries find something, some find nothing
+    expect(results.sqlite!.filter((found) => found.length > 0).length).toBeGreaterThan(20);
   });
 });
 

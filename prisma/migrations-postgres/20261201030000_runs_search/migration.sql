@@ -2,8 +2,8 @@
 -- (prisma/migrations/20261130110000_runs_search), with the same query semantics: every word required, the last one
 -- a prefix, the user's text never operators (lib/server/repositories/runs.ts).
 -- Words are cut and folded here, by one function, for the stored document AND for the query, so both sides always
--- agree whatever the database's locale: NFD then combining marks dropped (diacritics folded, as FTS5's
--- remove_diacritics), lower-cased, split at whitespace, punctuation and symbols (FTS5's unicode61 splits at everything
+-- agree whatever the database's locale: NFD then the combining marks of Latin letters dropped (diacritics folded, as
+-- FTS5's remove_diacritics), lower-cased, split at whitespace, punctuation and symbols (FTS5's unicode61 splits at everything
 -- that is not a letter or a digit). The `simple` text-search parser is not used: it keeps "4.5", "a-b" or
 -- "x@y.z" as single words where FTS5 splits them, so a search would find different runs on the two backends.
 -- Not a Prisma model (a tsvector has no Prisma type); migrate-postgres.test.ts's drift check leaves it out.
@@ -12,11 +12,13 @@ CREATE FUNCTION "arborist_search_words"(input TEXT) RETURNS TEXT[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
   SELECT COALESCE(array_agg(word ORDER BY n), '{}')
   FROM regexp_split_to_table(
-    lower(regexp_replace(
-      -- normalize() needs a UTF8 database; any other keeps its accents
-      CASE WHEN current_setting('server_encoding') = 'UTF8' THEN normalize(COALESCE(input, ''), NFD)
-        ELSE COALESCE(input, '') END,
-      '[\u0300-\u036f]', '', 'g')),
+    lower(
+      -- normalize() needs a UTF8 database; any other keeps its accents. Decomposed, the marks on Latin letters are
+      -- dropped (only those, as FTS5's remove_diacritics: a Greek or Cyrillic accent stays), then composed again so
+      -- that "ελληνικα" is no prefix of "ελληνικά" here either
+      CASE WHEN current_setting('server_encoding') = 'UTF8'
+        THEN normalize(regexp_replace(normalize(COALESCE(input, ''), NFD), '(?<=[A-Za-z])[\u0300-\u036f]+', '', 'g'), NFC)
+        ELSE COALESCE(input, '') END),
     -- separators by code point (a regex class like [[:alnum:]] would follow the locale): controls, ASCII and
     -- Latin-1 punctuation and symbols, general punctuation to the symbol and arrow blocks, CJK punctuation,
     -- fullwidth punctuation, emoji
