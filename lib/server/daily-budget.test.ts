@@ -1,31 +1,25 @@
 /**
- * The daily budget on real SQLite: a person's runs created since UTC midnight are summed (another person's, the
+ * The daily budget on real SQLite and PostgreSQL (the day's boundary is a DateTime comparison in each): a person's runs created since UTC midnight are summed (another person's, the
  * day before's, imported and staged runs are not), the remainder never goes below 0, and no cap means null.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capAtRemainder, remainingDailyBudget, utcMidnight } from './daily-budget';
 import { createRun } from './repositories/runs';
-import { createTestDb, sampleRunInput, type TestDb } from './testing/db';
-
-let db: TestDb;
-beforeEach(async () => {
-  db = await createTestDb();
-});
-afterEach(async () => {
-  await db.cleanup();
-});
+import { BACKENDS, sampleRunInput, sharedTestDb } from './testing/db';
 
 const NOW = new Date('2026-11-30T18:30:00Z');
 
-async function run(id: string, fields: { ownerId: string; cost: number; createdAt: string; importTag?: string }) {
-  await createRun(
-    db.prisma,
-    sampleRunInput(id, { createdAt: new Date(fields.createdAt), importTag: fields.importTag }),
-  );
-  await db.prisma.run.update({ where: { id }, data: { ownerId: fields.ownerId, cost: fields.cost } });
-}
+describe.each(BACKENDS)('remainingDailyBudget (%s)', (backend) => {
+  const db = sharedTestDb(backend);
 
-describe('remainingDailyBudget', () => {
+  async function run(id: string, fields: { ownerId: string; cost: number; createdAt: string; importTag?: string }) {
+    await createRun(
+      db.prisma,
+      sampleRunInput(id, { createdAt: new Date(fields.createdAt), importTag: fields.importTag }),
+    );
+    await db.prisma.run.update({ where: { id }, data: { ownerId: fields.ownerId, cost: fields.cost } });
+  }
+
   it("subtracts the cost of the person's own runs created since UTC midnight from the cap", async () => {
     const env = { ARBORIST_DAILY_BUDGET_USD: 5 };
     expect(await remainingDailyBudget(db.prisma, 'ann', NOW, env)).toBe(5);
@@ -45,7 +39,9 @@ describe('remainingDailyBudget', () => {
     expect(await remainingDailyBudget(db.prisma, 'ann', NOW, { ARBORIST_DAILY_BUDGET_USD: 5 })).toBe(0);
     expect(await remainingDailyBudget(db.prisma, 'ann', NOW, { ARBORIST_DAILY_BUDGET_USD: undefined })).toBeNull();
   });
+});
 
+describe('the daily budget without a database', () => {
   it('counts a day from UTC midnight whatever the local zone', () => {
     expect(utcMidnight(new Date('2026-11-30T23:59:59.999Z')).toISOString()).toBe('2026-11-30T00:00:00.000Z');
     expect(utcMidnight(new Date('2026-12-01T00:00:00.000Z')).toISOString()).toBe('2026-12-01T00:00:00.000Z');

@@ -24,6 +24,7 @@ import {
 } from './repositories/runs';
 import { latestTreeText } from './repositories/snapshots';
 import { summarizeTree } from './run-summary';
+import { runImportJob } from './import-jobs';
 import { servicesPerTest, type TestServices } from './testing/services';
 
 const SAMPLE = new URL('../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
@@ -339,5 +340,58 @@ describe('staged imports', () => {
     expect(await sweepStagedImports(s.prisma)).toBe(5);
     expect(await counts(s)).toEqual(before);
     expect((await getRun(s.prisma, kept.id))?.status).toBe('finished');
+  });
+});
+
+// PostgreSQL: the same staged chunks and swap-in, and the worker thread opening its own client on the database's URL.
+describe('imports on PostgreSQL', () => {
+  it('are written in chunks nobody sees, then swapped in; a failing one writes nothing', async () => {
+    const s = await testServices.open('postgresql');
+    const listed: number[] = [];
+    const runs = await importTotLog(s.prisma, sampleLog(), {
+      jobId: 'job-pg',
+      chunkRows: 20,
+      afterChunk: async () => {
+        listed.push((await listRuns(s.prisma, { limit: 50 })).items.length);
+      },
+    });
+    expect(runs).toHaveLength(5);
+    expect(listed.length).toBeGreaterThan(10);
+    expect(listed.every((n) => n === 0)).toBe(true);
+    expect((await listRuns(s.prisma, { limit: 50 })).items).toHaveLength(5);
+
+    const before = await counts(s);
+    const ids = ['a', 'b', 'c', 'a', 'e'];
+    await expect(
+      importTotLog(s.prisma, sampleLog(), { newId: () => ids.shift() as string, chunkRows: 20 }),
+    ).rejects.toThrow();
+    expect(await counts(s)).toEqual(before);
+  });
+
+  it('runs in its worker thread on the database URL: the runs appear, and a wrong file writes nothing', async () => {
+    const s = await testServices.open('postgresql');
+    const job = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      return runImportJob({
+        prisma: s.prisma,
+        database: s.file,
+        bytes: bytes.buffer as ArrayBuffer,
+        byteLength: bytes.byteLength,
+        importTag: null,
+        fileName: 'sample.json',
+        ownerId: 'u1',
+      });
+    };
+    const result = await job(readFileSync(SAMPLE, 'utf8'));
+    expect(result).toMatchObject({ ok: true, kind: 'tot-log' });
+    const ids = result.ok ? result.runs.map((r) => r.id) : [];
+    expect(ids).toHaveLength(5);
+    const listed = (await listRuns(s.prisma, { limit: 50 })).items;
+    expect(listed.map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(listed.every((r) => r.ownerId === 'u1' && r.status === 'finished')).toBe(true);
+
+    const before = await counts(s);
+    expect(await job('{"run": ')).toMatchObject({ ok: false, input: true });
+    expect(await counts(s)).toEqual(before);
   });
 });

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, readMigrations, resolveDatabaseFile } from './migrate';
 import { tempDir } from '../testing/db';
+import { parseSchema } from '../testing/schema';
 
 const dirs: string[] = [];
 function scratch(): string {
@@ -112,49 +113,6 @@ describe('migrate', () => {
 
 // ---- drift: schema.prisma against the migrated database ----
 
-interface SchemaField {
-  name: string;
-  type: string;
-  optional: boolean;
-}
-interface SchemaModel {
-  name: string;
-  fields: SchemaField[];
-  id: string[];
-  indexes: string[][];
-  /** Fields marked @unique: Prisma names their index <Model>_<field>_key. */
-  unique: string[];
-}
-
-/** Just enough of the Prisma schema language for this project: scalar fields, @id, @unique, @@id and @@index. */
-function parseSchema(text: string): SchemaModel[] {
-  const models: SchemaModel[] = [];
-  const blocks = text.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm);
-  const parsed = [...blocks].map((m) => ({ name: m[1]!, body: m[2]! }));
-  const modelNames = new Set(parsed.map((m) => m.name));
-  for (const { name, body } of parsed) {
-    const model: SchemaModel = { name, fields: [], id: [], indexes: [], unique: [] };
-    for (const raw of body.split('\n')) {
-      const line = raw.replace(/\/\/.*$/, '').trim();
-      if (line === '') continue;
-      const list = (s: string) => s.split(',').map((x) => x.trim());
-      const compoundId = /^@@id\(\[(.*?)\]\)/.exec(line);
-      if (compoundId) model.id = list(compoundId[1]!);
-      const index = /^@@index\(\[(.*?)\]\)/.exec(line);
-      if (index) model.indexes.push(list(index[1]!));
-      const field = /^(\w+)\s+(\w+)(\?|\[\])?/.exec(line);
-      if (!field || line.startsWith('@@')) continue;
-      const [, fieldName, type, modifier] = field;
-      if (modelNames.has(type!) || modifier === '[]') continue; // relation fields have no column
-      model.fields.push({ name: fieldName!, type: type!, optional: modifier === '?' });
-      if (/\s@id\b/.test(line)) model.id = [fieldName!];
-      if (/\s@unique\b/.test(line)) model.unique.push(fieldName!);
-    }
-    models.push(model);
-  }
-  return models;
-}
-
 // The column types Prisma's SQLite connector writes for each scalar.
 const SQLITE_TYPES: Record<string, string> = {
   String: 'TEXT',
@@ -169,7 +127,7 @@ const SQLITE_TYPES: Record<string, string> = {
 };
 
 describe('schema.prisma and the migrations agree', () => {
-  const models = parseSchema(readFileSync(path.join('prisma', 'schema.prisma'), 'utf8'));
+  const models = parseSchema();
 
   it('parses the models this project expects', () => {
     expect(models.map((m) => m.name).sort()).toEqual([

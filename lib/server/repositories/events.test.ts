@@ -1,7 +1,7 @@
-/** The event log against real SQLite through real Prisma: order, contiguity, no duplicates, ranges. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+/** The event log against real SQLite and PostgreSQL through real Prisma: order, contiguity, no duplicates, ranges. */
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
-import { type TestDb, createTestDb, sampleEvents, sampleRunInput } from '../testing/db';
+import { BACKENDS, sampleEvents, sampleRunInput, sharedTestDb } from '../testing/db';
 import {
   EVENT_CHUNK_ROWS,
   EventAppendError,
@@ -12,193 +12,195 @@ import {
 } from './events';
 import { createRun, getRun } from './runs';
 
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-  await createRun(t.prisma, sampleRunInput('run-a'));
-});
-afterEach(async () => {
-  await t.cleanup();
-});
-
-async function expectAppendError(promise: Promise<unknown>, reason: EventAppendError['reason'], message: RegExp) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EventAppendError);
-  expect((error as EventAppendError).reason).toBe(reason);
-  expect((error as EventAppendError).message).toMatch(message);
-}
-
-describe('appendEvents', () => {
-  it('stores batches in seq order, larger than one statement, and advances lastSeq', async () => {
-    const first = sampleEvents('run-a', 1, 3);
-    const second = sampleEvents('run-a', 4, EVENT_CHUNK_ROWS * 2 + 7);
-    expect(await appendEvents(t.prisma, 'run-a', first)).toEqual({ lastSeq: 3 });
-    expect(await appendEvents(t.prisma, 'run-a', second)).toEqual({ lastSeq: 3 + second.length });
-
-    const stored = await listEvents(t.prisma, 'run-a');
-    expect(stored).toEqual([...first, ...second]);
-    expect((await getRun(t.prisma, 'run-a'))?.lastSeq).toBe(3 + second.length);
-    expect(await countEvents(t.prisma, 'run-a')).toBe(3 + second.length);
-  });
-
-  it('keeps payloads and millisecond timestamps exactly', async () => {
-    const event = {
-      runId: 'run-a',
-      seq: 1,
-      ts: Date.UTC(2030, 0, 1, 12, 0, 0, 123),
-      type: 'steer.prune',
-      payload: { nodeId: 'n\'1"; DROP TABLE "Event"; --', actor: 'ユーザー' },
-    } as const;
-    await appendEvents(t.prisma, 'run-a', [event]);
-    expect(await listEvents(t.prisma, 'run-a')).toEqual([event]);
-  });
-
-  it('an empty batch writes nothing and reports the stored lastSeq', async () => {
-    await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 2));
-    expect(await appendEvents(t.prisma, 'run-a', [])).toEqual({ lastSeq: 2 });
-  });
-
-  it('refuses a gap and writes nothing', async () => {
-    await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 5));
-    await expectAppendError(
-      appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 7, 600)),
-      'gap',
-      /next must be seq 6/,
-    );
-    expect(await countEvents(t.prisma, 'run-a')).toBe(5);
-    expect((await getRun(t.prisma, 'run-a'))?.lastSeq).toBe(5);
-  });
-
-  it('refuses a duplicate (a batch overlapping the stored log) and writes nothing', async () => {
-    await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 5));
-    await expectAppendError(appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 4, 10)), 'duplicate', /up to seq 5/);
-    await expectAppendError(appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 1)), 'duplicate', /duplicate/);
-    expect(await listEvents(t.prisma, 'run-a')).toEqual(sampleEvents('run-a', 1, 5));
-    expect((await getRun(t.prisma, 'run-a'))?.lastSeq).toBe(5);
-  });
-
-  it('refuses a batch that is not contiguous in itself, or holds another run’s events', async () => {
-    const events = sampleEvents('run-a', 1, 4);
-    await expectAppendError(
-      appendEvents(t.prisma, 'run-a', [events[0]!, events[1]!, events[3]!]),
-      'not-contiguous',
-      /expected seq 3 at position 2, got 4/,
-    );
-    await expectAppendError(
-      appendEvents(t.prisma, 'run-a', [events[0]!, events[0]!]),
-      'not-contiguous',
-      /expected seq 2/,
-    );
-    await expectAppendError(appendEvents(t.prisma, 'run-a', sampleEvents('run-b', 1, 2)), 'wrong-run', /run-b/);
-    await expectAppendError(appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 0, 2)), 'not-contiguous', /from 1/);
-    expect(await countEvents(t.prisma, 'run-a')).toBe(0);
-  });
-
-  it('refuses a missing run', async () => {
-    await expectAppendError(appendEvents(t.prisma, 'nope', sampleEvents('nope', 1, 2)), 'run-missing', /nope/);
-    await expectAppendError(appendEvents(t.prisma, 'nope', []), 'run-missing', /nope/);
-  });
-
-  it('two writers racing for the same seq: one wins, the other is refused', async () => {
-    const results = await Promise.allSettled([
-      appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 300)),
-      appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 200)),
-    ]);
-    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const lastSeq = (await getRun(t.prisma, 'run-a'))!.lastSeq;
-    expect(await countEvents(t.prisma, 'run-a')).toBe(lastSeq);
-  });
-
-  it('inside a caller’s transaction, commits and rolls back with it', async () => {
-    await t.prisma.$transaction(async (tx) => {
-      await appendEventsInTransaction(tx, 'run-a', sampleEvents('run-a', 1, 3));
-    });
-    await expect(
-      t.prisma.$transaction(async (tx) => {
-        await appendEventsInTransaction(tx, 'run-a', sampleEvents('run-a', 4, 3));
-        throw new Error('the caller changes its mind');
-      }),
-    ).rejects.toThrow('changes its mind');
-    expect(await countEvents(t.prisma, 'run-a')).toBe(3);
-    expect((await getRun(t.prisma, 'run-a'))?.lastSeq).toBe(3);
-  });
-});
-
-describe('listEvents', () => {
+describe.each(BACKENDS)('the event log (%s)', (backend) => {
+  const t = sharedTestDb(backend);
   beforeEach(async () => {
-    await createRun(t.prisma, sampleRunInput('run-b'));
-    await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 20));
-    await appendEvents(t.prisma, 'run-b', sampleEvents('run-b', 1, 4));
+    await createRun(t.prisma, sampleRunInput('run-a'));
   });
 
-  const seqs = (events: { seq: number }[]) => events.map((e) => e.seq);
-
-  it('reads one run only, in seq order', async () => {
-    expect(seqs(await listEvents(t.prisma, 'run-b'))).toEqual([1, 2, 3, 4]);
-    expect(await listEvents(t.prisma, 'missing')).toEqual([]);
-  });
-
-  it('honours afterSeq, untilSeq and limit', async () => {
-    expect(seqs(await listEvents(t.prisma, 'run-a', { afterSeq: 17 }))).toEqual([18, 19, 20]);
-    expect(seqs(await listEvents(t.prisma, 'run-a', { untilSeq: 3 }))).toEqual([1, 2, 3]);
-    expect(seqs(await listEvents(t.prisma, 'run-a', { afterSeq: 5, untilSeq: 8 }))).toEqual([6, 7, 8]);
-    expect(seqs(await listEvents(t.prisma, 'run-a', { afterSeq: 5, limit: 2 }))).toEqual([6, 7]);
-    expect(await listEvents(t.prisma, 'run-a', { afterSeq: 20 })).toEqual([]);
-    expect(await listEvents(t.prisma, 'run-a', { afterSeq: 8, untilSeq: 8 })).toEqual([]);
-  });
-
-  it('counts a run’s events', async () => {
-    expect(await countEvents(t.prisma, 'run-a')).toBe(20);
-    expect(await countEvents(t.prisma, 'missing')).toBe(0);
-  });
-});
-
-describe('model calls’ prompts', () => {
-  const call = (seq: number, user: string): ExplorationEvent => ({
-    runId: 'run-a',
-    seq,
-    ts: 1_000 + seq,
-    type: 'model.called',
-    payload: {
-      nodeId: 'n1',
-      purpose: 'evaluate',
-      modelId: 'gpt-4o',
-      messages: [
-        { role: 'system', content: `You judge steps of a search. ${'Rules. '.repeat(60)}` },
-        { role: 'user', content: user },
-      ],
-      response: '{"confidence": 0.5}',
-      error: null,
-      usage: { inputTokens: 10, outputTokens: 2 },
-      cost: 0.001,
-      latencyMs: 5,
-    },
-  });
-
-  it('stores a repeated long message once and gives every event back whole', async () => {
-    const scratchpad = `Steps so far: ${'a step. '.repeat(50)}`;
-    const events = [
-      call(1, `${scratchpad}\n\nCandidate: A`),
-      call(2, `${scratchpad}\n\nCandidate: B`),
-      call(3, 'short'),
-    ];
-    await appendEvents(t.prisma, 'run-a', events.slice(0, 2));
-    await appendEvents(t.prisma, 'run-a', events.slice(2));
-    expect(await listEvents(t.prisma, 'run-a')).toEqual(events);
-    // the system text once and the scratchpad block the two calls share once; short blocks stay inline
-    expect(await t.prisma.promptText.count()).toBe(2);
-    const stored = await t.prisma.event.findMany({ where: { runId: 'run-a' }, select: { payload: true } });
-    expect(
-      stored.every((row) => !row.payload.includes('Rules. Rules.') && !row.payload.includes('a step. a step.')),
-    ).toBe(true);
-    // light reads leave the messages out and keep the response
-    const light = await listEvents(t.prisma, 'run-a', { light: true });
-    expect(light.map((e) => (e.payload as { messages: unknown[] }).messages)).toEqual([[], [], []]);
-    expect(light.map((e) => (e.payload as { response: string }).response)).toEqual(
-      events.map((e) => (e.payload as { response: string }).response),
+  async function expectAppendError(promise: Promise<unknown>, reason: EventAppendError['reason'], message: RegExp) {
+    const error = await promise.then(
+      () => null,
+      (e: unknown) => e,
     );
+    expect(error).toBeInstanceOf(EventAppendError);
+    expect((error as EventAppendError).reason).toBe(reason);
+    expect((error as EventAppendError).message).toMatch(message);
+  }
+
+  describe('appendEvents', () => {
+    it('stores batches in seq order, larger than one statement, and advances lastSeq', async () => {
+      const first = sampleEvents('run-a', 1, 3);
+      const second = sampleEvents('run-a', 4, EVENT_CHUNK_ROWS * 2 + 7);
+      expect(await appendEvents(t.prisma, 'run-a', first)).toEqual({ lastSeq: 3 });
+      expect(await appendEvents(t.prisma, 'run-a', second)).toEqual({ lastSeq: 3 + second.length });
+
+      const stored = await listEvents(t.prisma, 'run-a');
+      expect(stored).toEqual([...first, ...second]);
+      expect((await getRun(t.prisma, 'run-a'))?.lastSeq).toBe(3 + second.length);
+      expect(await countEvents(t.prisma, 'run-a')).toBe(3 + second.length);
+    });
+
+    it('keeps payloads and millisecond timestamps exactly', async () => {
+      const event = {
+        runId: 'run-a',
+        seq: 1,
+        ts: Date.UTC(2030, 0, 1, 12, 0, 0, 123),
+        type: 'steer.prune',
+        payload: { nodeId: 'n\'1"; DROP TABLE "Event"; --', actor: 'ユーザー' },
+      } as const;
+      await appendEvents(t.prisma, 'run-a', [event]);
+      expect(await listEvents(t.prisma, 'run-a')).toEqual([event]);
+    });
+
+    it('an empty batch writes nothing and reports the stored lastSeq', async () => {
+      await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 2));
+      expect(await appendEvents(t.prisma, 'run-a', [])).toEqual({ lastSeq: 2 });
+    });
+
+    it('refuses a gap and writes nothing', async () => {
+      await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 5));
+      await expectAppendError(
+        appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 7, 600)),
+        'gap',
+        /next must be seq 6/,
+      );
+      expect(await countEvents(t.prisma, 'run-a')).toBe(5);
+      expect((await getRun(t.prisma, 'run-a'))?.lastSeq).toBe(5);
+    });
+
+    it('refuses a duplicate (a batch overlapping the stored log) and writes nothing', async () => {
+      await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 5));
+      await expectAppendError(
+        appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 4, 10)),
+        'duplicate',
+        /up to seq 5/,
+      );
+      await expectAppendError(appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 1)), 'duplicate', /duplicate/);
+      expect(await listEvents(t.prisma, 'run-a')).toEqual(sampleEvents('run-a', 1, 5));
+      expect((await getRun(t.prisma, 'run-a'))?.lastSeq).toBe(5);
+    });
+
+    it('refuses a batch that is not contiguous in itself, or holds another run’s events', async () => {
+      const events = sampleEvents('run-a', 1, 4);
+      await expectAppendError(
+        appendEvents(t.prisma, 'run-a', [events[0]!, events[1]!, events[3]!]),
+        'not-contiguous',
+        /expected seq 3 at position 2, got 4/,
+      );
+      await expectAppendError(
+        appendEvents(t.prisma, 'run-a', [events[0]!, events[0]!]),
+        'not-contiguous',
+        /expected seq 2/,
+      );
+      await expectAppendError(appendEvents(t.prisma, 'run-a', sampleEvents('run-b', 1, 2)), 'wrong-run', /run-b/);
+      await expectAppendError(appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 0, 2)), 'not-contiguous', /from 1/);
+      expect(await countEvents(t.prisma, 'run-a')).toBe(0);
+    });
+
+    it('refuses a missing run', async () => {
+      await expectAppendError(appendEvents(t.prisma, 'nope', sampleEvents('nope', 1, 2)), 'run-missing', /nope/);
+      await expectAppendError(appendEvents(t.prisma, 'nope', []), 'run-missing', /nope/);
+    });
+
+    it('two writers racing for the same seq: one wins, the other is refused', async () => {
+      const results = await Promise.allSettled([
+        appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 300)),
+        appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 200)),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const lastSeq = (await getRun(t.prisma, 'run-a'))!.lastSeq;
+      expect(await countEvents(t.prisma, 'run-a')).toBe(lastSeq);
+    });
+
+    it('inside a caller’s transaction, commits and rolls back with it', async () => {
+      await t.prisma.$transaction(async (tx) => {
+        await appendEventsInTransaction(tx, 'run-a', sampleEvents('run-a', 1, 3));
+      });
+      await expect(
+        t.prisma.$transaction(async (tx) => {
+          await appendEventsInTransaction(tx, 'run-a', sampleEvents('run-a', 4, 3));
+          throw new Error('the caller changes its mind');
+        }),
+      ).rejects.toThrow('changes its mind');
+      expect(await countEvents(t.prisma, 'run-a')).toBe(3);
+      expect((await getRun(t.prisma, 'run-a'))?.lastSeq).toBe(3);
+    });
+  });
+
+  describe('listEvents', () => {
+    beforeEach(async () => {
+      await createRun(t.prisma, sampleRunInput('run-b'));
+      await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 20));
+      await appendEvents(t.prisma, 'run-b', sampleEvents('run-b', 1, 4));
+    });
+
+    const seqs = (events: { seq: number }[]) => events.map((e) => e.seq);
+
+    it('reads one run only, in seq order', async () => {
+      expect(seqs(await listEvents(t.prisma, 'run-b'))).toEqual([1, 2, 3, 4]);
+      expect(await listEvents(t.prisma, 'missing')).toEqual([]);
+    });
+
+    it('honours afterSeq, untilSeq and limit', async () => {
+      expect(seqs(await listEvents(t.prisma, 'run-a', { afterSeq: 17 }))).toEqual([18, 19, 20]);
+      expect(seqs(await listEvents(t.prisma, 'run-a', { untilSeq: 3 }))).toEqual([1, 2, 3]);
+      expect(seqs(await listEvents(t.prisma, 'run-a', { afterSeq: 5, untilSeq: 8 }))).toEqual([6, 7, 8]);
+      expect(seqs(await listEvents(t.prisma, 'run-a', { afterSeq: 5, limit: 2 }))).toEqual([6, 7]);
+      expect(await listEvents(t.prisma, 'run-a', { afterSeq: 20 })).toEqual([]);
+      expect(await listEvents(t.prisma, 'run-a', { afterSeq: 8, untilSeq: 8 })).toEqual([]);
+    });
+
+    it('counts a run’s events', async () => {
+      expect(await countEvents(t.prisma, 'run-a')).toBe(20);
+      expect(await countEvents(t.prisma, 'missing')).toBe(0);
+    });
+  });
+
+  describe('model calls’ prompts', () => {
+    const call = (seq: number, user: string): ExplorationEvent => ({
+      runId: 'run-a',
+      seq,
+      ts: 1_000 + seq,
+      type: 'model.called',
+      payload: {
+        nodeId: 'n1',
+        purpose: 'evaluate',
+        modelId: 'gpt-4o',
+        messages: [
+          { role: 'system', content: `You judge steps of a search. ${'Rules. '.repeat(60)}` },
+          { role: 'user', content: user },
+        ],
+        response: '{"confidence": 0.5}',
+        error: null,
+        usage: { inputTokens: 10, outputTokens: 2 },
+        cost: 0.001,
+        latencyMs: 5,
+      },
+    });
+
+    it('stores a repeated long message once and gives every event back whole', async () => {
+      const scratchpad = `Steps so far: ${'a step. '.repeat(50)}`;
+      const events = [
+        call(1, `${scratchpad}\n\nCandidate: A`),
+        call(2, `${scratchpad}\n\nCandidate: B`),
+        call(3, 'short'),
+      ];
+      await appendEvents(t.prisma, 'run-a', events.slice(0, 2));
+      await appendEvents(t.prisma, 'run-a', events.slice(2));
+      expect(await listEvents(t.prisma, 'run-a')).toEqual(events);
+      // the system text once and the scratchpad block the two calls share once; short blocks stay inline
+      expect(await t.prisma.promptText.count()).toBe(2);
+      const stored = await t.prisma.event.findMany({ where: { runId: 'run-a' }, select: { payload: true } });
+      expect(
+        stored.every((row) => !row.payload.includes('Rules. Rules.') && !row.payload.includes('a step. a step.')),
+      ).toBe(true);
+      // light reads leave the messages out and keep the response
+      const light = await listEvents(t.prisma, 'run-a', { light: true });
+      expect(light.map((e) => (e.payload as { messages: unknown[] }).messages)).toEqual([[], [], []]);
+      expect(light.map((e) => (e.payload as { response: string }).response)).toEqual(
+        events.map((e) => (e.payload as { response: string }).response),
+      );
+    });
   });
 });

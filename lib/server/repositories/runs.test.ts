@@ -1,12 +1,15 @@
-/** Runs against real SQLite through real Prisma: the record mapping, pages, filters, patches and cascades. */
+/**
+ * Runs against real SQLite and real PostgreSQL through real Prisma: the record mapping, pages, sorts, the search,
+ * filters, patches and cascades, with the same expectations on both backends.
+ */
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { emptyStats } from '../../engine/index';
 import { createPrismaClient } from '../db/client';
 import { migrate, readMigrations } from '../db/migrate';
-import { type TestDb, createTestDb, sampleEvents, sampleNode, sampleRunInput, tempDir } from '../testing/db';
+import { BACKENDS, createTestDb, sampleEvents, sampleNode, sampleRunInput, sharedTestDb, tempDir } from '../testing/db';
 import { appendEvents, countEvents } from './events';
 import { listNodes, upsertNodes } from './nodes';
 import type { RunRecord } from '../../contract/run';
@@ -21,325 +24,490 @@ import {
   updateRun,
 } from './runs';
 
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
-
 const ids = (runs: RunRecord[]) => runs.map((r) => r.id);
 
-describe('createRun and getRun', () => {
-  it('round-trips every field, with defaults, config parsed', async () => {
-    const input = sampleRunInput('r1');
-    const created = await createRun(t.prisma, input);
-    expect(created).toEqual({
-      id: 'r1',
-      createdAt: expect.any(Date),
-      updatedAt: expect.any(Date),
-      taskId: input.taskId,
-      goal: input.goal,
-      modelId: input.modelId,
-      modelLabel: input.modelLabel,
-      modelSettings: null,
-      config: input.config,
-      seed: 7,
-      status: 'queued',
-      finishReason: null,
-      startedAt: null,
-      finishedAt: null,
-      lastSeq: 0,
-      stats: null,
-      output: null,
-      success: null,
-      verified: null,
-      bestScore: null,
-      cost: 0,
-      unpricedCalls: 0,
-      exploredNodes: 0,
-      totalNodes: 0,
-      error: null,
-      importTag: null,
-      parentRunId: null,
-      parentNodeId: null,
-      ownerId: null,
-    } satisfies RunRecord);
-    expect(Math.abs(created.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
-    expect(await getRun(t.prisma, 'r1')).toEqual(created);
-  });
+// Every repository behaviour holds on both backends, from the same expectations (the search included).
+describe.each(BACKENDS)('the runs repository (%s)', (backend) => {
+  const t = sharedTestDb(backend);
 
-  it('keeps a given creation time and fork origin', async () => {
-    const createdAt = new Date('2024-05-06T07:08:09.123Z');
-    const run = await createRun(
-      t.prisma,
-      sampleRunInput('fork', {
-        createdAt,
-        parentRunId: 'r0',
-        parentNodeId: 'n3',
-        importTag: 'x',
-        seed: null,
-        modelSettings: { provider: 'simulated', seed: 3, latencyMs: 0 },
-      }),
-    );
-    expect(run).toMatchObject({ createdAt, parentRunId: 'r0', parentNodeId: 'n3', importTag: 'x', seed: null });
-    expect(run.modelSettings).toEqual({ provider: 'simulated', seed: 3, latencyMs: 0 });
-  });
-
-  it('returns null for a missing run and refuses a duplicate id', async () => {
-    expect(await getRun(t.prisma, 'missing')).toBeNull();
-    await createRun(t.prisma, sampleRunInput('r1'));
-    await expect(createRun(t.prisma, sampleRunInput('r1'))).rejects.toThrow();
-  });
-});
-
-describe('updateRun', () => {
-  it('patches fields, serialises stats, bumps updatedAt, leaves the rest', async () => {
-    const before = await createRun(t.prisma, sampleRunInput('r1'));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const stats = { ...emptyStats(), totalNodes: 12, exploredNodes: 5, cost: 0.25 };
-    const finishedAt = new Date('2031-01-02T03:04:05.006Z');
-    const after = await updateRun(t.prisma, 'r1', {
-      status: 'finished',
-      finishReason: 'terminated',
-      finishedAt,
-      stats,
-      output: '24',
-      success: true,
-      verified: true,
-      bestScore: 0.91,
-      cost: 0.25,
-      exploredNodes: 5,
-      totalNodes: 12,
+  describe('createRun and getRun', () => {
+    it('round-trips every field, with defaults, config parsed', async () => {
+      const input = sampleRunInput('r1');
+      const created = await createRun(t.prisma, input);
+      expect(created).toEqual({
+        id: 'r1',
+        createdAt: expect.any(Date),
+        updatedAt: expect.any(Date),
+        taskId: input.taskId,
+        goal: input.goal,
+        modelId: input.modelId,
+        modelLabel: input.modelLabel,
+        modelSettings: null,
+        config: input.config,
+        seed: 7,
+        status: 'queued',
+        finishReason: null,
+        startedAt: null,
+        finishedAt: null,
+        lastSeq: 0,
+        stats: null,
+        output: null,
+        success: null,
+        verified: null,
+        bestScore: null,
+        cost: 0,
+        unpricedCalls: 0,
+        exploredNodes: 0,
+        totalNodes: 0,
+        error: null,
+        importTag: null,
+        parentRunId: null,
+        parentNodeId: null,
+        ownerId: null,
+      } satisfies RunRecord);
+      expect(Math.abs(created.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+      expect(await getRun(t.prisma, 'r1')).toEqual(created);
     });
-    expect(after).toEqual({
-      ...before,
-      updatedAt: expect.any(Date),
-      status: 'finished',
-      finishReason: 'terminated',
-      finishedAt,
-      stats,
-      output: '24',
-      success: true,
-      verified: true,
-      bestScore: 0.91,
-      cost: 0.25,
-      exploredNodes: 5,
-      totalNodes: 12,
-    });
-    expect(after!.updatedAt.getTime()).toBeGreaterThan(before.updatedAt.getTime());
-    expect(await getRun(t.prisma, 'r1')).toEqual(after);
 
-    const cleared = await updateRun(t.prisma, 'r1', {
-      stats: null,
-      error: 'boom',
-      config: { ...before.config, maxDepth: 9 },
-    });
-    expect(cleared).toMatchObject({ stats: null, error: 'boom', config: { maxDepth: 9 }, output: '24' });
-  });
-
-  it('returns null for a missing run', async () => {
-    expect(await updateRun(t.prisma, 'missing', { status: 'failed' })).toBeNull();
-  });
-});
-
-describe('listRuns', () => {
-  // Runs 0..11 created a second apart, two pairs sharing a time (the id breaks the tie); alternating tasks/statuses.
-  const statuses = ['finished', 'running', 'failed'] as const;
-  beforeEach(async () => {
-    for (let i = 0; i < 12; i++) {
-      const second = i === 5 || i === 9 ? i - 1 : i;
-      await createRun(
+    it('keeps a given creation time and fork origin', async () => {
+      const createdAt = new Date('2024-05-06T07:08:09.123Z');
+      const run = await createRun(
         t.prisma,
-        sampleRunInput(`run-${String(i).padStart(2, '0')}`, {
-          createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, second)),
-          taskId: i % 2 === 0 ? 'game24' : 'open-goal',
-          status: statuses[i % 3],
+        sampleRunInput('fork', {
+          createdAt,
+          parentRunId: 'r0',
+          parentNodeId: 'n3',
+          importTag: 'x',
+          seed: null,
+          modelSettings: { provider: 'simulated', seed: 3, latencyMs: 0 },
         }),
       );
-    }
+      expect(run).toMatchObject({ createdAt, parentRunId: 'r0', parentNodeId: 'n3', importTag: 'x', seed: null });
+      expect(run.modelSettings).toEqual({ provider: 'simulated', seed: 3, latencyMs: 0 });
+    });
+
+    it('returns null for a missing run and refuses a duplicate id', async () => {
+      expect(await getRun(t.prisma, 'missing')).toBeNull();
+      await createRun(t.prisma, sampleRunInput('r1'));
+      await expect(createRun(t.prisma, sampleRunInput('r1'))).rejects.toThrow();
+    });
   });
 
-  const newestFirst = Array.from({ length: 12 }, (_, i) => `run-${String(11 - i).padStart(2, '0')}`);
+  describe('updateRun', () => {
+    it('patches fields, serialises stats, bumps updatedAt, leaves the rest', async () => {
+      const before = await createRun(t.prisma, sampleRunInput('r1'));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const stats = { ...emptyStats(), totalNodes: 12, exploredNodes: 5, cost: 0.25 };
+      const finishedAt = new Date('2031-01-02T03:04:05.006Z');
+      const after = await updateRun(t.prisma, 'r1', {
+        status: 'finished',
+        finishReason: 'terminated',
+        finishedAt,
+        stats,
+        output: '24',
+        success: true,
+        verified: true,
+        bestScore: 0.91,
+        cost: 0.25,
+        exploredNodes: 5,
+        totalNodes: 12,
+      });
+      expect(after).toEqual({
+        ...before,
+        updatedAt: expect.any(Date),
+        status: 'finished',
+        finishReason: 'terminated',
+        finishedAt,
+        stats,
+        output: '24',
+        success: true,
+        verified: true,
+        bestScore: 0.91,
+        cost: 0.25,
+        exploredNodes: 5,
+        totalNodes: 12,
+      });
+      expect(after!.updatedAt.getTime()).toBeGreaterThan(before.updatedAt.getTime());
+      expect(await getRun(t.prisma, 'r1')).toEqual(after);
 
-  it('pages newest first with a stable order and a cursor, until nextCursor is null', async () => {
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const page = await listRuns(t.prisma, { cursor, limit: 5 });
-      seen.push(...ids(page.items));
-      cursor = page.nextCursor;
-      pages++;
-    } while (cursor !== null);
-    expect(pages).toBe(3);
-    expect(seen).toEqual(newestFirst);
+      const cleared = await updateRun(t.prisma, 'r1', {
+        stats: null,
+        error: 'boom',
+        config: { ...before.config, maxDepth: 9 },
+      });
+      expect(cleared).toMatchObject({ stats: null, error: 'boom', config: { maxDepth: 9 }, output: '24' });
+    });
+
+    it('returns null for a missing run', async () => {
+      expect(await updateRun(t.prisma, 'missing', { status: 'failed' })).toBeNull();
+    });
   });
 
-  it('a last page that is exactly full has no next cursor', async () => {
-    const page = await listRuns(t.prisma, { limit: 12 });
-    expect(ids(page.items)).toEqual(newestFirst);
-    expect(page.nextCursor).toBeNull();
+  describe('listRuns', () => {
+    // Runs 0..11 created a second apart, two pairs sharing a time (the id breaks the tie); alternating tasks/statuses.
+    const statuses = ['finished', 'running', 'failed'] as const;
+    beforeEach(async () => {
+      for (let i = 0; i < 12; i++) {
+        const second = i === 5 || i === 9 ? i - 1 : i;
+        await createRun(
+          t.prisma,
+          sampleRunInput(`run-${String(i).padStart(2, '0')}`, {
+            createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, second)),
+            taskId: i % 2 === 0 ? 'game24' : 'open-goal',
+            status: statuses[i % 3],
+          }),
+        );
+      }
+    });
+
+    const newestFirst = Array.from({ length: 12 }, (_, i) => `run-${String(11 - i).padStart(2, '0')}`);
+
+    it('pages newest first with a stable order and a cursor, until nextCursor is null', async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page = await listRuns(t.prisma, { cursor, limit: 5 });
+        seen.push(...ids(page.items));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor !== null);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(newestFirst);
+    });
+
+    it('a last page that is exactly full has no next cursor', async () => {
+      const page = await listRuns(t.prisma, { limit: 12 });
+      expect(ids(page.items)).toEqual(newestFirst);
+      expect(page.nextCursor).toBeNull();
+    });
+
+    it('new runs at the top do not shift the next page', async () => {
+      const first = await listRuns(t.prisma, { limit: 4 });
+      await createRun(t.prisma, sampleRunInput('run-new', { createdAt: new Date(Date.UTC(2031, 0, 1)) }));
+      const second = await listRuns(t.prisma, { cursor: first.nextCursor, limit: 4 });
+      expect(ids(second.items)).toEqual(newestFirst.slice(4, 8));
+    });
+
+    it('filters by status (one or several) and task, and pages within the filter', async () => {
+      const running = await listRuns(t.prisma, { limit: 50, status: 'running' });
+      expect(ids(running.items)).toEqual(newestFirst.filter((id) => Number(id.slice(4)) % 3 === 1));
+      const done = await listRuns(t.prisma, { limit: 50, status: ['finished', 'failed'] });
+      expect(ids(done.items)).toEqual(newestFirst.filter((id) => Number(id.slice(4)) % 3 !== 1));
+
+      const game24 = newestFirst.filter((id) => Number(id.slice(4)) % 2 === 0);
+      const p1 = await listRuns(t.prisma, { limit: 4, taskId: 'game24' });
+      const p2 = await listRuns(t.prisma, { limit: 4, taskId: 'game24', cursor: p1.nextCursor });
+      expect([...ids(p1.items), ...ids(p2.items)]).toEqual(game24);
+      expect(p2.nextCursor).toBeNull();
+
+      const both = await listRuns(t.prisma, { limit: 50, taskId: 'open-goal', status: 'running' });
+      expect(ids(both.items)).toEqual(newestFirst.filter((id) => Number(id.slice(4)) % 6 === 1));
+    });
+
+    it('an unknown cursor gives an empty last page; the limit is clamped', async () => {
+      expect(await listRuns(t.prisma, { cursor: 'gone', limit: 5 })).toEqual({ items: [], nextCursor: null });
+      expect((await listRuns(t.prisma, { limit: 0 })).items).toHaveLength(1);
+    });
   });
 
-  it('new runs at the top do not shift the next page', async () => {
-    const first = await listRuns(t.prisma, { limit: 4 });
-    await createRun(t.prisma, sampleRunInput('run-new', { createdAt: new Date(Date.UTC(2031, 0, 1)) }));
-    const second = await listRuns(t.prisma, { cursor: first.nextCursor, limit: 4 });
-    expect(ids(second.items)).toEqual(newestFirst.slice(4, 8));
+  describe('findRunsByStatus', () => {
+    it('finds runs in any of the statuses, oldest first', async () => {
+      await createRun(t.prisma, sampleRunInput('b', { status: 'running', createdAt: new Date(2000) }));
+      await createRun(t.prisma, sampleRunInput('a', { status: 'paused', createdAt: new Date(3000) }));
+      await createRun(t.prisma, sampleRunInput('c', { status: 'finished', createdAt: new Date(1000) }));
+      expect(ids(await findRunsByStatus(t.prisma, ['running', 'paused']))).toEqual(['b', 'a']);
+      expect(await findRunsByStatus(t.prisma, [])).toEqual([]);
+    });
   });
 
-  it('filters by status (one or several) and task, and pages within the filter', async () => {
-    const running = await listRuns(t.prisma, { limit: 50, status: 'running' });
-    expect(ids(running.items)).toEqual(newestFirst.filter((id) => Number(id.slice(4)) % 3 === 1));
-    const done = await listRuns(t.prisma, { limit: 50, status: ['finished', 'failed'] });
-    expect(ids(done.items)).toEqual(newestFirst.filter((id) => Number(id.slice(4)) % 3 !== 1));
+  describe('deleteRun', () => {
+    it('deletes the run with its events and nodes, and nothing of other runs', async () => {
+      for (const id of ['keep', 'drop']) {
+        await createRun(t.prisma, sampleRunInput(id));
+        await appendEvents(t.prisma, id, sampleEvents(id, 1, 30));
+        await upsertNodes(t.prisma, id, [sampleNode('n0')]);
+      }
+      expect(await deleteRun(t.prisma, 'drop')).toBe(true);
+      expect(await deleteRun(t.prisma, 'drop')).toBe(false);
 
-    const game24 = newestFirst.filter((id) => Number(id.slice(4)) % 2 === 0);
-    const p1 = await listRuns(t.prisma, { limit: 4, taskId: 'game24' });
-    const p2 = await listRuns(t.prisma, { limit: 4, taskId: 'game24', cursor: p1.nextCursor });
-    expect([...ids(p1.items), ...ids(p2.items)]).toEqual(game24);
-    expect(p2.nextCursor).toBeNull();
-
-    const both = await listRuns(t.prisma, { limit: 50, taskId: 'open-goal', status: 'running' });
-    expect(ids(both.items)).toEqual(newestFirst.filter((id) => Number(id.slice(4)) % 6 === 1));
+      expect(await getRun(t.prisma, 'drop')).toBeNull();
+      expect(await countEvents(t.prisma, 'drop')).toBe(0);
+      expect(await listNodes(t.prisma, 'drop')).toEqual([]);
+      expect(await countEvents(t.prisma, 'keep')).toBe(30);
+      expect(await listNodes(t.prisma, 'keep')).toHaveLength(1);
+    });
   });
 
-  it('an unknown cursor gives an empty last page; the limit is clamped', async () => {
-    expect(await listRuns(t.prisma, { cursor: 'gone', limit: 5 })).toEqual({ items: [], nextCursor: null });
-    expect((await listRuns(t.prisma, { limit: 0 })).items).toHaveLength(1);
-  });
-});
+  describe('listRuns with a search', () => {
+    beforeEach(async () => {
+      const runs: [string, string, string | null, string | null][] = [
+        ['g1', 'Use 4 9 10 13 to make 24', '4 * (9 + 10 - 13) = 24', null],
+        ['g2', 'Use 1 1 4 6 to make 24', null, 'tot-log:paper-runs.json:2025'],
+        ['o1', 'Write a haiku about autumn leaves', 'Crimson leaves falling', null],
+        ['o2', 'Plan a café opening in Lisbon', 'Rent first, then "soft launch"', 'arborist.run:abc'],
+      ];
+      for (const [i, [id, goal, output, importTag]] of runs.entries()) {
+        await createRun(
+          t.prisma,
+          sampleRunInput(id, { goal, importTag, createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)) }),
+        );
+        if (output) await updateRun(t.prisma, id, { output, status: 'finished' });
+      }
+    });
 
-describe('findRunsByStatus', () => {
-  it('finds runs in any of the statuses, oldest first', async () => {
-    await createRun(t.prisma, sampleRunInput('b', { status: 'running', createdAt: new Date(2000) }));
-    await createRun(t.prisma, sampleRunInput('a', { status: 'paused', createdAt: new Date(3000) }));
-    await createRun(t.prisma, sampleRunInput('c', { status: 'finished', createdAt: new Date(1000) }));
-    expect(ids(await findRunsByStatus(t.prisma, ['running', 'paused']))).toEqual(['b', 'a']);
-    expect(await findRunsByStatus(t.prisma, [])).toEqual([]);
-  });
-});
+    const search = async (q: string, more: Partial<Parameters<typeof listRuns>[1]> = {}) =>
+      ids((await listRuns(t.prisma, { limit: 50, q, ...more })).items);
 
-describe('deleteRun', () => {
-  it('deletes the run with its events and nodes, and nothing of other runs', async () => {
-    for (const id of ['keep', 'drop']) {
-      await createRun(t.prisma, sampleRunInput(id));
-      await appendEvents(t.prisma, id, sampleEvents(id, 1, 30));
-      await upsertNodes(t.prisma, id, [sampleNode('n0')]);
-    }
-    expect(await deleteRun(t.prisma, 'drop')).toBe(true);
-    expect(await deleteRun(t.prisma, 'drop')).toBe(false);
+    it('finds runs by a word of the goal, of the output, of the import tag, and by a prefix', async () => {
+      expect(await search('haiku')).toEqual(['o1']);
+      expect(await search('HAIKU autumn')).toEqual(['o1']); // every word, any case
+      expect(await search('haiku lisbon')).toEqual([]);
+      expect(await search('crimson')).toEqual(['o1']); // output
+      expect(await search('paper-runs')).toEqual(['g2']); // import tag
+      expect(await search('tot-log')).toEqual(['g2']);
+      expect(await search('autu')).toEqual(['o1']); // a prefix
+      expect(await search('cafe')).toEqual(['o2']); // diacritics folded
+      expect(await search('24')).toEqual(['g2', 'g1']); // newest first
+    });
 
-    expect(await getRun(t.prisma, 'drop')).toBeNull();
-    expect(await countEvents(t.prisma, 'drop')).toBe(0);
-    expect(await listNodes(t.prisma, 'drop')).toEqual([]);
-    expect(await countEvents(t.prisma, 'keep')).toBe(30);
-    expect(await listNodes(t.prisma, 'keep')).toHaveLength(1);
-  });
-});
-
-describe('listRuns with a search', () => {
-  beforeEach(async () => {
-    const runs: [string, string, string | null, string | null][] = [
-      ['g1', 'Use 4 9 10 13 to make 24', '4 * (9 + 10 - 13) = 24', null],
-      ['g2', 'Use 1 1 4 6 to make 24', null, 'tot-log:paper-runs.json:2025'],
-      ['o1', 'Write a haiku about autumn leaves', 'Crimson leaves falling', null],
-      ['o2', 'Plan a café opening in Lisbon', 'Rent first, then "soft launch"', 'arborist.run:abc'],
-    ];
-    for (const [i, [id, goal, output, importTag]] of runs.entries()) {
+    it('cuts words at every punctuation mark and folds case and accents (a number, a hyphen, an address)', async () => {
       await createRun(
         t.prisma,
-        sampleRunInput(id, { goal, importTag, createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)) }),
+        sampleRunInput('p1', { goal: 'Weigh 4.5 kg of flour-based dough; mail ana@example.org about the ÉCLAIRS!' }),
       );
-      if (output) await updateRun(t.prisma, id, { output, status: 'finished' });
+      expect(await search('5 kg')).toEqual(['p1']);
+      expect(await search('based dough')).toEqual(['p1']);
+      expect(await search('flour-based')).toEqual(['p1']);
+      expect(await search('example org')).toEqual(['p1']);
+      expect(await search('eclairs')).toEqual(['p1']);
+      expect(await search('Éclair')).toEqual(['p1']);
+      expect(await search('weigh ana')).toEqual(['p1']);
+      expect(await search('4.5 dou')).toEqual(['p1']);
+    });
+
+    it('takes only the last word as a prefix (still being typed): the words before it are whole', async () => {
+      await createRun(
+        t.prisma,
+        sampleRunInput('g3', { goal: '2 5 8 11', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }),
+      );
+      await createRun(
+        t.prisma,
+        sampleRunInput('g4', { goal: '6 7 8 9', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }),
+      );
+      // "2" is not the 2026 of a date, "5" not a 5xx: a game found by its numbers is that game only
+      expect(await search('2 5 8 11')).toEqual(['g3']);
+      expect(await search('2 5 8 1')).toEqual(['g3']); // the last one as typed so far
+      expect(await search('haiku autu')).toEqual(['o1']);
+      expect(await search('hai autumn')).toEqual([]);
+    });
+
+    it('keeps the index in step with the table: an output written later, an edited goal, a deleted run', async () => {
+      await updateRun(t.prisma, 'g2', { output: 'Solved by sixes' });
+      expect(await search('sixes')).toEqual(['g2']);
+      await updateRun(t.prisma, 'o1', { goal: 'Write a limerick' });
+      expect(await search('haiku')).toEqual([]);
+      expect(await search('limerick')).toEqual(['o1']);
+      await updateRun(t.prisma, 'o1', { status: 'failed' }); // an unsearched column leaves it alone
+      expect(await search('limerick')).toEqual(['o1']);
+      await deleteRun(t.prisma, 'o1');
+      expect(await search('limerick')).toEqual([]);
+    });
+
+    it('treats quotes, operators and stars as text: a hostile query never errors', async () => {
+      for (const q of [
+        '"',
+        '"soft',
+        'soft"',
+        'NEAR(',
+        'NEAR(a b)',
+        '*',
+        'a*',
+        'AND',
+        'OR haiku',
+        '-haiku',
+        '^x',
+        "'; DROP",
+      ]) {
+        await expect(search(q), q).resolves.toBeInstanceOf(Array);
+      }
+      expect(await search('"soft launch"')).toEqual(['o2']);
+      expect(await search('OR haiku')).toEqual([]); // "or" is a word to find, not an operator
+      expect(await search('*')).toEqual(['o2', 'o1', 'g2', 'g1']); // nothing to search for: every run
+    });
+
+    it('combines with the status and task filters and pages with a cursor', async () => {
+      expect(await search('24', { status: 'finished' })).toEqual(['g1']);
+      expect(await search('make', { taskId: 'open-goal' })).toEqual([]);
+      expect(await search('use', { status: [] })).toEqual([]);
+      const p1 = await listRuns(t.prisma, { limit: 1, q: 'use' });
+      expect(ids(p1.items)).toEqual(['g2']);
+      const p2 = await listRuns(t.prisma, { limit: 1, q: 'use', cursor: p1.nextCursor });
+      expect(ids(p2.items)).toEqual(['g1']);
+      expect(p2.nextCursor).toBeNull();
+      expect(await listRuns(t.prisma, { limit: 1, q: 'use', cursor: 'gone' })).toEqual({ items: [], nextCursor: null });
+    });
+
+    it('returns whole records, as the unfiltered list does', async () => {
+      const all = (await listRuns(t.prisma, { limit: 50 })).items.find((r) => r.id === 'o2');
+      expect((await listRuns(t.prisma, { limit: 50, q: 'lisbon' })).items).toEqual([all]);
+    });
+  });
+
+  describe('listRuns sorted, filtered by origin, and summarizeRuns (issue 10, item 14: the list at scale)', () => {
+    // 45 imported runs (one tag) and 5 of the user's own: more than two pages of 20
+    const TAG = 'tot-log:game24.json:2026-11-30T12:00:00.000Z';
+    beforeEach(async () => {
+      for (let i = 0; i < 50; i++) {
+        const id = `r-${String(i).padStart(2, '0')}`;
+        await createRun(
+          t.prisma,
+          sampleRunInput(id, {
+            createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+            importTag: i < 45 ? TAG : null,
+            status: 'finished',
+          }),
+        );
+        // scores and costs in an order unlike creation's; every 7th run has no score; ties on cost
+        await updateRun(t.prisma, id, {
+          bestScore: i % 7 === 3 ? null : ((i * 37) % 50) / 50,
+          cost: (i % 10) * 0.001,
+          totalNodes: (i * 13) % 17,
+          verified: i < 45 ? i % 3 !== 0 : null,
+          unpricedCalls: i === 2 || i === 4 ? 3 : 0,
+        });
+      }
+    });
+
+    async function all(options: Omit<Parameters<typeof listRuns>[1], 'limit' | 'cursor'>): Promise<RunRecord[]> {
+      const seen: RunRecord[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await listRuns(t.prisma, { ...options, cursor, limit: 20 });
+        seen.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      return seen;
     }
-  });
 
-  const search = async (q: string, more: Partial<Parameters<typeof listRuns>[1]> = {}) =>
-    ids((await listRuns(t.prisma, { limit: 50, q, ...more })).items);
+    it('sorts by best score over the whole list, across pages, runs with no score last', async () => {
+      const runs = await all({ sort: { by: 'best', dir: 'desc' } });
+      expect(runs).toHaveLength(50);
+      const scores = runs.map((r) => r.bestScore ?? -1);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      expect(runs.slice(-7).every((r) => r.bestScore === null)).toBe(true);
+      expect(new Set(ids(runs)).size).toBe(50);
+    });
 
-  it('finds runs by a word of the goal, of the output, of the import tag, and by a prefix', async () => {
-    expect(await search('haiku')).toEqual(['o1']);
-    expect(await search('HAIKU autumn')).toEqual(['o1']); // every word, any case
-    expect(await search('haiku lisbon')).toEqual([]);
-    expect(await search('crimson')).toEqual(['o1']); // output
-    expect(await search('paper-runs')).toEqual(['g2']); // import tag
-    expect(await search('tot-log')).toEqual(['g2']);
-    expect(await search('autu')).toEqual(['o1']); // a prefix
-    expect(await search('cafe')).toEqual(['o2']); // diacritics folded
-    expect(await search('24')).toEqual(['g2', 'g1']); // newest first
-  });
+    it('sorts by cost ascending with ties in a stable order, and by nodes', async () => {
+      const runs = await all({ sort: { by: 'cost', dir: 'asc' } });
+      expect(runs.map((r) => r.cost)).toEqual(runs.map((r) => r.cost).sort((a, b) => a - b));
+      expect(new Set(ids(runs)).size).toBe(50);
+      const byNodes = await all({ sort: { by: 'nodes', dir: 'desc' } });
+      expect(byNodes.map((r) => r.totalNodes)).toEqual(byNodes.map((r) => r.totalNodes).sort((a, b) => b - a));
+    });
 
-  it('takes only the last word as a prefix (still being typed): the words before it are whole', async () => {
-    await createRun(
-      t.prisma,
-      sampleRunInput('g3', { goal: '2 5 8 11', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }),
-    );
-    await createRun(
-      t.prisma,
-      sampleRunInput('g4', { goal: '6 7 8 9', importTag: 'tot-log:x.json:2026-11-30T12:37:34.575Z' }),
-    );
-    // "2" is not the 2026 of a date, "5" not a 5xx: a game found by its numbers is that game only
-    expect(await search('2 5 8 11')).toEqual(['g3']);
-    expect(await search('2 5 8 1')).toEqual(['g3']); // the last one as typed so far
-    expect(await search('haiku autu')).toEqual(['o1']);
-    expect(await search('hai autumn')).toEqual([]);
-  });
+    it('filters the user own runs (no import tag) or one import tag, sorted and paged', async () => {
+      expect(ids(await all({ mine: true }))).toEqual(['r-49', 'r-48', 'r-47', 'r-46', 'r-45']);
+      const imported = await all({ tag: TAG, sort: { by: 'created', dir: 'asc' } });
+      expect(ids(imported)).toEqual(Array.from({ length: 45 }, (_, i) => `r-${String(i).padStart(2, '0')}`));
+      expect(await all({ tag: 'tot-log:other' })).toEqual([]);
+      // with a search too
+      expect((await all({ tag: TAG, q: 'make' })).length).toBe(45);
+    });
 
-  it('keeps the index in step with the table: an output written later, an edited goal, a deleted run', async () => {
-    await updateRun(t.prisma, 'g2', { output: 'Solved by sixes' });
-    expect(await search('sixes')).toEqual(['g2']);
-    await updateRun(t.prisma, 'o1', { goal: 'Write a limerick' });
-    expect(await search('haiku')).toEqual([]);
-    expect(await search('limerick')).toEqual(['o1']);
-    await updateRun(t.prisma, 'o1', { status: 'failed' }); // an unsearched column leaves it alone
-    expect(await search('limerick')).toEqual(['o1']);
-    await deleteRun(t.prisma, 'o1');
-    expect(await search('limerick')).toEqual([]);
-  });
+    it('summarizes a filter over all its runs, not a page: solved of checked, and the total cost', async () => {
+      const solved = Array.from({ length: 45 }, (_, i) => i).filter((i) => i % 3 !== 0).length;
+      const cost = Array.from({ length: 45 }, (_, i) => (i % 10) * 0.001).reduce((a, b) => a + b, 0);
+      const summary = await summarizeRuns(t.prisma, { tag: TAG });
+      expect(summary).toMatchObject({ runs: 45, checked: 45, solved, unpricedRuns: 2 });
+      expect(summary.cost).toBeCloseTo(cost, 10);
+      expect(await summarizeRuns(t.prisma, { mine: true })).toMatchObject({ runs: 5, checked: 0, solved: 0 });
+      expect((await summarizeRuns(t.prisma, {})).runs).toBe(50);
+      expect((await summarizeRuns(t.prisma, { status: 'running' })).runs).toBe(0);
+    });
 
-  it('treats quotes, operators and stars as text: a hostile query never errors', async () => {
-    for (const q of [
-      '"',
-      '"soft',
-      'soft"',
-      'NEAR(',
-      'NEAR(a b)',
-      '*',
-      'a*',
-      'AND',
-      'OR haiku',
-      '-haiku',
-      '^x',
-      "'; DROP",
-    ]) {
-      await expect(search(q), q).resolves.toBeInstanceOf(Array);
-    }
-    expect(await search('"soft launch"')).toEqual(['o2']);
-    expect(await search('OR haiku')).toEqual([]); // "or" is a word to find, not an operator
-    expect(await search('*')).toEqual(['o2', 'o1', 'g2', 'g1']); // nothing to search for: every run
-  });
-
-  it('combines with the status and task filters and pages with a cursor', async () => {
-    expect(await search('24', { status: 'finished' })).toEqual(['g1']);
-    expect(await search('make', { taskId: 'open-goal' })).toEqual([]);
-    expect(await search('use', { status: [] })).toEqual([]);
-    const p1 = await listRuns(t.prisma, { limit: 1, q: 'use' });
-    expect(ids(p1.items)).toEqual(['g2']);
-    const p2 = await listRuns(t.prisma, { limit: 1, q: 'use', cursor: p1.nextCursor });
-    expect(ids(p2.items)).toEqual(['g1']);
-    expect(p2.nextCursor).toBeNull();
-    expect(await listRuns(t.prisma, { limit: 1, q: 'use', cursor: 'gone' })).toEqual({ items: [], nextCursor: null });
-  });
-
-  it('returns whole records, as the unfiltered list does', async () => {
-    const all = (await listRuns(t.prisma, { limit: 50 })).items.find((r) => r.id === 'o2');
-    expect((await listRuns(t.prisma, { limit: 50, q: 'lisbon' })).items).toEqual([all]);
+    it('lists the import tags with their run counts', async () => {
+      expect(await listImportTags(t.prisma)).toEqual([{ tag: TAG, runs: 45 }]);
+    });
   });
 });
 
+describe('the runs list search agrees on both backends', () => {
+  it('finds the same runs for the same words, across scripts, accents, digits and punctuation', async () => {
+    const goals = [
+      'Use 4 9 10 13 to make 24',
+      'Use 1 1 4 6 to make 24',
+      'Plan a café opening in Lisbon',
+      'PLAN A CAFE OPENING IN LYON',
+      'Write a haiku about autumn leaves',
+      'Résumé tips for a naïve coöperative',
+      'Zürich Straße Übung',
+      '東京 の 天気 weather',
+      'Ελληνικά και english',
+      'Weigh 4.5 kg of flour-based dough',
+      'mail ana@example.org re: v1.2.3',
+      'path /usr/local/bin and C:\\temp',
+      'emoji 🚀 launch ✗ failed → retry',
+      'under_score snake_case camelCase',
+      "don't stop believin'",
+    ];
+    const queries = [
+      'use',
+      '24',
+      '4',
+      'make 2',
+      'cafe',
+      'CAFÉ op',
+      'plan lis',
+      'resume naive',
+      'cooperative',
+      'zurich',
+      'strasse',
+      'ubung',
+      '東京',
+      'weather',
+      'ελληνικα',
+      'english',
+      'flour dough',
+      '5 kg',
+      'example',
+      'v1',
+      'usr bin',
+      'temp',
+      'launch',
+      'retry',
+      'snake',
+      'camel',
+      'believ',
+      'nothing here',
+    ];
+    const results: Record<string, string[][]> = {};
+    for (const backend of BACKENDS) {
+      const db = await createTestDb(backend);
+      try {
+        for (const [i, goal] of goals.entries()) {
+          await createRun(
+            db.prisma,
+            sampleRunInput(`g${String(i).padStart(2, '0')}`, {
+              goal,
+              createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+            }),
+          );
+        }
+        results[backend] = [];
+        for (const q of queries) results[backend].push(ids((await listRuns(db.prisma, { limit: 50, q })).items));
+      } finally {
+        await db.cleanup();
+      }
+    }
+    expect(results.postgresql).toEqual(results.sqlite);
+    // and the search is not vacuous: most queries find something, some find nothing
+    expect(results.sqlite!.filter((found) => found.length > 0).length).toBeGreaterThan(20);
+  });
+});
+
+// The migrations of stored SQLite files (PostgreSQL's: lib/server/db/migrate-postgres.test.ts).
 describe('the runs_search migration', () => {
   it('indexes the runs stored before it', async () => {
     const dir = tempDir('arborist-fts-');
@@ -372,84 +540,6 @@ describe('the runs_search migration', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe('listRuns sorted, filtered by origin, and summarizeRuns (issue 10, item 14: the list at scale)', () => {
-  // 45 imported runs (one tag) and 5 of the user's own: more than two pages of 20
-  const TAG = 'tot-log:game24.json:2026-11-30T12:00:00.000Z';
-  beforeEach(async () => {
-    for (let i = 0; i < 50; i++) {
-      const id = `r-${String(i).padStart(2, '0')}`;
-      await createRun(
-        t.prisma,
-        sampleRunInput(id, {
-          createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
-          importTag: i < 45 ? TAG : null,
-          status: 'finished',
-        }),
-      );
-      // scores and costs in an order unlike creation's; every 7th run has no score; ties on cost
-      await updateRun(t.prisma, id, {
-        bestScore: i % 7 === 3 ? null : ((i * 37) % 50) / 50,
-        cost: (i % 10) * 0.001,
-        totalNodes: (i * 13) % 17,
-        verified: i < 45 ? i % 3 !== 0 : null,
-        unpricedCalls: i === 2 || i === 4 ? 3 : 0,
-      });
-    }
-  });
-
-  async function all(options: Omit<Parameters<typeof listRuns>[1], 'limit' | 'cursor'>): Promise<RunRecord[]> {
-    const seen: RunRecord[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await listRuns(t.prisma, { ...options, cursor, limit: 20 });
-      seen.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    return seen;
-  }
-
-  it('sorts by best score over the whole list, across pages, runs with no score last', async () => {
-    const runs = await all({ sort: { by: 'best', dir: 'desc' } });
-    expect(runs).toHaveLength(50);
-    const scores = runs.map((r) => r.bestScore ?? -1);
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(runs.slice(-7).every((r) => r.bestScore === null)).toBe(true);
-    expect(new Set(ids(runs)).size).toBe(50);
-  });
-
-  it('sorts by cost ascending with ties in a stable order, and by nodes', async () => {
-    const runs = await all({ sort: { by: 'cost', dir: 'asc' } });
-    expect(runs.map((r) => r.cost)).toEqual(runs.map((r) => r.cost).sort((a, b) => a - b));
-    expect(new Set(ids(runs)).size).toBe(50);
-    const byNodes = await all({ sort: { by: 'nodes', dir: 'desc' } });
-    expect(byNodes.map((r) => r.totalNodes)).toEqual(byNodes.map((r) => r.totalNodes).sort((a, b) => b - a));
-  });
-
-  it('filters the user own runs (no import tag) or one import tag, sorted and paged', async () => {
-    expect(ids(await all({ mine: true }))).toEqual(['r-49', 'r-48', 'r-47', 'r-46', 'r-45']);
-    const imported = await all({ tag: TAG, sort: { by: 'created', dir: 'asc' } });
-    expect(ids(imported)).toEqual(Array.from({ length: 45 }, (_, i) => `r-${String(i).padStart(2, '0')}`));
-    expect(await all({ tag: 'tot-log:other' })).toEqual([]);
-    // with a search too
-    expect((await all({ tag: TAG, q: 'make' })).length).toBe(45);
-  });
-
-  it('summarizes a filter over all its runs, not a page: solved of checked, and the total cost', async () => {
-    const solved = Array.from({ length: 45 }, (_, i) => i).filter((i) => i % 3 !== 0).length;
-    const cost = Array.from({ length: 45 }, (_, i) => (i % 10) * 0.001).reduce((a, b) => a + b, 0);
-    const summary = await summarizeRuns(t.prisma, { tag: TAG });
-    expect(summary).toMatchObject({ runs: 45, checked: 45, solved, unpricedRuns: 2 });
-    expect(summary.cost).toBeCloseTo(cost, 10);
-    expect(await summarizeRuns(t.prisma, { mine: true })).toMatchObject({ runs: 5, checked: 0, solved: 0 });
-    expect((await summarizeRuns(t.prisma, {})).runs).toBe(50);
-    expect((await summarizeRuns(t.prisma, { status: 'running' })).runs).toBe(0);
-  });
-
-  it('lists the import tags with their run counts', async () => {
-    expect(await listImportTags(t.prisma)).toEqual([{ tag: TAG, runs: 45 }]);
   });
 });
 

@@ -11,7 +11,8 @@
 import type { RunRecord } from '../../contract/run';
 import type { FinishReason, ToTConfig, ToTStats } from '../../contract/vocabulary';
 import { Prisma } from '../../generated/prisma/client';
-import type { Db } from '../db/client';
+import { type Db, databaseKindOf } from '../db/client';
+import type { DatabaseKind } from '../db/backend';
 import { DEFAULT_RUN_SORT, type RunSort, type RunSortKey } from '../../contract/run-list';
 import type { StoredRunStatus } from '../../contract/run-status';
 
@@ -22,7 +23,10 @@ import type { StoredRunStatus } from '../../contract/run-status';
  */
 export type CreateRunInput = Pick<RunRecord, 'id' | 'taskId' | 'goal' | 'modelId' | 'modelLabel' | 'config'> &
   Partial<
-    Pick<RunRecord, 'modelSettings' | 'seed' | 'status' | 'createdAt' | 'importTag' | 'parentRunId' | 'parentNodeId' | 'ownerId'>
+    Pick<
+      RunRecord,
+      'modelSettings' | 'seed' | 'status' | 'createdAt' | 'importTag' | 'parentRunId' | 'parentNodeId' | 'ownerId'
+    >
   > & {
     /** Stages the row for an import (see the header): invisible to every read until clearImportJob. */
     importJobId?: string | null;
@@ -161,32 +165,56 @@ export async function getRun(db: Db, id: string): Promise<RunRecord | null> {
 const MAX_SEARCH_WORDS = 12;
 
 /**
- * A search box's text as an FTS5 query: every word quoted and required, the last one as a prefix ("tok"*) since it
- * may still be being typed; the words before it are whole words (else "2 5 8 11" would find any run whose tag holds a
- * date of 2026-11 and a 5 and an 8 somewhere). Quoting makes the input
- * plain words, never FTS syntax: a quote, AND, NEAR( or * in the box is text to find, not an operator (a quote is
- * doubled inside the string, as FTS5 escapes it). Words with no letter or digit are dropped, since they hold no
- * token; null when nothing is left to search for.
+ * A search box's text as the words to search for: split at whitespace, words with no letter or digit dropped (they
+ * hold no token), at most MAX_SEARCH_WORDS; null when nothing is left to search for. Both backends start from these.
  */
-export function toFtsQuery(text: string): string | null {
+export function searchWords(text: string): string[] | null {
   const words = text
     .split(/\s+/)
     .filter((word) => /[\p{L}\p{N}]/u.test(word))
     .slice(0, MAX_SEARCH_WORDS);
-  if (words.length === 0) return null;
+  return words.length === 0 ? null : words;
+}
+
+/**
+ * A search box's text as an FTS5 query (SQLite): every word quoted and required, the last one as a prefix ("tok"*)
+ * since it may still be being typed; the words before it are whole words (else "2 5 8 11" would find any run whose
+ * tag holds a date of 2026-11 and a 5 and an 8 somewhere). Quoting makes the input plain words, never FTS syntax: a
+ * quote, AND, NEAR( or * in the box is text to find, not an operator (a quote is doubled inside the string, as FTS5
+ * escapes it). Null when nothing is left to search for.
+ */
+export function toFtsQuery(text: string): string | null {
+  const words = searchWords(text);
+  if (words === null) return null;
   return words.map((word, i) => `"${word.replaceAll('"', '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
 /**
- * The SQL conditions of a filter over "Run" r, or null when nothing can match (an empty status list). Every value is
- * a bound parameter; the search goes through the RunSearch full-text index (FTS5 has no Prisma API).
+ * The search's condition on run r: the one statement whose SQL differs by backend. SQLite asks its FTS5 table;
+ * PostgreSQL its "RunSearch" tsvector table (prisma/migrations-postgres/20261201030000_runs_search), where
+ * "arborist_search_query" cuts the words exactly as the stored documents were cut and builds the same query: every
+ * word required, the last a prefix, the text bound as a parameter and turned into quoted lexemes, never parsed as
+ * query syntax. One difference: FTS5 reads a word that splits into several ("don't", "4.5") as a phrase, PostgreSQL
+ * as words that must all occur, adjacent or not.
  */
-function filterConditions(filter: RunFilter): Prisma.Sql[] | null {
-  const conditions: Prisma.Sql[] = [Prisma.sql`r."importJobId" IS NULL`];
-  const fts = filter.q ? toFtsQuery(filter.q) : null;
-  if (fts !== null) {
-    conditions.push(Prisma.sql`r."id" IN (SELECT "runId" FROM "RunSearch" WHERE "RunSearch" MATCH ${fts})`);
+function searchCondition(kind: DatabaseKind, q: string): Prisma.Sql | null {
+  if (kind === 'postgresql') {
+    const words = searchWords(q);
+    if (words === null) return null;
+    return Prisma.sql`r."id" IN (SELECT "runId" FROM "RunSearch" WHERE "document" @@ "arborist_search_query"(${words.join(' ')}))`;
   }
+  const fts = toFtsQuery(q);
+  return fts === null ? null : Prisma.sql`r."id" IN (SELECT "runId" FROM "RunSearch" WHERE "RunSearch" MATCH ${fts})`;
+}
+
+/**
+ * The SQL conditions of a filter over "Run" r, or null when nothing can match (an empty status list). Every value is
+ * a bound parameter; the search goes through the backend's full-text index (neither has a Prisma API).
+ */
+function filterConditions(db: Db, filter: RunFilter): Prisma.Sql[] | null {
+  const conditions: Prisma.Sql[] = [Prisma.sql`r."importJobId" IS NULL`];
+  const search = filter.q ? searchCondition(databaseKindOf(db), filter.q) : null;
+  if (search !== null) conditions.push(search);
   if (filter.status !== undefined) {
     const statuses = Array.isArray(filter.status) ? filter.status : [filter.status];
     if (statuses.length === 0) return null;
@@ -225,7 +253,7 @@ function sortExpression(by: RunSortKey, alias: 'r' | 'c'): Prisma.Sql {
  */
 export async function listRuns(db: Db, options: ListRunsOptions): Promise<RunPage> {
   const limit = Math.min(Math.max(Math.trunc(options.limit), 1), MAX_RUN_PAGE);
-  const conditions = filterConditions(options);
+  const conditions = filterConditions(db, options);
   if (conditions === null) return { items: [], nextCursor: null };
   const sort = options.sort ?? DEFAULT_RUN_SORT;
   const key = sortExpression(sort.by, 'r');
@@ -267,9 +295,11 @@ export interface RunsSummary {
 }
 
 export async function summarizeRuns(db: Db, filter: RunFilter): Promise<RunsSummary> {
-  const conditions = filterConditions(filter);
+  const conditions = filterConditions(db, filter);
   if (conditions === null) return { runs: 0, checked: 0, solved: 0, cost: 0, unpricedRuns: 0 };
-  // SUM over no rows is NULL; COUNT and the CASE sums are numbers. BigInt comes back from COUNT: made plain numbers.
+  // SUM over no rows is NULL. COUNT and the integer SUMs come back as BigInt (SQLite's COUNT, PostgreSQL's bigint):
+  // made plain numbers. `WHEN r."verified"` is true for SQLite's 1 and PostgreSQL's true alike (`= 1` is not
+  // PostgreSQL: boolean = integer has no operator).
   const [row] = await db.$queryRaw<
     {
       runs: bigint | number;
@@ -281,7 +311,7 @@ export async function summarizeRuns(db: Db, filter: RunFilter): Promise<RunsSumm
   >`
     SELECT COUNT(*) AS "runs",
       SUM(CASE WHEN r."verified" IS NOT NULL THEN 1 ELSE 0 END) AS "checked",
-      SUM(CASE WHEN r."verified" = 1 THEN 1 ELSE 0 END) AS "solved",
+      SUM(CASE WHEN r."verified" THEN 1 ELSE 0 END) AS "solved",
       SUM(r."cost") AS "cost",
       SUM(CASE WHEN r."unpricedCalls" > 0 THEN 1 ELSE 0 END) AS "unpriced"
     FROM "Run" r

@@ -1,29 +1,38 @@
 /**
- * Test support: the server's services on a fresh temporary SQLite file, migrated, with a manager whose settings
- * the test chooses. Used by the server's tests only.
+ * Test support: the server's services on a fresh migrated database (a temporary SQLite file by default, or a new
+ * database on the test run's PostgreSQL cluster), with a manager whose settings the test chooses. Used by the server's
+ * tests only.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import type { DatabaseKind } from '../db/backend';
+import { isPostgresUrl } from '../db/backend';
 import { createPrismaClient } from '../db/client';
 import { migrate } from '../db/migrate';
 import { EventBus } from '../event-bus';
 import { RunManager, type RunManagerOptions } from '../run-manager';
 import type { ServerServices } from '../trpc/context';
-import { tempDir } from './db';
+import { createPostgresDatabase, tempDir } from './db';
 
 export interface TestServices extends ServerServices {
+  /** The SQLite file, or the PostgreSQL database's URL. */
   file: string;
   /** A second manager on the same database, as a restarted server would have. */
   restart(options?: Partial<RunManagerOptions>): TestServices;
   close(): Promise<void>;
 }
 
-export function createTestServices(options: Partial<RunManagerOptions> = {}, file?: string): TestServices {
-  const dir = file ? null : tempDir('arborist-test-');
-  const dbFile = file ?? join(dir as string, 'test.db');
-  migrate(dbFile);
-  const prisma = createPrismaClient(dbFile);
+/**
+ * Services on `database`: a SQLite file (migrated here; a new temporary one when none is given) or the URL of a
+ * PostgreSQL database that is migrated already (createPostgresDatabase's copies of the template are). Whoever made a
+ * PostgreSQL database drops it: see createTestServicesOn.
+ */
+export function createTestServices(options: Partial<RunManagerOptions> = {}, database?: string): TestServices {
+  const dir = database ? null : tempDir('arborist-test-');
+  const location = database ?? join(dir as string, 'test.db');
+  if (!isPostgresUrl(location)) migrate(location);
+  const prisma = createPrismaClient(location);
   const bus = new EventBus();
   const manager = new RunManager({
     prisma,
@@ -37,8 +46,8 @@ export function createTestServices(options: Partial<RunManagerOptions> = {}, fil
     prisma,
     bus,
     manager,
-    file: dbFile,
-    restart: (more) => createTestServices({ ...options, ...more }, dbFile),
+    file: location,
+    restart: (more) => createTestServices({ ...options, ...more }, location),
     async close() {
       await manager.stopAll();
       await prisma.$disconnect();
@@ -47,22 +56,45 @@ export function createTestServices(options: Partial<RunManagerOptions> = {}, fil
   };
 }
 
+/** Services on a fresh database of either backend; closing them drops a PostgreSQL database too. */
+export async function createTestServicesOn(
+  kind: DatabaseKind,
+  options: Partial<RunManagerOptions> = {},
+): Promise<TestServices> {
+  if (kind === 'sqlite') return createTestServices(options);
+  const database = await createPostgresDatabase();
+  const services = createTestServices(options, database.url);
+  return {
+    ...services,
+    async close() {
+      await services.close();
+      await database.drop();
+    },
+  };
+}
+
 /**
  * Services a test file makes and vitest closes after each test: call once at the top of the file. `create` makes
- * fresh services; `track` hands over others to close (a restarted server's).
+ * fresh services on SQLite; `open` on either backend; `track` hands over others to close (a restarted server's).
+ * They are closed newest first, so a restarted server stops before the database its first server made is dropped.
  */
 export function servicesPerTest(): {
   create: (options?: Partial<RunManagerOptions>) => TestServices;
+  open: (kind: DatabaseKind, options?: Partial<RunManagerOptions>) => Promise<TestServices>;
   track: (services: TestServices) => TestServices;
 } {
   let open: TestServices[] = [];
   afterEach(async () => {
-    await Promise.all(open.map((s) => s.close()));
+    for (const services of open.reverse()) await services.close();
     open = [];
   });
   const track = (services: TestServices) => {
     open.push(services);
     return services;
   };
-  return { create: (options = {}) => track(createTestServices(options)), track };
+  return {
+    create: (options = {}) => track(createTestServices(options)),
+    open: async (kind, options = {}) => track(await createTestServicesOn(kind, options)),
+    track,
+  };
 }
