@@ -1,8 +1,7 @@
 /**
  * lib/harness' front door: what e2e, the benches and playwright.config.ts share, finding Chromium and recording a
  * run into a server's database, starting a production server and a throwaway PostgreSQL, the team-mode test server's
- * settings. Node-only
- * tools, never imported by the app.
+ * settings. Node-only tools, never imported by the app.
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
