@@ -30,7 +30,7 @@ import { createHash } from 'node:crypto';
 import type { ExplorationEvent } from '../../contract/events';
 import type { ChatMessage } from '../../contract/vocabulary';
 import { Prisma } from '../../generated/prisma/client';
-import type { Db, PrismaClient } from '../db/client';
+import { type Db, databaseKindOf, type PrismaClient } from '../db/client';
 
 /** Rows per INSERT statement: 500 x 5 parameters stays far below SQLite's and Postgres's bound-parameter limits. */
 export const EVENT_CHUNK_ROWS = 500;
@@ -98,7 +98,24 @@ export async function appendEventsInTransaction(
       .map((e, i) => Prisma.sql`(${runId}, ${e.seq}, ${e.type}, ${payloads[start + i]}, ${e.ts})`);
     await tx.$executeRaw`INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts") VALUES ${Prisma.join(rows)}`;
   }
+  await notifyAppended(tx, runId, lastSeq);
   return { lastSeq };
+}
+
+/**
+ * The channel on which PostgreSQL announces each committed batch to every instance (lib/server/cluster listens):
+ * `{"runId": ..., "seq": <the batch's last seq>}`, or `{"runId": ..., "closed": <reason>}` when a live run stops or is
+ * deleted. It carries no event: a listener reads them from the table after its cursor.
+ */
+export const EVENTS_CHANNEL = 'arborist_events';
+
+/**
+ * Announces an appended batch, inside the append's transaction, so PostgreSQL delivers it at the commit and never
+ * before (nor at all when the batch rolls back). SQLite has one process and its in-memory bus: nothing to send.
+ */
+async function notifyAppended(tx: Db, runId: string, seq: number): Promise<void> {
+  if (databaseKindOf(tx) !== 'postgresql') return;
+  await tx.$executeRaw`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ runId, seq })})`;
 }
 
 export interface ListEventsOptions {
