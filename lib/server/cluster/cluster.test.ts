@@ -207,3 +207,16 @@ describe('several instances on one PostgreSQL database behave as one server', ()
     expect((await endedLog(a, waiting)).length).toBe(3);
   });
 });
+
+describe('the run record says where a run executes', () => {
+  it('executingOn names the instance holding its lease while it runs, and is null once it ended', async () => {
+    const db = await clusters.database();
+    const a = await db.start('A');
+    const run = await a.manager.create(slowGame(3, 40));
+    const b = await db.start('B');
+    const seen = await until('the run to execute somewhere', async () => (await getRun(b.prisma, run.id))?.executingOn);
+    expect(seen).toBe('A');
+    await endedLog(b, run.id);
+    expect((await getRun(b.prisma, run.id))?.executingOn).toBeNull();
+  });
+});

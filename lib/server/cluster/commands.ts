@@ -75,6 +75,8 @@ export class CommandRelay {
         },
       });
     });
+    // the answer may come back before the NOTIFY's own statement returns: a rejection then must not be "unhandled"
+    answered.catch(() => undefined);
     try {
       await this.options.notify(COMMANDS_CHANNEL, JSON.stringify(request));
     } catch (error) {

@@ -65,6 +65,7 @@ describe('createRun and getRun', () => {
       parentRunId: null,
       parentNodeId: null,
       ownerId: null,
+      executingOn: null,
     } satisfies RunRecord);
     expect(Math.abs(created.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
     expect(await getRun(t.prisma, 'r1')).toEqual(created);
