@@ -220,3 +220,24 @@ describe('the run record says where a run executes', () => {
     expect((await getRun(b.prisma, run.id))?.executingOn).toBeNull();
   });
 });
+
+describe('an external run (the ingest API) across instances', () => {
+  it("a client's command poll on A wakes when a person steers the run through B", async () => {
+    const db = await clusters.database();
+    const a = await db.start('A');
+    const b = await db.start('B');
+    const { runId } = await a.manager.ingest.create(
+      { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', commands: ['prune'], agent: 'loop' },
+      { ownerId: null, actor: 'tester' },
+    );
+    await a.manager.ingest.append(runId, [
+      { seq: 1, op: 'node', id: 'root', parent: null, thought: 'start' },
+      { seq: 2, op: 'node', id: 'b', parent: 'root', thought: 'b' },
+    ]);
+    // the poll would wait 25 s; the test's own limit (10 s) fails it if only the poll's time ended it
+    const poll = a.manager.ingest.commands(runId, 0, 25_000);
+    await b.manager.command(runId, { type: 'prune', nodeId: 'b', actor: 'bob' });
+    const { commands } = await poll;
+    expect(commands).toEqual([expect.objectContaining({ kind: 'prune', nodeId: 'b', actor: 'bob' })]);
+  }, 10_000);
+});
