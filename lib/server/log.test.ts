@@ -14,6 +14,14 @@ describe('log lines', () => {
     expect(new Date(parsed.ts).getTime()).not.toBeNaN();
   });
 
+  it('leaves out lines under the least level (info by default)', () => {
+    const lines: string[] = [];
+    const log = createLogger({ format: 'text', instance: 'web-1', write: (line) => lines.push(line) });
+    log.debug('job queue chatter');
+    log.info('run claimed');
+    expect(lines).toEqual(['[arborist] run claimed']);
+  });
+
   it('as text: the run and the fields after the message', () => {
     const line = formatLogLine('text', 'error', 'web-1', 'run failed', { runId: 'r1', attempt: 2 });
     expect(line).toBe('[arborist] error: run r1: run failed (attempt=2)');

@@ -31,7 +31,11 @@ export interface LoggerOptions {
   instance: string;
   /** Where a finished line goes (default: stdout, stderr for warnings and errors). */
   write?: (line: string, level: LogLevel) => void;
+  /** The least level written (default 'info': the job queue's chatter at debug stays out). */
+  level?: LogLevel;
 }
+
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 function defaultWrite(line: string, level: LogLevel): void {
   if (level === 'warn' || level === 'error') process.stderr.write(`${line}\n`);
@@ -70,10 +74,13 @@ export function formatLogLine(
 
 export function createLogger(options: LoggerOptions, base: LogFields = {}): Logger {
   const write = options.write ?? defaultWrite;
+  const least = LEVELS.indexOf(options.level ?? 'info');
   const line =
     (level: LogLevel) =>
-    (msg: string, fields: LogFields = {}) =>
+    (msg: string, fields: LogFields = {}) => {
+      if (LEVELS.indexOf(level) < least) return;
       write(formatLogLine(options.format, level, options.instance, msg, { ...base, ...fields }), level);
+    };
   return {
     debug: line('debug'),
     info: line('info'),

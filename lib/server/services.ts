@@ -26,6 +26,9 @@ const globalForServices = globalThis as typeof globalThis & {
   arboristLog?: Logger;
 };
 
+/** The advisory lock that makes one instance of a cluster seed the demo run. */
+const DEMO_SEED_LOCK = 0x4172_6465; // "Arde"
+
 async function createServices(): Promise<ServerServices> {
   const env = readEnv();
   configureSandbox({ concurrency: env.ARBORIST_VERIFY_CONCURRENCY });
@@ -69,7 +72,18 @@ async function createServices(): Promise<ServerServices> {
   await manager.recover();
   // external runs whose client fell silent (this start's clock: one left running by the last server gets its timeout)
   manager.ingest.startSweeper();
-  if (env.ARBORIST_DEMO === '1') await seedDemoRun({ prisma, bus, manager });
+  if (env.ARBORIST_DEMO === '1') {
+    if (clustered) {
+      // instances starting together on an empty database: one seeds, the others (after the lock) see its run
+      await prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_SEED_LOCK})`;
+          await seedDemoRun({ prisma, bus, manager });
+        },
+        { timeout: 60_000 },
+      );
+    } else await seedDemoRun({ prisma, bus, manager });
+  }
   return { prisma, bus, manager };
 }
 

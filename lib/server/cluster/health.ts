@@ -41,12 +41,10 @@ function timeout(ms: number): Promise<never> {
 export async function checkHealth(source: HealthSource): Promise<HealthReport> {
   const { prisma, manager } = source;
   const started = performance.now();
-  const base = {
-    backend: databaseKindOf(prisma),
-    instance: manager.instanceId,
-    runs: { executingHere: manager.executingHere },
-    shuttingDown: manager.shuttingDown,
-  };
+  const backend = databaseKindOf(prisma);
+  const instance = manager.instanceId;
+  const runs = { executingHere: manager.executingHere };
+  const shuttingDown = manager.shuttingDown;
   try {
     const depth = await Promise.race([
       (async () => {
@@ -57,19 +55,18 @@ export async function checkHealth(source: HealthSource): Promise<HealthReport> {
     ]);
     const latencyMs = Math.round((performance.now() - started) * 10) / 10;
     return {
-      ok: !manager.shuttingDown,
-      ...base,
+      ok: !shuttingDown,
+      backend,
+      instance,
       database: { reachable: true, latencyMs },
       queue: { depth },
+      runs,
+      shuttingDown,
     };
   } catch (error) {
     const latencyMs = Math.round((performance.now() - started) * 10) / 10;
     const text = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      ...base,
-      database: { reachable: false, latencyMs, error: withoutSecrets(text) },
-      queue: { depth: 0 },
-    };
+    const database = { reachable: false, latencyMs, error: withoutSecrets(text) };
+    return { ok: false, backend, instance, database, queue: { depth: 0 }, runs, shuttingDown };
   }
 }

@@ -64,6 +64,7 @@ async function createClusterDatabase(): Promise<TestClusterDatabase> {
       const logs: Record<string, unknown>[] = [];
       const log = createLogger({
         format: 'json',
+        level: 'debug',
         instance: id,
         write: (line) => logs.push(JSON.parse(line) as Record<string, unknown>),
       });
