@@ -241,3 +241,41 @@ describe('an external run (the ingest API) across instances', () => {
     expect(commands).toEqual([expect.objectContaining({ kind: 'prune', nodeId: 'b', actor: 'bob' })]);
   }, 10_000);
 });
+
+describe('an instance that lost a run writes nothing more of it', () => {
+  it('a batch written after the lease was taken fails the fence: the run stops there, with no run.failed', async () => {
+    const db = await clusters.database();
+    // a heartbeat far away: only the write fence can notice the lease is gone
+    const a = await db.start('A', { leaseMs: 60_000, heartbeatMs: 30_000 });
+    const run = await a.manager.create(slowGame(3, 60));
+    await until('A to run it', async () => (await getRun(a.prisma, run.id))?.status === 'running');
+    // another instance (Z) takes the lease, as after A stalled past it
+    await a.prisma.$executeRaw`UPDATE "Run" SET "leaseOwner" = 'Z' WHERE "id" = ${run.id}`;
+    await until('A to let the run go', () => !a.manager.isLive(run.id));
+    const log = await listEvents(a.prisma, run.id);
+    expect(types(log)).not.toContain('run.failed');
+    expect(types(log)).not.toContain('run.finished');
+    expect(seqs(log)).toEqual(oneToN(log));
+    expect((await getRun(a.prisma, run.id))?.status).toBe('running');
+    expect(a.logs.some((l) => l.runId === run.id && /no longer this instance/.test(String(l.msg)))).toBe(true);
+  });
+
+  it('a renewal that finds the lease gone detaches the run; once the thief is silent, the cluster resumes it', async () => {
+    const db = await clusters.database();
+    const a = await db.start('A');
+    const run = await a.manager.create(slowGame(5, 60));
+    await until('A to run it', async () => (await getRun(a.prisma, run.id))?.status === 'running');
+    // Z takes the lease for a second and then says nothing more: A lets go, and the sweep takes the run back from Z
+    await a.prisma.$executeRaw`UPDATE "Run" SET "leaseOwner" = 'Z',
+      "leaseExpiresAt" = (clock_timestamp() AT TIME ZONE 'UTC') + interval '1 second' WHERE "id" = ${run.id}`;
+    const log = await endedLog(a, run.id);
+    expect(a.logs.some((l) => l.runId === run.id && /lease lost|no longer this/.test(String(l.msg)))).toBe(true);
+    expect(seqs(log)).toEqual(oneToN(log));
+    expect(types(log)).not.toContain('run.failed');
+    expect(log.find((e) => e.type === 'run.interrupted')?.payload).toMatchObject({
+      reason: expect.stringContaining('(Z)'),
+    });
+    expect(log.filter((e) => e.type === 'run.finished')).toHaveLength(1);
+    expect(types(log)).toContain('run.resumed');
+  });
+});
