@@ -9,14 +9,7 @@
  * pg-boss >= 11 needs Node 22).
  * Not responsible for leases, the run's execution or what a job's failure means (cluster.ts, run-manager.ts).
  */
-import {
-  Logger as WorkerLogger,
-  makeWorkerUtils,
-  run,
-  runMigrations,
-  type Runner,
-  type WorkerUtils,
-} from 'graphile-worker';
+import type { Logger as WorkerLogger, Runner, WorkerUtils } from 'graphile-worker';
 import { Pool } from 'pg';
 import type { Logger } from '../log';
 
@@ -39,8 +32,15 @@ export interface JobQueueOptions {
   pollIntervalMs?: number;
 }
 
+/**
+ * graphile-worker, loaded when a cluster starts: ~0.4 s of module loading that a single SQLite process (and every
+ * test that imports the run manager) never pays.
+ */
+const worker = () => import('graphile-worker');
+
 /** graphile-worker's log lines through ours: its chatter at debug, its warnings and errors as such. */
-function workerLogger(log: Logger): WorkerLogger {
+async function workerLogger(log: Logger): Promise<WorkerLogger> {
+  const { Logger: WorkerLogger } = await worker();
   return new WorkerLogger(() => (level, message) => {
     if (level === 'error') log.error(`job queue: ${message}`);
     else if (level === 'warning') log.warn(`job queue: ${message}`);
@@ -62,7 +62,8 @@ export class JobQueue {
 
   /** Migrates graphile-worker's schema (one instance at a time) and makes the queue able to add jobs. */
   async prepare(): Promise<void> {
-    const logger = workerLogger(this.options.log);
+    const { makeWorkerUtils, runMigrations } = await worker();
+    const logger = await workerLogger(this.options.log);
     const client = await this.pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -79,12 +80,13 @@ export class JobQueue {
 
   /** Starts taking jobs: each run id goes to `handle`, whose settling completes the job. */
   async start(handle: (runId: string) => Promise<void>): Promise<void> {
+    const { run } = await worker();
     this.runner = await run({
       pgPool: this.pool,
       concurrency: this.options.concurrency,
       noHandleSignals: true,
       pollInterval: this.options.pollIntervalMs ?? 2_000,
-      logger: workerLogger(this.options.log),
+      logger: await workerLogger(this.options.log),
       taskList: {
         [RUN_TASK]: async (payload) => {
           const runId = (payload as { runId?: unknown } | null)?.runId;
