@@ -1,9 +1,11 @@
 // Next.js config. better-sqlite3 is a native addon: it stays a plain Node require on the server, never bundled.
+// graphile-worker (the cluster's job queue) loads its presets and migrations' SQL files at run time: also a plain
+// require (pg, under it, is on Next's own list).
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3'],
+  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'graphile-worker'],
 };
 
 export default nextConfig;

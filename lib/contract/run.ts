@@ -66,6 +66,8 @@ export interface RunRecord extends RunIdentity {
   error: string | null;
   /** Who started or imported it (a user id, team mode); null in local mode. Not in export files. */
   ownerId: string | null;
+  /** The instance executing it now (a cluster on PostgreSQL: the holder of its live lease); null otherwise. */
+  executingOn: string | null;
 }
 
 /**

@@ -36,7 +36,8 @@ export function startServer(
   onOutput?: (text: string) => void,
 ): ChildProcess {
   const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    // SIGTERM and SIGINT are the server's own (instrumentation.ts: a graceful shutdown), as under `npm start`
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: 'true', ...env },
     stdio: onOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
   });
   // read as it comes, so a full pipe never stalls the server

@@ -141,3 +141,27 @@ describe('readEnv', () => {
     expect(() => readEnv({ ARBORIST_VERIFY_CONCURRENCY: 'many' })).toThrow(/ARBORIST_VERIFY_CONCURRENCY/);
   });
 });
+
+describe('the cluster settings', () => {
+  it('default to a 15 s lease renewed every third of it, a 10 s shutdown, and no fixed instance name', async () => {
+    const { clusterTimings } = await import('./env');
+    const env = readEnv({});
+    expect(env.ARBORIST_INSTANCE_ID).toBeUndefined();
+    expect(env.ARBORIST_SHUTDOWN_MS).toBe(10_000);
+    expect(env.ARBORIST_LOG_FORMAT).toBeUndefined();
+    expect(clusterTimings(env)).toEqual({ leaseMs: 15_000, heartbeatMs: 5_000 });
+    expect(clusterTimings(readEnv({ ARBORIST_LEASE_MS: '3000', ARBORIST_HEARTBEAT_MS: '500' }))).toEqual({
+      leaseMs: 3_000,
+      heartbeatMs: 500,
+    });
+  });
+
+  it('refuse a lease under 1 s, a heartbeat not shorter than the lease, and an unknown log format', () => {
+    expect(() => readEnv({ ARBORIST_LEASE_MS: '500' })).toThrow(/ARBORIST_LEASE_MS/);
+    expect(() => readEnv({ ARBORIST_LEASE_MS: '2000', ARBORIST_HEARTBEAT_MS: '2000' })).toThrow(
+      /ARBORIST_HEARTBEAT_MS: must be shorter than ARBORIST_LEASE_MS/,
+    );
+    expect(() => readEnv({ ARBORIST_LOG_FORMAT: 'xml' })).toThrow(/ARBORIST_LOG_FORMAT/);
+    expect(() => readEnv({ ARBORIST_INSTANCE_ID: 'has space' })).toThrow(/ARBORIST_INSTANCE_ID/);
+  });
+});

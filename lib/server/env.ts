@@ -77,8 +77,11 @@ const modelServersSchema = jsonText(
   });
 
 const envSchema = z.object({
-  /** How many runs execute at once; the rest wait as queued. */
-  ARBORIST_MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * How many runs execute at once (per instance in a cluster); the rest wait as queued. A run waiting on a remote
+   * model costs little but memory, so a team server's instance may run hundreds.
+   */
+  ARBORIST_MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(1000).default(4),
   /** After a restart, continue interrupted runs at once ("auto") or when a person asks ("manual"). */
   ARBORIST_RESUME: z.enum(['auto', 'manual']).default('auto'),
   /** Seed a finished demo run into an empty database ("0" to skip). */
@@ -139,6 +142,22 @@ const envSchema = z.object({
   ),
   /** How many code verifications (type-check + tests in the sandbox) run at once; unset: the machine's cores. */
   ARBORIST_VERIFY_CONCURRENCY: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(1).max(64).optional()),
+  /** This instance's name in a cluster (logs, leases, the health endpoint); unset: `<hostname>-<pid>-<4 hex>`. */
+  ARBORIST_INSTANCE_ID: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, 'is 1-100 of letters, digits, . _ : -')
+      .optional(),
+  ),
+  /** Cluster mode: how long (ms) a run's lease lasts unless renewed; an instance silent this long loses its runs. */
+  ARBORIST_LEASE_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(1_000).max(3_600_000).default(15_000)),
+  /** Cluster mode: how often (ms) an instance renews its leases; unset: a third of the lease. */
+  ARBORIST_HEARTBEAT_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(100).max(1_200_000).optional()),
+  /** Graceful shutdown's limit (ms): live runs are handed back (or stopped) and the process exits within it. */
+  ARBORIST_SHUTDOWN_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(100).max(600_000).default(10_000)),
+  /** Log lines as JSON (one object a line) or text; unset: JSON on PostgreSQL (a cluster), text on SQLite. */
+  ARBORIST_LOG_FORMAT: z.preprocess(unsetIfEmpty, z.enum(['json', 'text']).optional()),
   /** "1": accept any Host header in local mode (the server is reached by a name this machine does not know). */
   ARBORIST_ALLOW_OPEN: z.preprocess(unsetIfEmpty, z.enum(['0', '1']).default('0')),
 });
@@ -152,6 +171,13 @@ export type ServerEnv = Omit<z.infer<typeof envSchema>, 'ARBORIST_MODEL_SERVERS'
 export const MIN_SECRET_LENGTH = 32;
 
 const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  if (env.ARBORIST_HEARTBEAT_MS !== undefined && env.ARBORIST_HEARTBEAT_MS >= env.ARBORIST_LEASE_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ARBORIST_HEARTBEAT_MS'],
+      message: `must be shorter than ARBORIST_LEASE_MS (${env.ARBORIST_LEASE_MS}): a lease would lapse between renewals`,
+    });
+  }
   if (env.ARBORIST_AUTH !== '1') return;
   if (!env.ARBORIST_SECRET || env.ARBORIST_SECRET.length < MIN_SECRET_LENGTH) {
     ctx.addIssue({
@@ -192,12 +218,21 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   return { ...parsed.data, ARBORIST_MODEL_SERVERS: servers };
 }
 
-/** DEFAULT_PRICES with ARBORIST_PRICES over them (a listed model replaces its default price). */
 /** Team mode: accounts, roles, share links. */
 export function isTeamMode(env: Pick<ServerEnv, 'ARBORIST_AUTH'>): boolean {
   return env.ARBORIST_AUTH === '1';
 }
 
+/** DEFAULT_PRICES with ARBORIST_PRICES over them (a listed model replaces its default price). */
 export function loadPriceTable(env: Pick<ServerEnv, 'ARBORIST_PRICES'>): PriceTable {
   return { ...DEFAULT_PRICES, ...(env.ARBORIST_PRICES ?? {}) };
+}
+
+/** A cluster's timings from the environment: the lease, and the heartbeat (a third of the lease unless set). */
+export function clusterTimings(env: Pick<ServerEnv, 'ARBORIST_LEASE_MS' | 'ARBORIST_HEARTBEAT_MS'>): {
+  leaseMs: number;
+  heartbeatMs: number;
+} {
+  const leaseMs = env.ARBORIST_LEASE_MS;
+  return { leaseMs, heartbeatMs: env.ARBORIST_HEARTBEAT_MS ?? Math.max(100, Math.floor(leaseMs / 3)) };
 }

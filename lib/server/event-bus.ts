@@ -1,15 +1,39 @@
 /**
- * In-process publish/subscribe of stored events, per run. The run manager publishes a batch only after it is
- * committed to SQLite, so a subscriber never sees an event the database does not have.
- * Not responsible for catch-up from the database (the subscription does that) or for other processes.
+ * In-process publish/subscribe of stored events, per run. On SQLite (one process) the run manager publishes a batch
+ * only after it is committed, so a subscriber never sees an event the database does not have. In a cluster
+ * (PostgreSQL) the bus carries no events at all (`carriesEvents: false`): the table is the only source, and the
+ * cluster's listener (lib/server/cluster/notifications.ts) tells each subscriber `more` when PostgreSQL announces a
+ * committed batch, from whichever instance wrote it, and `more` without a seq after a reconnect (read again: a
+ * notification may have been missed).
+ * Not responsible for catch-up from the database (the subscription does that) or for reaching other processes.
  */
 import type { ExplorationEvent } from '../contract/events';
 
-export type BusMessage = { kind: 'events'; events: ExplorationEvent[] } | { kind: 'closed'; reason: string };
+export type BusMessage =
+  | { kind: 'events'; events: ExplorationEvent[] }
+  /** The table has more of the run's log, up to `seq` (unknown after a reconnect: read whatever is there). */
+  | { kind: 'more'; seq: number | null }
+  | { kind: 'closed'; reason: string };
+/** The close reason that ends every stream of an instance going away, whatever its run's state. */
+export const STREAMS_CLOSING = 'the server is shutting down';
+
 type Listener = (message: BusMessage) => void;
+
+export interface EventBusOptions {
+  /**
+   * Whether published batches reach subscribers as events (one process, SQLite). False in a cluster: subscribers
+   * read the table when told `more`, so the log has one source whichever instance wrote it.
+   */
+  carriesEvents?: boolean;
+}
 
 export class EventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
+  readonly carriesEvents: boolean;
+
+  constructor(options: EventBusOptions = {}) {
+    this.carriesEvents = options.carriesEvents ?? true;
+  }
 
   subscribe(runId: string, listener: Listener): () => void {
     let set = this.listeners.get(runId);
@@ -22,16 +46,35 @@ export class EventBus {
   }
 
   publish(runId: string, events: ExplorationEvent[]): void {
-    if (events.length === 0) return;
-    for (const listener of this.listeners.get(runId) ?? []) listener({ kind: 'events', events });
+    if (events.length === 0 || !this.carriesEvents) return;
+    this.deliver(runId, { kind: 'events', events });
   }
 
-  /** No more events will come for this run (it finished, failed or was deleted). */
+  /** The table holds the run's log up to `seq` (a cluster's notification). */
+  announce(runId: string, seq: number | null): void {
+    this.deliver(runId, { kind: 'more', seq });
+  }
+
+  /** Every subscriber reads its run's log again (a missed notification must never lose an event). */
+  announceAll(): void {
+    for (const runId of [...this.listeners.keys()]) this.announce(runId, null);
+  }
+
+  /** No more events will come for this run from here (it finished, failed, stopped or was deleted). */
   close(runId: string, reason: string): void {
-    for (const listener of this.listeners.get(runId) ?? []) listener({ kind: 'closed', reason });
+    this.deliver(runId, { kind: 'closed', reason });
+  }
+
+  /** Every subscriber's stream ends (an instance shutting down: browsers reconnect to another instance). */
+  closeAll(reason: string): void {
+    for (const runId of [...this.listeners.keys()]) this.close(runId, reason);
   }
 
   subscriberCount(runId: string): number {
     return this.listeners.get(runId)?.size ?? 0;
+  }
+
+  private deliver(runId: string, message: BusMessage): void {
+    for (const listener of this.listeners.get(runId) ?? []) listener(message);
   }
 }

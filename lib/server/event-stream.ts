@@ -3,11 +3,13 @@
  * committed, ending when the run has finished. Used by the tRPC subscription and the NDJSON download.
  * The live listener is attached before the catch-up query, so nothing committed in between is missed; anything
  * the cursor already covers is skipped, and a gap (never expected) is filled from the database.
+ * In a cluster the bus carries no events, only `more` (the table has more: read it after the cursor), so the events
+ * come from the table alone, whichever instance wrote them; a reconnect's `more` re-reads and checks the run's end.
  * Not responsible for framing (SSE, NDJSON) or for resuming clients (they pass their last seq back).
  */
 import type { ExplorationEvent } from '../contract/events';
 import type { PrismaClient } from './db/client';
-import type { BusMessage, EventBus } from './event-bus';
+import { type BusMessage, type EventBus, STREAMS_CLOSING } from './event-bus';
 import { listEvents } from './repositories/events';
 import { getRun } from './repositories/runs';
 import { hasEnded } from '../contract/run-status';
@@ -75,10 +77,26 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
         continue;
       }
       const message = inbox.shift() as BusMessage;
+      if (message.kind === 'more') {
+        // a committed batch (from any instance), or a reconnect's "read again": the table is the source
+        if (message.seq === null || message.seq > cursor) yield* fromDatabase();
+        if (message.seq === null && !finished) {
+          const after = await getRun(prisma, runId);
+          if (!after || hasEnded(after.status)) {
+            yield* fromDatabase();
+            return;
+          }
+        }
+        continue;
+      }
       if (message.kind === 'closed') {
         yield* fromDatabase();
+        if (message.reason === STREAMS_CLOSING) return; // this instance is going away: the client reconnects elsewhere
         const after = await getRun(prisma, runId);
-        if (!after || after.status !== 'queued') return; // stopped for good (finished, failed, deleted, shut down)
+        if (!after || hasEnded(after.status)) return; // stopped for good (finished, failed, deleted)
+        // one process: a run stopped and not queued again will not go on here (shut down). In a cluster the run goes
+        // on wherever it is claimed next (handed back, taken over): the stream ends only with its log.
+        if (bus.carriesEvents && after.status !== 'queued') return;
         continue;
       }
       for (const event of message.events) {

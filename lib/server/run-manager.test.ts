@@ -155,6 +155,43 @@ describe("the run manager writes a run's life in its log", () => {
   });
 });
 
+describe('a graceful shutdown on SQLite', () => {
+  it('stops live runs with nothing more written and ends their streams; the next start recovers them', async () => {
+    const s = setup();
+    const run = await s.manager.create(game(3, 30));
+    const seen: ExplorationEvent[] = [];
+    const watching = (async () => {
+      for await (const event of streamRunEvents({
+        prisma: s.prisma,
+        bus: s.bus,
+        runId: run.id,
+        afterSeq: 0,
+        follow: true,
+      }))
+        seen.push(event);
+    })();
+    while ((await getRun(s.prisma, run.id))!.lastSeq < 8) await new Promise((r) => setTimeout(r, 10));
+    const { stopped } = await s.manager.shutdown();
+    expect(stopped).toEqual([run.id]);
+    await watching; // the stream ended with the shutdown
+    expect(s.manager.shuttingDown).toBe(true);
+    const log = await listEvents(s.prisma, run.id);
+    expect(types(log)).not.toContain('run.finished');
+    expect(seen.map((e) => e.seq)).toEqual(log.map((e) => e.seq));
+    expect((await getRun(s.prisma, run.id))?.status).toBe('running');
+    // a shut-down manager starts nothing more
+    await expect(s.manager.create(game(4))).resolves.toMatchObject({ status: 'queued' });
+    expect(s.manager.executingHere).toBe(0);
+    const next = testServices.track(s.restart({ resumeMode: 'auto' }));
+    expect((await next.manager.recover()).resumed).toEqual([run.id]);
+    await next.manager.settled(run.id);
+    const after = await listEvents(next.prisma, run.id);
+    expect(after.map((e) => e.seq)).toEqual(gapless(after));
+    expect(types(after)).toContain('run.interrupted');
+    expect(after.at(-1)?.type).toBe('run.finished');
+  });
+});
+
 describe('a database written before lifecycle events', () => {
   /** A run stored the old way: the engine's events only (seq 1 is run.started), the row's status set by hand. */
   async function oldRun(s: TestServices, id: string, status: 'running' | 'queued', cutAt: number) {

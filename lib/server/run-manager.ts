@@ -7,6 +7,10 @@
  * A run's whole life is in its log: the engine writes run.started, run.paused, run.resumed and run.finished; this
  * manager writes what happens outside a search (run.queued, run.interrupted, run.failed, and the abort of a run that
  * never started) with the next seq, while the run is not live, so the engine and it never write the same seq.
+ * In a cluster (PostgreSQL, lib/server/cluster) runs wait as jobs instead of in this process's queue: the instance
+ * that claims a run's lease executes it, every batch is written only while that lease is held (checked inside the
+ * batch's transaction), a run whose lease is lost is detached (stopped here, nothing more written: another instance
+ * owns its log), and commands for a run executing elsewhere are forwarded to its instance.
  * Not responsible for the search (lib/engine), SQL (repositories) or the API's shape (trpc/).
  */
 import { randomUUID } from 'node:crypto';
@@ -24,13 +28,15 @@ import {
 import { getTaskEntry } from '../tasks/index';
 import type { PrismaClient } from './db/client';
 import { ConflictError, InputError, NotFoundError } from './errors';
-import type { EventBus } from './event-bus';
+import { type EventBus, STREAMS_CLOSING } from './event-bus';
+import { type Cluster, type ClusterHost, LeaseLostError } from './cluster/index';
+import { type Logger, loggerFromFunction } from './log';
 import { type Recording, recordingFromEvents } from '../models/index';
 import { isTeamMode, loadPriceTable, readEnv } from './env';
 import { remainingDailyBudget } from './daily-budget';
 import { type ModelSpec, modelSpecSchema } from '../contract/model-spec';
 import { createModel, modelLabel, specModelId } from './model-factory';
-import { appendEvents, appendEventsInTransaction, listEvents } from './repositories/events';
+import { appendEvents, appendEventsInTransaction, EventAppendError, listEvents } from './repositories/events';
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { summarizeTree } from './run-summary';
@@ -52,7 +58,12 @@ export interface RunManagerOptions {
   maxConcurrentRuns: number;
   /** After a restart: continue interrupted runs at once, or only when a person asks. */
   resumeMode: 'auto' | 'manual';
-  log?: (message: string) => void;
+  /** The logger (a plain function is taken as text lines, as before the structured logger). */
+  log?: Logger | ((message: string) => void);
+  /** Cluster mode (PostgreSQL): runs wait as jobs and execute under a lease (lib/server/cluster). Absent: this process. */
+  cluster?: Cluster;
+  /** This instance's name (the cluster's, when there is one). */
+  instanceId?: string;
   /** External runs (lib/server/ingest): the silence after which one is interrupted, and the heartbeat asked for. */
   ingestTimeoutMs?: number;
   ingestHeartbeatMs?: number;
@@ -93,6 +104,17 @@ interface LiveRun {
   abort: AbortController;
   /** Settles when the run has stopped and everything is written. */
   done: Promise<void>;
+  /** Stopped here with nothing more written: another instance owns its log now (or this one is going away). */
+  detached: boolean;
+}
+
+/**
+ * Whether a failed write means the log is no longer this instance's to write (cluster mode): its lease was taken over,
+ * another writer's events are there (duplicate, gap), or the run was deleted. Such a run is detached, never failed.
+ */
+function lostTheLog(error: unknown): boolean {
+  if (error instanceof LeaseLostError) return true;
+  return error instanceof EventAppendError && ['duplicate', 'gap', 'run-missing'].includes(error.reason);
 }
 
 /** A run.queued payload with who asked, when someone did (an automatic resume after a restart has no actor). */
@@ -100,22 +122,48 @@ function withActor<P extends { reason: 'new' | 'fork' | 'resume' }>(payload: P, 
   return actor ? { ...payload, actor } : payload;
 }
 
-export class RunManager {
+export class RunManager implements ClusterHost {
   private readonly live = new Map<string, LiveRun>();
   private readonly waiting: string[] = [];
-  private readonly log: (message: string) => void;
+  private readonly log: Logger;
+  private readonly cluster: Cluster | null;
+  private draining = false;
   /** Runs a program outside streams in (the ingest API): never run here, steered through their client. */
   readonly ingest: IngestRuns;
 
   constructor(private readonly options: RunManagerOptions) {
-    this.log = options.log ?? ((message) => console.log(`[arborist] ${message}`));
+    const log = options.log ?? ((message: string) => console.log(`[arborist] ${message}`));
+    this.log = typeof log === 'function' ? loggerFromFunction(log) : log;
+    this.cluster = options.cluster ?? null;
     this.ingest = new IngestRuns({
       prisma: options.prisma,
       bus: options.bus,
       timeoutMs: options.ingestTimeoutMs ?? 30_000,
       heartbeatMs: options.ingestHeartbeatMs ?? 5_000,
-      log: this.log,
+      log: (message) => this.log.info(message),
     });
+  }
+
+  /** This instance's name (logs, leases, the health endpoint). */
+  get instanceId(): string {
+    return this.cluster?.instanceId ?? this.options.instanceId ?? 'local';
+  }
+
+  /** Whether this instance is draining (graceful shutdown): it takes no new runs, and its health says 503. */
+  get shuttingDown(): boolean {
+    return this.draining;
+  }
+
+  /** Runs executing in this process now. */
+  get executingHere(): number {
+    return this.live.size;
+  }
+
+  /** A stored queued run waits for a slot: a job in a cluster (any instance may take it), else this process's queue. */
+  private async dispatch(runId: string): Promise<void> {
+    if (this.cluster) return this.cluster.enqueue(runId);
+    if (!this.waiting.includes(runId) && !this.live.has(runId)) this.waiting.push(runId);
+    this.schedule();
   }
 
   /** Validates, stores the run as queued and starts it when a slot is free. */
@@ -165,8 +213,7 @@ export class RunManager {
       ownerId: input.ownerId ?? null,
     });
     await this.writeLifecycle(record.id, [{ type: 'run.queued', payload: withActor({ reason: 'new' }, input.actor) }]);
-    this.waiting.push(record.id);
-    this.schedule();
+    await this.dispatch(record.id);
     return (await getRun(this.options.prisma, record.id)) ?? record;
   }
 
@@ -231,8 +278,7 @@ export class RunManager {
     });
     await appendEvents(prisma, id, seed);
     await this.writeLifecycle(id, [{ type: 'run.queued', payload: withActor({ reason: 'fork' }, input.actor) }]);
-    this.waiting.push(id);
-    this.schedule();
+    await this.dispatch(id);
     return { run: (await getRun(prisma, id)) ?? record, nodeId: forkedNodeId(seed) };
   }
 
@@ -246,16 +292,12 @@ export class RunManager {
   }
 
   /** A person's command; throws NotFoundError or ConflictError (with a reason a person can read). */
-  async command(runId: string, command: SteeringCommand): Promise<void> {
-    const live = this.live.get(runId);
-    if (live) {
-      try {
-        live.control.send(command);
-      } catch (error) {
-        if (error instanceof SteeringError) throw new ConflictError(error.message);
-        throw error;
-      }
-      return;
+  async command(runId: string, command: SteeringCommand, attempt = 1): Promise<void> {
+    if (this.live.has(runId)) return this.applyCommand(runId, command);
+    if (this.cluster) {
+      // executing on another instance: the command goes to it, and its answer (or refusal) comes back
+      const owner = await this.cluster.ownerOf(runId);
+      if (owner && owner !== this.cluster.instanceId) return this.cluster.forward(runId, owner, command);
     }
     // an external run's commands go to its client, which applies and acknowledges them (lib/server/ingest)
     if (await this.ingest.isExternal(runId)) return this.ingest.request(runId, command);
@@ -265,21 +307,16 @@ export class RunManager {
       if (command.type !== 'abort') throw new ConflictError('the run is queued and has not started yet');
       this.removeWaiting(runId);
       // it never ran in this life: it ends with no answer (a run queued again after a restart keeps its tree)
-      await this.writeLifecycle(runId, [
-        { type: 'steer.abort', payload: { actor: command.actor } },
-        {
-          type: 'run.finished',
-          payload: {
-            reason: 'aborted',
-            detail: 'aborted while queued',
-            bestNodeId: null,
-            output: '',
-            answerSource: 'none',
-            success: false,
-            verified: null,
-          },
-        },
-      ]);
+      try {
+        await this.abortQueued(runId, command.actor);
+      } catch (error) {
+        // in a cluster an instance may have claimed and started it meanwhile (its run.started took the seq): the
+        // abort goes to that instance instead
+        if (this.cluster && error instanceof EventAppendError && attempt < 3) {
+          return this.command(runId, command, attempt + 1);
+        }
+        throw error;
+      }
       return;
     }
     if (record.status === 'interrupted') {
@@ -288,6 +325,37 @@ export class RunManager {
     }
     if (hasEnded(record.status)) throw new ConflictError('the run has finished');
     throw new ConflictError(`the run is ${record.status} but not running in this server`);
+  }
+
+  /** A command applied to a run live here (a person's, or one another instance forwarded). */
+  applyCommand(runId: string, command: SteeringCommand): void {
+    const live = this.live.get(runId);
+    if (!live || live.detached) throw new ConflictError('the run is not running on this server');
+    try {
+      live.control.send(command);
+    } catch (error) {
+      if (error instanceof SteeringError) throw new ConflictError(error.message);
+      throw error;
+    }
+  }
+
+  /** A queued run aborted: steer.abort and run.finished (aborted) in its log; a job still waiting finds it ended. */
+  private async abortQueued(runId: string, actor: string): Promise<void> {
+    await this.writeLifecycle(runId, [
+      { type: 'steer.abort', payload: { actor } },
+      {
+        type: 'run.finished',
+        payload: {
+          reason: 'aborted',
+          detail: 'aborted while queued',
+          bestNodeId: null,
+          output: '',
+          answerSource: 'none',
+          success: false,
+          verified: null,
+        },
+      },
+    ]);
   }
 
   /** Continues an interrupted run from its event log. */
@@ -299,8 +367,7 @@ export class RunManager {
       throw new ConflictError('this search runs outside Arborist: it continues when its client sends again');
     }
     await this.writeLifecycle(runId, [{ type: 'run.queued', payload: withActor({ reason: 'resume' }, actor) }]);
-    this.waiting.push(runId);
-    this.schedule();
+    await this.dispatch(runId);
   }
 
   /** Stops a live run if needed, then deletes it with its events and nodes. */
@@ -313,7 +380,9 @@ export class RunManager {
     this.removeWaiting(runId);
     const deleted = await deleteRun(this.options.prisma, runId);
     if (!deleted) throw new NotFoundError(`no run ${runId}`);
-    this.options.bus.close(runId, 'deleted');
+    // in a cluster every instance's streams hear it (an instance executing it elsewhere loses its lease and stops)
+    if (this.cluster) await this.cluster.notifyClosed(runId, 'deleted');
+    else this.options.bus.close(runId, 'deleted');
   }
 
   /**
@@ -321,6 +390,8 @@ export class RunManager {
    * queued runs wait again in their order.
    */
   async recover(): Promise<{ interrupted: string[]; resumed: string[] }> {
+    // a cluster's running runs may be live on other instances: only those whose lease lapsed are taken over
+    if (this.cluster) return this.cluster.start(this);
     // external runs are left to the ingest sweeper: their search is a program elsewhere, which may still be sending
     // (their silence is counted from this start)
     const found = await findRunsByStatus(this.options.prisma, ['running', 'paused']);
@@ -342,9 +413,77 @@ export class RunManager {
       if (!this.waiting.includes(run.id) && !this.live.has(run.id)) this.waiting.push(run.id);
     }
     for (const id of resumed) this.waiting.push(id);
-    if (stale.length) this.log(`${stale.length} run(s) interrupted by the last shutdown; ${resumed.length} resuming`);
+    if (stale.length)
+      this.log.info(`${stale.length} run(s) interrupted by the last shutdown; ${resumed.length} resuming`);
     this.schedule();
     return { interrupted: stale.map((r) => r.id), resumed };
+  }
+
+  /**
+   * Graceful shutdown: this instance takes no more runs; each live run stops with nothing more written (its unwritten
+   * events dropped). In a cluster each is handed back (run.interrupted + run.queued, its lease released, a job
+   * added) so another instance resumes it at once; on SQLite they stay `running` and the next start recovers them.
+   * Then every stream ends, so browsers reconnect (to another instance, behind a load balancer).
+   */
+  async shutdown(): Promise<{ handedBack: string[]; stopped: string[] }> {
+    this.draining = true;
+    this.ingest.stopSweeper();
+    this.waiting.length = 0;
+    let handedBack: string[] = [];
+    const stopped: string[] = [];
+    if (this.cluster) {
+      handedBack = await this.cluster.shutdown();
+    } else {
+      const ids = [...this.live.keys()];
+      await Promise.all(ids.map((id) => this.detach(id, 'shutting down')));
+      stopped.push(...ids);
+    }
+    this.options.bus.closeAll(STREAMS_CLOSING);
+    this.log.info('shut down', { handedBack: handedBack.length, stopped: stopped.length });
+    return { handedBack, stopped };
+  }
+
+  /**
+   * Test-only: this instance dies as under kill -9: its runs stop and nothing more is written (no event, no lease
+   * released, no notification); in a cluster another instance takes them over once their leases lapse.
+   */
+  async crash(): Promise<void> {
+    this.draining = true;
+    this.ingest.stopSweeper();
+    this.waiting.length = 0;
+    if (this.cluster) await this.cluster.crash();
+    await Promise.all([...this.live.keys()].map((id) => this.detach(id, 'crashed')));
+  }
+
+  /** Executes a run this instance claimed in the cluster; settles when it has stopped here. */
+  async executeClaimed(runId: string): Promise<void> {
+    if (!this.live.has(runId)) this.launch(runId);
+    await this.live.get(runId)?.done;
+  }
+
+  /** Stops a live run at once with nothing more written (its pending events dropped); settles when it has stopped. */
+  async detach(runId: string, why: string): Promise<void> {
+    const live = this.live.get(runId);
+    if (!live) return;
+    if (!live.detached) this.log.info(`run detached: ${why}`, { runId });
+    live.detached = true;
+    live.pending.length = 0;
+    live.abort.abort(new Error(`detached: ${why}`));
+    await live.done;
+  }
+
+  /**
+   * A run whose execution stopped outside its search (taken over from a dead instance, handed back on shutdown):
+   * run.interrupted with the reason, then run.queued when it is to resume. Nothing when its log says it is not
+   * running or paused (a claimed run that never started is still queued).
+   */
+  async interrupt(runId: string, reason: string, requeue: boolean): Promise<void> {
+    const tree = fold(await listEvents(this.options.prisma, runId, { light: true }), createEmptyTree(runId));
+    if (tree.status !== 'running' && tree.status !== 'paused') return;
+    await this.writeLifecycle(runId, [
+      { type: 'run.interrupted', payload: { reason } },
+      ...(requeue ? [{ type: 'run.queued' as const, payload: { reason: 'resume' as const } }] : []),
+    ]);
   }
 
   /** Stops every live run (tests, shutdown) and waits for their writes. */
@@ -354,6 +493,7 @@ export class RunManager {
     const runs = [...this.live.values()];
     for (const run of runs) run.abort.abort();
     await Promise.allSettled(runs.map((r) => r.done));
+    await this.cluster?.close();
   }
 
   private removeWaiting(runId: string) {
@@ -362,6 +502,7 @@ export class RunManager {
   }
 
   private schedule(): void {
+    if (this.draining || this.cluster) return;
     while (this.live.size < this.options.maxConcurrentRuns && this.waiting.length > 0) {
       const id = this.waiting.shift() as string;
       if (this.live.has(id)) continue;
@@ -381,15 +522,21 @@ export class RunManager {
       writeError: null,
       abort: new AbortController(),
       done: new Promise<void>((resolve) => (finish = resolve)),
+      detached: false,
     };
     this.live.set(runId, run);
     void this.execute(run)
-      .catch((error: unknown) =>
-        this.log(`run ${runId} failed: ${error instanceof Error ? error.stack : String(error)}`),
-      )
-      .finally(() => {
+      .catch((error: unknown) => this.log.error('run failed', { runId, error }))
+      .finally(async () => {
         this.live.delete(runId);
-        this.options.bus.close(runId, 'stopped');
+        // a detached run's log goes on elsewhere (or after the next start): its streams keep waiting for it
+        if (!run.detached) {
+          if (this.cluster) {
+            await this.cluster
+              .notifyClosed(runId, 'stopped')
+              .catch((error: unknown) => this.log.warn('stop not announced', { runId, error }));
+          } else this.options.bus.close(runId, 'stopped');
+        }
         finish();
         this.schedule();
       });
@@ -424,31 +571,46 @@ export class RunManager {
         // a fork's first start continues its seed log: nothing was interrupted
         announceResume: record.startedAt !== null,
       };
-      await updateRun(prisma, run.id, { status: 'running', startedAt: record.startedAt ?? new Date(), error: null });
+      const running = { status: 'running' as const, startedAt: record.startedAt ?? new Date(), error: null };
+      const cluster = this.cluster;
+      if (cluster) {
+        // only while this instance holds the run (a stall past its lease lets another claim it)
+        await prisma.$transaction(async (tx) => {
+          if (!(await cluster.holds(tx, run.id))) throw new LeaseLostError(run.id);
+          await updateRun(tx, run.id, running);
+        });
+      } else await updateRun(prisma, run.id, running);
       // the log so far: at least its run.queued (none in a database written before lifecycle events)
       const events = record.lastSeq > 0 ? await listEvents(prisma, run.id) : [];
       run.tree = fold(events, createEmptyTree(run.id));
       if (run.tree.rootId) {
         // A run with a search in its log continues from it: a fork, after a restart, or queued again after one.
-        this.log(`resuming run ${run.id} from seq ${record.lastSeq}`);
+        this.log.info(`resuming from seq ${record.lastSeq}`, { runId: run.id });
         await executor.resume(agent, events, options);
       } else {
         await executor.explore(agent, record.goal, { ...options, log: events });
       }
       await this.drain(run);
       if (run.writeError) throw run.writeError;
+      if (run.detached) return;
       // the page of a finished run draws this before its history (a derived copy: losing it costs a fold later)
       await saveSnapshot(prisma, run.id, run.tree).catch((error: unknown) =>
-        this.log(`snapshot of run ${run.id} not stored: ${error instanceof Error ? error.message : String(error)}`),
+        this.log.warn('snapshot not stored', { runId: run.id, error }),
       );
     } catch (error) {
       await this.drain(run).catch(() => undefined);
+      if (run.detached || (this.cluster && lostTheLog(error))) {
+        // another instance owns the log now (or this one is going away): nothing more of this run is written here
+        run.detached = true;
+        this.log.warn("run stopped here: its log is no longer this instance's to write", { runId: run.id, error });
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       await this.writeLifecycle(run.id, [{ type: 'run.failed', payload: { error: message } }]).catch(
         async (writeError: unknown) => {
           // the database itself failed (it may be why the run failed): the row says failed if it still can, and
           // a page watching learns it when the stream closes (it reads the row again then)
-          this.log(`run ${run.id}: run.failed not written: ${String(writeError)}`);
+          this.log.error('run.failed not written', { runId: run.id, error: writeError });
           await updateRun(prisma, run.id, { status: 'failed', error: message, finishedAt: new Date() });
         },
       );
@@ -483,6 +645,7 @@ export class RunManager {
   }
 
   private enqueueWrite(run: LiveRun, group: ExplorationEvent[]): void {
+    if (run.detached) return; // dropped: its log is no longer this instance's to write
     run.pending.push(...group);
     if (!run.writing) run.writing = this.writeLoop(run);
   }
@@ -496,16 +659,26 @@ export class RunManager {
     try {
       // let the engine finish its synchronous group and any that follow at once: one transaction for all of them
       await new Promise((resolve) => setImmediate(resolve));
-      while (run.pending.length > 0) {
+      const cluster = this.cluster;
+      while (run.pending.length > 0 && !run.detached) {
         const batch = run.pending.splice(0);
         const nodes = foldTouched(run.tree, batch);
-        await this.options.prisma.$transaction((tx) => writeFoldedBatch(tx, run.id, run.tree, batch, nodes), {
-          timeout: 30_000,
-        });
+        await this.options.prisma.$transaction(
+          async (tx) => {
+            // the fence: the row stays locked to the commit, so a takeover waits for this batch or this batch fails
+            if (cluster && !(await cluster.holds(tx, run.id))) throw new LeaseLostError(run.id);
+            await writeFoldedBatch(tx, run.id, run.tree, batch, nodes);
+          },
+          { timeout: 30_000 },
+        );
         this.options.bus.publish(run.id, batch);
       }
     } catch (error) {
       run.writeError = error instanceof Error ? error : new Error(String(error));
+      if (this.cluster && lostTheLog(error)) {
+        run.detached = true;
+        run.pending.length = 0;
+      }
       run.abort.abort(run.writeError);
     } finally {
       run.writing = null;

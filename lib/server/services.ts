@@ -2,10 +2,16 @@
  * The server's services, made once per process (kept on globalThis: Next may load this module more than once)
  * and ready before the first request: the database migrated, runs an unfinished import left staged deleted (the
  * process that wrote them died mid-import), interrupted runs recovered, the sweeper of silent external runs started, the demo run seeded into an empty database. instrumentation.ts calls getServices() when the server starts.
+ * On PostgreSQL the process is one instance of a cluster (lib/server/cluster): its runs are jobs claimed under a
+ * lease, and its event streams hear other instances' batches through LISTEN/NOTIFY. shutdownServices() is the
+ * graceful shutdown instrumentation.ts runs on SIGTERM/SIGINT.
  * Not responsible for what the services do (run-manager.ts, repositories).
  */
 import { getPrisma } from './db/client';
-import { isTeamMode, readEnv } from './env';
+import { resolveDatabase } from './db/backend';
+import { clusterTimings, isTeamMode, readEnv } from './env';
+import { Cluster, defaultInstanceId } from './cluster/index';
+import { createLogger, type Logger } from './log';
 import { prepareTeamMode } from './auth/setup';
 import { EventBus } from './event-bus';
 import { RunManager } from './run-manager';
@@ -14,13 +20,38 @@ import { sweepStagedImports } from './imports';
 import { configureSandbox } from '../tasks/index';
 import type { ServerServices } from './trpc/context';
 
-const globalForServices = globalThis as typeof globalThis & { arboristServices?: Promise<ServerServices> };
+const globalForServices = globalThis as typeof globalThis & {
+  arboristServices?: Promise<ServerServices>;
+  arboristShutdown?: Promise<void>;
+  arboristLog?: Logger;
+};
+
+/** The advisory lock that makes one instance of a cluster seed the demo run. */
+const DEMO_SEED_LOCK = 0x4172_6465; // "Arde"
 
 async function createServices(): Promise<ServerServices> {
   const env = readEnv();
   configureSandbox({ concurrency: env.ARBORIST_VERIFY_CONCURRENCY });
+  const database = resolveDatabase();
+  const clustered = database.kind === 'postgresql';
+  const instanceId = env.ARBORIST_INSTANCE_ID ?? defaultInstanceId();
+  const log = createLogger({ format: env.ARBORIST_LOG_FORMAT ?? (clustered ? 'json' : 'text'), instance: instanceId });
+  globalForServices.arboristLog = log;
   const prisma = await getPrisma();
-  const bus = new EventBus();
+  // a cluster's streams read the table when PostgreSQL announces a batch: the bus carries signals, not events
+  const bus = new EventBus({ carriesEvents: !clustered });
+  const cluster = clustered
+    ? new Cluster({
+        prisma,
+        connectionString: database.location,
+        instanceId,
+        ...clusterTimings(env),
+        concurrency: env.ARBORIST_MAX_CONCURRENT_RUNS,
+        bus,
+        log,
+        resumeMode: env.ARBORIST_RESUME,
+      })
+    : undefined;
   const manager = new RunManager({
     prisma,
     bus,
@@ -28,16 +59,60 @@ async function createServices(): Promise<ServerServices> {
     resumeMode: env.ARBORIST_RESUME,
     ingestTimeoutMs: env.ARBORIST_INGEST_TIMEOUT_MS,
     ingestHeartbeatMs: env.ARBORIST_INGEST_HEARTBEAT_MS,
+    log,
+    instanceId,
+    ...(cluster && { cluster }),
   });
+  log.info(`starting on ${database.display}${clustered ? ' as a cluster instance' : ''}`);
   // before anything reads or writes runs: no import of this process is running yet, so every staged run is a leftover
-  const swept = await sweepStagedImports(prisma);
-  if (swept > 0) console.log(`[arborist] deleted ${swept} run(s) an interrupted import had staged`);
-  if (isTeamMode(env)) await prepareTeamMode(prisma, env, (message) => console.log(`[arborist] ${message}`));
+  // (in a cluster another instance may be importing: its staged runs are left alone there)
+  const swept = clustered ? 0 : await sweepStagedImports(prisma);
+  if (swept > 0) log.info(`deleted ${swept} run(s) an interrupted import had staged`);
+  if (isTeamMode(env)) await prepareTeamMode(prisma, env, (message) => log.info(message));
   await manager.recover();
   // external runs whose client fell silent (this start's clock: one left running by the last server gets its timeout)
   manager.ingest.startSweeper();
-  if (env.ARBORIST_DEMO === '1') await seedDemoRun({ prisma, bus, manager });
+  if (env.ARBORIST_DEMO === '1') {
+    if (clustered) {
+      // instances starting together on an empty database: one seeds, the others (after the lock) see its run
+      await prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_SEED_LOCK})`;
+          await seedDemoRun({ prisma, bus, manager });
+        },
+        { timeout: 60_000 },
+      );
+    } else await seedDemoRun({ prisma, bus, manager });
+  }
   return { prisma, bus, manager };
+}
+
+/**
+ * Graceful shutdown (SIGTERM/SIGINT): the instance drains (health 503), takes no new runs, hands its live runs back
+ * (a cluster) or stops them unwritten (SQLite: the next start recovers them), closes every stream, and disconnects;
+ * bounded by ARBORIST_SHUTDOWN_MS. Settles when done or out of time; the caller exits.
+ */
+export function shutdownServices(): Promise<void> {
+  globalForServices.arboristShutdown ??= (async () => {
+    const services = globalForServices.arboristServices;
+    if (!services) return;
+    const log = globalForServices.arboristLog;
+    const limitMs = readEnv().ARBORIST_SHUTDOWN_MS;
+    const work = (async () => {
+      const { manager, prisma } = await services;
+      const { handedBack, stopped } = await manager.shutdown();
+      log?.info('graceful shutdown done', { handedBack, stopped });
+      await prisma.$disconnect();
+    })();
+    const outOfTime = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        log?.warn(`graceful shutdown did not finish within ${limitMs} ms: exiting anyway`);
+        resolve();
+      }, limitMs).unref(),
+    );
+    await Promise.race([work.catch((error: unknown) => log?.error('graceful shutdown failed', { error })), outOfTime]);
+  })();
+  return globalForServices.arboristShutdown;
 }
 
 export function getServices(): Promise<ServerServices> {

@@ -80,9 +80,10 @@ async function main(): Promise<void> {
   const port = process.env.PORT ?? '3000';
   const shown = isLoopbackHost(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   console.log(`arborist: serving on http://${shown}:${port} (${team ? 'team mode: sign-in required' : 'local mode'})`);
+  // the server handles SIGTERM/SIGINT itself (instrumentation.ts): a graceful shutdown hands its runs back first
   const server = spawn(process.execPath, [nextBin, 'start', '-p', port, '-H', host], {
     stdio: 'inherit',
-    env: process.env,
+    env: { ...process.env, NEXT_MANUAL_SIG_HANDLE: 'true' },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

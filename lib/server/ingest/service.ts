@@ -270,8 +270,11 @@ export class IngestRuns {
       });
     let { tree, pending } = await read();
     const wait = Math.min(Math.max(0, waitMs), MAX_POLL_WAIT_MS, Math.floor(this.options.timeoutMs / 2));
-    if (pending.length === 0 && wait > 0 && LIVE.has(tree.status) && !signal?.aborted) {
-      await this.waitForWake(runId, wait, signal);
+    const deadline = Date.now() + wait;
+    // in a cluster a wake may be another instance's batch of any kind (a notification says only "more"): the poll
+    // reads again and waits on until a command comes or its time is up
+    while (pending.length === 0 && Date.now() < deadline && LIVE.has(tree.status) && !signal?.aborted) {
+      await this.waitForWake(runId, deadline - Date.now(), signal);
       ({ tree, pending } = await read());
     }
     const times = new Map<number, number>();
@@ -494,8 +497,11 @@ export class IngestRuns {
     return new Promise((resolve) => {
       let set = this.waiters.get(runId);
       if (!set) this.waiters.set(runId, (set = new Set()));
+      // in a cluster a person's command may be written by another instance: its notification wakes this poll too
+      const unsubscribe = this.options.bus.carriesEvents ? () => {} : this.options.bus.subscribe(runId, () => done());
       const done = () => {
         clearTimeout(timer);
+        unsubscribe();
         signal?.removeEventListener('abort', done);
         set.delete(done);
         if (set.size === 0 && this.waiters.get(runId) === set) this.waiters.delete(runId);

@@ -1,9 +1,11 @@
 /** The event log against real SQLite and PostgreSQL through real Prisma: order, contiguity, no duplicates, ranges. */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Client } from 'pg';
 import type { ExplorationEvent } from '../../contract/events';
 import { BACKENDS, sampleEvents, sampleRunInput, sharedTestDb } from '../testing/db';
 import {
   EVENT_CHUNK_ROWS,
+  EVENTS_CHANNEL,
   EventAppendError,
   appendEvents,
   appendEventsInTransaction,
@@ -202,5 +204,52 @@ describe.each(BACKENDS)('the event log (%s)', (backend) => {
         events.map((e) => (e.payload as { response: string }).response),
       );
     });
+  });
+});
+
+// The team server's fan-out: every instance learns of a committed batch from PostgreSQL's notification, then reads
+// the events from the table. A batch that is stored but not announced would reach other instances' pages only when
+// the run ends, so every append path must announce its batch, once, with its last seq.
+describe('announcing appended batches (postgresql)', () => {
+  const t = sharedTestDb('postgresql');
+  let listener: Client;
+  const heard: { runId: string; seq: number }[] = [];
+  beforeEach(async () => {
+    heard.length = 0;
+    await createRun(t.prisma, sampleRunInput('run-a'));
+    listener = new Client({ connectionString: t.file });
+    await listener.connect();
+    listener.on('notification', (message) => heard.push(JSON.parse(message.payload ?? '{}')));
+    await listener.query(`LISTEN "${EVENTS_CHANNEL}"`);
+  });
+  afterEach(async () => {
+    await listener.end();
+  });
+
+  it('announces each batch at its commit, from every path: alone, in a transaction, larger than one statement', async () => {
+    await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 3));
+    await t.prisma.$transaction((tx) => appendEventsInTransaction(tx, 'run-a', sampleEvents('run-a', 4, 2)));
+    await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 6, EVENT_CHUNK_ROWS + 5));
+    const last = 5 + EVENT_CHUNK_ROWS + 5;
+    await expect.poll(() => heard.length).toBe(3);
+    expect(heard).toEqual([
+      { runId: 'run-a', seq: 3 },
+      { runId: 'run-a', seq: 5 },
+      { runId: 'run-a', seq: last },
+    ]);
+  });
+
+  it('announces nothing for a batch that was refused or rolled back', async () => {
+    await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 2));
+    await expect(appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 5, 1))).rejects.toThrow(EventAppendError);
+    await expect(
+      t.prisma.$transaction(async (tx) => {
+        await appendEventsInTransaction(tx, 'run-a', sampleEvents('run-a', 3, 1));
+        throw new Error('the rest of the batch failed');
+      }),
+    ).rejects.toThrow('the rest of the batch failed');
+    await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 3, 1));
+    await expect.poll(() => heard.length).toBe(2);
+    expect(heard.map((h) => h.seq)).toEqual([2, 3]);
   });
 });

@@ -81,9 +81,10 @@ export async function appendEvents(
 }
 
 /**
- * On PostgreSQL, a batch of at most one chunk (of events and of prompt texts) appended by appendStatement; null when
- * the batch is larger or the database is SQLite (the caller takes the statement-by-statement path). Throws the
- * EventAppendError when the compare-and-set refused it (nothing was written).
+ * On PostgreSQL, a batch of at most one chunk (of events and of prompt texts) appended by appendStatement, then
+ * announced (notifyAppended); null when the batch is larger or the database is SQLite (the caller takes the
+ * statement-by-statement path, which announces its batch too). Throws the EventAppendError when the compare-and-set
+ * refused it (nothing was written, nothing announced).
  */
 async function appendInOneStatement(
   db: Db,
@@ -96,7 +97,10 @@ async function appendInOneStatement(
   if (prompts.size > EVENT_CHUNK_ROWS) return null;
   const inserted = await db.$executeRaw(appendStatement(runId, events, payloads, [...prompts]));
   if (inserted !== events.length) throw await sequenceError(db, runId, events[0]!.seq);
-  return { lastSeq: events[0]!.seq + events.length - 1 };
+  const lastSeq = events[0]!.seq + events.length - 1;
+  // in the caller's transaction when there is one (delivered at its commit); else just after the statement's own
+  await notifyAppended(db, runId, lastSeq);
+  return { lastSeq };
 }
 
 /**
@@ -167,7 +171,24 @@ export async function appendEventsInTransaction(
       .map((e, i) => Prisma.sql`(${runId}, ${e.seq}, ${e.type}, ${payloads[start + i]}, ${e.ts})`);
     await tx.$executeRaw`INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts") VALUES ${Prisma.join(rows)}`;
   }
+  await notifyAppended(tx, runId, lastSeq);
   return { lastSeq };
+}
+
+/**
+ * The channel on which PostgreSQL announces each committed batch to every instance (lib/server/cluster listens):
+ * `{"runId": ..., "seq": <the batch's last seq>}`, or `{"runId": ..., "closed": <reason>}` when a live run stops or is
+ * deleted. It carries no event: a listener reads them from the table after its cursor.
+ */
+export const EVENTS_CHANNEL = 'arborist_events';
+
+/**
+ * Announces an appended batch, inside the append's transaction, so PostgreSQL delivers it at the commit and never
+ * before (nor at all when the batch rolls back). SQLite has one process and its in-memory bus: nothing to send.
+ */
+async function notifyAppended(tx: Db, runId: string, seq: number): Promise<void> {
+  if (databaseKindOf(tx) !== 'postgresql') return;
+  await tx.$executeRaw`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ runId, seq })})`;
 }
 
 export interface ListEventsOptions {

@@ -64,6 +64,7 @@ describe.each(BACKENDS)('the runs repository (%s)', (backend) => {
         parentRunId: null,
         parentNodeId: null,
         ownerId: null,
+        executingOn: null,
       } satisfies RunRecord);
       expect(Math.abs(created.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
       expect(await getRun(t.prisma, 'r1')).toEqual(created);

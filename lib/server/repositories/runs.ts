@@ -115,14 +115,19 @@ const RUN_SELECT = {
   parentRunId: true,
   parentNodeId: true,
   ownerId: true,
+  leaseOwner: true,
+  leaseExpiresAt: true,
 } as const satisfies Prisma.RunSelect;
 
 type RunRow = Prisma.RunGetPayload<{ select: typeof RUN_SELECT }>;
 
 /** The one mapping from a row to a RunRecord. */
 export function toRunRecord(row: RunRow): RunRecord {
+  const { leaseOwner, leaseExpiresAt, ...rest } = row;
   return {
-    ...row,
+    ...rest,
+    // a cluster's lease (repositories/leases.ts) as the pages see it: held and not lapsed
+    executingOn: leaseOwner && leaseExpiresAt && leaseExpiresAt.getTime() > Date.now() ? leaseOwner : null,
     modelSettings: row.modelSettings === null ? null : (JSON.parse(row.modelSettings) as unknown),
     config: JSON.parse(row.config) as ToTConfig,
     stats: row.stats === null ? null : (JSON.parse(row.stats) as ToTStats),
