@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
-import { readMigrations } from './migrate';
+import { needsApplying, readMigrations } from './migrate';
 
 export const POSTGRES_MIGRATIONS_DIR = path.join('prisma', 'migrations-postgres');
 
@@ -46,22 +46,7 @@ export async function migratePostgres(
           'AND "rolled_back_at" IS NULL ORDER BY "started_at" DESC',
         [migration.name],
       );
-      const done = rows.find((row) => row.finished_at !== null);
-      if (done) {
-        if (done.checksum !== migration.checksum) {
-          throw new Error(
-            `Migration ${migration.name} was applied with checksum ${done.checksum} but its file now hashes to ` +
-              `${migration.checksum}. Applied migrations must not change: restore the file and add a new migration.`,
-          );
-        }
-        continue;
-      }
-      if (rows.length > 0) {
-        throw new Error(
-          `Migration ${migration.name} started earlier but never finished (a row in _prisma_migrations without ` +
-            'finished_at). Repair the database by hand, then mark that row rolled back.',
-        );
-      }
+      if (!needsApplying(migration, rows)) continue;
       const startedAt = new Date();
       try {
         await client.query('BEGIN');

@@ -74,6 +74,34 @@ export function resolveDatabaseFile(url: string | undefined = process.env.DATABA
   return path.resolve(/*turbopackIgnore: true*/ process.cwd(), filePath);
 }
 
+/**
+ * Whether a migration is still to apply, from its rows in `_prisma_migrations` (not rolled back, newest first): false
+ * when it was applied; throws when it was applied from a file that has changed since, or started and never finished.
+ * One rule for both runners (this one and migrate-postgres.ts).
+ */
+export function needsApplying(
+  migration: MigrationFile,
+  rows: readonly { checksum: string; finished_at: unknown }[],
+): boolean {
+  const done = rows.find((row) => row.finished_at !== null);
+  if (done) {
+    if (done.checksum !== migration.checksum) {
+      throw new Error(
+        `Migration ${migration.name} was applied with checksum ${done.checksum} but its file now hashes to ` +
+          `${migration.checksum}. Applied migrations must not change: restore the file and add a new migration.`,
+      );
+    }
+    return false;
+  }
+  if (rows.length > 0) {
+    throw new Error(
+      `Migration ${migration.name} started earlier but never finished (a row in _prisma_migrations without ` +
+        'finished_at). Repair the database by hand, then mark that row rolled back.',
+    );
+  }
+  return true;
+}
+
 /** The migrations in a folder, in the order they apply (their names start with a timestamp). */
 export function readMigrations(migrationsDir: string = DEFAULT_MIGRATIONS_DIR): MigrationFile[] {
   const dir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), migrationsDir);
@@ -120,23 +148,7 @@ export function migrate(databaseFile: string, options: MigrateOptions = {}): { a
       // IMMEDIATE takes the write lock before reading the history: two processes starting at once cannot both
       // decide to apply the same migration.
       const applyOne = db.transaction((): boolean => {
-        const rows = findApplied.all(migration.name);
-        const done = rows.find((row) => row.finished_at !== null);
-        if (done) {
-          if (done.checksum !== migration.checksum) {
-            throw new Error(
-              `Migration ${migration.name} was applied with checksum ${done.checksum} but its file now hashes to ` +
-                `${migration.checksum}. Applied migrations must not change: restore the file and add a new migration.`,
-            );
-          }
-          return false;
-        }
-        if (rows.length > 0) {
-          throw new Error(
-            `Migration ${migration.name} started earlier but never finished (a row in _prisma_migrations without ` +
-              'finished_at). Repair the database by hand, then mark that row rolled back.',
-          );
-        }
+        if (!needsApplying(migration, findApplied.all(migration.name))) return false;
         const startedAt = Date.now();
         db.exec(migration.sql);
         const dangling = db.pragma('foreign_key_check') as unknown[];
