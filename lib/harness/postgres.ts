@@ -70,6 +70,16 @@ export function startPostgres(port: number): PostgresCluster {
   );
   const url = (database = 'postgres') => `postgresql://postgres@127.0.0.1:${port}/${database}`;
   let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', stop);
+    const [bin, ...rest] = asPostgres(path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+    spawnSync(bin!, rest, { timeout: 30_000 });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  // a script that ends without stopping it (an exception, process.exit) must not leave a server running behind it
+  process.once('exit', stop);
   return {
     port,
     url,
@@ -84,12 +94,6 @@ export function startPostgres(port: number): PostgresCluster {
       }
       return url(name);
     },
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      const [bin, ...rest] = asPostgres(path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
-      spawnSync(bin!, rest, { timeout: 30_000 });
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
