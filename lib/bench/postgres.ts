@@ -16,10 +16,9 @@ import { EventEmitter } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { Client, type Connection, type Submittable } from 'pg';
 import type { ExplorationEvent } from '../contract/events';
-import { DEFAULT_TOT_CONFIG } from '../engine/index';
 import { freePort, startPostgres, type PostgresCluster } from '../harness/index';
 import { appendEvents, createPrismaClient, createRun, migratePostgres } from '../server/index';
-import { benchEvents } from './server-store';
+import { benchEvents, benchRunInput } from './server-store';
 
 const BENCH_RUN = 'bench-run';
 const TEMPLATE = 'bench_template';
@@ -108,19 +107,11 @@ const METHODS: Record<string, Method> = {
   'appendEvents (Prisma pg adapter)       ': async (url, events, batch) => {
     const prisma = createPrismaClient(url);
     try {
-      const run = (id: string) => ({
-        id,
-        taskId: 'game24',
-        goal: 'bench',
-        modelId: 'simulated',
-        modelLabel: 'simulated',
-        config: { ...DEFAULT_TOT_CONFIG },
-      });
       // warm the wasm query compiler and the pool so the timing is the steady state
-      await createRun(prisma, run('warm-up'));
+      await createRun(prisma, benchRunInput('warm-up'));
       const warm = benchEvents('warm-up', 1_000);
       for (let i = 0; i < warm.length; i += batch) await appendEvents(prisma, 'warm-up', warm.slice(i, i + batch));
-      await createRun(prisma, run(BENCH_RUN));
+      await createRun(prisma, benchRunInput(BENCH_RUN));
       const start = performance.now();
       for (let i = 0; i < events.length; i += batch) await appendEvents(prisma, BENCH_RUN, events.slice(i, i + batch));
       return performance.now() - start;

@@ -37,6 +37,18 @@ const TRACE_TAIL = 'and uses 4 9 10 13 exactly once each, as the goal asks';
 const BACKTRACK_TAIL = 'fell below the confidence threshold of 0.3; trying the best deferred alternative';
 const PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
 
+/** The run a store bench appends into (bench:store, bench:postgres). */
+export function benchRunInput(id: string): CreateRunInput {
+  return {
+    id,
+    taskId: 'game24',
+    goal: 'bench',
+    modelId: 'simulated',
+    modelLabel: 'simulated',
+    config: { ...DEFAULT_TOT_CONFIG },
+  };
+}
+
 /** Events shaped like a real run's (scores with reasoning, model calls, node moves), ~200 bytes of JSON each. */
 export function benchEvents(runId: string, count: number): ExplorationEvent[] {
   const t0 = 1_750_000_000_000;
@@ -193,19 +205,11 @@ export async function benchEventStore({
 
     const prisma = createPrismaClient(freshDatabase(dir, 'prisma'));
     try {
-      const run = (id: string): CreateRunInput => ({
-        id,
-        taskId: 'game24',
-        goal: 'bench',
-        modelId: 'simulated',
-        modelLabel: 'simulated',
-        config: { ...DEFAULT_TOT_CONFIG },
-      });
-      await createRun(prisma, run('warm-up'));
+      await createRun(prisma, benchRunInput('warm-up'));
       // Warm up Prisma's wasm query compiler and the adapter so the timing below is the steady state.
       await appendEvents(prisma, 'warm-up', benchEvents('warm-up', 2_000).slice(0, 1_000));
       await listEvents(prisma, 'warm-up');
-      await createRun(prisma, run(BENCH_RUN));
+      await createRun(prisma, benchRunInput(BENCH_RUN));
 
       let start = performance.now();
       for (let i = 0; i < events.length; i += batch) await appendEvents(prisma, BENCH_RUN, events.slice(i, i + batch));
