@@ -14,7 +14,7 @@ import type { SteeringCommand } from '../../engine/server';
 import type { Db, PrismaClient } from '../db/client';
 import type { EventBus } from '../event-bus';
 import type { Logger } from '../log';
-import { EVENTS_CHANNEL } from '../repositories/events';
+import { EVENTS_CHANNEL, parseEventsNotice, sendEventsNotice } from '../repositories/events';
 import {
   claimQueuedRun,
   clearLapsedQueuedLeases,
@@ -174,7 +174,7 @@ export class Cluster {
 
   /** Tells every instance's streams of a run that it stopped (or was deleted); they read the row to see which. */
   async notifyClosed(runId: string, reason: string): Promise<void> {
-    await this.notify(EVENTS_CHANNEL, JSON.stringify({ runId, closed: reason }));
+    await sendEventsNotice(this.options.prisma, { runId, closed: reason });
   }
 
   /**
@@ -338,10 +338,10 @@ export class Cluster {
   }
 
   private onEventsNotification(payload: string): void {
-    const message = JSON.parse(payload) as { runId?: unknown; seq?: unknown; closed?: unknown };
-    if (typeof message.runId !== 'string') return;
-    if (typeof message.closed === 'string') this.options.bus.close(message.runId, message.closed);
-    else if (typeof message.seq === 'number') this.options.bus.announce(message.runId, message.seq);
+    const notice = parseEventsNotice(payload);
+    if (!notice) return;
+    if ('closed' in notice) this.options.bus.close(notice.runId, notice.closed);
+    else this.options.bus.announce(notice.runId, notice.seq);
   }
 
   private async notify(channel: string, payload: string): Promise<void> {

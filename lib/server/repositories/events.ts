@@ -188,7 +188,29 @@ export const EVENTS_CHANNEL = 'arborist_events';
  */
 async function notifyAppended(tx: Db, runId: string, seq: number): Promise<void> {
   if (databaseKindOf(tx) !== 'postgresql') return;
-  await tx.$executeRaw`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ runId, seq })})`;
+  await sendEventsNotice(tx, { runId, seq });
+}
+
+/** What the events channel carries: a committed batch's last seq, or the end of a live run (or its deletion). */
+export type EventsNotice = { runId: string; seq: number } | { runId: string; closed: string };
+
+/** Sends a notice on the events channel (PostgreSQL; in a transaction, delivered at its commit). */
+export async function sendEventsNotice(db: Db, notice: EventsNotice): Promise<void> {
+  await db.$executeRaw`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(notice)})`;
+}
+
+/** A notice as received, or null when the payload is not one (never thrown: a stray NOTIFY must not stop a listener). */
+export function parseEventsNotice(payload: string): EventsNotice | null {
+  let message: { runId?: unknown; seq?: unknown; closed?: unknown };
+  try {
+    message = JSON.parse(payload) as typeof message;
+  } catch {
+    return null;
+  }
+  if (typeof message.runId !== 'string') return null;
+  if (typeof message.closed === 'string') return { runId: message.runId, closed: message.closed };
+  if (typeof message.seq === 'number') return { runId: message.runId, seq: message.seq };
+  return null;
 }
 
 export interface ListEventsOptions {
