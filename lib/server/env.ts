@@ -158,6 +158,8 @@ const envSchema = z.object({
   ARBORIST_SHUTDOWN_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(100).max(600_000).default(10_000)),
   /** Log lines as JSON (one object a line) or text; unset: JSON on PostgreSQL (a cluster), text on SQLite. */
   ARBORIST_LOG_FORMAT: z.preprocess(unsetIfEmpty, z.enum(['json', 'text']).optional()),
+  /** PostgreSQL: the connections this process's Prisma client keeps open (lib/server/db/client.ts). */
+  ARBORIST_PG_POOL_SIZE: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(1).max(500).default(10)),
   /** "1": accept any Host header in local mode (the server is reached by a name this machine does not know). */
   ARBORIST_ALLOW_OPEN: z.preprocess(unsetIfEmpty, z.enum(['0', '1']).default('0')),
 });

@@ -12,6 +12,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { type Prisma, PrismaClient } from '../../generated/prisma/client';
 import { PrismaClient as PostgresPrismaClient } from '../../generated/prisma-postgres/client';
 import { type DatabaseKind, type DatabaseTarget, isPostgresUrl, resolveDatabase } from './backend';
+import { readEnv } from '../env';
 import { migrate } from './migrate';
 import { migratePostgres } from './migrate-postgres';
 
@@ -36,42 +37,36 @@ class ArboristSqliteAdapter extends PrismaBetterSqlite3 {
   }
 }
 
-/** Connections a PostgreSQL client keeps open per process (ARBORIST_PG_POOL_SIZE overrides). */
-const DEFAULT_PG_POOL_SIZE = 10;
-
-/** Which backend each client (and each of its transaction clients: they answer `$parent`-less) talks to. */
-const kinds = new WeakMap<object, DatabaseKind>();
+export interface ClientOptions {
+  /** PostgreSQL: the connections the client keeps open (the server passes ARBORIST_PG_POOL_SIZE). */
+  pgPoolSize?: number;
+}
 
 /**
  * A new client on a database: a SQLite file's path, or a postgresql:// URL (both must be migrated first).
  * SQLite's DateTime columns hold unix milliseconds, as Prisma's former native engine and `_prisma_migrations` store
  * them: every connection to such a file must use this function so the format never mixes.
  */
-export function createPrismaClient(location: string): PrismaClient {
+export function createPrismaClient(location: string, { pgPoolSize = 10 }: ClientOptions = {}): PrismaClient {
   if (isPostgresUrl(location)) {
-    const max = Number(process.env.ARBORIST_PG_POOL_SIZE) || DEFAULT_PG_POOL_SIZE;
-    const adapter = new PrismaPg({ connectionString: location, max });
+    const adapter = new PrismaPg({ connectionString: location, max: pgPoolSize });
     // the same models from the same schema: only the provider differs, so it is used through the one type
-    const client = new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
-    kinds.set(client, 'postgresql');
-    return client;
+    return new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
   }
   const adapter = new ArboristSqliteAdapter(
     { url: location, timeout: BUSY_TIMEOUT_MS },
     { timestampFormat: 'unixepoch-ms' },
   );
-  const client = new PrismaClient({ adapter });
-  kinds.set(client, 'sqlite');
-  return client;
+  return new PrismaClient({ adapter });
 }
 
 /**
  * The backend behind a client or a transaction client, for the few statements whose SQL differs (full-text search,
- * notifications). A transaction client is not the client itself, so it is asked for its provider.
+ * the append, notifications). Prisma answers no public question for it, and a transaction client is not the client
+ * itself, so both are asked for the provider Prisma keeps on them; an answer it stops giving fails every PostgreSQL
+ * test at once rather than silently taking SQLite's path.
  */
 export function databaseKindOf(db: Db): DatabaseKind {
-  const known = kinds.get(db);
-  if (known) return known;
   const provider = (db as unknown as { _activeProvider?: string })._activeProvider;
   if (provider === 'postgresql' || provider === 'sqlite') return provider;
   throw new Error(`unknown database client (provider ${String(provider)})`);
@@ -92,7 +87,7 @@ export function getPrisma(): Promise<PrismaClient> {
   globalForPrisma.arboristPrisma ??= (async () => {
     const target = resolveDatabase();
     await migrateDatabase(target);
-    return createPrismaClient(target.location);
+    return createPrismaClient(target.location, { pgPoolSize: readEnv().ARBORIST_PG_POOL_SIZE });
   })().catch((error: unknown) => {
     globalForPrisma.arboristPrisma = undefined;
     throw error;
