@@ -147,6 +147,25 @@ export const steerKindSchema = z.enum(['prune', 'expand', 'pause', 'resume', 'st
 export type SteerKind = z.infer<typeof steerKindSchema>;
 export const STEER_KINDS: readonly SteerKind[] = steerKindSchema.options;
 
+/**
+ * One steering command as it travels: what a person asks of a run, naming the node for prune and expand and who
+ * asked. The engine's control takes it (lib/engine/control.ts SteeringCommand is this type), and a team server's
+ * instances pass it to the one running the search (lib/server/cluster/commands.ts parses it with this schema).
+ */
+const nodeCommand = <T extends 'prune' | 'expand'>(type: T) =>
+  z.object({ type: z.literal(type), nodeId: z.string().min(1).max(200), actor: z.string().max(200) });
+const runCommand = <T extends 'pause' | 'resume' | 'step' | 'abort'>(type: T) =>
+  z.object({ type: z.literal(type), actor: z.string().max(200) });
+export const steeringCommandSchema = z.discriminatedUnion('type', [
+  nodeCommand('prune'),
+  nodeCommand('expand'),
+  runCommand('pause'),
+  runCommand('resume'),
+  runCommand('step'),
+  runCommand('abort'),
+]);
+export type SteeringCommand = z.infer<typeof steeringCommandSchema>;
+
 /** Any JSON value: a foreign program's own config and a node's metadata are kept as it gave them. */
 export const jsonValueSchema = z.json();
 export type JsonValue = z.infer<typeof jsonValueSchema>;

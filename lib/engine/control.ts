@@ -6,14 +6,10 @@
  */
 import type { ThoughtTree } from './types';
 import { hasEnded } from '../contract/run-status';
+import type { SteeringCommand } from '../contract/vocabulary';
 
-export type SteeringCommand =
-  | { type: 'prune'; nodeId: string; actor: string }
-  | { type: 'expand'; nodeId: string; actor: string }
-  | { type: 'pause'; actor: string }
-  | { type: 'resume'; actor: string }
-  | { type: 'step'; actor: string }
-  | { type: 'abort'; actor: string };
+/** What a person asks of a running search (defined with its schema in lib/contract/vocabulary.ts). */
+export type { SteeringCommand };
 
 export class SteeringError extends Error {
   constructor(message: string) {

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { steeringCommandSchema } from '../../contract/vocabulary';
 import type { SteeringCommand } from '../../engine/server';
 import { ConflictError } from '../errors';
 import type { Logger } from '../log';
@@ -17,17 +18,12 @@ export const REPLIES_CHANNEL = 'arborist_command_replies';
 /** How long a forwarded command waits for its owner's answer. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
 
-const commandSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.enum(['prune', 'expand']), nodeId: z.string().max(200), actor: z.string().max(200) }),
-  z.object({ type: z.enum(['pause', 'resume', 'step', 'abort']), actor: z.string().max(200) }),
-]);
-
 const requestSchema = z.object({
   id: z.string(),
   from: z.string(),
   to: z.string(),
   runId: z.string(),
-  command: commandSchema,
+  command: steeringCommandSchema,
 });
 
 const replySchema = z.object({
@@ -93,7 +89,7 @@ export class CommandRelay {
     const { id, from, runId, command } = parsed.data;
     let error: string | undefined;
     try {
-      this.options.apply(runId, command as SteeringCommand);
+      this.options.apply(runId, command);
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
     }
