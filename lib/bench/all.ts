@@ -32,7 +32,7 @@ function main() {
     const figures = readFigures(file);
     const minutes = (performance.now() - started) / 60_000;
     console.log(
-      `\n=== summary: ${figures.length} figures from ${benches.length} benches in ${minutes.toFixed(1)} min ===\n`,
+      `\n=== summary: ${figures.length} figures from ${benches.length} bench${benches.length === 1 ? '' : 'es'} in ${minutes.toFixed(1)} min ===\n`,
     );
     console.log(formatFigureTable(figures));
     const missed = figures.filter((figure) => meetsGoal(figure) === false);

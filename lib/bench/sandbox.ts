@@ -12,6 +12,7 @@
 import os from 'node:os';
 import { configureSandbox, verifyInSandbox, type ProjectFiles, type SandboxRequest } from '../tasks/index';
 import { percentile } from './percentile';
+import { type BenchFigure, reportFigures } from './figures';
 
 const files: ProjectFiles = {
   'src/money.ts': [
@@ -108,6 +109,11 @@ async function main(): Promise<void> {
         runs.map((r) => r.tests),
       )}`,
   );
+  const warm = [...runs.map((r) => r.total)].sort((a, b) => a - b);
+  const figures: BenchFigure[] = [
+    { name: 'code verification, warm, p50', value: percentile(warm, 50), unit: 'ms' },
+    { name: 'code verification, warm, p95', value: percentile(warm, 95), unit: 'ms' },
+  ];
   const batch = 12;
   for (const concurrency of [1, 2, 4]) {
     configureSandbox({ concurrency });
@@ -118,7 +124,9 @@ async function main(): Promise<void> {
     console.log(
       `concurrency ${concurrency}: ${batch} verifications in ${seconds.toFixed(2)} s = ${(batch / seconds).toFixed(2)}/s`,
     );
+    figures.push({ name: `code verifications per second, ${concurrency} at once`, value: batch / seconds, unit: '/s' });
   }
+  reportFigures('sandbox', figures);
 }
 
 await main();

@@ -31,6 +31,7 @@ import { type Browser, type BrowserContext, type Page, chromium } from 'playwrig
 import { sleep } from '../contract/sleep';
 import type { ExplorationEvent } from '../contract/events';
 import { percentile } from './percentile';
+import { type BenchFigure, reportFigures } from './figures';
 import {
   type FrameStats,
   type RunSize,
@@ -1144,6 +1145,41 @@ function printTable(all: SizeFigures[], live: { stats: FrameStats; rate: number;
   }
 }
 
+/** bench:ui's headline figures for `npm run bench`'s summary: frame times held flat with size, and the live run's frames. */
+function reportUiFigures(all: SizeFigures[], live: { stats: FrameStats; rate: number } | null) {
+  const base = all[0];
+  const last = all.at(-1);
+  const figures: BenchFigure[] = [];
+  if (base && last && all.length > 1) {
+    const flat = { op: '<=', value: 1.5 } as const;
+    const sizes = `${last.size.label} / ${base.size.label}`;
+    const pan = ratio(last.pan?.p95 ?? NaN, base.pan?.p95 ?? NaN);
+    const zoom = ratio(last.zoom?.p95 ?? NaN, base.zoom?.p95 ?? NaN);
+    if (Number.isFinite(pan))
+      figures.push({ name: `run page pan frame p95, ${sizes}`, value: pan, unit: 'x', goal: flat });
+    if (Number.isFinite(zoom))
+      figures.push({ name: `run page zoom frame p95, ${sizes}`, value: zoom, unit: 'x', goal: flat });
+  }
+  const usable = last?.loads.map((load) => load.usable).filter((ms): ms is number => ms !== null) ?? [];
+  if (last && usable.length) {
+    figures.push({
+      name: `run page load until usable, ${last.size.label}`,
+      value: median(usable),
+      unit: 'ms',
+      note: 'median',
+    });
+  }
+  if (live) {
+    figures.push({
+      name: 'live run frame p95',
+      value: live.stats.p95,
+      unit: 'ms',
+      note: `${live.rate.toFixed(0)} nodes/s arriving`,
+    });
+  }
+  reportFigures('ui', figures);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main() {
@@ -1186,6 +1222,7 @@ async function main() {
 
     console.log(`\n${header}; load average ${os.loadavg()[0]?.toFixed(1)} at the end`);
     printTable(all, live);
+    reportUiFigures(all, live);
 
     if (profileDir) {
       const largest = all.at(-1) as SizeFigures;
