@@ -23,11 +23,11 @@ import {
   appendEvents,
   createPrismaClient,
   createRun,
+  createWriteState,
   drainWrites,
   enqueueWrite,
   EventBus,
   foldTouched,
-  type RunWriteState,
   summarizeTree,
 } from '../server/index';
 import { reportFigures } from './figures';
@@ -55,6 +55,7 @@ export interface WritePathBenchResult {
 
 const RAW_CHUNK = 500;
 const QUIET_GAP_MS = 50;
+const ROUNDS = 3;
 
 /** The groups an InstantModel beam search of `nodes` nodes commits, in order. */
 async function recordGroups(runId: string, nodes: number): Promise<ExplorationEvent[][]> {
@@ -65,18 +66,6 @@ async function recordGroups(runId: string, nodes: number): Promise<ExplorationEv
     { runId, onCommit: (group) => groups.push([...group]) },
   );
   return groups;
-}
-
-function writeState(runId: string): RunWriteState {
-  return {
-    id: runId,
-    tree: createEmptyTree(runId),
-    pending: [],
-    writing: null,
-    writeError: null,
-    abort: new AbortController(),
-    detached: false,
-  };
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -92,7 +81,7 @@ async function driveWriter(file: string, runId: string, groups: readonly Explora
   try {
     await createRun(prisma, benchRunInput(runId));
     const bus = new EventBus();
-    const state = writeState(runId);
+    const state = createWriteState(runId, createEmptyTree(runId));
     const committedAt = new Map<number, number>(); // a group's last seq -> when the engine committed it
     const latencies: number[] = [];
     const stepsPerBatch: number[] = [];
@@ -236,13 +225,28 @@ export async function benchWritePath({
     const warm = await recordGroups('warm-up', 300);
     await driveWriter(freshDatabase(dir, 'warm'), 'warm-up', warm, 0);
 
-    const writeFile = freshDatabase(dir, 'write-path');
-    const loaded = await driveWriter(writeFile, BENCH_RUN, groups, 0);
-    const rawFile = freshDatabase(dir, 'raw');
-    const rawMs = rawWritePath(rawFile, rawChunks(BENCH_RUN, events));
-    const appendFile = freshDatabase(dir, 'append');
-    const appendMs = await appendOnly(appendFile, events);
-    const rawAppendMs = benchRaw(freshDatabase(dir, 'raw-append'), events, RAW_CHUNK);
+    // the machine is shared: each path runs ROUNDS times, alternating, and the medians are compared
+    const chunks = rawChunks(BENCH_RUN, events);
+    const loadedRuns: Awaited<ReturnType<typeof driveWriter>>[] = [];
+    const rawRuns: number[] = [];
+    const appendRuns: number[] = [];
+    const rawAppendRuns: number[] = [];
+    let writeFile = '';
+    let rawFile = '';
+    let appendFile = '';
+    for (let round = 0; round < ROUNDS; round++) {
+      writeFile = freshDatabase(dir, `write-path-${round}`);
+      loadedRuns.push(await driveWriter(writeFile, BENCH_RUN, groups, 0));
+      rawFile = freshDatabase(dir, `raw-${round}`);
+      rawRuns.push(rawWritePath(rawFile, chunks));
+      appendFile = freshDatabase(dir, `append-${round}`);
+      appendRuns.push(await appendOnly(appendFile, events));
+      rawAppendRuns.push(benchRaw(freshDatabase(dir, `raw-append-${round}`), events, RAW_CHUNK));
+    }
+    const loaded = loadedRuns.sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!;
+    const rawMs = median(rawRuns);
+    const appendMs = median(appendRuns);
+    const rawAppendMs = median(rawAppendRuns);
 
     // the figures are rows really stored: count them back, and the two paths must hold the same node rows
     const stored = countRows(writeFile);
@@ -283,7 +287,7 @@ export async function benchWritePath({
     const pct = (n: number) => `${n.toFixed(0).padStart(8)} %`;
     log(
       `write path, an InstantModel search of ${nodes.toLocaleString('en-US')} nodes: ${result.groups} groups, ` +
-        `${result.events.toLocaleString('en-US')} events, ${stored.nodes} node rows (counted back from the files):\n` +
+        `${result.events.toLocaleString('en-US')} events, ${stored.nodes} node rows (counted back from the files), medians of ${ROUNDS} alternating rounds:\n` +
         `  run manager's write path (run-writer.ts)   ${fmt(result.writePathRowsPerSec)} events/s\n` +
         `  better-sqlite3: events + nodes + run row   ${fmt(result.rawRowsPerSec)} events/s\n` +
         `  write path / raw                           ${pct(result.writePathPercent)}\n` +

@@ -25,7 +25,7 @@ export {
 } from './ingest/http';
 export { appendEvents, listEvents, withoutPrompt } from './repositories/events';
 export { foldTouched, writeFoldedBatch } from './projection';
-export { drainWrites, enqueueWrite, type RunWriteState } from './run-writer';
+export { createWriteState, drainWrites, enqueueWrite, type RunWriteState } from './run-writer';
 export { EventBus } from './event-bus';
 export { summarizeTree } from './run-summary';
 export { createRun, getRun } from './repositories/runs';

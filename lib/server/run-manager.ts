@@ -40,7 +40,14 @@ import { appendEvents, appendEventsInTransaction, EventAppendError, listEvents }
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { summarizeTree } from './run-summary';
-import { drainWrites, enqueueWrite, lostTheLog, type RunWriteState, type RunWriterDeps } from './run-writer';
+import {
+  createWriteState,
+  drainWrites,
+  enqueueWrite,
+  lostTheLog,
+  type RunWriteState,
+  type RunWriterDeps,
+} from './run-writer';
 import { IngestRuns } from './ingest/service';
 import { externalRunIds } from './repositories/ingest';
 import type { RunRecord } from '../contract/run';
@@ -496,15 +503,9 @@ export class RunManager implements ClusterHost {
   private launch(runId: string): void {
     let finish!: () => void;
     const run: LiveRun = {
-      id: runId,
+      ...createWriteState(runId, createEmptyTree(runId)),
       control: new ExplorationControl(),
-      tree: createEmptyTree(runId),
-      pending: [],
-      writing: null,
-      writeError: null,
-      abort: new AbortController(),
       done: new Promise<void>((resolve) => (finish = resolve)),
-      detached: false,
     };
     this.live.set(runId, run);
     void this.execute(run)

@@ -27,7 +27,39 @@ export interface RunWriteState {
   abort: AbortController;
   /** Stopped with nothing more written: its pending events are dropped. */
   detached: boolean;
+  /** When the oldest pending group was committed by the engine (performance.now()). */
+  pendingSince: number;
+  /** When the last transaction committed (performance.now()); -Infinity before the first. */
+  lastWriteEnd: number;
 }
+
+/** A live run's write state before its first group. */
+export function createWriteState(id: string, tree: ThoughtTree): RunWriteState {
+  return {
+    id,
+    tree,
+    pending: [],
+    writing: null,
+    writeError: null,
+    abort: new AbortController(),
+    detached: false,
+    pendingSince: 0,
+    lastWriteEnd: -Infinity,
+  };
+}
+
+/**
+ * A run whose last transaction committed less than this long ago is busy: its next groups are gathered into one
+ * transaction. A quiet run (a model call takes longer than this) has each group written at the next turn.
+ */
+export const BUSY_WITHIN_MS = 16;
+
+/**
+ * How long a busy run's oldest pending group may wait for more to join its transaction: under a frame (~16 ms), so a
+ * viewer still sees it in the next one. Each transaction costs ~2 ms whatever it holds (Prisma's interactive
+ * transaction, the run row, the statements), so a busy run writes many steps in one instead of one step in each.
+ */
+export const GATHER_MS = 8;
 
 export interface RunWriterDeps {
   prisma: PrismaClient;
@@ -48,6 +80,7 @@ export function lostTheLog(error: unknown): boolean {
 /** Queues a group the engine committed and starts the write loop if none is running. */
 export function enqueueWrite(deps: RunWriterDeps, run: RunWriteState, group: readonly ExplorationEvent[]): void {
   if (run.detached) return; // dropped: its log is no longer this instance's to write
+  if (run.pending.length === 0) run.pendingSince = performance.now();
   run.pending.push(...group);
   if (!run.writing) run.writing = writeLoop(deps, run);
 }
@@ -57,11 +90,22 @@ export async function drainWrites(run: RunWriteState): Promise<void> {
   while (run.writing) await run.writing;
 }
 
+/**
+ * Waits before a transaction so that it holds more than one group when the run is busy: always one turn of the
+ * event loop (the engine finishes its synchronous group and any that follow at once), then, when the last transaction
+ * committed within BUSY_WITHIN_MS, until the oldest pending group is GATHER_MS old.
+ */
+async function gather(run: RunWriteState): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (performance.now() - run.lastWriteEnd > BUSY_WITHIN_MS) return;
+  const wait = run.pendingSince + GATHER_MS - performance.now();
+  if (wait > 0 && !run.detached) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 /** Writes what is pending, batch after batch, in order; publishes each batch once it is committed. */
 async function writeLoop(deps: RunWriterDeps, run: RunWriteState): Promise<void> {
   try {
-    // let the engine finish its synchronous group and any that follow at once: one transaction for all of them
-    await new Promise((resolve) => setImmediate(resolve));
+    await gather(run);
     const cluster = deps.cluster;
     while (run.pending.length > 0 && !run.detached) {
       const batch = run.pending.splice(0);
@@ -74,7 +118,9 @@ async function writeLoop(deps: RunWriterDeps, run: RunWriteState): Promise<void>
         },
         { timeout: 30_000 },
       );
+      run.lastWriteEnd = performance.now();
       deps.bus.publish(run.id, batch);
+      if (run.pending.length > 0) await gather(run);
     }
   } catch (error) {
     run.writeError = error instanceof Error ? error : new Error(String(error));
