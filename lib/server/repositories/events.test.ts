@@ -55,6 +55,19 @@ describe.each(BACKENDS)('the event log (%s)', (backend) => {
       expect(await listEvents(t.prisma, 'run-a')).toEqual([event]);
     });
 
+    it('keeps awkward text exactly: quotes, backslashes, control characters, line separators, emoji', async () => {
+      const reason = 'a "quoted" \\ path\n\t\u0000\u001f \u2028\u2029 🌳 é ﬁ \ud83c';
+      const event = {
+        runId: 'run-a',
+        seq: 1,
+        ts: 8_640_000_000_000,
+        type: 'node.failed',
+        payload: { nodeId: '{"seq": 2}', reason },
+      } as const;
+      await appendEvents(t.prisma, 'run-a', [event]);
+      expect(await listEvents(t.prisma, 'run-a')).toEqual([event]);
+    });
+
     it('an empty batch writes nothing and reports the stored lastSeq', async () => {
       await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 2));
       expect(await appendEvents(t.prisma, 'run-a', [])).toEqual({ lastSeq: 2 });
