@@ -55,7 +55,7 @@ export interface WritePathBenchResult {
 
 const RAW_CHUNK = 500;
 const QUIET_GAP_MS = 50;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 /** The groups an InstantModel beam search of `nodes` nodes commits, in order. */
 async function recordGroups(runId: string, nodes: number): Promise<ExplorationEvent[][]> {
@@ -243,10 +243,13 @@ export async function benchWritePath({
       appendRuns.push(await appendOnly(appendFile, events));
       rawAppendRuns.push(benchRaw(freshDatabase(dir, `raw-append-${round}`), events, RAW_CHUNK));
     }
-    const loaded = loadedRuns.sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!;
+    // ratios are taken within each round (the same load on both sides), then their median
+    const loaded = [...loadedRuns].sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!;
     const rawMs = median(rawRuns);
     const appendMs = median(appendRuns);
     const rawAppendMs = median(rawAppendRuns);
+    const writePathPercent = median(loadedRuns.map((run, i) => (rawRuns[i]! / run.ms) * 100));
+    const appendPercent = median(appendRuns.map((ms, i) => (rawAppendRuns[i]! / ms) * 100));
 
     // the figures are rows really stored: count them back, and the two paths must hold the same node rows
     const stored = countRows(writeFile);
@@ -267,10 +270,10 @@ export async function benchWritePath({
       events: events.length,
       writePathRowsPerSec: rowsPerSec(events.length, loaded.ms),
       rawRowsPerSec: rowsPerSec(events.length, rawMs),
-      writePathPercent: (rawMs / loaded.ms) * 100,
+      writePathPercent,
       appendRowsPerSec: rowsPerSec(events.length, appendMs),
       rawAppendRowsPerSec: rowsPerSec(events.length, rawAppendMs),
-      appendPercent: (rawAppendMs / appendMs) * 100,
+      appendPercent,
       stepsPerBatch: {
         median: median(loaded.stepsPerBatch),
         max: Math.max(...loaded.stepsPerBatch),
@@ -287,7 +290,7 @@ export async function benchWritePath({
     const pct = (n: number) => `${n.toFixed(0).padStart(8)} %`;
     log(
       `write path, an InstantModel search of ${nodes.toLocaleString('en-US')} nodes: ${result.groups} groups, ` +
-        `${result.events.toLocaleString('en-US')} events, ${stored.nodes} node rows (counted back from the files), medians of ${ROUNDS} alternating rounds:\n` +
+        `${result.events.toLocaleString('en-US')} events, ${stored.nodes} node rows (counted back from the files), ${ROUNDS} alternating rounds (rates: medians; ratios: the median of each round's):\n` +
         `  run manager's write path (run-writer.ts)   ${fmt(result.writePathRowsPerSec)} events/s\n` +
         `  better-sqlite3: events + nodes + run row   ${fmt(result.rawRowsPerSec)} events/s\n` +
         `  write path / raw                           ${pct(result.writePathPercent)}\n` +

@@ -19,8 +19,8 @@ export interface RunWriteState {
   id: string;
   /** The tree folded from what has been written: the same reduce beside the engine. */
   tree: ThoughtTree;
-  /** Committed by the engine, not yet written (whole groups, in order). */
-  pending: ExplorationEvent[];
+  /** Groups committed by the engine, not yet written, in order (a transaction takes whole groups only). */
+  pending: ExplorationEvent[][];
   /** The write loop in flight, if any. */
   writing: Promise<void> | null;
   writeError: Error | null;
@@ -61,6 +61,26 @@ export const BUSY_WITHIN_MS = 16;
  */
 export const GATHER_MS = 8;
 
+/**
+ * A transaction takes whole groups up to about this many events (one group, however large, always goes): a batch
+ * past this saves little (~2 ms a transaction over ~60 ms of rows) and would hold the write lock and the event loop
+ * longer, and keep a busy run's first events from the bus longer.
+ */
+export const MAX_BATCH_EVENTS = 2_000;
+
+/** Takes whole groups from the front of what is pending, up to MAX_BATCH_EVENTS events. */
+function takeBatch(run: RunWriteState): ExplorationEvent[] {
+  const batch: ExplorationEvent[] = [];
+  let groups = 0;
+  for (const group of run.pending) {
+    if (groups > 0 && batch.length + group.length > MAX_BATCH_EVENTS) break;
+    batch.push(...group);
+    groups++;
+  }
+  run.pending.splice(0, groups);
+  return batch;
+}
+
 export interface RunWriterDeps {
   prisma: PrismaClient;
   bus: EventBus;
@@ -81,7 +101,7 @@ export function lostTheLog(error: unknown): boolean {
 export function enqueueWrite(deps: RunWriterDeps, run: RunWriteState, group: readonly ExplorationEvent[]): void {
   if (run.detached) return; // dropped: its log is no longer this instance's to write
   if (run.pending.length === 0) run.pendingSince = performance.now();
-  run.pending.push(...group);
+  run.pending.push([...group]);
   if (!run.writing) run.writing = writeLoop(deps, run);
 }
 
@@ -108,7 +128,7 @@ async function writeLoop(deps: RunWriterDeps, run: RunWriteState): Promise<void>
     await gather(run);
     const cluster = deps.cluster;
     while (run.pending.length > 0 && !run.detached) {
-      const batch = run.pending.splice(0);
+      const batch = takeBatch(run);
       const nodes = foldTouched(run.tree, batch);
       await deps.prisma.$transaction(
         async (tx) => {
@@ -120,7 +140,8 @@ async function writeLoop(deps: RunWriterDeps, run: RunWriteState): Promise<void>
       );
       run.lastWriteEnd = performance.now();
       deps.bus.publish(run.id, batch);
-      if (run.pending.length > 0) await gather(run);
+      // what is left came while this transaction ran: the run is busy (a full batch left over goes at once)
+      if (run.pending.length > 0 && run.pending.reduce((n, g) => n + g.length, 0) < MAX_BATCH_EVENTS) await gather(run);
     }
   } catch (error) {
     run.writeError = error instanceof Error ? error : new Error(String(error));

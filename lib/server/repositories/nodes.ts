@@ -6,6 +6,7 @@
 import type { NodeStatus, ThoughtNode } from '../../engine/index';
 import { Prisma } from '../../generated/prisma/client';
 import { type Db, databaseKindOf } from '../db/client';
+import { jsonRows } from './events';
 
 /** 500 rows x 10 parameters per statement, under SQLite's and Postgres's bound-parameter limits. */
 export const NODE_CHUNK_ROWS = 500;
@@ -70,12 +71,12 @@ export async function upsertNodes(db: Db, runId: string, nodes: readonly Thought
 const JSON_CHUNK_ROWS = 2_000;
 
 /**
- * SQLite's upsert with the rows as ONE JSON parameter expanded by json_each: Prisma and the adapter handle each
+ * SQLite's upsert with the rows as ONE parameter expanded by json_each (jsonRows): Prisma and the adapter handle each
  * bound parameter on their own, which made 10 parameters a node cost more than the upsert (npm run bench:write).
  */
 async function upsertNodesJson(db: Db, runId: string, nodes: readonly ThoughtNode[]): Promise<void> {
   for (let start = 0; start < nodes.length; start += JSON_CHUNK_ROWS) {
-    const rows = JSON.stringify(
+    const rows = jsonRows(
       nodes.slice(start, start + JSON_CHUNK_ROWS).map((node) => [
         node.id,
         node.parentId,
@@ -94,7 +95,7 @@ async function upsertNodesJson(db: Db, runId: string, nodes: readonly ThoughtNod
         "verified", "createdSeq")
       SELECT ${runId}, n.value ->> 0, n.value ->> 1, n.value ->> 2, n.value ->> 3, n.value ->> 4, n.value ->> 5,
         n.value ->> 6, n.value ->> 7, n.value ->> 8
-      FROM json_each(${rows}) AS n WHERE true
+      FROM json_each(CAST(${rows} AS TEXT)) AS n WHERE true
       ON CONFLICT ("runId", "nodeId") DO UPDATE SET
         "parentId" = excluded."parentId", "depth" = excluded."depth", "status" = excluded."status",
         "thought" = excluded."thought", "composite" = excluded."composite",
