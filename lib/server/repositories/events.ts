@@ -294,14 +294,47 @@ const SHARED_TEXT_MIN = 200;
  */
 type StoredMessage = { role: string; content: string } | { role: string; blocks: (string | { sha256: string })[] };
 
+/**
+ * A text split after each blank line ("\n\n"), as `text.split(/(?<=\n\n)/)` does, without the regular expression
+ * (a lookbehind tried at every character was a tenth of a live run's write path: npm run bench:write).
+ */
+export function splitAfterBlankLines(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let at = text.indexOf('\n\n'); at !== -1; at = text.indexOf('\n\n', at + 1)) {
+    const end = at + 2;
+    if (end >= text.length) break;
+    parts.push(text.slice(start, end));
+    start = end;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** sha256 of recently stored blocks: a run's calls resend the same system text and scratchpad steps. */
+const recentHashes = new Map<string, string>();
+const RECENT_HASHES_MAX = 2_000;
+
+/** A block's sha256 (hex), remembered for the next calls (a pure function of the text: the cache cannot be stale). */
+function blockHash(block: string): string {
+  let sha256 = recentHashes.get(block);
+  if (sha256 === undefined) {
+    sha256 = createHash('sha256').update(block).digest('hex');
+    // bounded: dropped whole when full (a run's repeating blocks come back at once)
+    if (recentHashes.size >= RECENT_HASHES_MAX) recentHashes.clear();
+    recentHashes.set(block, sha256);
+  }
+  return sha256;
+}
+
 /** The payload as stored: a model call's long message blocks replaced by their hashes (collected in `prompts`). */
 function storedPayload(event: ExplorationEvent, prompts: Map<string, string>): string {
   if (event.type !== 'model.called') return JSON.stringify(event.payload);
   const messages: StoredMessage[] = event.payload.messages.map(({ role, content }) => {
     if (content.length < SHARED_TEXT_MIN) return { role, content };
-    const blocks = content.split(/(?<=\n\n)/).map((block) => {
+    const blocks = splitAfterBlankLines(content).map((block) => {
       if (block.length < SHARED_TEXT_MIN) return block;
-      const sha256 = createHash('sha256').update(block).digest('hex');
+      const sha256 = blockHash(block);
       prompts.set(sha256, block);
       return { sha256 };
     });
