@@ -221,9 +221,11 @@ export async function benchWritePath({
   try {
     const groups = await recordGroups(BENCH_RUN, nodes);
     const events = groups.flat();
-    // warm Prisma's query compiler, the adapter and the JIT on a smaller run first
-    const warm = await recordGroups('warm-up', 300);
-    await driveWriter(freshDatabase(dir, 'warm'), 'warm-up', warm, 0);
+    // a round of every path first, not counted: Prisma's query compiler, the adapter and the JIT reach their steady
+    // state (measured: the write path's first rounds ran at 2/3 of its later ones, the raw inserts' did not)
+    await driveWriter(freshDatabase(dir, 'warm-write'), BENCH_RUN, groups, 0);
+    rawWritePath(freshDatabase(dir, 'warm-raw'), rawChunks(BENCH_RUN, events));
+    await appendOnly(freshDatabase(dir, 'warm-append'), events);
 
     // the machine is shared: each path runs ROUNDS times, alternating, and the medians are compared
     const chunks = rawChunks(BENCH_RUN, events);
@@ -248,7 +250,8 @@ export async function benchWritePath({
     const rawMs = median(rawRuns);
     const appendMs = median(appendRuns);
     const rawAppendMs = median(rawAppendRuns);
-    const writePathPercent = median(loadedRuns.map((run, i) => (rawRuns[i]! / run.ms) * 100));
+    const roundPercents = loadedRuns.map((run, i) => (rawRuns[i]! / run.ms) * 100);
+    const writePathPercent = median(roundPercents);
     const appendPercent = median(appendRuns.map((ms, i) => (rawAppendRuns[i]! / ms) * 100));
 
     // the figures are rows really stored: count them back, and the two paths must hold the same node rows
@@ -293,7 +296,8 @@ export async function benchWritePath({
         `${result.events.toLocaleString('en-US')} events, ${stored.nodes} node rows (counted back from the files), ${ROUNDS} alternating rounds (rates: medians; ratios: the median of each round's):\n` +
         `  run manager's write path (run-writer.ts)   ${fmt(result.writePathRowsPerSec)} events/s\n` +
         `  better-sqlite3: events + nodes + run row   ${fmt(result.rawRowsPerSec)} events/s\n` +
-        `  write path / raw                           ${pct(result.writePathPercent)}\n` +
+        `  write path / raw                           ${pct(result.writePathPercent)}` +
+        ` (rounds: ${roundPercents.map((p) => p.toFixed(0)).join(', ')})\n` +
         `  steps per transaction (median, max)        ${String(result.stepsPerBatch.median).padStart(9)}, ` +
         `${result.stepsPerBatch.max} (${result.stepsPerBatch.batches} transactions)\n` +
         `  appendEvents alone, batches of ${RAW_CHUNK}         ${fmt(result.appendRowsPerSec)} events/s\n` +
