@@ -330,7 +330,9 @@ export async function benchWritePath({
     ]);
     return result;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // BENCH_WRITE_KEEP=1 keeps the files, to count their rows from outside (sqlite3 <file> 'SELECT count(*) ...')
+    if (process.env.BENCH_WRITE_KEEP === '1') log(`  database files kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
