@@ -31,11 +31,13 @@ export interface EventStoreBenchResult {
   listEventsRowsPerSec: number;
 }
 
-const BENCH_RUN = 'bench-run';
+/** The run id every store bench writes (its raw ceiling inserts this run's row itself). */
+export const BENCH_RUN = 'bench-run';
 const ANSWER_TAIL = 'so this is a final answer to the goal.';
 const TRACE_TAIL = 'and uses 4 9 10 13 exactly once each, as the goal asks';
 const BACKTRACK_TAIL = 'fell below the confidence threshold of 0.3; trying the best deferred alternative';
-const PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
+/** The pragmas the app's connection sets (lib/server/db/client.ts), for the bare better-sqlite3 connections. */
+export const PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
 
 /** The run a store bench appends into (bench:store, bench:postgres). */
 export function benchRunInput(id: string): CreateRunInput {
@@ -124,13 +126,15 @@ export function benchEvents(runId: string, count: number): ExplorationEvent[] {
   });
 }
 
-function freshDatabase(dir: string, name: string): string {
+/** A fresh database file in `dir`, migrated as the app migrates its own. */
+export function freshDatabase(dir: string, name: string): string {
   const file = path.join(dir, `${name}.db`);
   migrate(file);
   return file;
 }
 
-function openDirect(file: string): Database.Database {
+/** A bare better-sqlite3 connection to `file` with the app's pragmas, holding the bench run's row. */
+export function openDirect(file: string): Database.Database {
   const db = new Database(file, { timeout: 5_000 });
   db.exec(PRAGMAS);
   db.prepare(
@@ -140,12 +144,12 @@ function openDirect(file: string): Database.Database {
   return db;
 }
 
-function rowsPerSec(rows: number, ms: number): number {
+export function rowsPerSec(rows: number, ms: number): number {
   return Math.round((rows / ms) * 1000);
 }
 
 /** The ceiling: one prepared single-row INSERT, a transaction per batch. */
-function benchRaw(file: string, events: ExplorationEvent[], batch: number): number {
+export function benchRaw(file: string, events: ExplorationEvent[], batch: number): number {
   const db = openDirect(file);
   const insert = db.prepare('INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts") VALUES (?, ?, ?, ?, ?)');
   const writeBatch = db.transaction((chunk: ExplorationEvent[]) => {

@@ -25,6 +25,9 @@ export {
 } from './ingest/http';
 export { appendEvents, listEvents, withoutPrompt } from './repositories/events';
 export { foldTouched, writeFoldedBatch } from './projection';
+export { createWriteState, drainWrites, enqueueWrite, type RunWriteState } from './run-writer';
+export { EventBus } from './event-bus';
+export { summarizeTree } from './run-summary';
 export { createRun, getRun } from './repositories/runs';
 export type { CreateRunInput } from './repositories/runs';
 export { getServices, shutdownServices } from './services';

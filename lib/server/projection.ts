@@ -9,7 +9,7 @@ import { reduce, subtreeIds, type ThoughtNode, type ThoughtTree } from '../engin
 import type { Db } from './db/client';
 import { appendEventsInTransaction } from './repositories/events';
 import { upsertNodes } from './repositories/nodes';
-import { updateRun } from './repositories/runs';
+import { writeRunPatch } from './repositories/runs';
 import { summarizeTree } from './run-summary';
 
 /**
@@ -64,5 +64,5 @@ export async function writeFoldedBatch(
 ): Promise<void> {
   await appendEventsInTransaction(tx, runId, events);
   if (nodes.length) await upsertNodes(tx, runId, nodes);
-  await updateRun(tx, runId, summarizeTree(tree));
+  await writeRunPatch(tx, runId, summarizeTree(tree));
 }

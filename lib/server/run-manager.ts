@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPayloads, ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
-import { createEmptyTree, fold, reduce, resolveConfig, type ThoughtTree } from '../engine/index';
+import { createEmptyTree, fold, reduce, resolveConfig } from '../engine/index';
 import {
   ExplorationControl,
   forkedNodeId,
@@ -40,7 +40,14 @@ import { appendEvents, appendEventsInTransaction, EventAppendError, listEvents }
 import { saveSnapshot } from './repositories/snapshots';
 import { upsertNodes } from './repositories/nodes';
 import { summarizeTree } from './run-summary';
-import { foldTouched, writeFoldedBatch } from './projection';
+import {
+  createWriteState,
+  drainWrites,
+  enqueueWrite,
+  lostTheLog,
+  type RunWriteState,
+  type RunWriterDeps,
+} from './run-writer';
 import { IngestRuns } from './ingest/service';
 import { externalRunIds } from './repositories/ingest';
 import type { RunRecord } from '../contract/run';
@@ -93,28 +100,10 @@ export interface StartRunInput {
   ownerId?: string | null;
 }
 
-interface LiveRun {
-  id: string;
+interface LiveRun extends RunWriteState {
   control: ExplorationControl;
-  /** The tree folded from what has been written: the same reduce beside the engine. */
-  tree: ThoughtTree;
-  pending: ExplorationEvent[];
-  writing: Promise<void> | null;
-  writeError: Error | null;
-  abort: AbortController;
   /** Settles when the run has stopped and everything is written. */
   done: Promise<void>;
-  /** Stopped here with nothing more written: another instance owns its log now (or this one is going away). */
-  detached: boolean;
-}
-
-/**
- * Whether a failed write means the log is no longer this instance's to write (cluster mode): its lease was taken over,
- * another writer's events are there (duplicate, gap), or the run was deleted. Such a run is detached, never failed.
- */
-function lostTheLog(error: unknown): boolean {
-  if (error instanceof LeaseLostError) return true;
-  return error instanceof EventAppendError && ['duplicate', 'gap', 'run-missing'].includes(error.reason);
 }
 
 /** A run.queued payload with who asked, when someone did (an automatic resume after a restart has no actor). */
@@ -514,15 +503,9 @@ export class RunManager implements ClusterHost {
   private launch(runId: string): void {
     let finish!: () => void;
     const run: LiveRun = {
-      id: runId,
+      ...createWriteState(runId, createEmptyTree(runId)),
       control: new ExplorationControl(),
-      tree: createEmptyTree(runId),
-      pending: [],
-      writing: null,
-      writeError: null,
-      abort: new AbortController(),
       done: new Promise<void>((resolve) => (finish = resolve)),
-      detached: false,
     };
     this.live.set(runId, run);
     void this.execute(run)
@@ -645,43 +628,14 @@ export class RunManager implements ClusterHost {
   }
 
   private enqueueWrite(run: LiveRun, group: ExplorationEvent[]): void {
-    if (run.detached) return; // dropped: its log is no longer this instance's to write
-    run.pending.push(...group);
-    if (!run.writing) run.writing = this.writeLoop(run);
+    enqueueWrite(this.writerDeps, run, group);
   }
 
   private async drain(run: LiveRun): Promise<void> {
-    while (run.writing) await run.writing;
+    await drainWrites(run);
   }
 
-  /** Writes what is pending, batch after batch, in order; publishes each batch once it is committed. */
-  private async writeLoop(run: LiveRun): Promise<void> {
-    try {
-      // let the engine finish its synchronous group and any that follow at once: one transaction for all of them
-      await new Promise((resolve) => setImmediate(resolve));
-      const cluster = this.cluster;
-      while (run.pending.length > 0 && !run.detached) {
-        const batch = run.pending.splice(0);
-        const nodes = foldTouched(run.tree, batch);
-        await this.options.prisma.$transaction(
-          async (tx) => {
-            // the fence: the row stays locked to the commit, so a takeover waits for this batch or this batch fails
-            if (cluster && !(await cluster.holds(tx, run.id))) throw new LeaseLostError(run.id);
-            await writeFoldedBatch(tx, run.id, run.tree, batch, nodes);
-          },
-          { timeout: 30_000 },
-        );
-        this.options.bus.publish(run.id, batch);
-      }
-    } catch (error) {
-      run.writeError = error instanceof Error ? error : new Error(String(error));
-      if (this.cluster && lostTheLog(error)) {
-        run.detached = true;
-        run.pending.length = 0;
-      }
-      run.abort.abort(run.writeError);
-    } finally {
-      run.writing = null;
-    }
+  private get writerDeps(): RunWriterDeps {
+    return { prisma: this.options.prisma, bus: this.options.bus, cluster: this.cluster };
   }
 }

@@ -11,6 +11,7 @@ import {
   appendEventsInTransaction,
   countEvents,
   listEvents,
+  splitAfterBlankLines,
 } from './events';
 import { createRun, getRun } from './runs';
 
@@ -50,6 +51,19 @@ describe.each(BACKENDS)('the event log (%s)', (backend) => {
         ts: Date.UTC(2030, 0, 1, 12, 0, 0, 123),
         type: 'steer.prune',
         payload: { nodeId: 'n\'1"; DROP TABLE "Event"; --', actor: 'ユーザー' },
+      } as const;
+      await appendEvents(t.prisma, 'run-a', [event]);
+      expect(await listEvents(t.prisma, 'run-a')).toEqual([event]);
+    });
+
+    it('keeps awkward text exactly: quotes, backslashes, control characters, line separators, emoji', async () => {
+      const reason = 'a "quoted" \\ path\n\t\u0000\u001f \u2028\u2029 🌳 é ﬁ \ud83c';
+      const event = {
+        runId: 'run-a',
+        seq: 1,
+        ts: 8_640_000_000_000,
+        type: 'node.failed',
+        payload: { nodeId: '{"seq": 2}', reason },
       } as const;
       await appendEvents(t.prisma, 'run-a', [event]);
       expect(await listEvents(t.prisma, 'run-a')).toEqual([event]);
@@ -251,5 +265,29 @@ describe('announcing appended batches (postgresql)', () => {
     await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 3, 1));
     await expect.poll(() => heard.length).toBe(2);
     expect(heard.map((h) => h.seq)).toEqual([2, 3]);
+  });
+});
+
+describe('splitAfterBlankLines', () => {
+  it('splits as text.split(/(?<=\\n\\n)/) does, on every arrangement of newlines and letters', () => {
+    const samples = [
+      '',
+      'a',
+      '\n\n',
+      'a\n\nb',
+      'a\n\n',
+      '\n\na',
+      'a\n\n\nb',
+      'a\n\n\n\n',
+      '\n\n\n',
+      'x\ny\n\nz\n\n\n\nw',
+    ];
+    // every string of up to 7 characters over { a, \n } covers runs of newlines at the start, middle and end
+    for (let length = 1; length <= 7; length++) {
+      for (let bits = 0; bits < 1 << length; bits++) {
+        samples.push(Array.from({ length }, (_, i) => ((bits >> i) & 1 ? '\n' : 'a')).join(''));
+      }
+    }
+    for (const text of samples) expect(splitAfterBlankLines(text)).toEqual(text.split(/(?<=\n\n)/));
   });
 });

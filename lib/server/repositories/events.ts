@@ -17,6 +17,8 @@
  * - one connection means the append commits atomically with the run and node updates (appendEventsInTransaction);
  * - Prisma.sql fragments keep every value a bound parameter and write Postgres's placeholders too.
  * (createMany is ~2% of raw speed per shared/STACK.md: never use it here.)
+ * Since issue 16 SQLite's rows (events, prompt texts) go as ONE parameter each statement (jsonRows, expanded by
+ * json_each), like PostgreSQL's: the per-parameter cost above was most of a live run's write path (npm run bench:write).
  *
  * PostgreSQL (npm run bench:postgres, 50k rows, 2 shared cores under a load of ~7, so read the ratios): a batch of up
  * to EVENT_CHUNK_ROWS is ONE statement (appendStatement: the compare-and-set in a data-modifying WITH, the rows as
@@ -42,6 +44,9 @@ import { type Db, type PrismaClient, databaseKindOf } from '../db/client';
 
 /** Rows per INSERT statement: 500 x 5 parameters stays far below SQLite's and Postgres's bound-parameter limits. */
 export const EVENT_CHUNK_ROWS = 500;
+
+/** Rows per SQLite statement whose rows travel as one JSON parameter (a few MB of text at most). */
+const JSON_CHUNK_ROWS = 2_000;
 
 export type EventAppendFailure = 'wrong-run' | 'not-contiguous' | 'run-missing' | 'gap' | 'duplicate';
 
@@ -160,6 +165,26 @@ export async function appendEventsInTransaction(
     await tx.$executeRaw`UPDATE "Run" SET "lastSeq" = ${lastSeq} WHERE "id" = ${runId} AND "lastSeq" = ${firstSeq - 1}`;
   if (advanced !== 1) throw await sequenceError(tx, runId, firstSeq);
   const texts = [...prompts];
+  if (databaseKindOf(tx) === 'sqlite') {
+    // the rows as ONE parameter expanded by json_each (as PostgreSQL's appendStatement does): Prisma and the adapter
+    // handle each bound parameter on their own and re-prepare each statement, so 2,500 parameters cost several times
+    // the insert itself (npm run bench:write)
+    for (let start = 0; start < texts.length; start += JSON_CHUNK_ROWS) {
+      const rows = jsonRows(texts.slice(start, start + JSON_CHUNK_ROWS));
+      await tx.$executeRaw`INSERT INTO "PromptText" ("hash", "content")
+        SELECT p.value ->> 0, p.value ->> 1 FROM json_each(CAST(${rows} AS TEXT)) AS p WHERE true
+        ON CONFLICT ("hash") DO NOTHING`;
+    }
+    for (let start = 0; start < events.length; start += JSON_CHUNK_ROWS) {
+      const rows = jsonRows(
+        events.slice(start, start + JSON_CHUNK_ROWS).map((e, i) => [e.seq, e.type, payloads[start + i], e.ts]),
+      );
+      await tx.$executeRaw`INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts")
+        SELECT ${runId}, e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value ->> 3
+        FROM json_each(CAST(${rows} AS TEXT)) AS e`;
+    }
+    return { lastSeq };
+  }
   for (let start = 0; start < texts.length; start += EVENT_CHUNK_ROWS) {
     const rows = texts.slice(start, start + EVENT_CHUNK_ROWS).map(([hash, text]) => Prisma.sql`(${hash}, ${text})`);
     await tx.$executeRaw`INSERT INTO "PromptText" ("hash", "content") VALUES ${Prisma.join(rows)}
@@ -173,6 +198,15 @@ export async function appendEventsInTransaction(
   }
   await notifyAppended(tx, runId, lastSeq);
   return { lastSeq };
+}
+
+/**
+ * Rows for SQLite's json_each as ONE parameter: their JSON as UTF-8 bytes, read back in SQL with CAST(? AS TEXT).
+ * Not a string: Prisma passes a raw query's parameters through JSON.stringify and JSON.parse, which would escape and
+ * unescape every quote of the rows once more; bytes cross as base64, with nothing to escape (npm run bench:write).
+ */
+export function jsonRows(rows: readonly unknown[]): Buffer {
+  return Buffer.from(JSON.stringify(rows), 'utf8');
 }
 
 /**
@@ -262,14 +296,47 @@ const SHARED_TEXT_MIN = 200;
  */
 type StoredMessage = { role: string; content: string } | { role: string; blocks: (string | { sha256: string })[] };
 
+/**
+ * A text split after each blank line ("\n\n"), as `text.split(/(?<=\n\n)/)` does, without the regular expression
+ * (a lookbehind tried at every character was a tenth of a live run's write path: npm run bench:write).
+ */
+export function splitAfterBlankLines(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let at = text.indexOf('\n\n'); at !== -1; at = text.indexOf('\n\n', at + 1)) {
+    const end = at + 2;
+    if (end >= text.length) break;
+    parts.push(text.slice(start, end));
+    start = end;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** sha256 of recently stored blocks: a run's calls resend the same system text and scratchpad steps. */
+const recentHashes = new Map<string, string>();
+const RECENT_HASHES_MAX = 2_000;
+
+/** A block's sha256 (hex), remembered for the next calls (a pure function of the text: the cache cannot be stale). */
+function blockHash(block: string): string {
+  let sha256 = recentHashes.get(block);
+  if (sha256 === undefined) {
+    sha256 = createHash('sha256').update(block).digest('hex');
+    // bounded: dropped whole when full (a run's repeating blocks come back at once)
+    if (recentHashes.size >= RECENT_HASHES_MAX) recentHashes.clear();
+    recentHashes.set(block, sha256);
+  }
+  return sha256;
+}
+
 /** The payload as stored: a model call's long message blocks replaced by their hashes (collected in `prompts`). */
 function storedPayload(event: ExplorationEvent, prompts: Map<string, string>): string {
   if (event.type !== 'model.called') return JSON.stringify(event.payload);
   const messages: StoredMessage[] = event.payload.messages.map(({ role, content }) => {
     if (content.length < SHARED_TEXT_MIN) return { role, content };
-    const blocks = content.split(/(?<=\n\n)/).map((block) => {
+    const blocks = splitAfterBlankLines(content).map((block) => {
       if (block.length < SHARED_TEXT_MIN) return block;
-      const sha256 = createHash('sha256').update(block).digest('hex');
+      const sha256 = blockHash(block);
       prompts.set(sha256, block);
       return { sha256 };
     });

@@ -66,6 +66,25 @@ describe.each(BACKENDS)('the node projection (%s)', (backend) => {
       expect(await t.prisma.node.count()).toBe(3);
     });
 
+    it('keeps awkward text, floats and verdicts exactly', async () => {
+      const thought = 'it\'s "(10 - 4)"\n\\ × 24 ✓ \u2028 🌳';
+      await upsertNodes(t.prisma, 'run-a', [
+        sampleNode('n0'),
+        child('n1', 2, {
+          branch: { thought, proposedAction: { type: 'response', content: '' } },
+          score: { confidence: 1, progress: 1, novelty: 1, composite: 0.1 + 0.2, reasoning: '', fallback: false },
+          cumulativeScore: 1 / 3,
+          verification: { passed: true, trace: 'ok' },
+        }),
+      ]);
+      expect((await listNodes(t.prisma, 'run-a'))[1]).toMatchObject({
+        thought,
+        composite: 0.1 + 0.2,
+        cumulativeScore: 1 / 3,
+        verified: true,
+      });
+    });
+
     it('handles more nodes than one statement holds, in creation order', async () => {
       const many = Array.from({ length: NODE_CHUNK_ROWS * 2 + 3 }, (_, i) => child(`n${i + 1}`, i + 2));
       await upsertNodes(t.prisma, 'run-a', [sampleNode('n0'), ...many]);

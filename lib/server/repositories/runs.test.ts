@@ -22,6 +22,8 @@ import {
   listRuns,
   summarizeRuns,
   updateRun,
+  writeRunPatch,
+  type RunPatch,
 } from './runs';
 
 const ids = (runs: RunRecord[]) => runs.map((r) => r.id);
@@ -141,6 +143,45 @@ describe.each(BACKENDS)('the runs repository (%s)', (backend) => {
 
     it('returns null for a missing run', async () => {
       expect(await updateRun(t.prisma, 'missing', { status: 'failed' })).toBeNull();
+    });
+  });
+
+  describe('writeRunPatch (the write path: nothing read back)', () => {
+    it('stores what updateRun stores, and bumps updatedAt', async () => {
+      const createdAt = new Date('2030-05-06T07:08:09.010Z');
+      const base = await createRun(t.prisma, sampleRunInput('by-orm', { createdAt }));
+      await createRun(t.prisma, sampleRunInput('by-sql', { createdAt }));
+      const patches: RunPatch[] = [
+        {
+          status: 'running',
+          stats: { ...emptyStats(), totalNodes: 3 },
+          exploredNodes: 1,
+          totalNodes: 3,
+          bestScore: 0.1 + 0.2,
+        },
+        {
+          status: 'finished',
+          finishReason: 'terminated',
+          finishedAt: new Date('2031-01-02T03:04:05.006Z'),
+          output: 'it\'s "24" ✓\n(10 - 4) * (13 - 9)',
+          success: true,
+          verified: false,
+          cost: 0.25,
+          unpricedCalls: 2,
+        },
+        { stats: null, error: 'boom', bestScore: null, config: { ...base.config, maxDepth: 9 } },
+      ];
+      for (const patch of patches) {
+        const updated = await updateRun(t.prisma, 'by-orm', patch);
+        expect(await writeRunPatch(t.prisma, 'by-sql', patch)).toBe(true);
+        const written = await getRun(t.prisma, 'by-sql');
+        expect({ ...written, id: 'by-orm', updatedAt: null }).toEqual({ ...updated, updatedAt: null });
+        expect(written!.updatedAt.getTime()).toBeGreaterThanOrEqual(base.updatedAt.getTime());
+      }
+    });
+
+    it('returns false for a missing run', async () => {
+      expect(await writeRunPatch(t.prisma, 'missing', { status: 'failed' })).toBe(false);
     });
   });
 

@@ -1,0 +1,156 @@
+/**
+ * A live run's write path: the groups the engine commits (onCommit) are queued here and written in order, several
+ * groups per transaction when they come faster than a transaction takes, each transaction holding whole groups only
+ * (events, the node projection they changed, the run row's summary: writeFoldedBatch), then published on the bus once
+ * committed. In a cluster every transaction first checks the run's lease (the fence).
+ * Not responsible for a run's lifecycle (the run manager starts, stops and detaches runs), the SQL (repositories/),
+ * nor for folding (lib/engine reduce, through projection.ts).
+ */
+import type { ExplorationEvent } from '../contract/events';
+import type { ThoughtTree } from '../engine/index';
+import type { PrismaClient } from './db/client';
+import type { EventBus } from './event-bus';
+import { type Cluster, LeaseLostError } from './cluster/index';
+import { EventAppendError } from './repositories/events';
+import { foldTouched, writeFoldedBatch } from './projection';
+
+/** What the writer keeps of a live run (the run manager's LiveRun has these fields and more). */
+export interface RunWriteState {
+  id: string;
+  /** The tree folded from what has been written: the same reduce beside the engine. */
+  tree: ThoughtTree;
+  /** Groups committed by the engine, not yet written, in order (a transaction takes whole groups only). */
+  pending: ExplorationEvent[][];
+  /** The write loop in flight, if any. */
+  writing: Promise<void> | null;
+  writeError: Error | null;
+  abort: AbortController;
+  /** Stopped with nothing more written: its pending events are dropped. */
+  detached: boolean;
+  /** When the oldest pending group was committed by the engine (performance.now()). */
+  pendingSince: number;
+  /** When the last transaction committed (performance.now()); -Infinity before the first. */
+  lastWriteEnd: number;
+}
+
+/** A live run's write state before its first group. */
+export function createWriteState(id: string, tree: ThoughtTree): RunWriteState {
+  return {
+    id,
+    tree,
+    pending: [],
+    writing: null,
+    writeError: null,
+    abort: new AbortController(),
+    detached: false,
+    pendingSince: 0,
+    lastWriteEnd: -Infinity,
+  };
+}
+
+/**
+ * A run whose last transaction committed less than this long ago is busy: its next groups are gathered into one
+ * transaction. A quiet run (a model call takes longer than this) has each group written at the next turn.
+ */
+export const BUSY_WITHIN_MS = 16;
+
+/**
+ * How long a busy run's oldest pending group may wait for more to join its transaction: under a frame (~16 ms), so a
+ * viewer still sees it in the next one. Each transaction costs ~2 ms whatever it holds (Prisma's interactive
+ * transaction, the run row, the statements), so a busy run writes many steps in one instead of one step in each.
+ */
+export const GATHER_MS = 8;
+
+/**
+ * A transaction takes whole groups up to about this many events (one group, however large, always goes): a batch
+ * past this saves little (~2 ms a transaction over ~60 ms of rows) and would hold the write lock and the event loop
+ * longer, and keep a busy run's first events from the bus longer.
+ */
+export const MAX_BATCH_EVENTS = 2_000;
+
+/** Takes whole groups from the front of what is pending, up to MAX_BATCH_EVENTS events. */
+function takeBatch(run: RunWriteState): ExplorationEvent[] {
+  const batch: ExplorationEvent[] = [];
+  let groups = 0;
+  for (const group of run.pending) {
+    if (groups > 0 && batch.length + group.length > MAX_BATCH_EVENTS) break;
+    batch.push(...group);
+    groups++;
+  }
+  run.pending.splice(0, groups);
+  return batch;
+}
+
+export interface RunWriterDeps {
+  prisma: PrismaClient;
+  bus: EventBus;
+  /** Cluster mode: each transaction first checks this instance still holds the run's lease. */
+  cluster: Cluster | null;
+}
+
+/**
+ * Whether a failed write means the log is no longer this instance's to write (cluster mode): its lease was taken over,
+ * another writer's events are there (duplicate, gap), or the run was deleted. Such a run is detached, never failed.
+ */
+export function lostTheLog(error: unknown): boolean {
+  if (error instanceof LeaseLostError) return true;
+  return error instanceof EventAppendError && ['duplicate', 'gap', 'run-missing'].includes(error.reason);
+}
+
+/** Queues a group the engine committed and starts the write loop if none is running. */
+export function enqueueWrite(deps: RunWriterDeps, run: RunWriteState, group: readonly ExplorationEvent[]): void {
+  if (run.detached) return; // dropped: its log is no longer this instance's to write
+  if (run.pending.length === 0) run.pendingSince = performance.now();
+  run.pending.push([...group]);
+  if (!run.writing) run.writing = writeLoop(deps, run);
+}
+
+/** Settles when everything queued so far is written (or the loop stopped on an error, kept in writeError). */
+export async function drainWrites(run: RunWriteState): Promise<void> {
+  while (run.writing) await run.writing;
+}
+
+/**
+ * Waits before a transaction so that it holds more than one group when the run is busy: always one turn of the
+ * event loop (the engine finishes its synchronous group and any that follow at once), then, when the last transaction
+ * committed within BUSY_WITHIN_MS, until the oldest pending group is GATHER_MS old.
+ */
+async function gather(run: RunWriteState): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (performance.now() - run.lastWriteEnd > BUSY_WITHIN_MS) return;
+  const wait = run.pendingSince + GATHER_MS - performance.now();
+  if (wait > 0 && !run.detached) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/** Writes what is pending, batch after batch, in order; publishes each batch once it is committed. */
+async function writeLoop(deps: RunWriterDeps, run: RunWriteState): Promise<void> {
+  try {
+    await gather(run);
+    const cluster = deps.cluster;
+    while (run.pending.length > 0 && !run.detached) {
+      const batch = takeBatch(run);
+      const nodes = foldTouched(run.tree, batch);
+      await deps.prisma.$transaction(
+        async (tx) => {
+          // the fence: the row stays locked to the commit, so a takeover waits for this batch or this batch fails
+          if (cluster && !(await cluster.holds(tx, run.id))) throw new LeaseLostError(run.id);
+          await writeFoldedBatch(tx, run.id, run.tree, batch, nodes);
+        },
+        { timeout: 30_000 },
+      );
+      run.lastWriteEnd = performance.now();
+      deps.bus.publish(run.id, batch);
+      // what is left came while this transaction ran: the run is busy (a full batch left over goes at once)
+      if (run.pending.length > 0 && run.pending.reduce((n, g) => n + g.length, 0) < MAX_BATCH_EVENTS) await gather(run);
+    }
+  } catch (error) {
+    run.writeError = error instanceof Error ? error : new Error(String(error));
+    if (deps.cluster && lostTheLog(error)) {
+      run.detached = true;
+      run.pending.length = 0;
+    }
+    run.abort.abort(run.writeError);
+  } finally {
+    run.writing = null;
+  }
+}
