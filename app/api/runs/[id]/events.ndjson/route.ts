@@ -3,7 +3,7 @@
 // run; model calls come without their prompts to a reader who may not read them (a share link without prompts).
 import 'server-only';
 import { canOnRun } from '@/lib/contract/access';
-import { accessErrorResponse, admit, runFor, streamRunEvents, withoutPrompt } from '@/lib/server/index';
+import { accessErrorResponse, admit, ndjsonBody, runFor, streamRunEventPages, withoutPrompt } from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -25,7 +25,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     return accessErrorResponse(error);
   }
 
-  const events = streamRunEvents({
+  const pages = streamRunEventPages({
     prisma: services.prisma,
     bus: services.bus,
     runId: id,
@@ -33,17 +33,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     follow: url.searchParams.get('follow') === '1',
     signal: req.signal,
   });
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await events.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`${JSON.stringify(light ? withoutPrompt(next.value) : next.value)}\n`));
-    },
-    async cancel() {
-      await events.return(undefined);
-    },
-  });
+  const body = ndjsonBody(pages, (event) => JSON.stringify(light ? withoutPrompt(event) : event));
   return new Response(body, {
     headers: {
       'content-type': 'application/x-ndjson; charset=utf-8',
