@@ -27,15 +27,19 @@ import { benchEventStore } from './server-store';
 const PORT = 3310;
 const INSPECT_PORT = 9310;
 const MB = 1024 * 1024;
-/** The big run's node limit: about 100k events with the simulated model's defaults (~12 events per node at this size). */
-const NODES = Number(process.env.BENCH_SERVER_NODES ?? 8_400);
+/**
+ * The big run's node limit: ~93k events (~180 MB of NDJSON) with the simulated model's defaults at depth 14. The count
+ * jumps with the limit (8,150: 93k events; 8,200: 155k, a whole beam level more); at depth 12 the beam runs out of
+ * frontier at 89k.
+ */
+const NODES = Number(process.env.BENCH_SERVER_NODES ?? 8_150);
 
 /** A run with the offline simulated model at full speed (latency 0), up to `nodes` nodes. */
-function createRun(server: BenchServer, nodes: number, latencyMs = 0) {
+function createRun(server: BenchServer, nodes: number, latencyMs = 0, maxDepth = 12) {
   return server.post<{ id: string }>('run.create', {
     taskId: 'open-goal',
     goal: 'Reduce the p99 latency of the checkout API',
-    config: { maxTotalNodes: nodes, maxDepth: 12, terminationConfidence: 1, confidenceThreshold: 0 },
+    config: { maxTotalNodes: nodes, maxDepth, terminationConfidence: 1, confidenceThreshold: 0 },
     model: { provider: 'simulated', seed: 11, latencyMs },
   });
 }
@@ -77,7 +81,7 @@ async function memory(server: BenchServer, inspector: Inspector) {
   const rssBefore = residentMemory(server.pid).rss;
 
   const started = performance.now();
-  const { id } = await createRun(server, NODES);
+  const { id } = await createRun(server, NODES, 0, 14);
   let rssPeak = rssBefore;
   const sampler = setInterval(() => {
     rssPeak = Math.max(rssPeak, residentMemory(server.pid).rss);
