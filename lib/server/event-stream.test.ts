@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { getRun } from './repositories/runs';
 import { hasEnded } from '../contract/run-status';
-import { FollowerInbox, INBOX_EVENTS, ndjsonBody, streamRunEventPages, streamRunEvents } from './event-stream';
+import {
+  eventPagesText,
+  FollowerInbox,
+  INBOX_EVENTS,
+  ndjsonBody,
+  streamRunEventPages,
+  streamRunEvents,
+} from './event-stream';
 import { servicesPerTest } from './testing/services';
 
 const testServices = servicesPerTest();
@@ -93,7 +100,7 @@ describe('a follower slower than its run', () => {
   });
 });
 
-describe('ndjsonBody', () => {
+describe('ndjsonBody over eventPagesText', () => {
   it('writes a page as one chunk of lines, and pulls the next page only once the client has read', async () => {
     let pulled = 0;
     let ended = false;
@@ -110,7 +117,7 @@ describe('ndjsonBody', () => {
         ended = true;
       }
     }
-    const reader = ndjsonBody(pages()).getReader();
+    const reader = ndjsonBody(eventPagesText(pages())).getReader();
     await pulledOnce;
     await new Promise((resolve) => setImmediate(resolve)); // a chance to run ahead, if it would
     expect(pulled).toBe(1); // one page waits for a client that has read nothing

@@ -14,7 +14,7 @@
 import type { ExplorationEvent } from '../contract/events';
 import type { PrismaClient } from './db/client';
 import { type BusMessage, type EventBus, STREAMS_CLOSING } from './event-bus';
-import { listEvents } from './repositories/events';
+import { listEventLines, listEvents } from './repositories/events';
 import { getRun } from './repositories/runs';
 import { hasEnded } from '../contract/run-status';
 
@@ -175,23 +175,42 @@ export async function* streamRunEventPages(options: StreamOptions): AsyncGenerat
 }
 
 /**
- * A response body of NDJSON lines, one page of events per chunk, pulled only as the client reads (a stream's
- * default queue holds one chunk: a slow client holds the server to one page ahead). `line` turns an event into its
- * JSON (a reader without prompts gets them left out). Cancelling (the client went away) ends the pages' generator.
+ * The stored log after a cursor as NDJSON text, a page per chunk (listEventLines: the lines written from the stored
+ * payloads, never parsed and stringified again): events.ndjson read whole, without following.
  */
-export function ndjsonBody(
+export async function* storedLogText(prisma: PrismaClient, runId: string, afterSeq: number): AsyncGenerator<string> {
+  let cursor = afterSeq;
+  for (;;) {
+    const page = await listEventLines(prisma, runId, { afterSeq: cursor, limit: PAGE });
+    cursor = page.lastSeq;
+    if (page.count > 0) yield page.text;
+    if (page.count < PAGE) return;
+  }
+}
+
+/** Pages of events as NDJSON text, `line` turning an event into its JSON (a reader without prompts gets them out). */
+export async function* eventPagesText(
   pages: AsyncGenerator<ExplorationEvent[]>,
   line: (event: ExplorationEvent) => string = (event) => JSON.stringify(event),
-): ReadableStream<Uint8Array> {
+): AsyncGenerator<string> {
+  for await (const page of pages) yield page.map((event) => `${line(event)}\n`).join('');
+}
+
+/**
+ * A response body of NDJSON text, one chunk per page, pulled only as the client reads (a stream's default queue
+ * holds one chunk: a slow client holds the server to one page ahead). Cancelling (the client went away) ends the
+ * pages' generator, so its reads and its bus subscription stop.
+ */
+export function ndjsonBody(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await pages.next();
+      const next = await chunks.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value.map((event) => `${line(event)}\n`).join('')));
+      else controller.enqueue(encoder.encode(next.value));
     },
     async cancel() {
-      await pages.return(undefined);
+      await chunks.return(undefined);
     },
   });
 }
