@@ -58,9 +58,9 @@ async function waitUntilEnded(server: BenchServer, id: string): Promise<number> 
 }
 
 /** Downloads the run's whole log as events.ndjson; the bytes and the seconds it took. */
-async function download(server: BenchServer, id: string): Promise<{ bytes: number; seconds: number }> {
+async function download(server: BenchServer, id: string, query = ''): Promise<{ bytes: number; seconds: number }> {
   const started = performance.now();
-  const res = await fetch(`${server.base}/api/runs/${id}/events.ndjson`);
+  const res = await fetch(`${server.base}/api/runs/${id}/events.ndjson${query}`);
   if (!res.ok || !res.body) throw new Error(`events.ndjson answered ${res.status}`);
   const reader = res.body.getReader();
   let bytes = 0;
@@ -98,6 +98,8 @@ async function memory(server: BenchServer, inspector: Inspector) {
 
   const log = await download(server, id);
   const again = await download(server, id);
+  // the same log through the event path (follow on an ended run: pages of events, each stringified), in this run
+  const asEvents = await download(server, id, '?follow=1');
   const rate = (d: { bytes: number; seconds: number }) => d.bytes / MB / d.seconds;
   const heapAfterDownloads = await inspector.heapAfterGc();
 
@@ -109,10 +111,13 @@ async function memory(server: BenchServer, inspector: Inspector) {
   console.log(`before (after a warm-up run)          ${mb(heapBefore)} ${mb(rssBefore)}`);
   console.log(`at the run's peak                     ${' '.repeat(8)} ${mb(rssPeak)}`);
   console.log(`after the run, collected              ${mb(heapAfter)} ${mb(rssAfter)}`);
-  console.log(`after two downloads of its log        ${mb(heapAfterDownloads)} ${mb(residentMemory(server.pid).rss)}`);
+  console.log(`after three downloads of its log      ${mb(heapAfterDownloads)} ${mb(residentMemory(server.pid).rss)}`);
   console.log(`\nevents.ndjson of that run on the same server: ${(log.bytes / MB).toFixed(1)} MB`);
   console.log(`  first download  ${log.seconds.toFixed(2)} s  ${rate(log).toFixed(1)} MB/s`);
   console.log(`  second download ${again.seconds.toFixed(2)} s  ${rate(again).toFixed(1)} MB/s`);
+  console.log(
+    `  through the event path (?follow=1, ${(asEvents.bytes / MB).toFixed(1)} MB) ${asEvents.seconds.toFixed(2)} s  ${rate(asEvents).toFixed(1)} MB/s`,
+  );
   console.log(
     `  (check from outside: curl -s -o /dev/null -w '%{size_download} %{speed_download}\\n' ${server.base}/api/runs/${id}/events.ndjson)`,
   );
