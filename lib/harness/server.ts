@@ -34,8 +34,10 @@ export function startServer(
   port: number,
   env: Record<string, string>,
   onOutput?: (text: string) => void,
+  nodeArgs: readonly string[] = [],
 ): ChildProcess {
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  // node's own flags (bench:server's --inspect) go before next's script, so they are the server process's own
+  const child = spawn(process.execPath, [...nodeArgs, nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     // SIGTERM and SIGINT are the server's own (instrumentation.ts: a graceful shutdown), as under `npm start`
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: 'true', ...env },
     stdio: onOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
@@ -90,8 +92,15 @@ function unwrap<T>(route: string, status: number, body: Envelope<T>): T {
   return body.result.data.json;
 }
 
-/** Starts `next start -p <port>` on a fresh database and waits until it answers. */
-export async function startBenchServer(port: number, env: Record<string, string> = {}): Promise<BenchServer> {
+/**
+ * Starts `next start -p <port>` on a fresh database and waits until it answers. `nodeArgs` are node's flags for the
+ * server process (bench:server passes --inspect to read the server's heap from outside).
+ */
+export async function startBenchServer(
+  port: number,
+  env: Record<string, string> = {},
+  nodeArgs: readonly string[] = [],
+): Promise<BenchServer> {
   const base = `http://127.0.0.1:${port}`;
   try {
     await fetch(`${base}/`, { signal: AbortSignal.timeout(1_000) });
@@ -102,13 +111,18 @@ export async function startBenchServer(port: number, env: Record<string, string>
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), `arborist-bench-${port}-`));
   const databaseFile = path.join(dir, 'bench.db');
-  const server = startServer(port, {
-    DATABASE_URL: `file:${databaseFile}`,
-    ARBORIST_DEMO: '0',
-    // serves /bench/flow, the bare React Flow page bench:ui compares with (a 404 on any other server)
-    ARBORIST_BENCH: '1',
-    ...env,
-  });
+  const server = startServer(
+    port,
+    {
+      DATABASE_URL: `file:${databaseFile}`,
+      ARBORIST_DEMO: '0',
+      // serves /bench/flow, the bare React Flow page bench:ui compares with (a 404 on any other server)
+      ARBORIST_BENCH: '1',
+      ...env,
+    },
+    undefined,
+    nodeArgs,
+  );
   let stopped = false;
   const stop = () => {
     if (stopped) return;

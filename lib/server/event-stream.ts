@@ -5,16 +5,22 @@
  * the cursor already covers is skipped, and a gap (never expected) is filled from the database.
  * In a cluster the bus carries no events, only `more` (the table has more: read it after the cursor), so the events
  * come from the table alone, whichever instance wrote them; a reconnect's `more` re-reads and checks the run's end.
- * Not responsible for framing (SSE, NDJSON) or for resuming clients (they pass their last seq back).
+ * The events come in pages (a page of the table, or a committed batch): the NDJSON download writes a page as one
+ * chunk (one chunk per event made a 159 MB log 100k socket writes). A reader slower than the run keeps at most
+ * INBOX_EVENTS events of the bus in memory: past that it is told `more` and reads them from the table when it gets there
+ * (committed before published, so nothing is lost), instead of holding a copy of the whole run.
+ * Not responsible for SSE framing or for resuming clients (they pass their last seq back).
  */
 import type { ExplorationEvent } from '../contract/events';
 import type { PrismaClient } from './db/client';
 import { type BusMessage, type EventBus, STREAMS_CLOSING } from './event-bus';
-import { listEvents } from './repositories/events';
+import { listEventLines, listEvents } from './repositories/events';
 import { getRun } from './repositories/runs';
 import { hasEnded } from '../contract/run-status';
 
 const PAGE = 1_000;
+/** Live events a follower may hold unread; past it, they are read from the table instead. */
+export const INBOX_EVENTS = 5_000;
 
 /** The last event a run's log can have: nothing follows a finish or a failure. */
 function isLast(event: ExplorationEvent): boolean {
@@ -32,9 +38,55 @@ export interface StreamOptions {
   signal?: AbortSignal;
 }
 
+/** The run's events one at a time (the tRPC subscription, tests). */
 export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<ExplorationEvent> {
+  for await (const page of streamRunEventPages(options)) yield* page;
+}
+
+/**
+ * Where a follower's messages wait: a batch of events while fewer than INBOX_EVENTS are held, else a `more` up to its
+ * last seq; consecutive `more`s merge into one (a reconnect's unknown seq wins: read everything, then check the end).
+ */
+export class FollowerInbox {
+  private readonly messages: BusMessage[] = [];
+  private held = 0;
+
+  get events(): number {
+    return this.held;
+  }
+
+  get length(): number {
+    return this.messages.length;
+  }
+
+  push(message: BusMessage): void {
+    let next = message;
+    if (next.kind === 'events') {
+      const last = next.events.at(-1);
+      if (!last) return;
+      if (this.held + next.events.length <= INBOX_EVENTS) this.held += next.events.length;
+      else next = { kind: 'more', seq: last.seq }; // committed before published: the table has them
+    }
+    const tail = this.messages.at(-1);
+    if (next.kind === 'more' && tail?.kind === 'more') {
+      const seq = tail.seq === null || next.seq === null ? null : Math.max(tail.seq, next.seq);
+      this.messages[this.messages.length - 1] = { kind: 'more', seq }; // a new object: the bus shares messages
+      return;
+    }
+    this.messages.push(next);
+  }
+
+  shift(): BusMessage | undefined {
+    const message = this.messages.shift();
+    if (message?.kind === 'events') this.held -= message.events.length;
+    return message;
+  }
+}
+
+/** The run's events a page at a time: pages of the table, then each committed batch as it is published. */
+export async function* streamRunEventPages(options: StreamOptions): AsyncGenerator<ExplorationEvent[]> {
   const { prisma, bus, runId, signal } = options;
-  const inbox: BusMessage[] = [];
+  const inbox = new FollowerInbox();
   let wake: (() => void) | null = null;
   const unsubscribe = options.follow
     ? bus.subscribe(runId, (message) => {
@@ -48,13 +100,14 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
   let cursor = options.afterSeq;
   let finished = false;
 
-  async function* fromDatabase(): AsyncGenerator<ExplorationEvent> {
+  async function* fromDatabase(): AsyncGenerator<ExplorationEvent[]> {
     for (;;) {
       const page = await listEvents(prisma, runId, { afterSeq: cursor, limit: PAGE });
-      for (const event of page) {
-        cursor = event.seq;
-        if (isLast(event)) finished = true;
-        yield event;
+      const last = page.at(-1);
+      if (last) {
+        cursor = last.seq;
+        if (page.some(isLast)) finished = true;
+        yield page;
       }
       if (page.length < PAGE) return;
     }
@@ -99,17 +152,65 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
         if (bus.carriesEvents && after.status !== 'queued') return;
         continue;
       }
+      let fresh: ExplorationEvent[] = [];
       for (const event of message.events) {
         if (event.seq <= cursor) continue;
-        if (event.seq > cursor + 1) yield* fromDatabase();
-        if (event.seq <= cursor) continue;
+        if (event.seq > cursor + 1) {
+          // a gap (never expected): what is taken so far first, then the table up to here
+          if (fresh.length) yield fresh;
+          fresh = [];
+          yield* fromDatabase();
+          if (event.seq <= cursor) continue;
+        }
         cursor = event.seq;
         if (isLast(event)) finished = true;
-        yield event;
+        fresh.push(event);
       }
+      if (fresh.length) yield fresh;
     }
   } finally {
     unsubscribe();
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The stored log after a cursor as NDJSON text, a page per chunk (listEventLines: the lines written from the stored
+ * payloads, never parsed and stringified again): events.ndjson read whole, without following.
+ */
+export async function* storedLogText(prisma: PrismaClient, runId: string, afterSeq: number): AsyncGenerator<string> {
+  let cursor = afterSeq;
+  for (;;) {
+    const page = await listEventLines(prisma, runId, { afterSeq: cursor, limit: PAGE });
+    cursor = page.lastSeq;
+    if (page.count > 0) yield page.text;
+    if (page.count < PAGE) return;
+  }
+}
+
+/** Pages of events as NDJSON text, `line` turning an event into its JSON (a reader without prompts gets them out). */
+export async function* eventPagesText(
+  pages: AsyncGenerator<ExplorationEvent[]>,
+  line: (event: ExplorationEvent) => string = (event) => JSON.stringify(event),
+): AsyncGenerator<string> {
+  for await (const page of pages) yield page.map((event) => `${line(event)}\n`).join('');
+}
+
+/**
+ * A response body of NDJSON text, one chunk per page, pulled only as the client reads (a stream's default queue
+ * holds one chunk: a slow client holds the server to one page ahead). Cancelling (the client went away) ends the
+ * pages' generator, so its reads and its bus subscription stop.
+ */
+export function ndjsonBody(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
 }

@@ -38,6 +38,7 @@ import { type ModelSpec, modelSpecSchema } from '../contract/model-spec';
 import { createModel, modelLabel, specModelId } from './model-factory';
 import { appendEvents, appendEventsInTransaction, EventAppendError, listEvents } from './repositories/events';
 import { saveSnapshot } from './repositories/snapshots';
+import { forgetQueryHistory } from './db/query-history';
 import { upsertNodes } from './repositories/nodes';
 import { summarizeTree } from './run-summary';
 import {
@@ -512,6 +513,8 @@ export class RunManager implements ClusterHost {
       .catch((error: unknown) => this.log.error('run failed', { runId, error }))
       .finally(async () => {
         this.live.delete(runId);
+        // Prisma remembers its last queries with their arguments: this run's payloads and its snapshot, kept after it
+        forgetQueryHistory();
         // a detached run's log goes on elsewhere (or after the next start): its streams keep waiting for it
         if (!run.detached) {
           if (this.cluster) {

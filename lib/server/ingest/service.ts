@@ -27,6 +27,7 @@ import { createEmptyTree, fold, resolveConfig, type ThoughtNode, type ThoughtTre
 import { checkCommand, type SteeringCommand } from '../../engine/server';
 import { checkEventFieldCaps, foldChecked } from '../../formats/index';
 import type { PrismaClient } from '../db/client';
+import { forgetQueryHistory } from '../db/query-history';
 import { ConflictError } from '../errors';
 import type { EventBus } from '../event-bus';
 import { collectTouched, touchedNodes, writeFoldedBatch } from '../projection';
@@ -485,6 +486,8 @@ export class IngestRuns {
       await saveSnapshot(this.options.prisma, runId, tree).catch((error: unknown) =>
         this.options.log(`snapshot of run ${runId} not stored: ${String(error)}`),
       );
+      // Prisma remembers its last queries with their arguments: this run's batches and its snapshot (run-manager.ts)
+      forgetQueryHistory();
       this.options.bus.close(runId, tree.status);
     }
   }

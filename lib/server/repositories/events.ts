@@ -356,15 +356,7 @@ async function resolvePrompts(db: Db, events: ExplorationEvent[]): Promise<void>
     }
   }
   if (wanted.size === 0) return;
-  const texts = new Map<string, string>();
-  const hashes = [...wanted];
-  for (let start = 0; start < hashes.length; start += EVENT_CHUNK_ROWS) {
-    const rows = await db.promptText.findMany({
-      where: { hash: { in: hashes.slice(start, start + EVENT_CHUNK_ROWS) } },
-      select: { hash: true, content: true },
-    });
-    for (const row of rows) texts.set(row.hash, row.content);
-  }
+  const texts = await promptTexts(db, wanted);
   for (const event of events) {
     if (event.type !== 'model.called') continue;
     event.payload.messages = (event.payload.messages as StoredMessage[]).map((message) =>
@@ -376,6 +368,97 @@ async function resolvePrompts(db: Db, events: ExplorationEvent[]): Promise<void>
         : message,
     ) as ChatMessage[];
   }
+}
+
+/** The stored texts of these hashes (PromptText). */
+async function promptTexts(db: Db, wanted: ReadonlySet<string>): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  const hashes = [...wanted];
+  for (let start = 0; start < hashes.length; start += EVENT_CHUNK_ROWS) {
+    const rows = await db.promptText.findMany({
+      where: { hash: { in: hashes.slice(start, start + EVENT_CHUNK_ROWS) } },
+      select: { hash: true, content: true },
+    });
+    for (const row of rows) texts.set(row.hash, row.content);
+  }
+  return texts;
+}
+
+/** A page of the log as NDJSON text (listEventLines). */
+export interface EventLines {
+  /** One line per event, each ending in a newline. */
+  text: string;
+  count: number;
+  /** The page's last seq (the afterSeq asked for when the page is empty). */
+  lastSeq: number;
+  /** The types of the page's events (whether it holds the log's end). */
+  types: ReadonlySet<string>;
+}
+
+/** A string's JSON text without its quotes: JSON.stringify(a + b) is `"${inner(a)}${inner(b)}"`. */
+function jsonInner(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
+/**
+ * The events listEvents gives (whole, prompts put back), as NDJSON text: each line is JSON.stringify of the event
+ * listEvents would give, byte for byte (events.test.ts holds it to that), written without making the events. A
+ * stored payload is copied as it is; a model call's messages are written from their blocks, each stored block's JSON
+ * escaped once per page (a run's calls resend the same scratchpad steps). For the events.ndjson download: parsing
+ * every payload and stringifying every whole event again was ~45% of its time (a CPU profile of the server).
+ */
+export async function listEventLines(
+  db: Db,
+  runId: string,
+  { afterSeq = 0, limit }: { afterSeq?: number; limit?: number } = {},
+): Promise<EventLines> {
+  const rows = await db.event.findMany({
+    where: { runId, seq: { gt: afterSeq } },
+    orderBy: { seq: 'asc' },
+    ...(limit !== undefined && { take: limit }),
+    select: { seq: true, type: true, payload: true, ts: true },
+  });
+  const calls = new Map<number, Record<string, unknown>>();
+  const wanted = new Set<string>();
+  for (const row of rows) {
+    if (row.type !== 'model.called') continue;
+    const payload = JSON.parse(row.payload) as Record<string, unknown>;
+    calls.set(row.seq, payload);
+    for (const message of payload.messages as StoredMessage[]) {
+      if ('blocks' in message)
+        for (const block of message.blocks) if (typeof block !== 'string') wanted.add(block.sha256);
+    }
+  }
+  const escaped = new Map<string, string>();
+  if (wanted.size > 0) for (const [hash, text] of await promptTexts(db, wanted)) escaped.set(hash, jsonInner(text));
+  const messagesJson = (messages: StoredMessage[]) =>
+    `[${messages
+      .map((message) =>
+        'blocks' in message
+          ? `{"role":${JSON.stringify(message.role)},"content":"${message.blocks
+              .map((block) => (typeof block === 'string' ? jsonInner(block) : (escaped.get(block.sha256) ?? '')))
+              .join('')}"}`
+          : JSON.stringify(message),
+      )
+      .join(',')}]`;
+  const head = `{"runId":${JSON.stringify(runId)},"seq":`;
+  const lines: string[] = [];
+  const types = new Set<string>();
+  for (const row of rows) {
+    types.add(row.type);
+    const call = calls.get(row.seq);
+    // the keys in the stored order, as JSON.stringify writes them; only the messages are written from their blocks
+    const payload = call
+      ? `{${Object.entries(call)
+          .map(
+            ([key, value]) =>
+              `${JSON.stringify(key)}:${key === 'messages' ? messagesJson(value as StoredMessage[]) : JSON.stringify(value)}`,
+          )
+          .join(',')}}`
+      : row.payload;
+    lines.push(`${head}${row.seq},"ts":${Number(row.ts)},"type":${JSON.stringify(row.type)},"payload":${payload}}\n`);
+  }
+  return { text: lines.join(''), count: rows.length, lastSeq: rows.at(-1)?.seq ?? afterSeq, types };
 }
 
 /**

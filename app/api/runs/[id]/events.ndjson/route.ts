@@ -3,7 +3,16 @@
 // run; model calls come without their prompts to a reader who may not read them (a share link without prompts).
 import 'server-only';
 import { canOnRun } from '@/lib/contract/access';
-import { accessErrorResponse, admit, runFor, streamRunEvents, withoutPrompt } from '@/lib/server/index';
+import {
+  accessErrorResponse,
+  admit,
+  eventPagesText,
+  ndjsonBody,
+  runFor,
+  storedLogText,
+  streamRunEventPages,
+  withoutPrompt,
+} from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -25,25 +34,23 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     return accessErrorResponse(error);
   }
 
-  const events = streamRunEvents({
-    prisma: services.prisma,
-    bus: services.bus,
-    runId: id,
-    afterSeq: after,
-    follow: url.searchParams.get('follow') === '1',
-    signal: req.signal,
-  });
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await events.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`${JSON.stringify(light ? withoutPrompt(next.value) : next.value)}\n`));
-    },
-    async cancel() {
-      await events.return(undefined);
-    },
-  });
+  const follow = url.searchParams.get('follow') === '1';
+  // the whole stored log, with prompts: written from the stored text as it is (the fast path of a big download)
+  const chunks =
+    !follow && !light
+      ? storedLogText(services.prisma, id, after)
+      : eventPagesText(
+          streamRunEventPages({
+            prisma: services.prisma,
+            bus: services.bus,
+            runId: id,
+            afterSeq: after,
+            follow,
+            signal: req.signal,
+          }),
+          (event) => JSON.stringify(light ? withoutPrompt(event) : event),
+        );
+  const body = ndjsonBody(chunks);
   return new Response(body, {
     headers: {
       'content-type': 'application/x-ndjson; charset=utf-8',
