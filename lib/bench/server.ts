@@ -1,6 +1,7 @@
 /**
  * `npm run bench:server`: the server's figures, printed, never asserted.
- * 1. The event store: rows/s through appendEvents beside raw better-sqlite3 inserts of the same rows (the ratio).
+ * 1. The event store: rows/s through appendEvents beside raw better-sqlite3 inserts of the same rows (the ratio); then
+ *    the run manager's real write path beside raw better-sqlite3 writing the same rows (bench:write, write-path.ts).
  * 2. Memory (issue 16), on the production server started with --inspect (read from outside: no hook in its code):
  *    its heap after full collections (the inspector's HeapProfiler.collectGarbage, Runtime.getHeapUsage) and its
  *    resident set (/proc/<pid>/status of the server process itself) before a ~100k-event run, at the run's peak, and
@@ -23,6 +24,7 @@ import { reportFigures } from './figures';
 import { Inspector, residentMemory } from './inspector';
 import { percentile } from './percentile';
 import { benchEventStore } from './server-store';
+import { benchWritePath } from './write-path';
 
 const PORT = 3310;
 const INSPECT_PORT = 9310;
@@ -192,6 +194,8 @@ async function latencyAt(server: BenchServer, target: number) {
 async function main() {
   console.log(`Arborist server benchmark (node ${process.version}, ${os.cpus().length} cores)\n`);
   await benchEventStore({ rows: 50_000 });
+  console.log('');
+  await benchWritePath();
 
   ensureBuild('the latency benchmark');
   const server = await startBenchServer(PORT, {}, [`--inspect=127.0.0.1:${INSPECT_PORT}`]);
