@@ -7,6 +7,7 @@
  */
 import { openGoalError } from '../contract/tasks';
 import { extractJson } from './json';
+import { PrefixJoin } from './prefix-join';
 import { describeAction, promptLine } from './scratchpad';
 import type { ChatMessage, ProposedAction, ThoughtBranch } from '../contract/vocabulary';
 import type { ExecutionContext, GenerationContext, ScoreParts, ThoughtTask } from './types';
@@ -23,11 +24,17 @@ type PathSteps = readonly { branch: ThoughtBranch | null }[];
 /** A step's path as text, kept per path array: an expansion's generation and its evaluations share one. */
 const pathTexts = new WeakMap<PathSteps, string>();
 
+/** The numbered thoughts, reusing the last path's lines for the branches the two paths share. */
+const numberedThoughts = new PrefixJoin(
+  (branch: ThoughtBranch, i: number) => `${i + 1}. ${promptLine(branch.thought)}`,
+);
+
 function pathText(ctx: { path: PathSteps }): string {
   let text = pathTexts.get(ctx.path);
   if (text === undefined) {
-    const steps = ctx.path.filter((n) => n.branch).map((n, i) => `${i + 1}. ${promptLine(n.branch?.thought ?? '')}`);
-    text = steps.length ? steps.join('\n') : '(none yet: this is the first step)';
+    const branches: ThoughtBranch[] = [];
+    for (const node of ctx.path) if (node.branch) branches.push(node.branch);
+    text = branches.length ? numberedThoughts.join(branches) : '(none yet: this is the first step)';
     pathTexts.set(ctx.path, text);
   }
   return text;

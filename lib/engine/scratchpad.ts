@@ -7,11 +7,13 @@
  * Rendered incrementally, since it is asked for on every step of a search: a step's XML and a dead end's summary line
  * are rendered and escaped once per node object and kept in WeakMaps beside the tree. That is sound because reduce
  * replaces a node object whenever anything of it changes (never mutates one), so a changed node is a new key and
- * renders afresh; the text is exactly what a full render gives (scratchpad.test.ts checks it on every step of runs).
+ * renders afresh; and the path's steps are joined reusing the last render's text for the nodes the two paths share
+ * (PrefixJoin). The text is exactly what a full render gives (scratchpad.test.ts checks it on every step of runs).
  * Not responsible for deciding what failed (reduce does) or how a task words its prompt.
  */
 import type { ProposedAction } from '../contract/vocabulary';
 import type { ThoughtNode, ThoughtTree } from './types';
+import { PrefixJoin } from './prefix-join';
 import { pathTo } from './tree';
 
 /** How many folded dead ends the scratchpad keeps (the most recent ones). */
@@ -75,13 +77,25 @@ function oneLine(text: string, max = SUMMARY_CHARS): string {
 
 /** The scratchpad as seen from `focusId` (the node being expanded or run). */
 export function renderScratchpad(tree: ThoughtTree, focusId: string): string {
+  const steps: ThoughtNode[] = [];
+  for (const node of pathTo(tree, focusId)) if (node.branch) steps.push(node);
   let text = '<thinking_scratchpad>';
-  for (const node of pathTo(tree, focusId)) {
-    if (node.branch) text += `\n${stepText(node)}`;
-  }
+  if (steps.length > 0) text += `\n${pathSteps(tree).join(steps)}`;
   const summaries = deadEndSummaries(tree);
   if (summaries) text += `\n${summaries}`;
   return `${text}\n</thinking_scratchpad>`;
+}
+
+/** Per tree, the path's steps joined, reusing the last render's for the nodes the paths share (same objects). */
+const pathStepJoins = new WeakMap<ThoughtTree, PrefixJoin<ThoughtNode>>();
+
+function pathSteps(tree: ThoughtTree): PrefixJoin<ThoughtNode> {
+  let join = pathStepJoins.get(tree);
+  if (!join) {
+    join = new PrefixJoin(stepText);
+    pathStepJoins.set(tree, join);
+  }
+  return join;
 }
 
 /** A step's XML (renderStep's lines joined), rendered once per node object. */
