@@ -5,7 +5,7 @@
  * what it keeps per node object never makes the text differ from a render of the same tree from nothing.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { ExplorationEvent } from '../contract/events';
+import type { EventOf, ExplorationEvent } from '../contract/events';
 import { ExplorationControl } from './control';
 import { ThoughtTreeExecutor } from './executor';
 import { openGoalTask } from './prompts';
@@ -104,7 +104,7 @@ async function searchWithDeadEnds(strategy: 'beam' | 'dfs', onCommit: (group: Ex
   let commits = 0;
   await new ThoughtTreeExecutor({
     explorationStrategy: strategy,
-    maxTotalNodes: 120,
+    maxTotalNodes: 100,
     maxDepth: 6,
     confidenceThreshold: 0,
   }).explore({ name: 'test', model }, 'a goal with many dead ends', {
@@ -112,8 +112,10 @@ async function searchWithDeadEnds(strategy: 'beam' | 'dfs', onCommit: (group: Ex
     control,
     onCommit: (group) => {
       onCommit(group);
-      const pending = group.find((e) => e.type === 'node.created' && e.payload.parentId !== null);
-      if (pending && ++commits % 7 === 0) control.prune(pending.payload.nodeId as string, 'alice');
+      const pending = group.find(
+        (e): e is EventOf<'node.created'> => e.type === 'node.created' && e.payload.parentId !== null,
+      );
+      if (pending && ++commits % 7 === 0) control.prune(pending.payload.nodeId, 'alice');
     },
   });
 }
