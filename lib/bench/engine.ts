@@ -1,14 +1,19 @@
 /**
  * `npm run bench:engine`: figures for the engine, printed, never asserted.
- * 1. Engine overhead: events per second and microseconds per executed node with an instant model that answers
- *    canned JSON (so the time measured is the executor's, reduce's and the prompts'), at 1k and 10k nodes.
+ * 1. Engine overhead: wall time per EXECUTED node (µs) with an instant model that answers canned JSON (so the time
+ *    measured is the executor's, reduce's and the prompts'), JIT warmed, at 1k, 10k and 100k nodes for beam,
+ *    best-first and dfs; beside it, in the same run, a plain hand-written beam loop (plainLoop) with the same model,
+ *    and the ratio engine / plain per row. Reported to `npm run bench` as one figure per strategy and size (goal
+ *    < 20 µs/node) and one "growth 1k -> 100k" per strategy (goal <= 1.5x: flat with size).
  * 2. The offline simulated model with the default config on Game of 24 puzzles 900-999 (the ToT paper's set):
  *    solve rate (answer verified), median nodes explored and model calls per puzzle, for each strategy.
- * Not a test: nothing here can fail a build.
+ * `BENCH_ENGINE_SIZES` (default 1000,10000,100000) picks the sizes. Not a test: nothing here can fail a build.
  */
 import type { ExplorationStrategy } from '../contract/vocabulary';
+import { DEFAULT_TOT_CONFIG } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { createSimulatedModel, getTaskEntry, puzzleGoal, puzzleRange } from '../tasks/index';
+import { reportFigures, type BenchFigure } from './figures';
 import { InstantModel } from './instant-model';
 
 const median = (xs: number[]) => {
@@ -17,6 +22,9 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
 
+const STRATEGIES = ['beam', 'best-first', 'dfs'] as const;
+
+/** One search of `nodes` executed nodes: wall time from explore() to its result, every event counted. */
 async function overhead(nodes: number, strategy: ExplorationStrategy) {
   let events = 0;
   const executor = new ThoughtTreeExecutor({
@@ -31,6 +39,106 @@ async function overhead(nodes: number, strategy: ExplorationStrategy) {
   });
   const ms = performance.now() - started;
   return { explored: result.stats.exploredNodes, events, ms };
+}
+
+/**
+ * The yardstick: a beam search written by hand with the same InstantModel and the engine's shape (each executed node
+ * is expanded into 3 candidates, each scored by one call; the beamWidth best of each expansion run next, breadth
+ * first), with none of the engine's events, tree, prompts or bookkeeping. What the engine costs is the difference.
+ */
+async function plainLoop(nodes: number) {
+  const model = new InstantModel();
+  const width = DEFAULT_TOT_CONFIG.beamWidth;
+  let level: { thought: string; score: number }[] = [{ thought: 'benchmark goal', score: 0 }];
+  let executed = 0;
+  const started = performance.now();
+  while (executed < nodes && level.length > 0) {
+    const next: { thought: string; score: number }[] = [];
+    for (const parent of level) {
+      const generated = await model.complete({
+        purpose: 'generate',
+        messages: [{ role: 'user', content: `Goal: benchmark goal\nStep: ${parent.thought}\nPropose 3 next steps.` }],
+      });
+      const candidates: { thought: string; score: number }[] = [];
+      for (const item of JSON.parse(generated.text) as { thought: string }[]) {
+        const evaluated = await model.complete({
+          purpose: 'evaluate',
+          messages: [{ role: 'user', content: `Goal: benchmark goal\nCandidate: ${item.thought}` }],
+        });
+        const s = JSON.parse(evaluated.text) as { confidence: number; progress: number; novelty: number };
+        candidates.push({ thought: item.thought, score: 0.5 * s.confidence + 0.3 * s.progress + 0.2 * s.novelty });
+      }
+      candidates.sort((a, b) => b.score - a.score);
+      for (const child of candidates.slice(0, width)) {
+        if (executed >= nodes) break;
+        executed++; // "run" the child: its action is a direct response, taken as is
+        next.push(child);
+      }
+    }
+    level = next;
+  }
+  return { explored: executed, ms: performance.now() - started };
+}
+
+const perNode = (r: { ms: number; explored: number }) => (r.ms * 1000) / r.explored;
+const sizeLabel = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
+
+async function overheadTable(): Promise<BenchFigure[]> {
+  const sizes = (process.env.BENCH_ENGINE_SIZES ?? '1000,10000,100000').split(',').map(Number);
+  // warm the JIT on every path measured, so the first rows measure the engine, not the compiler
+  for (const strategy of STRATEGIES) await overhead(1_000, strategy);
+  await plainLoop(1_000);
+  console.log(`Engine overhead (instant model, node ${process.version}): wall time per executed node`);
+  console.log('strategy      nodes    events   events/s   µs/node   plain µs/node   engine/plain');
+  const figures: BenchFigure[] = [];
+  const bySize = new Map<ExplorationStrategy, Map<number, number>>();
+  for (const size of sizes) {
+    const plain = await plainLoop(size);
+    for (const strategy of STRATEGIES) {
+      const r = await overhead(size, strategy);
+      const us = perNode(r);
+      const ratio = us / perNode(plain);
+      console.log(
+        `${strategy.padEnd(10)} ${String(r.explored).padStart(8)} ${String(r.events).padStart(9)} ${Math.round(
+          (r.events / r.ms) * 1000,
+        )
+          .toString()
+          .padStart(
+            10,
+          )} ${us.toFixed(1).padStart(9)} ${perNode(plain).toFixed(1).padStart(15)} ${`${ratio.toFixed(1)}x`.padStart(14)}`,
+      );
+      const row = bySize.get(strategy) ?? new Map<number, number>();
+      row.set(size, us);
+      bySize.set(strategy, row);
+      figures.push({
+        name: `overhead, ${strategy}, ${sizeLabel(size)} nodes`,
+        value: us,
+        unit: 'µs/node',
+        goal: { op: '<', value: 20 },
+        note: `${ratio.toFixed(1)}x a plain loop`,
+      });
+    }
+  }
+  const smallest = Math.min(...sizes);
+  const largest = Math.max(...sizes);
+  if (largest > smallest) {
+    console.log(
+      `\ngrowth ${sizeLabel(smallest)} -> ${sizeLabel(largest)} (µs/node at ${sizeLabel(largest)} / at ${sizeLabel(smallest)})`,
+    );
+    for (const strategy of STRATEGIES) {
+      const row = bySize.get(strategy) as Map<number, number>;
+      const growth = (row.get(largest) as number) / (row.get(smallest) as number);
+      console.log(`${strategy.padEnd(10)} ${growth.toFixed(2)}x`);
+      figures.push({
+        name: `growth ${sizeLabel(smallest)} -> ${sizeLabel(largest)}, ${strategy}`,
+        value: growth,
+        unit: 'x',
+        goal: { op: '<=', value: 1.5 },
+        note: 'µs/node, flat with size',
+      });
+    }
+  }
+  return figures;
 }
 
 async function game24(strategy: ExplorationStrategy) {
@@ -55,21 +163,7 @@ async function game24(strategy: ExplorationStrategy) {
 }
 
 async function main() {
-  await overhead(1_000, 'beam'); // warm the JIT so the first row measures the engine, not the compiler
-  console.log(`Engine overhead (instant model, node ${process.version})`);
-  console.log('strategy    nodes   events   events/s   µs/node');
-  for (const size of [1_000, 10_000]) {
-    for (const strategy of ['beam', 'best-first', 'dfs'] as const) {
-      const r = await overhead(size, strategy);
-      console.log(
-        `${strategy.padEnd(10)} ${String(r.explored).padStart(6)} ${String(r.events).padStart(8)} ${Math.round(
-          (r.events / r.ms) * 1000,
-        )
-          .toString()
-          .padStart(10)} ${((r.ms * 1000) / r.explored).toFixed(1).padStart(9)}`,
-      );
-    }
-  }
+  const figures = await overheadTable();
   console.log('\nGame of 24, puzzles 900-999, simulated model (seed 1), DEFAULT_TOT_CONFIG');
   console.log('strategy    verified output   found by the search   median nodes   median model calls');
   for (const strategy of ['beam', 'best-first', 'dfs'] as const) {
@@ -78,6 +172,7 @@ async function main() {
       `${strategy.padEnd(10)} ${`${r.solved}/${r.puzzles}`.padStart(15)} ${`${r.bySearch}/${r.puzzles}`.padStart(21)} ${String(r.medianNodes).padStart(14)} ${String(r.medianCalls).padStart(20)}`,
     );
   }
+  reportFigures('engine', figures);
 }
 
 void main();

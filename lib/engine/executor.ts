@@ -25,7 +25,7 @@ import type {
   ThoughtBranch,
   ToTConfig,
 } from '../contract/vocabulary';
-import type { Agent, FrontierEntry, ThoughtNode, ThoughtTask, ThoughtTree, ToTResult } from './types';
+import type { Agent, FrontierEntry, LanguageModel, ThoughtNode, ThoughtTask, ThoughtTree, ToTResult } from './types';
 import type { ToTStats, Verification } from '../contract/vocabulary';
 import { FrontierQueue, findBacktrackTarget } from './frontier';
 import { CutShort, callModel, type ModelCallRecord } from './model-call';
@@ -144,8 +144,8 @@ class Session {
   private readonly control: ExplorationControl;
   private readonly abort = new AbortController();
   private readonly now: () => number;
-  /** The agent's model behind the cost cap: every call of the search goes through it. */
-  private readonly model: BudgetedModel;
+  /** The agent's model behind the cost cap (when there is one): every call of the search goes through it. */
+  private readonly model: LanguageModel;
 
   constructor(
     private readonly agent: Agent,
@@ -156,12 +156,17 @@ class Session {
     largestCompletionSoFar = 0,
   ) {
     this.task = options.task ?? openGoalTask;
-    this.model = new BudgetedModel(agent.model, {
-      cap: strictestCap(config.maxCostUsd ?? null, options.spendAllowanceUsd ?? null, tree.usage.cost),
-      prices: options.prices,
-      spent: tree.usage.cost,
-      largestCompletion: largestCompletionSoFar,
-    });
+    const cap = strictestCap(config.maxCostUsd ?? null, options.spendAllowanceUsd ?? null, tree.usage.cost);
+    // without a cap the wrapper would only pass calls through: each call is spared a layer of promises
+    this.model =
+      cap === null
+        ? agent.model
+        : new BudgetedModel(agent.model, {
+            cap,
+            prices: options.prices,
+            spent: tree.usage.cost,
+            largestCompletion: largestCompletionSoFar,
+          });
     this.generator = new BranchGenerator(this.model, this.task, options.prices);
     this.evaluator = new BranchEvaluator({
       model: this.model,

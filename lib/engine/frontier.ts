@@ -14,29 +14,55 @@ import type { FrontierEntry, ThoughtNode, ThoughtTree } from './types';
  * - dfs: last in, first out (the executor queues the best child of an expansion last, so it is on top).
  */
 export function selectNext(tree: ThoughtTree): FrontierEntry | null {
-  let chosen: FrontierEntry | null = null;
+  const strategy = tree.config.explorationStrategy;
+  let chosen: OrderKey | null = null;
   for (const entry of Object.values(tree.frontier)) {
-    if (!chosen || comesBefore(tree, entry, chosen)) chosen = entry;
+    const key = orderKey(tree, entry);
+    if (!chosen || keyBefore(strategy, key, chosen)) chosen = key;
   }
-  return chosen;
+  return chosen?.entry ?? null;
 }
 
 /** The strategy's order: true when `a` runs before `b`. A total order (entry orders are unique). */
 export function comesBefore(tree: ThoughtTree, a: FrontierEntry, b: FrontierEntry): boolean {
+  return keyBefore(tree.config.explorationStrategy, orderKey(tree, a), orderKey(tree, b));
+}
+
+/**
+ * What the strategies compare of a queued entry, read from its node once: a node's depth, score and cumulative
+ * score are set when it is created and never change, so the key holds for as long as the entry is queued.
+ */
+interface OrderKey {
+  entry: FrontierEntry;
+  /** False when the entry names no node (a log's oddity): such entries keep their queue order. */
+  known: boolean;
+  depth: number;
+  composite: number;
+  cumulativeScore: number;
+}
+
+function orderKey(tree: ThoughtTree, entry: FrontierEntry): OrderKey {
+  const node = tree.nodes[entry.nodeId];
+  return node
+    ? { entry, known: true, depth: node.depth, composite: composite(node), cumulativeScore: node.cumulativeScore }
+    : { entry, known: false, depth: 0, composite: 0, cumulativeScore: 0 };
+}
+
+/** comesBefore on keys: the one definition of the strategies' order. */
+function keyBefore(strategy: ExplorationStrategy, ka: OrderKey, kb: OrderKey): boolean {
+  const a = ka.entry;
+  const b = kb.entry;
   if (a.urgent !== b.urgent) return a.urgent;
   if (a.urgent) return a.order > b.order;
-  const strategy: ExplorationStrategy = tree.config.explorationStrategy;
-  const na = tree.nodes[a.nodeId];
-  const nb = tree.nodes[b.nodeId];
-  if (!na || !nb) return a.order < b.order;
+  if (!ka.known || !kb.known) return a.order < b.order;
   if (strategy === 'dfs') return a.order > b.order;
   if (strategy === 'best-first') {
-    const diff = composite(na) - composite(nb);
+    const diff = ka.composite - kb.composite;
     return diff !== 0 ? diff > 0 : a.order < b.order;
   }
-  if (na.depth !== nb.depth) return na.depth < nb.depth;
+  if (ka.depth !== kb.depth) return ka.depth < kb.depth;
   if (a.mode !== b.mode) return a.mode === 'execute';
-  if (na.cumulativeScore !== nb.cumulativeScore) return na.cumulativeScore > nb.cumulativeScore;
+  if (ka.cumulativeScore !== kb.cumulativeScore) return ka.cumulativeScore > kb.cumulativeScore;
   return a.order < b.order;
 }
 
@@ -67,11 +93,12 @@ export function findBacktrackTarget(tree: ThoughtTree, fromId: string): ThoughtN
 
 /**
  * The executor's fast path to selectNext: a binary heap over the frontier in the strategy's order, so a step
- * costs O(log n) instead of a scan. Entries that left the frontier (started, pruned, replaced) are dropped
- * lazily when they reach the top. Always agrees with selectNext (frontier.test.ts).
+ * costs O(log n) instead of a scan. Each entry's order key is read from its node once, when it is pushed. Entries
+ * that left the frontier (started, pruned, replaced) are dropped lazily when they reach the top. Always agrees with
+ * selectNext (frontier.test.ts).
  */
 export class FrontierQueue {
-  private heap: FrontierEntry[] = [];
+  private heap: OrderKey[] = [];
 
   constructor(private readonly tree: ThoughtTree) {
     for (const entry of Object.values(tree.frontier)) this.push(entry);
@@ -79,20 +106,25 @@ export class FrontierQueue {
 
   push(entry: FrontierEntry): void {
     const heap = this.heap;
-    heap.push(entry);
-    let i = heap.length - 1;
+    // the strategy is read at each use: explore() builds the queue before run.started sets the config
+    const strategy = this.tree.config.explorationStrategy;
+    const key = orderKey(this.tree, entry);
+    let i = heap.length;
+    heap.push(key);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!comesBefore(this.tree, heap[i] as FrontierEntry, heap[parent] as FrontierEntry)) break;
-      [heap[i], heap[parent]] = [heap[parent] as FrontierEntry, heap[i] as FrontierEntry];
+      const above = heap[parent] as OrderKey;
+      if (!keyBefore(strategy, key, above)) break;
+      heap[i] = above;
       i = parent;
     }
+    heap[i] = key;
   }
 
   /** The entry selectNext would choose, or null. */
   peek(): FrontierEntry | null {
     while (this.heap.length > 0) {
-      const top = this.heap[0] as FrontierEntry;
+      const top = (this.heap[0] as OrderKey).entry;
       if (this.tree.frontier[top.nodeId]?.order === top.order) return top;
       this.popTop();
     }
@@ -101,21 +133,21 @@ export class FrontierQueue {
 
   private popTop(): void {
     const heap = this.heap;
-    const last = heap.pop() as FrontierEntry;
-    if (heap.length === 0) return;
-    heap[0] = last;
+    const strategy = this.tree.config.explorationStrategy;
+    const last = heap.pop() as OrderKey;
+    const size = heap.length;
+    if (size === 0) return;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
+      if (left >= size) break;
       const right = left + 1;
-      let best = i;
-      if (left < heap.length && comesBefore(this.tree, heap[left] as FrontierEntry, heap[best] as FrontierEntry))
-        best = left;
-      if (right < heap.length && comesBefore(this.tree, heap[right] as FrontierEntry, heap[best] as FrontierEntry))
-        best = right;
-      if (best === i) return;
-      [heap[i], heap[best]] = [heap[best] as FrontierEntry, heap[i] as FrontierEntry];
-      i = best;
+      let child = left;
+      if (right < size && keyBefore(strategy, heap[right] as OrderKey, heap[left] as OrderKey)) child = right;
+      if (!keyBefore(strategy, heap[child] as OrderKey, last)) break;
+      heap[i] = heap[child] as OrderKey;
+      i = child;
     }
+    heap[i] = last;
   }
 }

@@ -7,6 +7,7 @@
  */
 import { openGoalError } from '../contract/tasks';
 import { extractJson } from './json';
+import { PrefixJoin } from './prefix-join';
 import { describeAction, promptLine } from './scratchpad';
 import type { ChatMessage, ProposedAction, ThoughtBranch } from '../contract/vocabulary';
 import type { ExecutionContext, GenerationContext, ScoreParts, ThoughtTask } from './types';
@@ -18,9 +19,48 @@ function system(instructions: string | undefined, role: string): ChatMessage {
   return { role: 'system', content: [instructions, role].filter(Boolean).join('\n\n') };
 }
 
-function pathText(ctx: { path: { branch: ThoughtBranch | null }[] }): string {
-  const steps = ctx.path.filter((n) => n.branch).map((n, i) => `${i + 1}. ${promptLine(n.branch?.thought ?? '')}`);
-  return steps.length ? steps.join('\n') : '(none yet: this is the first step)';
+type PathSteps = readonly { branch: ThoughtBranch | null }[];
+
+/** A step's path as text, kept per path array: an expansion's generation and its evaluations share one. */
+const pathTexts = new WeakMap<PathSteps, string>();
+
+/** The numbered thoughts, reusing the last path's lines for the branches the two paths share. */
+const numberedThoughts = new PrefixJoin(
+  (branch: ThoughtBranch, i: number) => `${i + 1}. ${promptLine(branch.thought)}`,
+);
+
+function pathText(ctx: { path: PathSteps }): string {
+  let text = pathTexts.get(ctx.path);
+  if (text === undefined) {
+    const branches: ThoughtBranch[] = [];
+    for (const node of ctx.path) if (node.branch) branches.push(node.branch);
+    text = branches.length ? numberedThoughts.join(branches) : '(none yet: this is the first step)';
+    pathTexts.set(ctx.path, text);
+  }
+  return text;
+}
+
+/**
+ * The explored thoughts as "- thought" lines. Successive generations see the same window of the most recent thoughts
+ * shifted by the few completed since, so the lines of the last call are reused where its thoughts recur (compared by
+ * value: any run, any order, the text is the same as rendering every line).
+ */
+let lastExplored: { thoughts: readonly string[]; lines: string[] } = { thoughts: [], lines: [] };
+
+function exploredLines(thoughts: readonly string[]): string {
+  const previous = lastExplored;
+  // the shift that lines the previous window up with this one's start, if they overlap
+  let shift = previous.thoughts.indexOf(thoughts[0] as string);
+  for (let i = 0; shift !== -1 && i < previous.thoughts.length - shift && i < thoughts.length; i++) {
+    if (previous.thoughts[shift + i] !== thoughts[i]) shift = -1;
+  }
+  const lines = thoughts.map((thought, i) =>
+    shift !== -1 && shift + i < previous.thoughts.length
+      ? (previous.lines[shift + i] as string)
+      : `- ${promptLine(thought)}`,
+  );
+  lastExplored = { thoughts, lines };
+  return lines.join('\n');
 }
 
 export function parseAction(raw: unknown, fallbackText: string): ProposedAction {
@@ -117,7 +157,7 @@ export const openGoalTask: ThoughtTask = {
           `Steps so far:\n${pathText(ctx)}`,
           `Scratchpad (verified steps in full, abandoned branches summarised; do not repeat them):\n${ctx.scratchpad}`,
           ctx.exploredThoughts.length
-            ? `Thoughts already explored (propose something different):\n${ctx.exploredThoughts.map((t) => `- ${promptLine(t)}`).join('\n')}`
+            ? `Thoughts already explored (propose something different):\n${exploredLines(ctx.exploredThoughts)}`
             : '',
           `Propose exactly ${ctx.count} different next steps. Answer with a JSON array only, each item:`,
           '{"thought": "...", "action": {"type": "response", "content": "..."} | {"type": "sub_goal", "goal": "..."} | {"type": "tool_call", "toolName": "...", "arguments": {}}}',
