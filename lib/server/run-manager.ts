@@ -44,6 +44,7 @@ import { summarizeTree } from './run-summary';
 import {
   createWriteState,
   drainWrites,
+  dropPending,
   enqueueWrite,
   lostTheLog,
   type RunWriteState,
@@ -457,7 +458,7 @@ export class RunManager implements ClusterHost {
     if (!live) return;
     if (!live.detached) this.log.info(`run detached: ${why}`, { runId });
     live.detached = true;
-    live.pending.length = 0;
+    dropPending(live);
     live.abort.abort(new Error(`detached: ${why}`));
     await live.done;
   }

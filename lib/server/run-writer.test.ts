@@ -12,7 +12,14 @@ import { EventBus } from './event-bus';
 import { appendEvents, EventAppendError, listEvents } from './repositories/events';
 import { listNodes } from './repositories/nodes';
 import { createRun, getRun } from './repositories/runs';
-import { BUSY_WITHIN_MS, createWriteState, drainWrites, enqueueWrite, type RunWriteState } from './run-writer';
+import {
+  BUSY_WITHIN_MS,
+  MAX_BATCH_EVENTS,
+  createWriteState,
+  drainWrites,
+  enqueueWrite,
+  type RunWriteState,
+} from './run-writer';
 import { BACKENDS, sampleRunInput, sharedTestDb } from './testing/db';
 
 const RUN = 'run-w';
@@ -24,6 +31,22 @@ async function searchGroups(): Promise<ExplorationEvent[][]> {
     { name: 'arborist', model: createSimulatedModel({ seed: 3 }) },
     '4 9 10 13',
     { task: getTaskEntry('game24').task, runId: RUN, onCommit: (group) => groups.push([...group]) },
+  );
+  return groups;
+}
+
+/** The groups of a longer open-goal search that never stops early (thousands of events). */
+async function longSearchGroups(): Promise<ExplorationEvent[][]> {
+  const groups: ExplorationEvent[][] = [];
+  await new ThoughtTreeExecutor({
+    maxTotalNodes: 200,
+    maxDepth: 12,
+    terminationConfidence: 1,
+    confidenceThreshold: 0,
+  }).explore(
+    { name: 'arborist', model: createSimulatedModel({ seed: 3 }) },
+    'Reduce the p99 latency of the checkout API',
+    { runId: RUN, onCommit: (group) => groups.push([...group]) },
   );
   return groups;
 }
@@ -91,6 +114,33 @@ describe.each(BACKENDS)('the run writer (%s)', (backend) => {
     }
     await drainWrites(state);
     expect(await listEvents(t.prisma, RUN)).toEqual(groups.slice(0, 6).flat());
+  });
+
+  it('a busy run with a full batch waiting is written at once, not after the gathering wait', async () => {
+    const many = await longSearchGroups();
+    expect(many.slice(2).flat().length).toBeGreaterThanOrEqual(MAX_BATCH_EVENTS);
+    const until = async (done: () => boolean) => {
+      for (let turns = 0; !done() && turns < 20_000; turns++) await nextTurn();
+    };
+    // the gathering wait's timer never fires from here on: only a full batch waiting can end it
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // the second group arrives as the first commits: the run is busy, and the writer waits to gather more
+      bus.subscribe(RUN, () => {
+        if (published.length === 1) enqueueWrite(deps(), state, many[1]!);
+      });
+      enqueueWrite(deps(), state, many[0]!);
+      await until(() => published.length === 1);
+      for (let i = 0; i < 5; i++) await nextTurn();
+      expect(published).toHaveLength(1);
+      for (const group of many.slice(2)) enqueueWrite(deps(), state, group);
+      await until(() => published.length >= 2);
+      expect(published.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      vi.useRealTimers();
+    }
+    await drainWrites(state);
+    expect(published.flat()).toEqual(many.flat());
   });
 
   it('a failed transaction writes and publishes none of its groups, and what was published is stored', async () => {

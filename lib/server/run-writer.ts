@@ -21,6 +21,10 @@ export interface RunWriteState {
   tree: ThoughtTree;
   /** Groups committed by the engine, not yet written, in order (a transaction takes whole groups only). */
   pending: ExplorationEvent[][];
+  /** How many events `pending` holds. */
+  pendingEvents: number;
+  /** Ends the write loop's gathering wait early (a full batch is waiting); null when it is not waiting. */
+  wake: (() => void) | null;
   /** The write loop in flight, if any. */
   writing: Promise<void> | null;
   writeError: Error | null;
@@ -39,6 +43,8 @@ export function createWriteState(id: string, tree: ThoughtTree): RunWriteState {
     id,
     tree,
     pending: [],
+    pendingEvents: 0,
+    wake: null,
     writing: null,
     writeError: null,
     abort: new AbortController(),
@@ -78,7 +84,14 @@ function takeBatch(run: RunWriteState): ExplorationEvent[] {
     groups++;
   }
   run.pending.splice(0, groups);
+  run.pendingEvents -= batch.length;
   return batch;
+}
+
+/** Drops what is pending, unwritten (a detached or stopped run). */
+export function dropPending(run: RunWriteState): void {
+  run.pending.length = 0;
+  run.pendingEvents = 0;
 }
 
 export interface RunWriterDeps {
@@ -102,6 +115,9 @@ export function enqueueWrite(deps: RunWriterDeps, run: RunWriteState, group: rea
   if (run.detached) return; // dropped: its log is no longer this instance's to write
   if (run.pending.length === 0) run.pendingSince = performance.now();
   run.pending.push([...group]);
+  run.pendingEvents += group.length;
+  // a full batch is waiting: gathering more would only leave the writer idle while the events pile up
+  if (run.pendingEvents >= MAX_BATCH_EVENTS) run.wake?.();
   if (!run.writing) run.writing = writeLoop(deps, run);
 }
 
@@ -113,13 +129,23 @@ export async function drainWrites(run: RunWriteState): Promise<void> {
 /**
  * Waits before a transaction so that it holds more than one group when the run is busy: always one turn of the
  * event loop (the engine finishes its synchronous group and any that follow at once), then, when the last transaction
- * committed within BUSY_WITHIN_MS, until the oldest pending group is GATHER_MS old.
+ * committed within BUSY_WITHIN_MS, until the oldest pending group is GATHER_MS old or a full batch (MAX_BATCH_EVENTS)
+ * is waiting, whichever comes first.
  */
 async function gather(run: RunWriteState): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   if (performance.now() - run.lastWriteEnd > BUSY_WITHIN_MS) return;
   const wait = run.pendingSince + GATHER_MS - performance.now();
-  if (wait > 0 && !run.detached) await new Promise((resolve) => setTimeout(resolve, wait));
+  if (wait <= 0 || run.detached || run.pendingEvents >= MAX_BATCH_EVENTS) return;
+  await new Promise<void>((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      run.wake = null;
+      resolve();
+    };
+    const timer = setTimeout(wake, wait);
+    run.wake = wake;
+  });
 }
 
 /** Writes what is pending, batch after batch, in order; publishes each batch once it is committed. */
@@ -141,13 +167,13 @@ async function writeLoop(deps: RunWriterDeps, run: RunWriteState): Promise<void>
       run.lastWriteEnd = performance.now();
       deps.bus.publish(run.id, batch);
       // what is left came while this transaction ran: the run is busy (a full batch left over goes at once)
-      if (run.pending.length > 0 && run.pending.reduce((n, g) => n + g.length, 0) < MAX_BATCH_EVENTS) await gather(run);
+      if (run.pending.length > 0 && run.pendingEvents < MAX_BATCH_EVENTS) await gather(run);
     }
   } catch (error) {
     run.writeError = error instanceof Error ? error : new Error(String(error));
     if (deps.cluster && lostTheLog(error)) {
       run.detached = true;
-      run.pending.length = 0;
+      dropPending(run);
     }
     run.abort.abort(run.writeError);
   } finally {
