@@ -170,17 +170,21 @@ export async function appendEventsInTransaction(
     // handle each bound parameter on their own and re-prepare each statement, so 2,500 parameters cost several times
     // the insert itself (npm run bench:write)
     for (let start = 0; start < texts.length; start += JSON_CHUNK_ROWS) {
-      const rows = jsonRows(texts.slice(start, start + JSON_CHUNK_ROWS));
+      const chunk = texts.slice(start, start + JSON_CHUNK_ROWS);
+      const { blob, ranges } = packTexts(chunk.map(([, content]) => content));
+      const rows = jsonRows(chunk.map(([hash], i) => [hash, ...(ranges[i] as TextRange)]));
       await tx.$executeRaw`INSERT INTO "PromptText" ("hash", "content")
-        SELECT p.value ->> 0, p.value ->> 1 FROM json_each(CAST(${rows} AS TEXT)) AS p WHERE true
+        SELECT p.value ->> 0, CAST(substr(${blob}, p.value ->> 1, p.value ->> 2) AS TEXT)
+        FROM json_each(CAST(${rows} AS TEXT)) AS p WHERE true
         ON CONFLICT ("hash") DO NOTHING`;
     }
     for (let start = 0; start < events.length; start += JSON_CHUNK_ROWS) {
-      const rows = jsonRows(
-        events.slice(start, start + JSON_CHUNK_ROWS).map((e, i) => [e.seq, e.type, payloads[start + i], e.ts]),
-      );
+      const chunk = events.slice(start, start + JSON_CHUNK_ROWS);
+      const { blob, ranges } = packTexts(payloads.slice(start, start + JSON_CHUNK_ROWS));
+      const rows = jsonRows(chunk.map((e, i) => [e.seq, e.type, ...(ranges[i] as TextRange), e.ts]));
       await tx.$executeRaw`INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts")
-        SELECT ${runId}, e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value ->> 3
+        SELECT ${runId}, e.value ->> 0, e.value ->> 1, CAST(substr(${blob}, e.value ->> 2, e.value ->> 3) AS TEXT),
+          e.value ->> 4
         FROM json_each(CAST(${rows} AS TEXT)) AS e`;
     }
     return { lastSeq };
@@ -198,6 +202,26 @@ export async function appendEventsInTransaction(
   }
   await notifyAppended(tx, runId, lastSeq);
   return { lastSeq };
+}
+
+/** Where a text lies in packTexts' blob: its first byte (1-based, as substr counts) and its length in bytes. */
+type TextRange = [start: number, bytes: number];
+
+/**
+ * Texts for SQLite as ONE blob and each one's byte range in it: a statement reads each back with
+ * CAST(substr(<blob>, start, bytes) AS TEXT). Long texts (event payloads, prompt blocks) then cross Prisma and SQLite
+ * as bytes, neither escaped into the rows' JSON nor parsed out of it again (that was most of the event insert's time:
+ * npm run bench:write).
+ */
+export function packTexts(texts: readonly string[]): { blob: Buffer; ranges: TextRange[] } {
+  const parts = texts.map((text) => Buffer.from(text, 'utf8'));
+  let start = 1;
+  const ranges = parts.map((part): TextRange => {
+    const range: TextRange = [start, part.length];
+    start += part.length;
+    return range;
+  });
+  return { blob: Buffer.concat(parts), ranges };
 }
 
 /**
