@@ -17,8 +17,10 @@
  * - one connection means the append commits atomically with the run and node updates (appendEventsInTransaction);
  * - Prisma.sql fragments keep every value a bound parameter and write Postgres's placeholders too.
  * (createMany is ~2% of raw speed per shared/STACK.md: never use it here.)
- * Since issue 16 SQLite's rows (events, prompt texts) go as ONE parameter each statement (jsonRows, expanded by
- * json_each), like PostgreSQL's: the per-parameter cost above was most of a live run's write path (npm run bench:write).
+ * Since issue 16 SQLite's rows (events, prompt texts) go as two parameters a statement, like PostgreSQL's one: their
+ * short fields as JSON rows expanded by json_each (jsonRows), their long texts as one blob cut by byte ranges
+ * (packTexts). The per-parameter cost above, then escaping the texts into JSON and SQLite parsing them back out, was
+ * most of a live run's write path (npm run bench:write).
  *
  * PostgreSQL (npm run bench:postgres, 50k rows, 2 shared cores under a load of ~7, so read the ratios): a batch of up
  * to EVENT_CHUNK_ROWS is ONE statement (appendStatement: the compare-and-set in a data-modifying WITH, the rows as
