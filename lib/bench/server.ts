@@ -100,7 +100,7 @@ async function memory(server: BenchServer, inspector: Inspector) {
 
   const log = await download(server, id);
   const again = await download(server, id);
-  // the same log through the event path (follow on an ended run: pages of events, each stringified), in this run
+  // the same log as a follower gets it (follow on an ended run: the table's pages, then the end), in this run
   const asEvents = await download(server, id, '?follow=1');
   const rate = (d: { bytes: number; seconds: number }) => d.bytes / MB / d.seconds;
   const heapAfterDownloads = await inspector.heapAfterGc();
@@ -118,7 +118,7 @@ async function memory(server: BenchServer, inspector: Inspector) {
   console.log(`  first download  ${log.seconds.toFixed(2)} s  ${rate(log).toFixed(1)} MB/s`);
   console.log(`  second download ${again.seconds.toFixed(2)} s  ${rate(again).toFixed(1)} MB/s`);
   console.log(
-    `  through the event path (?follow=1, ${(asEvents.bytes / MB).toFixed(1)} MB) ${asEvents.seconds.toFixed(2)} s  ${rate(asEvents).toFixed(1)} MB/s`,
+    `  as a follower (?follow=1, ${(asEvents.bytes / MB).toFixed(1)} MB) ${asEvents.seconds.toFixed(2)} s  ${rate(asEvents).toFixed(1)} MB/s`,
   );
   console.log(
     `  (check from outside: curl -s -o /dev/null -w '%{size_download} %{speed_download}\\n' ${server.base}/api/runs/${id}/events.ndjson)`,

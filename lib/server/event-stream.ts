@@ -14,7 +14,7 @@
 import type { ExplorationEvent } from '../contract/events';
 import type { PrismaClient } from './db/client';
 import { type BusMessage, type EventBus, STREAMS_CLOSING } from './event-bus';
-import { listEventLines, listEvents } from './repositories/events';
+import { listEvents } from './repositories/events';
 import { getRun } from './repositories/runs';
 import { hasEnded } from '../contract/run-status';
 
@@ -171,20 +171,6 @@ export async function* streamRunEventPages(options: StreamOptions): AsyncGenerat
   } finally {
     unsubscribe();
     signal?.removeEventListener('abort', onAbort);
-  }
-}
-
-/**
- * The stored log after a cursor as NDJSON text, a page per chunk (listEventLines: the lines written from the stored
- * payloads, never parsed and stringified again): events.ndjson read whole, without following.
- */
-export async function* storedLogText(prisma: PrismaClient, runId: string, afterSeq: number): AsyncGenerator<string> {
-  let cursor = afterSeq;
-  for (;;) {
-    const page = await listEventLines(prisma, runId, { afterSeq: cursor, limit: PAGE });
-    cursor = page.lastSeq;
-    if (page.count > 0) yield page.text;
-    if (page.count < PAGE) return;
   }
 }
 

@@ -10,7 +10,7 @@
 export { createPrismaClient } from './db/client';
 export { migrate } from './db/migrate';
 export { migratePostgres } from './db/migrate-postgres';
-export { eventPagesText, ndjsonBody, storedLogText, streamRunEventPages, streamRunEvents } from './event-stream';
+export { eventPagesText, ndjsonBody, streamRunEventPages, streamRunEvents } from './event-stream';
 export { isSecureRequest } from './auth/cookies';
 export { accessErrorResponse, admit, mayImport } from './http/admit';
 export { openShareLinkResponse } from './http/share-open';

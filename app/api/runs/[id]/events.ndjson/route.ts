@@ -9,7 +9,6 @@ import {
   eventPagesText,
   ndjsonBody,
   runFor,
-  storedLogText,
   streamRunEventPages,
   withoutPrompt,
 } from '@/lib/server/index';
@@ -35,21 +34,17 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   }
 
   const follow = url.searchParams.get('follow') === '1';
-  // the whole stored log, with prompts: written from the stored text as it is (the fast path of a big download)
-  const chunks =
-    !follow && !light
-      ? storedLogText(services.prisma, id, after)
-      : eventPagesText(
-          streamRunEventPages({
-            prisma: services.prisma,
-            bus: services.bus,
-            runId: id,
-            afterSeq: after,
-            follow,
-            signal: req.signal,
-          }),
-          (event) => JSON.stringify(light ? withoutPrompt(event) : event),
-        );
+  const chunks = eventPagesText(
+    streamRunEventPages({
+      prisma: services.prisma,
+      bus: services.bus,
+      runId: id,
+      afterSeq: after,
+      follow,
+      signal: req.signal,
+    }),
+    (event) => JSON.stringify(light ? withoutPrompt(event) : event),
+  );
   const body = ndjsonBody(chunks);
   return new Response(body, {
     headers: {
