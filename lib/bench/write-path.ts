@@ -28,6 +28,7 @@ import {
   enqueueWrite,
   EventBus,
   foldTouched,
+  nodeRow,
   summarizeTree,
 } from '../server/index';
 import { reportFigures } from './figures';
@@ -124,18 +125,10 @@ function rawChunks(runId: string, events: readonly ExplorationEvent[]): RawChunk
   const chunks: RawChunk[] = [];
   for (let i = 0; i < events.length; i += RAW_CHUNK) {
     const chunk = events.slice(i, i + RAW_CHUNK);
-    const nodes = foldTouched(tree, chunk).map((n) => [
-      runId,
-      n.id,
-      n.parentId,
-      n.depth,
-      n.status,
-      n.branch?.thought ?? null,
-      n.score?.composite ?? null,
-      n.cumulativeScore,
-      n.verification?.passed === undefined ? null : Number(n.verification.passed),
-      n.createdSeq,
-    ]);
+    // better-sqlite3 binds no booleans: the verdict as SQLite keeps it, 0 or 1
+    const nodes = foldTouched(tree, chunk).map((n) =>
+      [runId, ...nodeRow(n)].map((value) => (typeof value === 'boolean' ? Number(value) : value)),
+    );
     chunks.push({ events: chunk, nodes, summary: { ...summarizeTree(tree), stats: { ...tree.stats } } });
   }
   return chunks;

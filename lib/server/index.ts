@@ -29,6 +29,7 @@ export { createWriteState, drainWrites, enqueueWrite, type RunWriteState } from 
 export { EventBus } from './event-bus';
 export { summarizeTree } from './run-summary';
 export { createRun, getRun } from './repositories/runs';
+export { nodeRow } from './repositories/nodes';
 export type { CreateRunInput } from './repositories/runs';
 export { getServices, shutdownServices } from './services';
 export { checkHealth, type HealthReport } from './cluster/index';

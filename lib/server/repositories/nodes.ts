@@ -38,6 +38,32 @@ const NODE_SELECT = {
   createdSeq: true,
 } as const satisfies Prisma.NodeSelect;
 
+/** A node's projected values in column order after "runId" (NODE_COLUMNS): one mapping for every writer. */
+export function nodeRow(node: ThoughtNode) {
+  return [
+    node.id,
+    node.parentId,
+    node.depth,
+    node.status,
+    node.branch?.thought ?? null,
+    node.score?.composite ?? null,
+    node.cumulativeScore,
+    node.verification?.passed ?? null,
+    node.createdSeq,
+  ] as const;
+}
+
+const NODE_COLUMNS = Prisma.raw(
+  '"runId", "nodeId", "parentId", "depth", "status", "thought", "composite", "cumulativeScore", "verified", "createdSeq"',
+);
+
+/** What an upsert changes when the node is there already: every column nodeRow gives. */
+const ON_CONFLICT_UPDATE = Prisma.raw(`ON CONFLICT ("runId", "nodeId") DO UPDATE SET
+  "parentId" = excluded."parentId", "depth" = excluded."depth", "status" = excluded."status",
+  "thought" = excluded."thought", "composite" = excluded."composite",
+  "cumulativeScore" = excluded."cumulativeScore", "verified" = excluded."verified",
+  "createdSeq" = excluded."createdSeq"`);
+
 /**
  * Inserts or updates the given nodes of a run (ON CONFLICT DO UPDATE, which SQLite and Postgres share), one
  * statement per NODE_CHUNK_ROWS nodes. Each statement is atomic; pass a transaction client to make a larger call
@@ -48,21 +74,10 @@ export async function upsertNodes(db: Db, runId: string, nodes: readonly Thought
   if (databaseKindOf(db) === 'sqlite') return upsertNodesJson(db, runId, nodes);
   const statements: Prisma.Sql[] = [];
   for (let start = 0; start < nodes.length; start += NODE_CHUNK_ROWS) {
-    const rows = nodes.slice(start, start + NODE_CHUNK_ROWS).map(
-      (node) =>
-        Prisma.sql`(${runId}, ${node.id}, ${node.parentId}, ${node.depth}, ${node.status},
-          ${node.branch?.thought ?? null}, ${node.score?.composite ?? null}, ${node.cumulativeScore},
-          ${node.verification?.passed ?? null}, ${node.createdSeq})`,
-    );
-    statements.push(Prisma.sql`
-      INSERT INTO "Node" ("runId", "nodeId", "parentId", "depth", "status", "thought", "composite", "cumulativeScore",
-        "verified", "createdSeq")
-      VALUES ${Prisma.join(rows)}
-      ON CONFLICT ("runId", "nodeId") DO UPDATE SET
-        "parentId" = excluded."parentId", "depth" = excluded."depth", "status" = excluded."status",
-        "thought" = excluded."thought", "composite" = excluded."composite",
-        "cumulativeScore" = excluded."cumulativeScore", "verified" = excluded."verified",
-        "createdSeq" = excluded."createdSeq"`);
+    const rows = nodes
+      .slice(start, start + NODE_CHUNK_ROWS)
+      .map((node) => Prisma.sql`(${runId}, ${Prisma.join(nodeRow(node))})`);
+    statements.push(Prisma.sql`INSERT INTO "Node" (${NODE_COLUMNS}) VALUES ${Prisma.join(rows)} ${ON_CONFLICT_UPDATE}`);
   }
   for (const sql of statements) await db.$executeRaw(sql);
 }
@@ -76,31 +91,14 @@ const JSON_CHUNK_ROWS = 2_000;
  */
 async function upsertNodesJson(db: Db, runId: string, nodes: readonly ThoughtNode[]): Promise<void> {
   for (let start = 0; start < nodes.length; start += JSON_CHUNK_ROWS) {
-    const rows = jsonRows(
-      nodes.slice(start, start + JSON_CHUNK_ROWS).map((node) => [
-        node.id,
-        node.parentId,
-        node.depth,
-        node.status,
-        node.branch?.thought ?? null,
-        node.score?.composite ?? null,
-        node.cumulativeScore,
-        // SQLite keeps a boolean as 0 or 1 (what Prisma writes and reads back)
-        node.verification ? Number(node.verification.passed) : null,
-        node.createdSeq,
-      ]),
-    );
+    // JSON's true and false come out of ->> as 1 and 0: how SQLite keeps a boolean (what Prisma writes and reads back)
+    const rows = jsonRows(nodes.slice(start, start + JSON_CHUNK_ROWS).map(nodeRow));
     await db.$executeRaw`
-      INSERT INTO "Node" ("runId", "nodeId", "parentId", "depth", "status", "thought", "composite", "cumulativeScore",
-        "verified", "createdSeq")
+      INSERT INTO "Node" (${NODE_COLUMNS})
       SELECT ${runId}, n.value ->> 0, n.value ->> 1, n.value ->> 2, n.value ->> 3, n.value ->> 4, n.value ->> 5,
         n.value ->> 6, n.value ->> 7, n.value ->> 8
       FROM json_each(CAST(${rows} AS TEXT)) AS n WHERE true
-      ON CONFLICT ("runId", "nodeId") DO UPDATE SET
-        "parentId" = excluded."parentId", "depth" = excluded."depth", "status" = excluded."status",
-        "thought" = excluded."thought", "composite" = excluded."composite",
-        "cumulativeScore" = excluded."cumulativeScore", "verified" = excluded."verified",
-        "createdSeq" = excluded."createdSeq"`;
+      ${ON_CONFLICT_UPDATE}`;
   }
 }
 

@@ -33,28 +33,28 @@ export type CreateRunInput = Pick<RunRecord, 'id' | 'taskId' | 'goal' | 'modelId
   };
 
 /** What may change after creation. Not lastSeq: only appendEvents moves it, with the events. */
-export type RunPatch = Partial<
-  Pick<
-    RunRecord,
-    | 'goal'
-    | 'config'
-    | 'status'
-    | 'finishReason'
-    | 'startedAt'
-    | 'finishedAt'
-    | 'stats'
-    | 'output'
-    | 'success'
-    | 'verified'
-    | 'bestScore'
-    | 'cost'
-    | 'unpricedCalls'
-    | 'exploredNodes'
-    | 'totalNodes'
-    | 'error'
-    | 'importTag'
-  >
->;
+/** The columns a RunPatch may set, each the RunRecord field of the same name (config and stats are stored as JSON). */
+const PATCH_COLUMNS = [
+  'goal',
+  'config',
+  'status',
+  'finishReason',
+  'startedAt',
+  'finishedAt',
+  'stats',
+  'output',
+  'success',
+  'verified',
+  'bestScore',
+  'cost',
+  'unpricedCalls',
+  'exploredNodes',
+  'totalNodes',
+  'error',
+  'importTag',
+] as const satisfies readonly (keyof RunRecord)[];
+
+export type RunPatch = Partial<Pick<RunRecord, (typeof PATCH_COLUMNS)[number]>>;
 
 /** Which runs a list (and its summary) covers; every field narrows it. */
 export interface RunFilter {
@@ -362,27 +362,6 @@ export async function updateRun(db: Db, id: string, patch: RunPatch): Promise<Ru
     throw error;
   }
 }
-
-/** The columns a RunPatch may set, each the field of the same name (config and stats are stored as JSON text). */
-const PATCH_COLUMNS = [
-  'goal',
-  'config',
-  'status',
-  'finishReason',
-  'startedAt',
-  'finishedAt',
-  'stats',
-  'output',
-  'success',
-  'verified',
-  'bestScore',
-  'cost',
-  'unpricedCalls',
-  'exploredNodes',
-  'totalNodes',
-  'error',
-  'importTag',
-] as const satisfies readonly (keyof RunPatch)[];
 
 /**
  * updateRun for the hot path (a live run's summary after every batch): one UPDATE of the patch's columns and
