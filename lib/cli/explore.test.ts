@@ -90,7 +90,7 @@ describe('npm run explore -- --server', () => {
         process.execPath,
         [
           ...['--import', 'tsx', 'lib/cli/explore.ts', '--server', server.url, '--puzzle', '4 9 10 13'],
-          ...['--strategy', 'beam', '--beam-width', '2', '--branch-factor', '3', '--max-depth', '3', '--latency', '15'],
+          ...['--strategy', 'beam', '--beam-width', '2', '--branch-factor', '3', '--max-depth', '3', '--latency', '250'],
           ...['--threshold', '0', '--terminate-at', '1', '--max-nodes', '12'],
         ],
         { cwd: process.cwd() },
