@@ -25,6 +25,7 @@ import {
   tokenUsageSchema,
   verificationSchema,
 } from './vocabulary';
+import { breakpointHitSchema, breakpointListSchema } from './breakpoints';
 
 const nodeId = z.string().min(1).max(200);
 const count = z.number().int().min(0);
@@ -137,15 +138,32 @@ export const payloadSchemas = {
    * the client, which polls for it, answers with steer.acked. Its effect on the tree arrives as the client's own
    * events (steer.prune, steer.pause, ...), never from this event. nodeId is set for prune and expand.
    */
-  'steer.requested': z.strictObject({ kind: steerKindSchema, nodeId: nodeId.nullable(), actor: z.string() }),
+  'steer.requested': z.strictObject({
+    kind: steerKindSchema,
+    nodeId: nodeId.nullable(),
+    actor: z.string(),
+    /** Set on a pause the server asks for because one of the run's breakpoints hit on an event the client sent. */
+    hit: breakpointHitSchema.optional(),
+  }),
   /** The external client's answer to the steer.requested at `requestSeq`: applied, or refused with its reason. */
   'steer.acked': z.strictObject({
     requestSeq: z.number().int().min(1),
     outcome: z.enum(['applied', 'refused']),
     reason: z.string().nullable(),
   }),
-  /** A step taken in step mode is done: the run waits again. */
-  'run.paused': z.strictObject({ reason: z.literal('step') }),
+  /**
+   * The run's breakpoints from now on (the whole list: set, changed, switched off or removed). Written before the
+   * search starts when the run was created with some, and at a step boundary when a person changes them live.
+   */
+  'breakpoints.set': z.strictObject({ breakpoints: breakpointListSchema, actor: z.string() }),
+  /**
+   * The run waits again by itself: a step taken in step mode is done, or a breakpoint hit (the step whose event
+   * satisfied it is done, or, for a node-runs breakpoint, the node's step is about to start).
+   */
+  'run.paused': z.discriminatedUnion('reason', [
+    z.strictObject({ reason: z.literal('step') }),
+    z.strictObject({ reason: z.literal('breakpoint'), hit: breakpointHitSchema }),
+  ]),
   /** The run continues from its event log (after a server restart); a step cut short is rolled back. */
   'run.resumed': z.strictObject({ rolledBackNodeId: nodeId.nullable() }),
   'run.interrupted': z.strictObject({ reason: z.string() }),

@@ -5,10 +5,11 @@
  * reason, answer source). The event payloads (events.ts) are built from these; the engine's own state (ThoughtTree,
  * ThoughtNode, the frontier, stats, the LanguageModel interface) is lib/engine/types.ts, which imports them.
  * Objects are strict: data read from outside (an export file, an API body) with a key this version does not know is
- * refused, not dropped. Browser-safe; imports zod only.
+ * refused, not dropped. Browser-safe; imports zod and the breakpoint schemas (./breakpoints) only.
  * Not responsible for defaults or resolving a partial config (lib/engine/config.ts) nor for any behaviour.
  */
 import { z } from 'zod';
+import { breakpointListSchema } from './breakpoints';
 
 const count = z.number().int().min(0);
 const finite = z.number();
@@ -163,6 +164,9 @@ export const steeringCommandSchema = z.discriminatedUnion('type', [
   runCommand('resume'),
   runCommand('step'),
   runCommand('abort'),
+  // the run's whole breakpoint list from now on (lib/contract/breakpoints.ts); not a SteerKind: the server applies it
+  // itself for a search it does not run
+  z.object({ type: z.literal('breakpoints'), breakpoints: breakpointListSchema, actor: z.string().max(200) }),
 ]);
 export type SteeringCommand = z.infer<typeof steeringCommandSchema>;
 

@@ -7,6 +7,7 @@
 import type { ThoughtTree } from './types';
 import { hasEnded } from '../contract/run-status';
 import type { SteeringCommand } from '../contract/vocabulary';
+import type { Breakpoint } from '../contract/breakpoints';
 
 /** What a person asks of a running search (defined with its schema in lib/contract/vocabulary.ts). */
 export type { SteeringCommand };
@@ -38,6 +39,15 @@ export function checkCommand(tree: ThoughtTree, command: SteeringCommand): strin
     case 'step':
     case 'abort':
       return null;
+    case 'breakpoints': {
+      // "run to here" names a node: one that is not in the tree would never stop the run
+      for (const { condition } of command.breakpoints) {
+        if (condition.kind !== 'node-runs') continue;
+        const node = tree.nodes[condition.nodeId];
+        if (!node) return `no node ${condition.nodeId} in this run`;
+      }
+      return null;
+    }
   }
 }
 
@@ -83,6 +93,10 @@ export class ExplorationControl {
   }
   abort(actor = 'person') {
     this.send({ type: 'abort', actor });
+  }
+  /** The run's whole breakpoint list from the next step boundary on. */
+  setBreakpoints(breakpoints: Breakpoint[], actor = 'person') {
+    this.send({ type: 'breakpoints', breakpoints, actor });
   }
 
   /** Commands waiting to be applied, oldest first; the queue is emptied. */

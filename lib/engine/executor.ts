@@ -32,6 +32,8 @@ import { CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { FINAL_MARKER, openGoalTask } from './prompts';
 import { renderScratchpad } from './scratchpad';
+import type { Breakpoint, BreakpointHit } from '../contract/breakpoints';
+import { judgeEvent, treeHitContext } from './breakpoints';
 import { findBestNode, fold, nextNodeId, pathTo, reduce, createEmptyTree } from './tree';
 
 export interface ToTCallbacks {
@@ -61,6 +63,8 @@ export interface ExploreOptions {
   prices?: PriceTable;
   /** Start paused, waiting for step or resume (explore only). */
   startPaused?: boolean;
+  /** explore() only: the run's breakpoints from its start (a breakpoints.set right after run.started), and who set them. */
+  breakpoints?: { breakpoints: Breakpoint[]; actor: string };
   /**
    * resume() records a run.resumed event (default); a fork's first start from its seed log has nothing to resume.
    * A log whose run waits (queued, interrupted) is always resumed with the event: it is what makes it run again.
@@ -198,6 +202,8 @@ class Session {
 
   private group: ExplorationEvent[] = [];
   private readonly queue: FrontierQueue;
+  /** The first breakpoint hit among the events of the step under way: the run pauses when the step ends. */
+  private stepHit: BreakpointHit | null = null;
 
   emit<K extends ExplorationEventType>(type: K, payload: EventPayloads[K]): void {
     const event = {
@@ -207,6 +213,10 @@ class Session {
       type,
       payload,
     } as ExplorationEvent;
+    // judged against the tree before it is applied: what the condition saw is what the page will show at seq - 1
+    if (this.stepHit === null && this.tree.breakpoints.length > 0) {
+      this.stepHit = judgeEvent(this.tree.breakpoints, event, treeHitContext(this.tree));
+    }
     reduce(this.tree, event);
     // keep the heap in step with the frontier: new entries, and a rolled-back step's entry back in place
     if (type === 'node.queued' || type === 'run.resumed') {
@@ -237,6 +247,8 @@ class Session {
       modelId: this.agent.model.id,
       config: { ...this.config },
     });
+    const breakpoints = this.options.breakpoints;
+    if (breakpoints && breakpoints.breakpoints.length > 0) this.emit('breakpoints.set', breakpoints);
     const rootId = nextNodeId(this.tree);
     this.emit('node.created', { nodeId: rootId, parentId: null, branch: null, score: null });
     this.emit('node.queued', { nodeId: rootId, mode: 'expand', urgent: false });
@@ -303,7 +315,14 @@ class Session {
       }
       const entry = this.queue.peek();
       if (!entry) return this.finish('frontier-empty', null);
+      // "run to here": the node's step is about to start; the run stops with the node still queued
+      const before = this.tree.breakpoints.length > 0 ? this.judgeStepStart(entry) : null;
+      if (before) {
+        this.emit('run.paused', { reason: 'breakpoint', hit: before });
+        continue;
+      }
       this.commit();
+      this.stepHit = null;
       try {
         if (entry.mode === 'execute') await this.execute(entry);
         else await this.expand(entry);
@@ -318,8 +337,19 @@ class Session {
         throw error;
       }
       this.options.onProgress?.({ ...this.tree.stats, tokenUsage: { ...this.tree.stats.tokenUsage } });
-      if (this.tree.stepping && !this.tree.terminatedBy) this.emit('run.paused', { reason: 'step' });
+      const hit = this.stepHit;
+      this.stepHit = null;
+      if (hit) this.emit('run.paused', { reason: 'breakpoint', hit });
+      else if (this.tree.stepping && !this.tree.terminatedBy) this.emit('run.paused', { reason: 'step' });
     }
+  }
+
+  /** A node-runs breakpoint on the entry's node, judged against the node.started its step would write. */
+  private judgeStepStart(entry: FrontierEntry): BreakpointHit | null {
+    const runs = this.tree.breakpoints.filter((b) => b.condition.kind === 'node-runs');
+    if (runs.length === 0) return null;
+    const started = { type: 'node.started', seq: null, payload: { nodeId: entry.nodeId, mode: entry.mode } } as const;
+    return judgeEvent(runs, started, treeHitContext(this.tree));
   }
 
   /** Applies a person's commands at a step boundary; returns the actor of an abort, if one came. */
@@ -346,6 +376,9 @@ class Session {
         case 'abort':
           this.emit('steer.abort', { actor: command.actor });
           return command.actor;
+        case 'breakpoints':
+          this.emit('breakpoints.set', { breakpoints: command.breakpoints, actor: command.actor });
+          break;
       }
     }
     return null;

@@ -8,6 +8,8 @@
  * the engine's users (shared/DESIGN.md, "The engine's public face"), but rooms import them from lib/contract.
  * Imports nothing from Next, React, Prisma or tRPC.
  */
+export { findHits, judgeEvent, treeHitContext } from './breakpoints';
+export type { HitContext, JudgedEvent } from './breakpoints';
 export { DEFAULT_TOT_CONFIG, InvalidConfigError, resolveConfig, resolveTimeout } from './config';
 export { FrontierQueue, comesBefore, findBacktrackTarget, selectNext } from './frontier';
 export { extractJson } from './json';

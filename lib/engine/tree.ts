@@ -62,6 +62,8 @@ export function createEmptyTree(runId = ''): ThoughtTree {
     usage: emptyUsage(),
     terminatedBy: null,
     stepping: false,
+    breakpoints: [],
+    breakpointHit: null,
     modelFailureStreak: 0,
     lastModelError: null,
     exploredThoughts: [],
@@ -392,6 +394,8 @@ const APPLY: Appliers = {
         answeredAt: null,
       },
     ];
+    // the server asks an external search to pause at a breakpoint: the page says why once the client has paused
+    if (payload.hit) tree.breakpointHit = payload.hit;
   },
 
   'steer.acked'(tree, { payload, seq, ts }) {
@@ -413,21 +417,34 @@ const APPLY: Appliers = {
 
   'steer.resume'(tree) {
     tree.stepping = false;
+    tree.breakpointHit = null;
     if (tree.status === 'paused') tree.status = 'running';
   },
 
   'steer.step'(tree) {
     tree.stepping = true;
+    tree.breakpointHit = null;
     if (tree.status === 'paused') tree.status = 'running';
+  },
+
+  'breakpoints.set'(tree, { payload }) {
+    tree.breakpoints = payload.breakpoints;
   },
 
   'steer.abort'() {
     // run.finished follows with reason "aborted".
   },
 
-  'run.paused'(tree) {
+  'run.paused'(tree, { payload }) {
     tree.stepping = false;
     if (tree.status === 'running') tree.status = 'paused';
+    if (payload.reason !== 'breakpoint') return;
+    const hit = payload.hit;
+    tree.breakpointHit = hit;
+    // "run to here" is used once, like a debugger's run-to-cursor: the node is reached, the breakpoint turns off
+    if (hit.condition.kind === 'node-runs') {
+      tree.breakpoints = tree.breakpoints.map((b) => (b.id === hit.breakpointId ? { ...b, enabled: false } : b));
+    }
   },
 
   'run.resumed'(tree) {
@@ -453,6 +470,7 @@ const APPLY: Appliers = {
   'run.finished'(tree, { payload, ts }) {
     rollBackInFlight(tree);
     tree.status = 'finished';
+    tree.breakpointHit = null;
     tree.resumeStatus = null;
     tree.finishReason = payload.reason;
     tree.finishDetail = payload.detail;

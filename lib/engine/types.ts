@@ -6,6 +6,7 @@
  * Not responsible for behaviour: see executor.ts, tree.ts (reduce) and frontier.ts.
  */
 import type { StoredRunStatus } from '../contract/run-status';
+import type { Breakpoint, BreakpointHit } from '../contract/breakpoints';
 import type {
   AnswerSource,
   ChatMessage,
@@ -161,6 +162,13 @@ export interface ThoughtTree {
   terminatedBy: string | null;
   /** A person asked for one step: the run pauses again after the next step. */
   stepping: boolean;
+  /** The run's breakpoints (the last breakpoints.set), judged against every event the search writes. */
+  breakpoints: Breakpoint[];
+  /**
+   * The breakpoint hit the run is stopped at (run.paused with a hit; for an external run, the pause the server asked
+   * for), until it is resumed, stepped or ends. Null otherwise.
+   */
+  breakpointHit: BreakpointHit | null;
   /** Model calls that failed in a row, and the last error: a backend that keeps failing ends the run. */
   modelFailureStreak: number;
   lastModelError: string | null;

@@ -54,6 +54,7 @@ const KIND_OF: Record<ExplorationEventType, EventKind> = {
   'steer.abort': 'steer',
   'steer.requested': 'steer',
   'steer.acked': 'steer',
+  'breakpoints.set': 'steer',
 };
 
 export function eventKind(type: ExplorationEventType): EventKind {
@@ -79,10 +80,12 @@ export function eventNodeIds(event: ExplorationEvent): string[] {
       return event.payload.rolledBackNodeId ? [event.payload.rolledBackNodeId] : [];
     case 'steer.requested':
       return event.payload.nodeId ? [event.payload.nodeId] : [];
+    case 'run.paused':
+      return event.payload.reason === 'breakpoint' && event.payload.hit.nodeId ? [event.payload.hit.nodeId] : [];
+    case 'breakpoints.set':
     case 'steer.acked':
     case 'run.queued':
     case 'run.started':
-    case 'run.paused':
     case 'run.interrupted':
     case 'run.failed':
     case 'run.finished':
@@ -222,7 +225,8 @@ export function describeEvent(event: ExplorationEvent): string {
       return 'abort';
     case 'steer.requested': {
       const p = event.payload;
-      return p.nodeId ? `asks the client: ${p.kind} ${p.nodeId}` : `asks the client: ${p.kind}`;
+      const why = p.hit ? ` (breakpoint: ${p.hit.detail})` : '';
+      return oneLine(p.nodeId ? `asks the client: ${p.kind} ${p.nodeId}${why}` : `asks the client: ${p.kind}${why}`);
     }
     case 'steer.acked': {
       const p = event.payload;
@@ -241,7 +245,14 @@ export function describeEvent(event: ExplorationEvent): string {
     case 'node.pruned':
       return oneLine(`pruned by the search: ${event.payload.reason}`);
     case 'run.paused':
-      return 'paused after one step';
+      return event.payload.reason === 'step'
+        ? 'paused after one step'
+        : oneLine(`stopped at a breakpoint: ${event.payload.hit.detail}`);
+    case 'breakpoints.set': {
+      const list = event.payload.breakpoints;
+      const on = list.filter((b) => b.enabled).length;
+      return list.length === 0 ? 'breakpoints cleared' : `breakpoints: ${on} of ${list.length} on`;
+    }
     case 'run.resumed':
       return event.payload.rolledBackNodeId
         ? `continued from the log; the step on ${event.payload.rolledBackNodeId} was rolled back`

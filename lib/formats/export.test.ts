@@ -46,7 +46,7 @@ async function game24Run(seed: number, config: Partial<ToTConfig> = {}, runId = 
   return events;
 }
 
-/** A run with a person's prune, pause, step and resume in it (the open-goal task with a scripted model). */
+/** A run with a person's prune, breakpoints, pause, step and resume in it (the open-goal task with a scripted model). */
 async function steeredRun(): Promise<ExplorationEvent[]> {
   const control = new ExplorationControl();
   const events: ExplorationEvent[] = [];
@@ -64,10 +64,12 @@ async function steeredRun(): Promise<ExplorationEvent[]> {
       if (!steered && e.type === 'node.expanded' && e.payload.nodeId === 'n0') {
         steered = true;
         control.prune('n1', 'alice');
+        control.setBreakpoints([{ id: 'back', enabled: true, condition: { kind: 'backtrack' } }], 'erin');
         control.pause('bob');
         setTimeout(() => control.step('bob'), 5);
         setTimeout(() => control.resume('bob'), 30);
       }
+      if (e.type === 'run.paused' && e.payload.reason === 'breakpoint') setTimeout(() => control.resume('erin'), 5);
       if (!expanded && e.type === 'node.expanded' && e.payload.nodeId !== 'n0') {
         expanded = true;
         control.expand(e.payload.nodeId, 'carol');

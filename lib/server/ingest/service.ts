@@ -305,7 +305,9 @@ export class IngestRuns {
     await this.queue.run(runId, async () => {
       const { tree } = await this.load(runId);
       // the page disables the control with the same words (one definition: lib/contract/steering.ts)
-      const refusal = externalSteerBlock(tree.external ?? { commands: [] }, tree.agentName, command.type);
+      // a breakpoint stops an external search by asking it to pause: it needs a client that takes pause
+      const kind = command.type === 'breakpoints' ? 'pause' : command.type;
+      const refusal = externalSteerBlock(tree.external ?? { commands: [] }, tree.agentName, kind);
       if (refusal) throw new ConflictError(refusal);
       if (tree.status === 'interrupted') {
         throw new ConflictError('the client has stopped sending: the run continues when it sends again');
@@ -316,7 +318,11 @@ export class IngestRuns {
       const nodeId = command.type === 'prune' || command.type === 'expand' ? command.nodeId : null;
       const events = placeEvents(
         runId,
-        [{ type: 'steer.requested', payload: { kind: command.type, nodeId, actor: command.actor } }],
+        [
+          command.type === 'breakpoints'
+            ? { type: 'breakpoints.set', payload: { breakpoints: command.breakpoints, actor: command.actor } }
+            : { type: 'steer.requested', payload: { kind: command.type, nodeId, actor: command.actor } },
+        ],
         tree.lastSeq + 1,
         Date.now(),
       );
