@@ -1,0 +1,280 @@
+/**
+ * The breakpoint judge without a search (issue 17): each condition against events built by hand, its negatives, and
+ * what a hit names. judgeEvent and findHits are the one judge for the engine's live stops and a recorded log's hits,
+ * so what is pinned here holds for both. The executor's stops with real searches: breakpoints-executor.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Breakpoint, BreakpointCondition } from '../contract/breakpoints';
+import type { ExplorationEvent } from '../contract/events';
+import type { ModelPurpose } from '../contract/vocabulary';
+import { findHits, judgeEvent, treeHitContext } from './breakpoints';
+import { createEmptyTree, fold } from './tree';
+import { handBuiltLog } from './testing';
+
+const bp = (id: string, condition: BreakpointCondition, enabled = true): Breakpoint => ({ id, enabled, condition });
+const one = (condition: BreakpointCondition) => [bp('b', condition)];
+/** The seqs of a log's hits for a list. */
+const hitSeqs = (events: ExplorationEvent[], breakpoints: Breakpoint[]) =>
+  findHits(events, breakpoints).map((h) => h.seq);
+
+function score(composite: number) {
+  return { confidence: composite, progress: composite, novelty: composite, composite, reasoning: '', fallback: false };
+}
+
+/** A log with a model call per step: tokens 100 + 10 each, cost as given (null: no price). */
+function logWithCalls(costs: (number | null)[], errorAt = -1) {
+  const log = handBuiltLog();
+  costs.forEach((cost, i) => {
+    log.add('model.called', {
+      nodeId: 'n0',
+      purpose: (i === 0 ? 'generate' : 'evaluate') as ModelPurpose,
+      modelId: 'm',
+      messages: [{ role: 'user', content: 'q' }],
+      response: i === errorAt ? null : `answer ${i}`,
+      error: i === errorAt ? 'HTTP 503: overloaded' : null,
+      usage: { inputTokens: 100, outputTokens: 10 },
+      cost,
+      latencyMs: 1,
+    });
+  });
+  return log.events;
+}
+
+/** root n0 -> a (.4), b (.8); a fails verification and the search backtracks to b, which passes. */
+function verifiedLog() {
+  const log = handBuiltLog();
+  log.add('branch.scored', { nodeId: 'n0', index: 0, branch: thought('a'), score: score(0.4), raw: null });
+  log.add('branch.scored', { nodeId: 'n0', index: 1, branch: thought('b'), score: score(0.8), raw: null });
+  log.child('a', 0.4);
+  log.child('b', 0.8);
+  log.fail('a');
+  log.add('backtrack', { fromId: 'a', toId: 'b', reason: 'verification failed' });
+  log.complete('b', true);
+  return log.events;
+}
+
+function thought(text: string) {
+  return { thought: text, proposedAction: { type: 'response' as const, content: text } };
+}
+
+const seqOf = (events: ExplorationEvent[], match: (e: ExplorationEvent) => boolean) => events.find(match)?.seq;
+
+describe('judgeEvent / findHits: each condition', () => {
+  it('verification-failed: a failed node.verified hits, a passed one does not', () => {
+    const events = verifiedLog();
+    const failed = seqOf(events, (e) => e.type === 'node.verified' && !e.payload.passed);
+    expect(hitSeqs(events, one({ kind: 'verification-failed' }))).toEqual([failed]);
+    const [hit] = findHits(events, one({ kind: 'verification-failed' }));
+    expect(hit).toMatchObject({ eventType: 'node.verified', nodeId: 'a', detail: 'a failed verification: checked' });
+  });
+
+  it('backtrack: each backtrack event, naming where it went', () => {
+    const events = verifiedLog();
+    const [hit, ...rest] = findHits(events, one({ kind: 'backtrack' }));
+    expect(rest).toEqual([]);
+    expect(hit).toMatchObject({
+      seq: seqOf(events, (e) => e.type === 'backtrack'),
+      nodeId: 'a',
+      detail: 'backtrack from a to b: verification failed',
+    });
+  });
+
+  it('score-below and score-above: strictly past the value (a score equal to it is no hit)', () => {
+    const events = verifiedLog();
+    const scored = events.filter((e) => e.type === 'branch.scored').map((e) => e.seq);
+    expect(hitSeqs(events, one({ kind: 'score-below', value: 0.5 }))).toEqual([scored[0]]);
+    expect(hitSeqs(events, one({ kind: 'score-above', value: 0.5 }))).toEqual([scored[1]]);
+    expect(hitSeqs(events, one({ kind: 'score-below', value: 0.4 }))).toEqual([]);
+    expect(hitSeqs(events, one({ kind: 'score-above', value: 0.8 }))).toEqual([]);
+    expect(findHits(events, one({ kind: 'score-below', value: 0.5 }))[0]?.detail).toBe(
+      'candidate 1 of n0 scored 0.4, below 0.5',
+    );
+    expect(findHits(events, one({ kind: 'score-above', value: 0.5 }))[0]?.detail).toBe(
+      'candidate 2 of n0 scored 0.8, above 0.5',
+    );
+  });
+
+  it('depth: a node created at exactly that depth, not shallower or deeper', () => {
+    const log = handBuiltLog();
+    log.child('a', 0.5); // depth 1
+    log.add('node.created', { nodeId: 'a1', parentId: 'a', branch: thought('a1'), score: score(0.5) }); // depth 2
+    log.add('node.created', { nodeId: 'a11', parentId: 'a1', branch: thought('a11'), score: score(0.5) }); // depth 3
+    log.child('b', 0.5); // depth 1 again
+    const created = (id: string) => seqOf(log.events, (e) => e.type === 'node.created' && e.payload.nodeId === id);
+    expect(hitSeqs(log.events, one({ kind: 'depth', depth: 2 }))).toEqual([created('a1')]);
+    expect(hitSeqs(log.events, one({ kind: 'depth', depth: 1 }))).toEqual([created('a'), created('b')]);
+    expect(hitSeqs(log.events, one({ kind: 'depth', depth: 4 }))).toEqual([]);
+    expect(findHits(log.events, one({ kind: 'depth', depth: 3 }))[0]).toMatchObject({
+      nodeId: 'a11',
+      detail: 'a11 is at depth 3',
+    });
+  });
+
+  it('cost-above: the one call that takes the run past the figure, never again', () => {
+    const events = logWithCalls([0.01, 0.01, 0.01, 0.01]);
+    const calls = events.filter((e) => e.type === 'model.called').map((e) => e.seq);
+    // 0.01, 0.02, 0.03, 0.04: past 0.025 on the third call only
+    expect(hitSeqs(events, one({ kind: 'cost-above', usd: 0.025 }))).toEqual([calls[2]]);
+    // reaching the figure exactly is not passing it: 0.02 is passed by the third call
+    expect(hitSeqs(events, one({ kind: 'cost-above', usd: 0.02 }))).toEqual([calls[2]]);
+    expect(hitSeqs(events, one({ kind: 'cost-above', usd: 1 }))).toEqual([]);
+    expect(findHits(events, one({ kind: 'cost-above', usd: 0.025 }))[0]?.detail).toBe(
+      "the run's cost reached $0.03, past $0.025",
+    );
+  });
+
+  it('cost-above: a call with no price never hits', () => {
+    expect(hitSeqs(logWithCalls([null, null, null]), one({ kind: 'cost-above', usd: 0 }))).toEqual([]);
+  });
+
+  it('tokens-above: the call that takes the run past the figure, once', () => {
+    const events = logWithCalls([null, null, null]);
+    const calls = events.filter((e) => e.type === 'model.called').map((e) => e.seq);
+    // 110, 220, 330 tokens
+    expect(hitSeqs(events, one({ kind: 'tokens-above', tokens: 200 }))).toEqual([calls[1]]);
+    expect(hitSeqs(events, one({ kind: 'tokens-above', tokens: 220 }))).toEqual([calls[2]]);
+    expect(hitSeqs(events, one({ kind: 'tokens-above', tokens: 0 }))).toEqual([calls[0]]);
+    expect(findHits(events, one({ kind: 'tokens-above', tokens: 200 }))[0]?.detail).toBe(
+      "the run's tokens reached 220, past 200",
+    );
+  });
+
+  it('model-call-failed: a call with an error, naming its purpose and node', () => {
+    const events = logWithCalls([0.01, 0.01, 0.01], 1);
+    const hits = findHits(events, one({ kind: 'model-call-failed' }));
+    expect(hits.map((h) => h.seq)).toEqual([events.filter((e) => e.type === 'model.called')[1]?.seq]);
+    expect(hits[0]?.detail).toBe('a evaluate call for n0 failed: HTTP 503: overloaded');
+    expect(hitSeqs(logWithCalls([0.01, 0.01]), one({ kind: 'model-call-failed' }))).toEqual([]);
+  });
+
+  it('node-runs: that node.started only', () => {
+    const events = verifiedLog();
+    const started = seqOf(events, (e) => e.type === 'node.started' && e.payload.nodeId === 'b');
+    expect(hitSeqs(events, one({ kind: 'node-runs', nodeId: 'b' }))).toEqual([started]);
+    expect(findHits(events, one({ kind: 'node-runs', nodeId: 'b' }))[0]?.detail).toBe('b is about to run (execute)');
+    expect(hitSeqs(events, one({ kind: 'node-runs', nodeId: 'zz' }))).toEqual([]);
+  });
+
+  it('node-runs judged before the step: the node.started not yet written has seq null in its hit', () => {
+    const tree = fold(verifiedLog());
+    const hit = judgeEvent(
+      one({ kind: 'node-runs', nodeId: 'b' }),
+      { type: 'node.started', seq: null, payload: { nodeId: 'b', mode: 'expand' } },
+      treeHitContext(tree),
+    );
+    expect(hit).toMatchObject({ seq: null, eventType: 'node.started', nodeId: 'b' });
+  });
+});
+
+describe('judgeEvent / findHits: text-match', () => {
+  const log = handBuiltLog();
+  log.add('node.created', {
+    nodeId: 'a',
+    parentId: 'n0',
+    branch: thought('Try 13 - 9 = 4'),
+    score: score(0.5),
+  });
+  log.add('node.started', { nodeId: 'a', mode: 'execute' });
+  log.add('model.called', {
+    nodeId: 'a',
+    purpose: 'execute',
+    modelId: 'm',
+    messages: [],
+    response: 'Working.\nFINAL ANSWER: (13 - 9) * 6',
+    error: null,
+    usage: { inputTokens: 1, outputTokens: 1 },
+    cost: null,
+    latencyMs: 0,
+  });
+  log.add('node.completed', { nodeId: 'a', result: { response: '(13 - 9) * 6', iterations: 1, isAnswer: true } });
+  const events = log.events;
+  const seq = (type: ExplorationEvent['type']) =>
+    seqOf(events, (e) => e.type === type && 'nodeId' in e.payload && e.payload.nodeId === 'a');
+  const text = (field: 'thought' | 'result' | 'response', pattern: string, regex = false, caseSensitive = false) =>
+    one({ kind: 'text-match', field, pattern, regex, caseSensitive });
+
+  it('reads each field from its own event: a thought, a result, a model response', () => {
+    expect(hitSeqs(events, text('thought', '13'))).toEqual([seq('node.created')]);
+    expect(hitSeqs(events, text('result', '13'))).toEqual([seq('node.completed')]);
+    expect(hitSeqs(events, text('response', '13'))).toEqual([seq('model.called')]);
+  });
+
+  it('plain text is a substring, in any case unless case-sensitive', () => {
+    expect(hitSeqs(events, text('thought', 'TRY'))).toEqual([seq('node.created')]);
+    expect(hitSeqs(events, text('thought', 'TRY', false, true))).toEqual([]);
+    expect(hitSeqs(events, text('thought', 'Try', false, true))).toEqual([seq('node.created')]);
+    // plain text is not a pattern: "." is a dot
+    expect(hitSeqs(events, text('response', 'Working..'))).toEqual([]);
+  });
+
+  it('a regular expression matches, any case unless case-sensitive', () => {
+    expect(hitSeqs(events, text('response', 'final answer:\\s*\\(', true))).toEqual([seq('model.called')]);
+    expect(hitSeqs(events, text('response', 'final answer', true, true))).toEqual([]);
+    expect(hitSeqs(events, text('result', '^\\(\\d+ - \\d+\\)', true, true))).toEqual([seq('node.completed')]);
+    expect(hitSeqs(events, text('thought', '^\\d', true))).toEqual([]);
+  });
+
+  it('says what matched', () => {
+    expect(findHits(events, text('thought', '13'))[0]).toMatchObject({
+      nodeId: 'a',
+      detail: 'a\'s thought contains "13"',
+    });
+    expect(findHits(events, text('result', '\\* 6$', true))[0]?.detail).toBe("a's result matches /\\* 6$/");
+    expect(findHits(events, text('response', 'final'))[0]?.detail).toBe('a execute response for a contains "final"');
+  });
+});
+
+describe('judgeEvent / findHits: the list', () => {
+  it('a disabled breakpoint never hits', () => {
+    const events = verifiedLog();
+    expect(findHits(events, [bp('v', { kind: 'verification-failed' }, false)])).toEqual([]);
+    expect(
+      findHits(events, [bp('v', { kind: 'backtrack' }, false), bp('w', { kind: 'depth', depth: 1 }, false)]),
+    ).toEqual([]);
+  });
+
+  it('list order decides which breakpoint names a hit; one hit per event', () => {
+    const events = verifiedLog();
+    const failed = seqOf(events, (e) => e.type === 'node.verified' && !e.payload.passed);
+    const list = [
+      bp('first', { kind: 'text-match', field: 'thought', pattern: 'a', regex: false, caseSensitive: true }),
+      bp('second', { kind: 'depth', depth: 1 }),
+      bp('third', { kind: 'verification-failed' }),
+    ];
+    const hits = findHits(events, list);
+    // node.created a: both first and second hold; first names it. node.created b: only second.
+    expect(hits.map((h) => [h.seq, h.breakpointId])).toEqual([
+      [seqOf(events, (e) => e.type === 'node.created' && e.payload.nodeId === 'a'), 'first'],
+      [seqOf(events, (e) => e.type === 'node.created' && e.payload.nodeId === 'b'), 'second'],
+      [failed, 'third'],
+    ]);
+    const reversed = findHits(events, [...list].reverse());
+    expect(reversed[0]?.breakpointId).toBe('second');
+    // a disabled first breakpoint passes the event on to the next
+    expect(findHits(events, [{ ...list[0]!, enabled: false }, list[1]!])[0]?.breakpointId).toBe('second');
+  });
+
+  it('a hit carries the condition as it was, and judges against the tree before the event', () => {
+    const condition: BreakpointCondition = { kind: 'tokens-above', tokens: 100 };
+    const events = logWithCalls([null]);
+    const call = events.at(-1)!;
+    // the tree before the call: no tokens yet, so this call (110) passes 100
+    const before = fold(events.slice(0, -1));
+    expect(judgeEvent([bp('t', condition)], call, treeHitContext(before))).toEqual({
+      breakpointId: 't',
+      condition,
+      seq: call.seq,
+      eventType: 'model.called',
+      nodeId: 'n0',
+      detail: "the run's tokens reached 110, past 100",
+    });
+    // judged against the tree after it (the call already counted) it would not be the call that passes
+    expect(judgeEvent([bp('t', condition)], call, treeHitContext(fold(events)))).toBeNull();
+    expect(judgeEvent([], call, treeHitContext(createEmptyTree()))).toBeNull();
+  });
+
+  it('an empty log and an empty list have no hits', () => {
+    expect(findHits([], one({ kind: 'backtrack' }))).toEqual([]);
+    expect(findHits(verifiedLog(), [])).toEqual([]);
+  });
+});
