@@ -143,7 +143,7 @@ describe('judgeEvent / findHits: each condition', () => {
     const events = logWithCalls([0.01, 0.01, 0.01], 1);
     const hits = findHits(events, one({ kind: 'model-call-failed' }));
     expect(hits.map((h) => h.seq)).toEqual([events.filter((e) => e.type === 'model.called')[1]?.seq]);
-    expect(hits[0]?.detail).toBe('a evaluate call for n0 failed: HTTP 503: overloaded');
+    expect(hits[0]?.detail).toBe('an evaluate call for n0 failed: HTTP 503: overloaded');
     expect(hitSeqs(logWithCalls([0.01, 0.01]), one({ kind: 'model-call-failed' }))).toEqual([]);
   });
 
@@ -220,7 +220,7 @@ describe('judgeEvent / findHits: text-match', () => {
       detail: 'a\'s thought contains "13"',
     });
     expect(findHits(events, text('result', '\\* 6$', true))[0]?.detail).toBe("a's result matches /\\* 6$/");
-    expect(findHits(events, text('response', 'final'))[0]?.detail).toBe('a execute response for a contains "final"');
+    expect(findHits(events, text('response', 'final'))[0]?.detail).toBe('an execute response for a contains "final"');
   });
 });
 

@@ -139,7 +139,7 @@ function satisfies(c: BreakpointCondition, event: JudgedEvent, context: HitConte
       if (event.type !== 'model.called' || event.payload.error === null) return null;
       return {
         nodeId: event.payload.nodeId,
-        detail: `a ${event.payload.purpose} call${event.payload.nodeId ? ` for ${event.payload.nodeId}` : ''} failed: ${clip(event.payload.error)}`,
+        detail: `${withArticle(event.payload.purpose)} call${event.payload.nodeId ? ` for ${event.payload.nodeId}` : ''} failed: ${clip(event.payload.error)}`,
       };
   }
 }
@@ -167,7 +167,7 @@ function textOf(
     return {
       text: event.payload.response,
       nodeId: event.payload.nodeId,
-      what: `a ${event.payload.purpose} response${whose}`,
+      what: `${withArticle(event.payload.purpose)} response${whose}`,
     };
   }
   return null;
@@ -186,6 +186,11 @@ function matches(c: Extract<BreakpointCondition, { kind: 'text-match' }>, text: 
     compiled.set(c, re);
   }
   return re.test(text);
+}
+
+/** "a generate", "an evaluate": a hit's detail is read as a sentence. */
+function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
 
 function clip(text: string, max = 160): string {
