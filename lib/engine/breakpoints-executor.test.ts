@@ -11,9 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Breakpoint, BreakpointCondition, BreakpointHit } from '../contract/breakpoints';
 import type { EventOf, ExplorationEvent } from '../contract/events';
 import type { ExplorationStrategy } from '../contract/vocabulary';
-import { getPuzzle, puzzleGoal } from '../tasks/game24/puzzles';
-import { game24Task } from '../tasks/game24/task';
-import { createSimulatedModel } from '../tasks/simulated-model';
+import { createSimulatedModel, game24Task, getPuzzle, puzzleGoal } from '../tasks/index';
 import { findHits } from './breakpoints';
 import { ExplorationControl } from './control';
 import { ThoughtTreeExecutor } from './executor';
@@ -49,7 +47,7 @@ interface SearchOptions {
   breakpoints?: Breakpoint[];
   failing?: boolean;
   /** Called after each event is applied; by default a run.paused is resumed at once. */
-  onEvent?: (event: ExplorationEvent, control: ExplorationControl) => void;
+  onEvent?: (event: ExplorationEvent, control: ExplorationControl, log: readonly ExplorationEvent[]) => void;
 }
 
 const resumeAtEachPause = (event: ExplorationEvent, control: ExplorationControl) => {
@@ -61,11 +59,14 @@ function modelFor(failing = false): LanguageModel {
   return failing ? failingEvery(6, model) : model;
 }
 
+const MAX_PAUSES = 200;
+
 const executorFor = (strategy: ExplorationStrategy) => new ThoughtTreeExecutor({ explorationStrategy: strategy });
 
 async function search(strategy: ExplorationStrategy, options: SearchOptions = {}) {
   const control = new ExplorationControl();
   const events: ExplorationEvent[] = [];
+  let pauses = 0;
   const onEvent = options.onEvent ?? resumeAtEachPause;
   const result = await executorFor(strategy).explore({ name: 'tester', model: modelFor(options.failing) }, GOAL, {
     task: game24Task,
@@ -76,7 +77,10 @@ async function search(strategy: ExplorationStrategy, options: SearchOptions = {}
     breakpoints: options.breakpoints && { breakpoints: options.breakpoints, actor: 'tester' },
     onEvent: (event) => {
       events.push(event);
-      onEvent(event, control);
+      // a stop that comes back at once after every resume would spin for ever without yielding: end it, so the
+      // test fails instead of hanging (a search here pauses a few dozen times at most)
+      if (event.type === 'run.paused' && ++pauses > MAX_PAUSES) return control.abort('too many pauses');
+      onEvent(event, control, events);
     },
   });
   return { events, result, control };
@@ -244,5 +248,211 @@ describe.each(STRATEGIES)('%s: each condition stops the run at its first event',
     const off = await search(strategy, { failing: c.failing, breakpoints: [bp(c.condition, false)] });
     expect(pausesOf(off.events)).toEqual([]);
     expect(withoutBreakpointTraffic(off.events)).toEqual(withoutBreakpointTraffic(plain.events));
+  });
+});
+
+/**
+ * A node that waits in the queue while another step runs, and starts twice (it runs, then grows): "run to here" on it
+ * must stop before its first step only.
+ */
+function queuedNode(events: readonly ExplorationEvent[]): string | undefined {
+  const starts = events.filter((e): e is EventOf<'node.started'> => e.type === 'node.started');
+  return starts.find((s, i) => {
+    const id = s.payload.nodeId;
+    const queued = events.find((e) => e.type === 'node.queued' && e.payload.nodeId === id);
+    const startsOfIt = starts.filter((x) => x.payload.nodeId === id).length;
+    const previous = starts[i - 1];
+    return s.payload.mode === 'execute' && startsOfIt >= 2 && !!queued && !!previous && previous.seq > queued.seq;
+  })?.payload.nodeId;
+}
+
+describe.each(STRATEGIES)('%s: run to here', (strategy) => {
+  it('stops before the queued node runs (still pending), turns the breakpoint off, and resume runs it next', async () => {
+    const plain = await search(strategy);
+    const nodeId = queuedNode(plain.events) as string;
+    expect(nodeId, 'a node waits in the queue and then runs twice').toBeDefined();
+    let atPause: ReturnType<typeof fold> | null = null;
+    const run = await search(strategy, {
+      breakpoints: [bp({ kind: 'node-runs', nodeId })],
+      onEvent: (event, control, log) => {
+        if (event.type !== 'run.paused') return;
+        atPause = fold(log);
+        control.resume('tester');
+      },
+    });
+    const [pause, ...more] = pausesOf(run.events);
+    expect(more, 'one-shot: its later step (it grows) does not stop').toEqual([]);
+    expect(pause?.payload).toEqual({
+      reason: 'breakpoint',
+      hit: {
+        breakpointId: 'b',
+        condition: { kind: 'node-runs', nodeId },
+        seq: null,
+        eventType: 'node.started',
+        nodeId,
+        detail: `${nodeId} is about to run (execute)`,
+      },
+    });
+    const tree = atPause as unknown as ReturnType<typeof fold>;
+    expect(tree.status).toBe('paused');
+    expect(tree.nodes[nodeId]?.status).toBe('pending');
+    expect(tree.frontier[nodeId]).toBeDefined();
+    expect(tree.breakpointHit?.nodeId).toBe(nodeId);
+    expect(tree.breakpoints).toEqual([bp({ kind: 'node-runs', nodeId }, false)]);
+    const before = run.events.filter((e) => e.seq < (pause as ExplorationEvent).seq);
+    expect(before.some((e) => e.type === 'node.started' && e.payload.nodeId === nodeId)).toBe(false);
+    const after = run.events.filter((e) => e.seq > (pause as ExplorationEvent).seq).slice(0, 2);
+    expect(after.map((e) => [e.type, e.payload])).toEqual([
+      ['steer.resume', { actor: 'tester' }],
+      ['node.started', { nodeId, mode: 'execute' }],
+    ]);
+    expect(withoutBreakpointTraffic(run.events)).toEqual(withoutBreakpointTraffic(plain.events));
+  });
+});
+
+describe.each(STRATEGIES)('%s: breakpoints set live', (strategy) => {
+  it('apply from the next step boundary and stop there; switched off while paused, the run goes to the end', async () => {
+    const plain = await search(strategy);
+    const condition: BreakpointCondition = { kind: 'verification-failed' };
+    let sentAt = 0;
+    const run = await search(strategy, {
+      onEvent: (event, control) => {
+        // sent in the middle of the step whose verification fails first: that step is not judged any more
+        if (sentAt === 0 && event.type === 'node.verified' && !event.payload.passed) {
+          sentAt = event.seq;
+          control.setBreakpoints([bp(condition)], 'alice');
+        } else if (event.type === 'run.paused') {
+          control.setBreakpoints([bp(condition, false)], 'alice');
+          control.resume('alice');
+        }
+      },
+    });
+    const sets = run.events.filter((e): e is EventOf<'breakpoints.set'> => e.type === 'breakpoints.set');
+    expect(sets.map((e) => e.payload)).toEqual([
+      { breakpoints: [bp(condition)], actor: 'alice' },
+      { breakpoints: [bp(condition, false)], actor: 'alice' },
+    ]);
+    const [set] = sets as [EventOf<'breakpoints.set'>];
+    // the next step boundary: after the step under way ended, before the next one starts
+    const between = run.events.filter((e) => e.seq > sentAt && e.seq < set.seq);
+    expect(between.some((e) => e.type === 'node.started')).toBe(false);
+    expect(run.events.find((e) => e.seq === set.seq + 1)?.type).toBe('node.started');
+    // it stops at the first failed verification after the list was set, and only there
+    const expected = findHits(run.events, [bp(condition)]).find((h) => (h.seq as number) > set.seq);
+    expect(expected, 'another verification fails later').toBeDefined();
+    expect(hitsOf(run.events).map((h) => h.seq)).toEqual([expected?.seq]);
+    expect(run.result.tree.status).toBe('finished');
+    expect(withoutBreakpointTraffic(run.events)).toEqual(withoutBreakpointTraffic(plain.events));
+  });
+});
+
+describe('setBreakpoints', () => {
+  it('refuses "run to here" on a node that is not in the run', async () => {
+    let problem: unknown = null;
+    await search('beam', {
+      onEvent: (event, control) => {
+        if (event.type !== 'node.expanded' || problem) return;
+        try {
+          control.setBreakpoints([bp({ kind: 'node-runs', nodeId: 'n999' })]);
+        } catch (error) {
+          problem = error;
+        }
+      },
+    });
+    expect(problem).toMatchObject({ name: 'SteeringError', message: 'no node n999 in this run' });
+  });
+});
+
+describe.each(STRATEGIES)('%s: a restart at a breakpoint pause', (strategy) => {
+  it.each([
+    ['the log ends at the pause', false],
+    ['the server wrote run.interrupted', true],
+  ] as const)(
+    'stays paused at the hit until a resume (%s), then ends as the uninterrupted run',
+    async (_, interrupted) => {
+      const plain = await search(strategy);
+      const list = [bp({ kind: 'verification-failed' })];
+      // the first run stops at its first hit and the process ends there: its log is cut after that run.paused
+      const first = await search(strategy, {
+        breakpoints: list,
+        onEvent: (event, control) => {
+          if (event.type === 'run.paused') control.abort('the process ended');
+        },
+      });
+      const cut = first.events.slice(0, first.events.findIndex((e) => e.type === 'run.paused') + 1);
+      const log = interrupted ? [...cut, followEvent(cut, 'run.interrupted', { reason: 'server restarted' })] : cut;
+      const hit = hitsOf(cut)[0] as BreakpointHit;
+
+      const control = new ExplorationControl();
+      const resumed: ExplorationEvent[] = [];
+      let atResume: ReturnType<typeof fold> | null = null;
+      const result = await executorFor(strategy).resume({ name: 'tester', model: modelFor() }, log, {
+        task: game24Task,
+        prices: PRICES,
+        now: () => 1_700_000_000_000,
+        control,
+        onEvent: (event) => {
+          resumed.push(event);
+          if (event.type === 'run.resumed') {
+            atResume = fold([...log, ...resumed]);
+            // the person resumes once the run is back, waiting
+            queueMicrotask(() => control.resume('tester'));
+          } else if (event.type === 'run.paused') control.resume('tester');
+        },
+      });
+      const tree = atResume as unknown as ReturnType<typeof fold>;
+      expect(tree.status).toBe('paused');
+      expect(tree.breakpointHit).toEqual(hit);
+      // nothing ran until the resume came
+      expect(resumed.slice(0, 2).map((e) => e.type)).toEqual(['run.resumed', 'steer.resume']);
+      expect(result.tree.breakpointHit).toBeNull();
+      const whole = [...log, ...resumed].filter((e) => e.type !== 'run.resumed' && e.type !== 'run.interrupted');
+      expect(withoutBreakpointTraffic(whole)).toEqual(withoutBreakpointTraffic(plain.events));
+    },
+  );
+});
+
+describe('step at a breakpoint pause', () => {
+  const reasons = new Set<string>();
+
+  describe.each(STRATEGIES)('%s', (strategy) => {
+    it.each(CASES.map((c) => [caseName(c), c] as const))(
+      '%s: takes one step and pauses (a step pause, or a breakpoint pause if that step hits)',
+      async (_, c) => {
+        const plain = await search(strategy, { failing: c.failing });
+        const list = [bp(c.condition)];
+        let stepped = false;
+        const run = await search(strategy, {
+          failing: c.failing,
+          breakpoints: list,
+          onEvent: (event, control) => {
+            if (event.type !== 'run.paused') return;
+            if (stepped) return control.resume('tester');
+            stepped = true;
+            control.step('tester');
+          },
+        });
+        const [first, second] = pausesOf(run.events);
+        if (!second) {
+          // the step was the last: the run ended without another pause
+          expect(run.events.at(-1)?.type).toBe('run.finished');
+          return;
+        }
+        const taken = run.events.filter((e) => e.seq > (first as ExplorationEvent).seq && e.seq < second.seq);
+        expect(taken.filter((e) => e.type === 'node.started')).toHaveLength(1);
+        const hitInStep = findHits(run.events, list).find((h) => taken.some((e) => e.seq === h.seq)) ?? null;
+        reasons.add(second.payload.reason);
+        if (hitInStep) {
+          expect(second.payload).toMatchObject({ reason: 'breakpoint', hit: { seq: hitInStep.seq } });
+        } else {
+          expect(second.payload).toEqual({ reason: 'step' });
+        }
+        expect(withoutBreakpointTraffic(run.events)).toEqual(withoutBreakpointTraffic(plain.events));
+      },
+    );
+  });
+
+  it('saw both: a step that hits pauses at the breakpoint, one that does not pauses as a step', () => {
+    expect([...reasons].sort()).toEqual(['breakpoint', 'step']);
   });
 });
