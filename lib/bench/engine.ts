@@ -5,10 +5,14 @@
  *    best-first and dfs; beside it, in the same run, a plain hand-written beam loop (plainLoop) with the same model,
  *    and the ratio engine / plain per row. Reported to `npm run bench` as one figure per strategy and size (goal
  *    < 20 µs/node) and one "growth 1k -> 100k" per strategy (goal <= 1.5x: flat with size).
+ *    Beside it, what judging breakpoints costs: the same searches with 5 enabled breakpoints that never hit
+ *    (NEVER_HIT), median of 3 alternating runs each, at 10k nodes (or the largest size asked below it); a figure with
+ *    no goal (issue 17: with no breakpoints the engine must cost what it did; with some, a person sees the price).
  * 2. The offline simulated model with the default config on Game of 24 puzzles 900-999 (the ToT paper's set):
  *    solve rate (answer verified), median nodes explored and model calls per puzzle, for each strategy.
  * `BENCH_ENGINE_SIZES` (default 1000,10000,100000) picks the sizes. Not a test: nothing here can fail a build.
  */
+import type { Breakpoint } from '../contract/breakpoints';
 import type { ExplorationStrategy } from '../contract/vocabulary';
 import { DEFAULT_TOT_CONFIG } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
@@ -24,8 +28,30 @@ const median = (xs: number[]) => {
 
 const STRATEGIES = ['beam', 'best-first', 'dfs'] as const;
 
+/**
+ * Five breakpoints the instant model's searches never satisfy, of the kinds judged on the most events (every model
+ * call, every candidate, every node created), the regex one read against every response.
+ */
+const NEVER_HIT: Breakpoint[] = [
+  { id: 'cost', enabled: true, condition: { kind: 'cost-above', usd: 1e9 } },
+  { id: 'tokens', enabled: true, condition: { kind: 'tokens-above', tokens: 1e12 } },
+  { id: 'score', enabled: true, condition: { kind: 'score-below', value: -1 } },
+  { id: 'depth', enabled: true, condition: { kind: 'depth', depth: 10_000 } },
+  {
+    id: 'text',
+    enabled: true,
+    condition: {
+      kind: 'text-match',
+      field: 'response',
+      pattern: 'never (said|written)',
+      regex: true,
+      caseSensitive: false,
+    },
+  },
+];
+
 /** One search of `nodes` executed nodes: wall time from explore() to its result, every event counted. */
-async function overhead(nodes: number, strategy: ExplorationStrategy) {
+async function overhead(nodes: number, strategy: ExplorationStrategy, breakpoints?: Breakpoint[]) {
   let events = 0;
   const executor = new ThoughtTreeExecutor({
     explorationStrategy: strategy,
@@ -35,7 +61,14 @@ async function overhead(nodes: number, strategy: ExplorationStrategy) {
   });
   const started = performance.now();
   const result = await executor.explore({ name: 'bench', model: new InstantModel() }, 'benchmark goal', {
-    onEvent: () => events++,
+    onEvent: breakpoints
+      ? (event) => {
+          events++;
+          // a stop would wait for ever and the figure would measure it: say so instead
+          if (event.type === 'run.paused') throw new Error(`a breakpoint hit: ${JSON.stringify(event.payload)}`);
+        }
+      : () => events++,
+    breakpoints: breakpoints && { breakpoints, actor: 'bench' },
   });
   const ms = performance.now() - started;
   return { explored: result.stats.exploredNodes, events, ms };
@@ -138,6 +171,37 @@ async function overheadTable(): Promise<BenchFigure[]> {
       });
     }
   }
+  figures.push(...(await breakpointsLine(sizes)));
+  return figures;
+}
+
+/** µs/node with NEVER_HIT beside without, alternating, median of 3 each; one figure per strategy, no goal. */
+async function breakpointsLine(sizes: number[]): Promise<BenchFigure[]> {
+  const below = sizes.filter((n) => n <= 10_000);
+  const size = below.length > 0 ? Math.max(...below) : Math.min(...sizes);
+  const figures: BenchFigure[] = [];
+  const parts: string[] = [];
+  for (const strategy of STRATEGIES) {
+    const without: number[] = [];
+    const withBreakpoints: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      without.push(perNode(await overhead(size, strategy)));
+      withBreakpoints.push(perNode(await overhead(size, strategy, NEVER_HIT)));
+    }
+    const a = median(without);
+    const b = median(withBreakpoints);
+    const extra = ((b - a) / a) * 100;
+    parts.push(`${strategy} ${extra >= 0 ? '+' : ''}${extra.toFixed(1)}% (${b.toFixed(1)} vs ${a.toFixed(1)} µs/node)`);
+    figures.push({
+      name: `${NEVER_HIT.length} breakpoints judged, ${strategy}, ${sizeLabel(size)} nodes`,
+      value: extra,
+      unit: '%',
+      note: `${b.toFixed(1)} vs ${a.toFixed(1)} µs/node without`,
+    });
+  }
+  console.log(
+    `\n${NEVER_HIT.length} enabled breakpoints that never hit, ${sizeLabel(size)} nodes (median of 3): ${parts.join(', ')}`,
+  );
   return figures;
 }
 
