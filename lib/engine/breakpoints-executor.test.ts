@@ -44,6 +44,8 @@ function failingEvery(every: number, model: LanguageModel): LanguageModel {
 }
 
 interface SearchOptions {
+  /** GOAL unless given. */
+  goal?: string;
   breakpoints?: Breakpoint[];
   failing?: boolean;
   /** Called after each event is applied; by default a run.paused is resumed at once. */
@@ -68,21 +70,25 @@ async function search(strategy: ExplorationStrategy, options: SearchOptions = {}
   const events: ExplorationEvent[] = [];
   let pauses = 0;
   const onEvent = options.onEvent ?? resumeAtEachPause;
-  const result = await executorFor(strategy).explore({ name: 'tester', model: modelFor(options.failing) }, GOAL, {
-    task: game24Task,
-    prices: PRICES,
-    runId: 'run',
-    now: () => 1_700_000_000_000,
-    control,
-    breakpoints: options.breakpoints && { breakpoints: options.breakpoints, actor: 'tester' },
-    onEvent: (event) => {
-      events.push(event);
-      // a stop that comes back at once after every resume would spin for ever without yielding: end it, so the
-      // test fails instead of hanging (a search here pauses a few dozen times at most)
-      if (event.type === 'run.paused' && ++pauses > MAX_PAUSES) return control.abort('too many pauses');
-      onEvent(event, control, events);
+  const result = await executorFor(strategy).explore(
+    { name: 'tester', model: modelFor(options.failing) },
+    options.goal ?? GOAL,
+    {
+      task: game24Task,
+      prices: PRICES,
+      runId: 'run',
+      now: () => 1_700_000_000_000,
+      control,
+      breakpoints: options.breakpoints && { breakpoints: options.breakpoints, actor: 'tester' },
+      onEvent: (event) => {
+        events.push(event);
+        // a stop that comes back at once after every resume would spin for ever without yielding: end it, so the
+        // test fails instead of hanging (a search here pauses a few dozen times at most)
+        if (event.type === 'run.paused' && ++pauses > MAX_PAUSES) return control.abort('too many pauses');
+        onEvent(event, control, events);
+      },
     },
-  });
+  );
   return { events, result, control };
 }
 
@@ -454,5 +460,33 @@ describe('step at a breakpoint pause', () => {
 
   it('saw both: a step that hits pauses at the breakpoint, one that does not pauses as a step', () => {
     expect([...reasons].sort()).toEqual(['breakpoint', 'step']);
+  });
+});
+
+describe.each(STRATEGIES)('%s: the run ending', (strategy) => {
+  it('a hit in the step that finds the answer pauses there; resumed, the run ends as it would have', async () => {
+    const goal = puzzleGoal(getPuzzle(900));
+    const list = [bp({ kind: 'text-match', field: 'result', pattern: '= 24$', regex: true, caseSensitive: true })];
+    const plain = await search(strategy, { goal });
+    expect(plain.result.finishReason).toBe('terminated');
+    const run = await search(strategy, { goal, breakpoints: list });
+    const [pause, ...more] = pausesOf(run.events);
+    expect(more).toEqual([]);
+    const hit = (pause?.payload as { hit: BreakpointHit }).hit;
+    expect(run.result.tree.terminatedBy).toBe(hit.nodeId);
+    expect(run.events.slice(-3).map((e) => e.type)).toEqual(['run.paused', 'steer.resume', 'run.finished']);
+    expect(withoutBreakpointTraffic(run.events)).toEqual(withoutBreakpointTraffic(plain.events));
+  });
+
+  it("a hit on the synthesis call cannot stop the run: it ends, and the recorded run's hits list it", async () => {
+    const list = [
+      bp({ kind: 'text-match', field: 'response', pattern: 'no solution found', regex: false, caseSensitive: false }),
+    ];
+    const run = await search(strategy, { breakpoints: list });
+    expect(pausesOf(run.events)).toEqual([]);
+    expect(run.result.tree.status).toBe('finished');
+    const hits = findHits(run.events, list);
+    expect(hits).toHaveLength(1);
+    expect(run.events.find((e) => e.seq === hits[0]?.seq)?.payload).toMatchObject({ purpose: 'synthesize' });
   });
 });
