@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Breakpoint, BreakpointCondition, BreakpointHit } from '../contract/breakpoints';
 import type { EventOf, ExplorationEvent } from '../contract/events';
 import type { ExplorationStrategy } from '../contract/vocabulary';
+import { ScriptedTreeModel } from '../models/index';
 import { createSimulatedModel, game24Task, getPuzzle, puzzleGoal } from '../tasks/index';
 import { findHits } from './breakpoints';
 import { ExplorationControl } from './control';
@@ -18,7 +19,7 @@ import { ThoughtTreeExecutor } from './executor';
 import type { PriceTable } from './pricing';
 import { followEvent } from './testing';
 import { fold } from './tree';
-import type { CompletionRequest, LanguageModel, ToTResult } from './types';
+import type { CompletionRequest, LanguageModel, ThoughtTask, ToTResult } from './types';
 
 const STRATEGIES: readonly ExplorationStrategy[] = ['beam', 'best-first', 'dfs'];
 /** "1 11 11 13": every strategy's search verifies, fails verification, backtracks and goes three levels deep. */
@@ -33,6 +34,33 @@ const BREAKPOINT_TRAFFIC = new Set<ExplorationEvent['type']>([
   'steer.step',
 ]);
 
+/** What a search runs on: a goal, its task (the open goal when none) and a fresh model for each run. */
+interface World {
+  goal: string;
+  task?: ThoughtTask;
+  model: () => LanguageModel;
+}
+
+/** Game of 24 with the simulated model (seed 1). */
+const GAME24: World = { goal: GOAL, task: game24Task, model: () => createSimulatedModel({ seed: 1 }) };
+/** The same, with every 6th call failing. */
+const GAME24_FAILING: World = { ...GAME24, model: () => failingEvery(6, createSimulatedModel({ seed: 1 })) };
+/**
+ * The open goal on a scripted tree whose thoughts are sub-goals, so nodes run the model (execute calls, responses and
+ * results from the model); B1's run fails (a model error) and the search backtracks.
+ */
+const OPEN_GOAL: World = {
+  goal: 'Plan a migration',
+  model: () =>
+    new ScriptedTreeModel({
+      children: { '': ['A', 'B', 'C'], A: ['A1', 'A2'], B: ['B1', 'B2'] },
+      scores: { A: 0.7, B: 0.6, C: 0.5, A1: 0.6, A2: 0.45, B1: 0.75, B2: 0.35 },
+      subGoals: ['A', 'B', 'C', 'A1', 'A2', 'B1', 'B2'],
+      fail: (request) =>
+        request.purpose === 'execute' && !!request.messages.at(-1)?.content.includes('Approach to carry out now: B1'),
+    }),
+};
+
 /** The simulated model with every `every`th call failing (counted in the order the search makes them). */
 function failingEvery(every: number, model: LanguageModel): LanguageModel {
   let calls = 0;
@@ -44,10 +72,11 @@ function failingEvery(every: number, model: LanguageModel): LanguageModel {
 }
 
 interface SearchOptions {
-  /** GOAL unless given. */
+  /** GAME24 unless given. */
+  world?: World;
+  /** The world's goal unless given. */
   goal?: string;
   breakpoints?: Breakpoint[];
-  failing?: boolean;
   /** Called after each event is applied; by default a run.paused is resumed at once. */
   onEvent?: (event: ExplorationEvent, control: ExplorationControl, log: readonly ExplorationEvent[]) => void;
 }
@@ -55,11 +84,6 @@ interface SearchOptions {
 const resumeAtEachPause = (event: ExplorationEvent, control: ExplorationControl) => {
   if (event.type === 'run.paused') control.resume('tester');
 };
-
-function modelFor(failing = false): LanguageModel {
-  const model = createSimulatedModel({ seed: 1 });
-  return failing ? failingEvery(6, model) : model;
-}
 
 const MAX_PAUSES = 200;
 
@@ -70,11 +94,12 @@ async function search(strategy: ExplorationStrategy, options: SearchOptions = {}
   const events: ExplorationEvent[] = [];
   let pauses = 0;
   const onEvent = options.onEvent ?? resumeAtEachPause;
+  const world = options.world ?? GAME24;
   const result = await executorFor(strategy).explore(
-    { name: 'tester', model: modelFor(options.failing) },
-    options.goal ?? GOAL,
+    { name: 'tester', model: world.model() },
+    options.goal ?? world.goal,
     {
-      task: game24Task,
+      task: world.task,
       prices: PRICES,
       runId: 'run',
       now: () => 1_700_000_000_000,
@@ -122,7 +147,8 @@ const endsTheRun = (e: ExplorationEvent) =>
 /** Each condition with the plain look that finds its first event in a log, without the judge. */
 interface Case {
   condition: BreakpointCondition;
-  failing?: boolean;
+  /** GAME24 unless given. */
+  world?: World;
   first(events: readonly ExplorationEvent[], result: ToTResult): ExplorationEvent | undefined;
 }
 
@@ -193,7 +219,7 @@ const CASES: Case[] = [
   },
   {
     condition: { kind: 'model-call-failed' },
-    failing: true,
+    world: GAME24_FAILING,
     first: (events) => events.find((e) => e.type === 'model.called' && e.payload.error !== null),
   },
 ];
@@ -201,60 +227,94 @@ const CASES: Case[] = [
 const caseName = (c: Case) =>
   c.condition.kind === 'text-match' ? `text-match on ${c.condition.field}` : c.condition.kind;
 
-describe.each(STRATEGIES)('%s: each condition stops the run at its first event', (strategy) => {
-  it.each(CASES.map((c) => [caseName(c), c] as const))('%s', async (_, c) => {
-    const plain = await search(strategy, { failing: c.failing });
-    expect(pausesOf(plain.events)).toEqual([]);
-    const list = [bp(c.condition)];
+/**
+ * One condition in one strategy's search: the stop is exact and each later one is the first hit of its step, the
+ * same seed stops at the same events, resumed at each stop the log is the plain run's, disabled it never stops.
+ */
+async function expectExactStops(strategy: ExplorationStrategy, c: Case) {
+  const plain = await search(strategy, { world: c.world });
+  expect(pausesOf(plain.events)).toEqual([]);
+  const list = [bp(c.condition)];
 
-    // from outside the engine: the first event that satisfies the condition, by a plain look and by the judge
-    const first = c.first(plain.events, plain.result);
-    expect(first, 'the condition is reached by this search').toBeDefined();
-    const firstSeq = (first as ExplorationEvent).seq;
-    expect(findHits(plain.events, list)[0]?.seq).toBe(firstSeq);
+  // from outside the engine: the first event that satisfies the condition, by a plain look and by the judge
+  const first = c.first(plain.events, plain.result);
+  expect(first, 'the condition is reached by this search').toBeDefined();
+  const firstSeq = (first as ExplorationEvent).seq;
+  expect(findHits(plain.events, list)[0]?.seq).toBe(firstSeq);
 
-    const run = await search(strategy, { failing: c.failing, breakpoints: list });
-    const [stop] = pausesOf(run.events);
-    const hit = hitsOf(run.events)[0] as BreakpointHit;
-    expect(stop?.payload).toMatchObject({ reason: 'breakpoint', hit: { breakpointId: 'b', condition: c.condition } });
-    // exact: the hit names the first satisfying event, never one later
-    expect(plainIndexOf(run.events, hit.seq as number)).toBe(firstSeq - 1);
-    const hitEvent = run.events.find((e) => e.seq === hit.seq) as ExplorationEvent;
-    expect(hitEvent.type).toBe(hit.eventType);
-    expect({ type: hitEvent.type, payload: hitEvent.payload }).toEqual(withoutBreakpointTraffic([first!])[0]);
-    // the run stops at the end of that step: no step starts between the hit and the pause
-    const between = run.events.filter((e) => e.seq > (hit.seq as number) && e.seq < (stop as ExplorationEvent).seq);
-    expect(between.filter((e) => e.type === 'node.started')).toEqual([]);
+  const run = await search(strategy, { world: c.world, breakpoints: list });
+  const [stop] = pausesOf(run.events);
+  const hit = hitsOf(run.events)[0] as BreakpointHit;
+  expect(stop?.payload).toMatchObject({ reason: 'breakpoint', hit: { breakpointId: 'b', condition: c.condition } });
+  // exact: the hit names the first satisfying event, never one later
+  expect(plainIndexOf(run.events, hit.seq as number)).toBe(firstSeq - 1);
+  const hitEvent = run.events.find((e) => e.seq === hit.seq) as ExplorationEvent;
+  expect(hitEvent.type).toBe(hit.eventType);
+  expect({ type: hitEvent.type, payload: hitEvent.payload }).toEqual(withoutBreakpointTraffic([first!])[0]);
+  // the run stops at the end of that step: no step starts between the hit and the pause
+  const between = run.events.filter((e) => e.seq > (hit.seq as number) && e.seq < (stop as ExplorationEvent).seq);
+  expect(between.filter((e) => e.type === 'node.started')).toEqual([]);
 
-    // every later stop too: the first hit of each step that has one, as findHits reads the log afterwards
-    const steps = new Map<number, number>();
-    const stepOf = (seq: number) => run.events.filter((e) => e.seq <= seq && e.type === 'node.started').length;
-    for (const h of findHits(run.events, list)) {
-      const e = run.events.find((x) => x.seq === h.seq) as ExplorationEvent;
-      if (endsTheRun(e) || steps.has(stepOf(e.seq))) continue;
-      steps.set(stepOf(e.seq), e.seq);
-    }
-    expect(hitsOf(run.events).map((h) => h.seq)).toEqual([...steps.values()]);
-    for (const [i, pause] of pausesOf(run.events).entries()) {
-      const hitSeq = hitsOf(run.events)[i]?.seq as number;
-      const cut = run.events.filter((e) => e.seq > hitSeq && e.seq < pause.seq);
-      expect(cut.some((e) => e.type === 'node.started')).toBe(false);
-    }
+  // every later stop too: the first hit of each step that has one, as findHits reads the log afterwards
+  const steps = new Map<number, number>();
+  const stepOf = (seq: number) => run.events.filter((e) => e.seq <= seq && e.type === 'node.started').length;
+  for (const h of findHits(run.events, list)) {
+    const e = run.events.find((x) => x.seq === h.seq) as ExplorationEvent;
+    if (endsTheRun(e) || steps.has(stepOf(e.seq))) continue;
+    steps.set(stepOf(e.seq), e.seq);
+  }
+  expect(hitsOf(run.events).map((h) => h.seq)).toEqual([...steps.values()]);
+  for (const [i, pause] of pausesOf(run.events).entries()) {
+    const hitSeq = hitsOf(run.events)[i]?.seq as number;
+    const cut = run.events.filter((e) => e.seq > hitSeq && e.seq < pause.seq);
+    expect(cut.some((e) => e.type === 'node.started')).toBe(false);
+  }
 
-    // resumed at each hit, the run ends as it does without the breakpoint
-    expect(withoutBreakpointTraffic(run.events)).toEqual(withoutBreakpointTraffic(plain.events));
-    expect(run.result.output).toBe(plain.result.output);
+  // resumed at each hit, the run ends as it does without the breakpoint
+  expect(withoutBreakpointTraffic(run.events)).toEqual(withoutBreakpointTraffic(plain.events));
+  expect(run.result.output).toBe(plain.result.output);
 
-    // deterministic: the same seed stops at the same events again
-    const again = await search(strategy, { failing: c.failing, breakpoints: list });
-    expect(hitsOf(again.events)).toEqual(hitsOf(run.events));
-    expect(unmeasured(again.events)).toEqual(unmeasured(run.events));
+  // deterministic: the same seed stops at the same events again
+  const again = await search(strategy, { world: c.world, breakpoints: list });
+  expect(hitsOf(again.events)).toEqual(hitsOf(run.events));
+  expect(unmeasured(again.events)).toEqual(unmeasured(run.events));
 
-    // a disabled breakpoint never stops
-    const off = await search(strategy, { failing: c.failing, breakpoints: [bp(c.condition, false)] });
-    expect(pausesOf(off.events)).toEqual([]);
-    expect(withoutBreakpointTraffic(off.events)).toEqual(withoutBreakpointTraffic(plain.events));
-  });
+  // a disabled breakpoint never stops
+  const off = await search(strategy, { world: c.world, breakpoints: [bp(c.condition, false)] });
+  expect(pausesOf(off.events)).toEqual([]);
+  expect(withoutBreakpointTraffic(off.events)).toEqual(withoutBreakpointTraffic(plain.events));
+}
+
+describe.each(STRATEGIES)('%s: each condition stops the run at its first event (Game of 24)', (strategy) => {
+  it.each(CASES.map((c) => [caseName(c), c] as const))('%s', (_, c) => expectExactStops(strategy, c));
+});
+
+/** Where a node runs the model: its execute calls' responses, its results, a failed execute call. */
+const OPEN_GOAL_CASES: Case[] = [
+  {
+    world: OPEN_GOAL,
+    condition: { kind: 'text-match', field: 'response', pattern: 'done B', regex: false, caseSensitive: true },
+    first: (events) => events.find((e) => e.type === 'model.called' && !!e.payload.response?.includes('done B')),
+  },
+  {
+    world: OPEN_GOAL,
+    condition: { kind: 'text-match', field: 'result', pattern: '^done A\\d', regex: true, caseSensitive: true },
+    first: (events) => events.find((e) => e.type === 'node.completed' && /^done A\d/.test(e.payload.result.response)),
+  },
+  {
+    world: OPEN_GOAL,
+    condition: { kind: 'model-call-failed' },
+    first: (events) => events.find((e) => e.type === 'model.called' && e.payload.error !== null),
+  },
+  {
+    world: OPEN_GOAL,
+    condition: { kind: 'backtrack' },
+    first: (events) => events.find((e) => e.type === 'backtrack'),
+  },
+];
+
+describe.each(STRATEGIES)('%s: conditions on the model runs of nodes (open goal, scripted tree)', (strategy) => {
+  it.each(OPEN_GOAL_CASES.map((c) => [caseName(c), c] as const))('%s', (_, c) => expectExactStops(strategy, c));
 });
 
 /**
@@ -392,7 +452,7 @@ describe.each(STRATEGIES)('%s: a restart at a breakpoint pause', (strategy) => {
       const control = new ExplorationControl();
       const resumed: ExplorationEvent[] = [];
       let atResume: ReturnType<typeof fold> | null = null;
-      const result = await executorFor(strategy).resume({ name: 'tester', model: modelFor() }, log, {
+      const result = await executorFor(strategy).resume({ name: 'tester', model: GAME24.model() }, log, {
         task: game24Task,
         prices: PRICES,
         now: () => 1_700_000_000_000,
@@ -425,11 +485,11 @@ describe('step at a breakpoint pause', () => {
     it.each(CASES.map((c) => [caseName(c), c] as const))(
       '%s: takes one step and pauses (a step pause, or a breakpoint pause if that step hits)',
       async (_, c) => {
-        const plain = await search(strategy, { failing: c.failing });
+        const plain = await search(strategy, { world: c.world });
         const list = [bp(c.condition)];
         let stepped = false;
         const run = await search(strategy, {
-          failing: c.failing,
+          world: c.world,
           breakpoints: list,
           onEvent: (event, control) => {
             if (event.type !== 'run.paused') return;
