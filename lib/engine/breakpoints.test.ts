@@ -94,6 +94,23 @@ describe('judgeEvent / findHits: each condition', () => {
     );
   });
 
+  it('score details never read as equal to the threshold they passed', () => {
+    const log = handBuiltLog();
+    log.add('branch.scored', { nodeId: 'n0', index: 0, branch: thought('a'), score: score(0.2999), raw: null });
+    log.add('branch.scored', { nodeId: 'n0', index: 1, branch: thought('b'), score: score(0.70001), raw: null });
+    expect(findHits(log.events, one({ kind: 'score-below', value: 0.3 }))[0]?.detail).toBe(
+      'candidate 1 of n0 scored 0.2999, below 0.3',
+    );
+    expect(findHits(log.events, one({ kind: 'score-above', value: 0.7 }))[0]?.detail).toBe(
+      'candidate 2 of n0 scored 0.70001, above 0.7',
+    );
+    // and a cost just past its figure
+    const events = logWithCalls([0.0125, 0.0125000001]);
+    expect(findHits(events, one({ kind: 'cost-above', usd: 0.025 }))[0]?.detail).toBe(
+      "the run's cost reached $0.0250000001, past $0.025",
+    );
+  });
+
   it('depth: a node created at exactly that depth, not shallower or deeper', () => {
     const log = handBuiltLog();
     log.child('a', 0.5); // depth 1

@@ -99,7 +99,7 @@ function satisfies(c: BreakpointCondition, event: JudgedEvent, context: HitConte
       if (below ? !(score < c.value) : !(score > c.value)) return null;
       return {
         nodeId: event.payload.nodeId,
-        detail: `candidate ${event.payload.index + 1} of ${event.payload.nodeId} scored ${round(score)}, ${below ? 'below' : 'above'} ${c.value}`,
+        detail: `candidate ${event.payload.index + 1} of ${event.payload.nodeId} scored ${roundApart(score, c.value, 2)}, ${below ? 'below' : 'above'} ${c.value}`,
       };
     }
     case 'depth': {
@@ -114,7 +114,10 @@ function satisfies(c: BreakpointCondition, event: JudgedEvent, context: HitConte
       if (event.type !== 'model.called' || event.payload.cost === null) return null;
       const after = context.cost + event.payload.cost;
       if (!(context.cost <= c.usd && after > c.usd)) return null;
-      return { nodeId: event.payload.nodeId, detail: `the run's cost reached $${round(after, 4)}, past $${c.usd}` };
+      return {
+        nodeId: event.payload.nodeId,
+        detail: `the run's cost reached $${roundApart(after, c.usd, 4)}, past $${c.usd}`,
+      };
     }
     case 'tokens-above': {
       if (event.type !== 'model.called') return null;
@@ -198,6 +201,14 @@ function clip(text: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function round(n: number, digits = 2): string {
-  return Number(n.toFixed(digits)).toString();
+/**
+ * `n` with `digits` decimals, or more when that would read as the figure it passed ("scored 0.3, below 0.3" for
+ * 0.2999): a hit's detail must never contradict itself.
+ */
+function roundApart(n: number, figure: number, digits: number): string {
+  for (let d = digits; d < 12; d++) {
+    const rounded = Number(n.toFixed(d));
+    if (rounded !== figure) return rounded.toString();
+  }
+  return n.toString();
 }
