@@ -72,6 +72,8 @@ function failingEvery(every: number, model: LanguageModel): LanguageModel {
 }
 
 interface SearchOptions {
+  /** The run's log before the search (explore's `log`): what the run manager wrote when it created the run. */
+  log?: ExplorationEvent[];
   /** GAME24 unless given. */
   world?: World;
   /** The world's goal unless given. */
@@ -105,6 +107,7 @@ async function search(strategy: ExplorationStrategy, options: SearchOptions = {}
       now: () => 1_700_000_000_000,
       control,
       breakpoints: options.breakpoints && { breakpoints: options.breakpoints, actor: 'tester' },
+      log: options.log,
       onEvent: (event) => {
         events.push(event);
         // a stop that comes back at once after every resume would spin for ever without yielding: end it, so the
@@ -548,5 +551,21 @@ describe.each(STRATEGIES)('%s: the run ending', (strategy) => {
     const hits = findHits(run.events, list);
     expect(hits).toHaveLength(1);
     expect(run.events.find((e) => e.seq === hits[0]?.seq)?.payload).toMatchObject({ purpose: 'synthesize' });
+  });
+});
+
+describe.each(STRATEGIES)('%s: breakpoints the run was created with', (strategy) => {
+  it("a breakpoints.set the run manager wrote before the search stops it as explore's own would", async () => {
+    const list = [bp({ kind: 'verification-failed' }), bp({ kind: 'depth', depth: 3 }, true, 'deep')];
+    const own = await search(strategy, { breakpoints: list });
+    const created: ExplorationEvent[] = [
+      { runId: 'run', seq: 1, ts: 0, type: 'run.queued', payload: { reason: 'new', actor: 'tester' } },
+      { runId: 'run', seq: 2, ts: 0, type: 'breakpoints.set', payload: { breakpoints: list, actor: 'tester' } },
+    ];
+    const managed = await search(strategy, { log: created });
+    expect(hitsOf(own.events).length).toBeGreaterThan(1);
+    // the same stops, one seq later: run.queued comes first in the manager's log
+    expect(hitsOf(managed.events)).toEqual(hitsOf(own.events).map((h) => ({ ...h, seq: (h.seq as number) + 1 })));
+    expect(withoutBreakpointTraffic(managed.events)).toEqual(withoutBreakpointTraffic(own.events));
   });
 });
