@@ -1,11 +1,12 @@
 /**
- * Breakpoints in real searches (issue 17's engine tests): Game of 24 with the offline simulated model, every strategy,
- * every condition a run can reach. Each stop is checked against what the log says from outside the engine: the
+ * Breakpoints in real searches (issue 17's engine tests): Game of 24 with the offline simulated model (and the open
+ * goal on a scripted tree, where nodes run the model), every strategy, every condition a run can reach. Each stop is checked against what the log says from outside the engine: the
  * first event that satisfies the condition, found by findHits over a run made without the breakpoint and by a plain
  * look at its events. Then: the same seed stops at the same event, a disabled breakpoint never stops, resuming at
  * every hit ends with the log of a run without breakpoints, "run to here" stops before the node's step, a list set
  * live applies at the next step boundary, a restart from a log cut at a hit stays stopped there, and a step from a
- * hit takes one step. The judge alone: breakpoints.test.ts.
+ * hit takes one step, a hit on the synthesis call cannot stop the run, and breakpoints the run manager wrote before
+ * the search stop it as explore's own do. The judge alone: breakpoints.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { Breakpoint, BreakpointCondition, BreakpointHit } from '../contract/breakpoints';
