@@ -24,12 +24,26 @@ export interface HitContext {
   tokens: number;
 }
 
+/**
+ * The tree read as a HitContext. A class rather than an object literal with an arrow: the engine asks for one per
+ * event, and a closure per event (which tsx's keepNames also wraps in a defineProperty call) was most of what judging
+ * cost; the figures are read only when a condition asks.
+ */
+class TreeHitContext implements HitContext {
+  constructor(private readonly tree: ThoughtTree) {}
+  depthOf(nodeId: string): number | null {
+    return this.tree.nodes[nodeId]?.depth ?? null;
+  }
+  get cost(): number {
+    return this.tree.usage.cost;
+  }
+  get tokens(): number {
+    return this.tree.usage.inputTokens + this.tree.usage.outputTokens;
+  }
+}
+
 export function treeHitContext(tree: ThoughtTree): HitContext {
-  return {
-    depthOf: (id) => tree.nodes[id]?.depth ?? null,
-    cost: tree.usage.cost,
-    tokens: tree.usage.inputTokens + tree.usage.outputTokens,
-  };
+  return new TreeHitContext(tree);
 }
 
 /** The first enabled breakpoint (in list order) the event satisfies, as a hit; null when none does. */
