@@ -2,7 +2,8 @@
 // The timeline under the canvas: the moments of the run coloured by kind (per pixel column), a scrubber over the
 // whole run, steps back and forward by one event or one search step, jumps to the previous or next backtrack,
 // prune or command (each button off when there is nothing that way), play by search step or by event at 0.5x to
-// 10x, and "back to live" while a run is still going. Everything else on the page shows the step the timeline is
+// 10x, and "back to live" while a run is still going. Breakpoint hits are marked over the marks (HitMarks.tsx), with
+// previous / next hit buttons while there are any. Everything else on the page shows the step the timeline is
 // on (the store's seek). While a long run's history is still arriving, steps before it cannot be shown and the
 // position says so.
 import { useEffect, useRef, useState } from 'react';
@@ -17,6 +18,8 @@ import {
   type PlayUnit,
 } from '@/lib/store/index';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { useHitJump } from '../breakpoints/useBreakpoints';
+import { HitMarks } from './HitMarks';
 import styles from './Timeline.module.css';
 
 const COLORS: Record<MomentKind, string> = {
@@ -115,6 +118,7 @@ export function Timeline() {
   const [speed, setSpeed] = useState(1);
   const [unit, setUnit] = useState<PlayUnit>('step');
   const [jumpKind, setJumpKind] = useState<JumpTarget>('backtrack');
+  const hits = useHitJump();
   const shown = viewSeq ?? lastSeq;
   // playback ends at the end of the log (and stops if the person goes live)
   const playing = playRequested && viewSeq !== null;
@@ -268,6 +272,31 @@ export function Timeline() {
         >
           ⤻
         </button>
+        {hits.count > 0 && (
+          <>
+            <span className={styles.divider} />
+            <button
+              className={`btn btn-sm ${styles.hitNav}`}
+              onClick={() => hits.jump(-1)}
+              disabled={!hits.can(-1)}
+              title="Previous breakpoint hit (Shift F8)"
+              aria-label="Previous breakpoint hit"
+              data-testid="hit-prev"
+            >
+              ◂ hit
+            </button>
+            <button
+              className={`btn btn-sm ${styles.hitNav}`}
+              onClick={() => hits.jump(1)}
+              disabled={!hits.can(1)}
+              title="Next breakpoint hit (F8)"
+              aria-label="Next breakpoint hit"
+              data-testid="hit-next"
+            >
+              hit ▸
+            </button>
+          </>
+        )}
         <span className={styles.position} data-testid="timeline-position">
           step <b>{shown}</b> / {lastSeq}
           {loadingHistory && (
@@ -290,6 +319,7 @@ export function Timeline() {
           </button>
         )}
       </div>
+      <HitMarks />
       <div className={styles.track}>
         <TimelineMarks />
         <input
