@@ -2,10 +2,16 @@
 // The panel's "Add breakpoint" form: a kind (the contract's BREAKPOINT_KINDS, in its words) and the one thing it
 // needs (a score, a depth, a cost, a number of tokens, a text with where to look and how to match, a node). Checked
 // as the person types by the contract's own schema (lib/store conditionFromDraft), each message beside its field: a
-// catastrophic regular expression is refused here as the server would refuse it.
+// catastrophic regular expression is refused here as the server would refuse it. A group, not a <form>: the new-run
+// form holds it too (forms do not nest), so Enter in one of its fields adds, as a form's would.
 // Not responsible for the list it adds to (BreakpointsPanel.tsx) nor for the rules (lib/contract/breakpoints.ts).
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { BREAKPOINT_KINDS, type BreakpointCondition, type BreakpointKind, type TextField } from '@/lib/contract/breakpoints';
+import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  BREAKPOINT_KINDS,
+  type BreakpointCondition,
+  type BreakpointKind,
+  type TextField,
+} from '@/lib/contract/breakpoints';
 import { type BreakpointDraft, conditionFromDraft, type DraftField, EMPTY_DRAFT, KIND_FIELDS } from '@/lib/store/index';
 import styles from './Breakpoints.module.css';
 
@@ -52,8 +58,7 @@ export function AddBreakpointForm({
     setTried(false);
   };
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     setTried(true);
     if (!result.ok || disabled) return;
     onAdd(result.condition);
@@ -78,7 +83,17 @@ export function AddBreakpointForm({
   });
 
   return (
-    <form className={styles.add} onSubmit={submit} noValidate aria-label="Add breakpoint" data-testid="breakpoint-add">
+    <div
+      className={styles.add}
+      role="group"
+      aria-label="Add breakpoint"
+      data-testid="breakpoint-add"
+      onKeyDown={(event: KeyboardEvent) => {
+        if (event.key !== 'Enter' || (event.target as HTMLElement).tagName !== 'INPUT') return;
+        event.preventDefault();
+        submit();
+      }}
+    >
       <div className={styles.addRow}>
         <label className={styles.addLabel} htmlFor={`${id}-kind`}>
           Stop when
@@ -206,10 +221,16 @@ export function AddBreakpointForm({
       })}
       <div className={styles.addFoot}>
         {disabled && <span className="field-hint">{disabled}</span>}
-        <button type="submit" className="btn btn-sm" disabled={disabled !== null} data-testid="breakpoint-add-submit">
+        <button
+          type="button"
+          className="btn btn-sm"
+          onClick={submit}
+          disabled={disabled !== null}
+          data-testid="breakpoint-add-submit"
+        >
           Add breakpoint
         </button>
       </div>
-    </form>
+    </div>
   );
 }

@@ -34,13 +34,18 @@ export function BreakpointStop({ commands, view }: { commands: RunCommands; view
   const resumeWhy = steering.why('resume');
   const stepWhy = steering.why('step');
   const own = view.list.find((b) => b.id === hit.breakpointId);
-  const disableWhy =
-    view.readOnly ?? (!own ? 'it has been removed' : !own.enabled ? 'it is already off' : null);
+  const disableWhy = view.readOnly ?? (!own ? 'it has been removed' : !own.enabled ? 'it is already off' : null);
   const anyOn = view.list.some((b) => b.enabled);
   const canSteer = steering.context.allowed && !steering.unavailable;
 
   return (
-    <div className={styles.stop} role="status" aria-live="polite" data-testid="breakpoint-stop" data-node-id={hit.nodeId ?? ''}>
+    <div
+      className={styles.stop}
+      role="status"
+      aria-live="polite"
+      data-testid="breakpoint-stop"
+      data-node-id={hit.nodeId ?? ''}
+    >
       <div className={styles.stopHead}>
         <span className={styles.stopDot} aria-hidden="true" />
         <span className={styles.stopTitle}>Stopped at a breakpoint</span>
@@ -95,7 +100,11 @@ export function BreakpointStop({ commands, view }: { commands: RunCommands; view
             className="btn btn-sm"
             onClick={() => void view.change(setEnabled(view.list, hit.breakpointId, false))}
             disabled={disableWhy !== null}
-            title={disableWhy ? `Switch this breakpoint off: ${disableWhy}` : 'Switch this breakpoint off; the run stays paused'}
+            title={
+              disableWhy
+                ? `Switch this breakpoint off: ${disableWhy}`
+                : 'Switch this breakpoint off; the run stays paused'
+            }
             data-testid="breakpoint-disable"
           >
             Disable this breakpoint

@@ -4,10 +4,11 @@
 // sent); an ended run's is this page's query over its history ("a breakpoint doubles as a query"). A person who may
 // only read a running run sees its list without the controls, and why.
 // Not responsible for the list's data (useBreakpoints.ts), the hits (the run store) nor the add form's checks.
-import { type Breakpoint, describeCondition } from '@/lib/contract/breakpoints';
-import { addBlock, addBreakpoint, removeBreakpoint, setEnabled } from '@/lib/store/index';
+import { addBlock, addBreakpoint } from '@/lib/store/index';
+import { usePageView } from '../PageViewContext';
 import { useRunStore } from '../RunStoreContext';
 import { AddBreakpointForm } from './AddBreakpointForm';
+import { BreakpointList } from './BreakpointList';
 import type { BreakpointsView } from './useBreakpoints';
 import { useHitJump } from './useBreakpoints';
 import styles from './Breakpoints.module.css';
@@ -18,6 +19,7 @@ export function BreakpointsPanel({ view }: { view: BreakpointsView }) {
   const pending = useRunStore((s) => s.hitsPending);
   const selected = useRunStore((s) => s.selectedNodeId);
   const hits = useHitJump();
+  const linkNote = usePageView((s) => s.breakpointLinkNote);
   const editable = readOnly === null;
 
   return (
@@ -27,6 +29,11 @@ export function BreakpointsPanel({ view }: { view: BreakpointsView }) {
           ? 'The run stops by itself when one of these happens, at the end of that step.'
           : 'This run has ended: its breakpoints find the steps where it would have stopped. Changes stay on this page.'}
       </p>
+      {linkNote && (
+        <p className={styles.readOnly} role="note" data-testid="breakpoints-link-note">
+          {linkNote}
+        </p>
+      )}
       {readOnly && mode === 'live' && (
         <p className={styles.readOnly} role="note" data-testid="breakpoints-read-only">
           {readOnly.charAt(0).toUpperCase() + readOnly.slice(1)}.
@@ -57,22 +64,7 @@ export function BreakpointsPanel({ view }: { view: BreakpointsView }) {
           Next hit ▶
         </button>
       </div>
-      {list.length === 0 ? (
-        <p className={styles.empty}>No breakpoints{editable ? ': add one below.' : '.'}</p>
-      ) : (
-        <ul className={styles.list} aria-label="Breakpoints">
-          {list.map((b) => (
-            <BreakpointRow
-              key={b.id}
-              breakpoint={b}
-              hits={counts.get(b.id) ?? 0}
-              editable={editable}
-              onToggle={(enabled) => void change(setEnabled(list, b.id, enabled))}
-              onRemove={() => void change(removeBreakpoint(list, b.id))}
-            />
-          ))}
-        </ul>
-      )}
+      <BreakpointList list={list} counts={counts} onChange={editable ? (next) => void change(next) : null} />
       {view.error && (
         <p className="field-error" role="alert" data-testid="breakpoints-error">
           {view.error}
@@ -86,55 +78,5 @@ export function BreakpointsPanel({ view }: { view: BreakpointsView }) {
         />
       )}
     </div>
-  );
-}
-
-function BreakpointRow({
-  breakpoint,
-  hits,
-  editable,
-  onToggle,
-  onRemove,
-}: {
-  breakpoint: Breakpoint;
-  hits: number;
-  editable: boolean;
-  onToggle: (enabled: boolean) => void;
-  onRemove: () => void;
-}) {
-  const words = describeCondition(breakpoint.condition);
-  return (
-    <li className={styles.row} data-testid="breakpoint-row" data-id={breakpoint.id} data-enabled={breakpoint.enabled}>
-      <label className={styles.switch} title={breakpoint.enabled ? 'On: click to switch off' : 'Off: click to switch on'}>
-        <input
-          type="checkbox"
-          role="switch"
-          checked={breakpoint.enabled}
-          disabled={!editable}
-          onChange={(e) => onToggle(e.target.checked)}
-          aria-label={`${breakpoint.enabled ? 'Switch off' : 'Switch on'}: ${words}`}
-          data-testid="breakpoint-switch"
-        />
-        <span className={styles.track} aria-hidden="true" />
-      </label>
-      <span className={styles.words} title={`${breakpoint.id}: ${words}`}>
-        {words}
-      </span>
-      <span className="count-pill" title={`${hits} ${hits === 1 ? 'hit' : 'hits'}`} data-testid="breakpoint-hits">
-        {hits.toLocaleString('en-US')}
-      </span>
-      {editable && (
-        <button
-          type="button"
-          className={`btn btn-sm btn-icon ${styles.remove}`}
-          onClick={onRemove}
-          aria-label={`Remove: ${words}`}
-          title="Remove"
-          data-testid="breakpoint-remove"
-        >
-          ×
-        </button>
-      )}
-    </li>
   );
 }
