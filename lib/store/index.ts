@@ -33,10 +33,12 @@ export {
   EMPTY_DRAFT,
   encodeBreakpoints,
   KIND_FIELDS,
+  queryHits,
   removeBreakpoint,
   runToHere,
   runToId,
   setEnabled,
+  StopIndex,
 } from './breakpoints';
 export type { BreakpointDraft, DraftField, DraftResult, HitList, HitMark } from './breakpoints';
 export { createRunStore } from './run-store';
