@@ -3,8 +3,8 @@
 // the run right before the node runs; on a finished run the same breakpoint is a query: the timeline marks every
 // failed verification and previous / next hit walk them in order. The log (events.ndjson) is the outside truth.
 // data-testid used: breakpoint-stop (data-node-id), breakpoint-stop-reason, breakpoint-continue, run-status,
-// drawer-tab-breakpoints, breakpoint-kind, breakpoint-add-submit, breakpoint-row, hit-marks (data-count), hit-prev,
-// hit-next, timeline-position, inspector-node (data-node-id), thought-node (data-node-id, data-status), node-menu.
+// drawer-tab-breakpoints, breakpoint-kind, breakpoint-add-submit, breakpoint-row, hit-marks (data-count), hit-mark,
+// jump-kind, jump-prev, jump-next, hit-next-panel, timeline-position, inspector-node (data-node-id), thought-node (data-node-id, data-status), node-menu.
 import { expect, test, type Page } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/contract/events';
 import { E2E_BASE, mutate, ndjson } from './api';
@@ -140,21 +140,27 @@ test('on a finished run a breakpoint is a query: every failed verification is ma
   const position = page.getByTestId('timeline-position');
   const selected = page.getByTestId('inspector-node');
 
-  // from the end, back through every hit, then forward again (the keys do the same)
+  // the timeline's jumps go from hit to hit now: from the end, back through every hit, then forward again
+  await expect(page.getByTestId('jump-kind')).toHaveValue('hit');
   for (const e of [...failed].reverse()) {
-    await page.getByTestId('hit-prev').click();
+    await page.getByTestId('jump-prev').click();
     await expect(position).toContainText(`step ${e.seq} /`);
     await expect(selected).toHaveAttribute('data-node-id', nodeOf(e));
   }
-  await expect(page.getByTestId('hit-prev')).toBeDisabled();
+  await expect(page.getByTestId('jump-prev')).toBeDisabled();
   for (const e of failed.slice(1)) {
-    await page.getByTestId('hit-next').click();
+    await page.getByTestId('jump-next').click();
     await expect(position).toContainText(`step ${e.seq} /`);
     await expect(selected).toHaveAttribute('data-node-id', nodeOf(e));
   }
-  await expect(page.getByTestId('hit-next')).toBeDisabled();
+  await expect(page.getByTestId('jump-next')).toBeDisabled();
+  await expect(page.getByTestId('hit-next-panel')).toBeDisabled();
+  // the keys: Shift F8 back one hit, F8 forward again
   await page.locator('body').press('Shift+F8');
   await expect(position).toContainText(`step ${failed.at(-2)?.seq} /`);
+  await expect(selected).toHaveAttribute('data-node-id', nodeOf(failed.at(-2) as ExplorationEvent));
+  await page.locator('body').press('F8');
+  await expect(position).toContainText(`step ${failed.at(-1)?.seq} /`);
 
   // the query travels with the link
   await expect(page).toHaveURL(/[?&]bp=/);

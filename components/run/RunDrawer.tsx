@@ -144,6 +144,7 @@ export function RunDrawer({
                   tabIndex={selected ? 0 : -1}
                   onClick={() => drawer.show(t.tab)}
                   title={t.title}
+                  aria-label={t.label}
                   data-testid={`drawer-tab-${t.tab}`}
                 >
                   {t.tab === 'inspector' ? (
