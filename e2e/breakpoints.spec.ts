@@ -167,3 +167,42 @@ test('on a finished run a breakpoint is a query: every failed verification is ma
   await page.goto(page.url());
   await expect(page.getByTestId('hit-marks')).toHaveAttribute('data-count', String(failed.length));
 });
+
+test('breakpoints added in the new-run form are the run’s from its first step: it stops at the first hit', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByLabel('Puzzle').fill('4 9 10 13');
+  await page.getByLabel('Seed').fill('3');
+  await page.getByLabel('Latency (ms)').fill('0');
+  await page.getByTestId('new-run-breakpoints-toggle').click();
+  const section = page.getByTestId('new-run-breakpoints');
+  // a catastrophic pattern is refused beside its field, and nothing is added
+  await section.getByTestId('breakpoint-kind').selectOption({ label: 'Text matches' });
+  await section.getByTestId('breakpoint-regex').check();
+  await section.getByTestId('breakpoint-pattern').fill('(a+)+$');
+  await expect(section.getByRole('alert')).toContainText('exponential time');
+  await section.getByTestId('breakpoint-add-submit').click();
+  await expect(section.getByTestId('breakpoint-row')).toHaveCount(0);
+  await section.getByTestId('breakpoint-kind').selectOption({ label: 'Node at depth' });
+  await section.getByTestId('breakpoint-depth').fill('2');
+  await section.getByTestId('breakpoint-add-submit').click();
+  await expect(section.getByTestId('breakpoint-row')).toHaveText(/a node reaches depth 2/);
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.waitForURL(/\/runs\/[0-9a-f-]+$/);
+
+  await expect(page.getByTestId('breakpoint-stop')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('breakpoint-stop-reason')).toHaveText('a node reaches depth 2');
+  const id = new URL(page.url()).pathname.split('/').at(-1) as string;
+  const log = await ndjson(BASE, id);
+  // the first node at depth 2 of the log is where it stopped, and none was created before the list was set
+  const set = log.find((e) => e.type === 'breakpoints.set') as ExplorationEvent;
+  expect(log.findIndex((e) => e.type === 'node.created')).toBeGreaterThan(log.indexOf(set));
+  const stop = breakpointStops(log)[0] as ExplorationEvent;
+  const hit = stop.type === 'run.paused' && stop.payload.reason === 'breakpoint' ? stop.payload.hit : null;
+  const depthTwo = log.find(
+    (e) => e.type === 'node.created' && e.payload.parentId !== null && e.payload.parentId !== 'n0',
+  ) as ExplorationEvent;
+  expect(hit?.seq).toBe(depthTwo.seq);
+  await expect(page.getByTestId('breakpoint-stop')).toHaveAttribute('data-node-id', nodeOf(depthTwo));
+});
