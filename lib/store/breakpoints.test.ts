@@ -5,6 +5,7 @@ import { ThoughtTreeExecutor } from '../engine/server';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import {
   adjacentHit,
+  hitMarkers,
   addBreakpoint,
   conditionFromDraft,
   decodeBreakpoints,
@@ -125,6 +126,25 @@ describe('hits', () => {
     expect(adjacentHit(marks, 20, -1)?.seq).toBe(9);
     expect(adjacentHit(marks, 6, -1)?.seq).toBe(5);
     expect(adjacentHit(marks, 5, -1)).toBeNull();
+  });
+
+  it('puts a marker at each hit’s place on the timeline, hits closer than a place sharing one', () => {
+    const condition = verificationFails.condition;
+    const mark = (seq: number) => ({
+      seq,
+      hit: { breakpointId: 'bp-1', condition, seq, eventType: 'node.verified', nodeId: null, detail: '' },
+    });
+    const markers = hitMarkers([1, 2, 50, 101].map(mark), 101, 10);
+    expect(markers.map((m) => [m.first.seq, m.count, m.at])).toEqual([
+      [1, 2, 0],
+      [50, 1, 0.5],
+      [101, 1, 1],
+    ]);
+    // thousands of hits: never more markers than places
+    const many = Array.from({ length: 5_000 }, (_, i) => mark(i + 1));
+    const drawn = hitMarkers(many, 5_000, 400);
+    expect(drawn.length).toBeLessThanOrEqual(401);
+    expect(drawn.reduce((n, m) => n + m.count, 0)).toBe(5_000);
   });
 
   it('a live run’s hits are its stops, read as the log grows; a run-to-here stop marks its own pause', async () => {

@@ -232,6 +232,31 @@ export function adjacentHit(marks: readonly HitMark[], seq: number, direction: 1
   return marks[firstAbove(seq - 1) - 1] ?? null;
 }
 
+/** A marker on the timeline: the first hit at its place, how many share it, where it is (0..1 along the track). */
+export interface HitMarker {
+  first: HitMark;
+  count: number;
+  at: number;
+}
+
+/**
+ * The timeline's markers for hits along a log of `total` events: hits closer than one of `slots` places along the
+ * track share a marker, so thousands of hits draw at most `slots` markers. Marks must be in seq order.
+ */
+export function hitMarkers(marks: readonly HitMark[], total: number, slots: number): HitMarker[] {
+  const out: HitMarker[] = [];
+  let slot = -1;
+  for (const mark of marks) {
+    const at = total <= 1 ? 0 : Math.min(1, Math.max(0, (mark.seq - 1) / (total - 1)));
+    const s = Math.round(at * slots);
+    const last = out[out.length - 1];
+    if (s === slot && last) last.count++;
+    else out.push({ first: mark, count: 1, at: s / slots });
+    slot = s;
+  }
+  return out;
+}
+
 /** The most characters a list takes in a link (a browser keeps far longer addresses; a link should stay sharable). */
 export const MAX_LINK_LIST = 4_000;
 

@@ -32,6 +32,7 @@ export {
   disableAll,
   EMPTY_DRAFT,
   encodeBreakpoints,
+  hitMarkers,
   KIND_FIELDS,
   queryHits,
   removeBreakpoint,
@@ -40,7 +41,7 @@ export {
   setEnabled,
   StopIndex,
 } from './breakpoints';
-export type { BreakpointDraft, DraftField, DraftResult, HitList, HitMark } from './breakpoints';
+export type { BreakpointDraft, DraftField, DraftResult, HitList, HitMark, HitMarker } from './breakpoints';
 export { createRunStore } from './run-store';
 export type { RunStore, RunViewState } from './run-store';
 export { DRAWN_KINDS, hasKind, jump, MomentBuckets, MomentIndex, playhead } from './timeline';

@@ -6,7 +6,7 @@
 // Not responsible for finding hits (the run store) nor for the other marks (Timeline.tsx).
 import { useMemo } from 'react';
 import { describeCondition } from '@/lib/contract/breakpoints';
-import type { HitMark } from '@/lib/store/index';
+import { hitMarkers, type HitMarker } from '@/lib/store/index';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
 import { showHit } from '../breakpoints/useBreakpoints';
 import styles from './Timeline.module.css';
@@ -14,28 +14,7 @@ import styles from './Timeline.module.css';
 /** Markers across the whole width at most (one per 0.25% of it). */
 const SLOTS = 400;
 
-interface Marker {
-  first: HitMark;
-  count: number;
-  /** 0..1 along the track. */
-  at: number;
-}
-
-function markersOf(marks: readonly HitMark[], total: number): Marker[] {
-  const out: Marker[] = [];
-  let slot = -1;
-  for (const mark of marks) {
-    const at = total <= 1 ? 0 : (mark.seq - 1) / (total - 1);
-    const s = Math.round(at * SLOTS);
-    const last = out[out.length - 1];
-    if (s === slot && last) last.count++;
-    else out.push({ first: mark, count: 1, at: s / SLOTS });
-    slot = s;
-  }
-  return out;
-}
-
-function title(marker: Marker): string {
+function title(marker: HitMarker): string {
   const { hit, seq } = marker.first;
   const head = `Breakpoint ${hit.breakpointId} (${describeCondition(hit.condition)}) at step ${seq}: ${hit.detail}`;
   return marker.count > 1 ? `${head} · and ${marker.count - 1} more hits here` : head;
@@ -46,7 +25,7 @@ export function HitMarks() {
   const total = useRunStore((s) => Math.max(s.lastSeq, s.eventCount));
   const shown = useRunStore((s) => s.viewSeq ?? s.lastSeq);
   const store = useRunStoreApi();
-  const markers = useMemo(() => markersOf(marks, total), [marks, total]);
+  const markers = useMemo(() => hitMarkers(marks, total, SLOTS), [marks, total]);
   if (markers.length === 0) return null;
   return (
     <div className={styles.hits} data-testid="hit-marks" data-count={marks.length}>
