@@ -161,6 +161,10 @@ test('on a finished run a breakpoint is a query: every failed verification is ma
   await expect(selected).toHaveAttribute('data-node-id', nodeOf(failed.at(-2) as ExplorationEvent));
   await page.locator('body').press('F8');
   await expect(position).toContainText(`step ${failed.at(-1)?.seq} /`);
+  // a breakpoint's count goes to its next hit, round to its first after its last
+  await page.getByTestId('breakpoint-hits').click();
+  await expect(position).toContainText(`step ${failed[0]?.seq} /`);
+  await expect(selected).toHaveAttribute('data-node-id', nodeOf(failed[0] as ExplorationEvent));
 
   // the query travels with the link
   await expect(page).toHaveURL(/[?&]bp=/);

@@ -6,6 +6,7 @@ import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import {
   adjacentHit,
   hitMarkers,
+  nextHitOf,
   addBreakpoint,
   conditionFromDraft,
   decodeBreakpoints,
@@ -126,6 +127,15 @@ describe('hits', () => {
     expect(adjacentHit(marks, 20, -1)?.seq).toBe(9);
     expect(adjacentHit(marks, 6, -1)?.seq).toBe(5);
     expect(adjacentHit(marks, 5, -1)).toBeNull();
+    // one breakpoint's hits, round and round
+    const mixed = [...marks, { ...marks[0]!, seq: 7, hit: { ...marks[0]!.hit, breakpointId: 'bp-2' } }].sort(
+      (a, b) => a.seq - b.seq,
+    );
+    expect(nextHitOf(mixed, 5, 'bp-1')?.seq).toBe(9);
+    expect(nextHitOf(mixed, 20, 'bp-1')?.seq).toBe(5);
+    expect(nextHitOf(mixed, 0, 'bp-2')?.seq).toBe(7);
+    expect(nextHitOf(mixed, 7, 'bp-2')?.seq).toBe(7);
+    expect(nextHitOf(mixed, 0, 'bp-3')).toBeNull();
   });
 
   it('puts a marker at each hit’s place on the timeline, hits closer than a place sharing one', () => {

@@ -257,6 +257,17 @@ export function hitMarkers(marks: readonly HitMark[], total: number, slots: numb
   return out;
 }
 
+/** One breakpoint's next hit after `seq`, from the first again past its last; null when it has none. */
+export function nextHitOf(marks: readonly HitMark[], seq: number, breakpointId: string): HitMark | null {
+  let first: HitMark | null = null;
+  for (const mark of marks) {
+    if (mark.hit.breakpointId !== breakpointId) continue;
+    if (mark.seq > seq) return mark;
+    first ??= mark;
+  }
+  return first;
+}
+
 /** The most characters a list takes in a link (a browser keeps far longer addresses; a link should stay sharable). */
 export const MAX_LINK_LIST = 4_000;
 

@@ -34,6 +34,7 @@ export {
   encodeBreakpoints,
   hitMarkers,
   KIND_FIELDS,
+  nextHitOf,
   queryHits,
   removeBreakpoint,
   runToHere,

@@ -1,7 +1,7 @@
 'use client';
 // A breakpoint list as rows: a switch each, the condition in words, how often it hit (where hits are counted) and a
-// remove button. Read-only without onChange (a reader of a running run: the switches show, disabled). Used by the
-// run page's panel and by the new-run form.
+// remove button; a count is a button to that breakpoint's next hit where onHit is given. Read-only without onChange (a
+// reader of a running run: the switches show, disabled). Used by the run page's panel and by the new-run form.
 // Not responsible for where a changed list goes (the caller) nor for finding hits.
 import { type Breakpoint, describeCondition } from '@/lib/contract/breakpoints';
 import { removeBreakpoint, setEnabled } from '@/lib/store/index';
@@ -11,8 +11,11 @@ export function BreakpointList({
   list,
   counts,
   onChange,
+  onHit,
 }: {
   list: readonly Breakpoint[];
+  /** Goes to this breakpoint's next hit (the run page); absent: counts are only read. */
+  onHit?: (breakpointId: string) => void;
   /** Hits per breakpoint id; null: not counted here (a run not started yet). */
   counts: ReadonlyMap<string, number> | null;
   onChange: ((list: readonly Breakpoint[]) => void) | null;
@@ -30,6 +33,7 @@ export function BreakpointList({
           editable={onChange !== null}
           onToggle={(enabled) => onChange?.(setEnabled(list, b.id, enabled))}
           onRemove={() => onChange?.(removeBreakpoint(list, b.id))}
+          onHit={onHit ? () => onHit(b.id) : null}
         />
       ))}
     </ul>
@@ -42,12 +46,14 @@ function BreakpointRow({
   editable,
   onToggle,
   onRemove,
+  onHit,
 }: {
   breakpoint: Breakpoint;
   hits: number | null;
   editable: boolean;
   onToggle: (enabled: boolean) => void;
   onRemove: () => void;
+  onHit: (() => void) | null;
 }) {
   const words = describeCondition(breakpoint.condition);
   return (
@@ -70,11 +76,23 @@ function BreakpointRow({
       <span className={styles.words} title={`${breakpoint.id}: ${words}`}>
         {words}
       </span>
-      {hits !== null && (
-        <span className="count-pill" title={`${hits} ${hits === 1 ? 'hit' : 'hits'}`} data-testid="breakpoint-hits">
-          {hits.toLocaleString('en-US')}
-        </span>
-      )}
+      {hits !== null &&
+        (onHit && hits > 0 ? (
+          <button
+            type="button"
+            className={`count-pill ${styles.hitsButton}`}
+            onClick={onHit}
+            title={`${hits} ${hits === 1 ? 'hit' : 'hits'}: go to the next`}
+            aria-label={`${hits} ${hits === 1 ? 'hit' : 'hits'}: go to the next`}
+            data-testid="breakpoint-hits"
+          >
+            {hits.toLocaleString('en-US')}
+          </button>
+        ) : (
+          <span className="count-pill" title={`${hits} ${hits === 1 ? 'hit' : 'hits'}`} data-testid="breakpoint-hits">
+            {hits.toLocaleString('en-US')}
+          </span>
+        ))}
       {editable && (
         <button
           type="button"

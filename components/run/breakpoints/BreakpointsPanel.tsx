@@ -64,7 +64,12 @@ export function BreakpointsPanel({ view }: { view: BreakpointsView }) {
           Next hit ▶
         </button>
       </div>
-      <BreakpointList list={list} counts={counts} onChange={editable ? (next) => void change(next) : null} />
+      <BreakpointList
+        list={list}
+        counts={counts}
+        onChange={editable ? (next) => void change(next) : null}
+        onHit={hits.nextOf}
+      />
       {view.error && (
         <p className="field-error" role="alert" data-testid="breakpoints-error">
           {view.error}

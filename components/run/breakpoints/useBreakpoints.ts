@@ -10,6 +10,7 @@ import type { Breakpoint } from '@/lib/contract/breakpoints';
 import {
   adjacentHit,
   breakpointsBlock,
+  nextHitOf,
   disableAll,
   type HitMark,
   runToHere,
@@ -104,9 +105,18 @@ export function useHitJump() {
   const shown = useRunStore((s) => s.viewSeq ?? s.lastSeq);
   const go = useCallback((mark: HitMark) => showHit(store.getState(), mark), [store]);
   const jump = useCallback((direction: 1 | -1) => void jumpToHit(store.getState(), direction), [store]);
+  const nextOf = useCallback(
+    (breakpointId: string) => {
+      const state = store.getState();
+      const mark = nextHitOf(state.hits.marks, state.viewSeq ?? state.lastSeq, breakpointId);
+      if (mark) showHit(state, mark);
+    },
+    [store],
+  );
   return {
     jump,
     go,
+    nextOf,
     can: (direction: 1 | -1) => adjacentHit(marks, shown, direction) !== null,
     count: marks.length,
   };
