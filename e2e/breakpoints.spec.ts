@@ -11,6 +11,13 @@ import { E2E_BASE, mutate, ndjson } from './api';
 
 const BASE = E2E_BASE;
 
+// A run left paused at a breakpoint holds one of the server's few run slots: every run a test starts is aborted
+// after it (an ended one refuses, which is fine), so the next tests' runs are not queued behind them.
+const started: string[] = [];
+test.afterEach(async () => {
+  for (const id of started.splice(0)) await mutate(BASE, 'run.abort', { id }).catch(() => undefined);
+});
+
 /** Seed 3 with a beam of 2 fails four verifications (n5, n6, n8, n9) before it finds 24. */
 async function createRun(latencyMs: number): Promise<string> {
   const { id } = await mutate<{ id: string }>(BASE, 'run.create', {
@@ -19,6 +26,7 @@ async function createRun(latencyMs: number): Promise<string> {
     config: { beamWidth: 2 },
     model: { provider: 'simulated', seed: 3, latencyMs },
   });
+  started.push(id);
   return id;
 }
 
@@ -202,6 +210,7 @@ test('breakpoints added in the new-run form are the run’s from its first step:
   await expect(page.getByTestId('breakpoint-stop')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('breakpoint-stop-reason')).toHaveText('a node reaches depth 2');
   const id = new URL(page.url()).pathname.split('/').at(-1) as string;
+  started.push(id);
   const log = await ndjson(BASE, id);
   // the first node at depth 2 of the log is where it stopped, and none was created before the list was set
   const set = log.find((e) => e.type === 'breakpoints.set') as ExplorationEvent;
