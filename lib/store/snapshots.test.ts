@@ -30,10 +30,7 @@ async function steeredRun(): Promise<ExplorationEvent[]> {
       task: game24,
       control,
       startPaused: true,
-      breakpoints: {
-        actor: 'bob',
-        breakpoints: [{ id: 'deep', enabled: true, condition: { kind: 'depth', depth: 2 } }],
-      },
+      breakpoints: { actor: 'bob', breakpoints: [{ id: 'deep', enabled: true, condition: { kind: 'depth', depth: 2 } }] },
       onEvent: (e) => {
         events.push(e);
         if (e.type === 'steer.pause') control.step('bob');
