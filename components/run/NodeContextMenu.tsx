@@ -1,8 +1,11 @@
 'use client';
-// Right-click on a node: prune its branch, expand it again, fork from it (each for whoever may: RunAccess.tsx),
-// copy its id. A command that cannot be asked now is disabled with its reason (useSteering.ts). Closes on Escape or a
-// click elsewhere.
+// Right-click on a node: prune its branch, expand it again, run to here (a one-shot breakpoint that stops the run
+// right before the node runs, resuming a paused run), fork from it (each for whoever may: RunAccess.tsx), copy its
+// id. A command that cannot be asked now is disabled with its reason (useSteering.ts). Closes on Escape or a click
+// elsewhere.
 import { useEffect, useRef } from 'react';
+import { breakpointsBlock } from '@/lib/store/index';
+import { useBreakpoints } from './breakpoints/useBreakpoints';
 import { useRunAccess } from './RunAccess';
 import { useRunStore } from './RunStoreContext';
 import type { RunCommands } from './useRunCommands';
@@ -26,7 +29,10 @@ export function NodeContextMenu({
   const ref = useRef<HTMLDivElement>(null);
   const node = useRunStore((s) => s.tree.nodes[nodeId]);
   const allowed = useRunAccess();
-  const { why } = useSteering();
+  const { why, context } = useSteering();
+  // queued: in the live frontier; a node the search has not run yet may still be queued later (a pending child)
+  const queued = useRunStore((s) => s.tree.frontier[nodeId] !== undefined);
+  const breakpoints = useBreakpoints(commands);
   useEffect(() => {
     ref.current?.querySelector('button')?.focus();
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -41,6 +47,9 @@ export function NodeContextMenu({
   if (!node) return null;
   const pruneWhy = why('prune', node);
   const expandWhy = why('expand', node);
+  const runToWhy =
+    breakpointsBlock(context) ??
+    (queued || node.status === 'pending' ? null : `node ${nodeId} is ${node.status}: it will not run again`);
   const act = (fn: () => void) => () => {
     fn();
     onClose();
@@ -66,6 +75,16 @@ export function NodeContextMenu({
           onClick={act(() => commands.expand(nodeId))}
         >
           Expand again <kbd>e</kbd>
+        </button>
+      )}
+      {allowed.steer && (
+        <button
+          role="menuitem"
+          disabled={runToWhy !== null}
+          title={runToWhy ?? 'Stop the run right before this node runs'}
+          onClick={act(() => void breakpoints.runTo(nodeId))}
+        >
+          Run to here
         </button>
       )}
       {allowed.fork && (

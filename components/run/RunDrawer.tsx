@@ -1,5 +1,5 @@
 'use client';
-// The run page's right-hand drawer: two tabs (Inspector, Events) over one panel, collapsible to a thin rail that
+// The run page's right-hand drawer: three tabs (Inspector, Events, Breakpoints) over one panel, collapsible to a thin rail that
 // keeps the tabs in reach, and resizable by dragging its left edge (or with the arrow keys on that edge). Where the
 // window is wide it docks beside the canvas; where it is narrow it overlays the canvas instead of squeezing it.
 // Both panels stay mounted while hidden, so the log keeps its filters and scroll and the inspector its open calls.
@@ -14,6 +14,7 @@ import styles from './RunDrawer.module.css';
 const TABS: { tab: DrawerTab; label: string; title: string }[] = [
   { tab: 'inspector', label: 'Inspector', title: 'The selected node (i)' },
   { tab: 'events', label: 'Events', title: "The run's event log" },
+  { tab: 'breakpoints', label: 'Breakpoints', title: 'Where the run stops by itself, and their hits' },
 ];
 const tabId = (tab: DrawerTab) => `run-drawer-tab-${tab}`;
 const KEY_STEP = 16;
@@ -22,14 +23,17 @@ export function RunDrawer({
   drawer,
   inspector,
   events,
+  breakpoints,
 }: {
   drawer: DrawerState;
   inspector: ReactNode;
   events: ReactNode;
+  breakpoints: ReactNode;
 }) {
   const slot = useRef<HTMLDivElement>(null);
   const eventCount = useRunStore((s) => s.eventCount);
   const selectedId = useRunStore((s) => s.selectedNodeId);
+  const hitCount = useRunStore((s) => s.hits.marks.length);
   const { open, tab, docked } = drawer;
 
   function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
@@ -140,11 +144,23 @@ export function RunDrawer({
                   tabIndex={selected ? 0 : -1}
                   onClick={() => drawer.show(t.tab)}
                   title={t.title}
+                  aria-label={t.label}
                   data-testid={`drawer-tab-${t.tab}`}
                 >
-                  {t.tab === 'inspector' ? <InspectorIcon /> : <EventsIcon />}
+                  {t.tab === 'inspector' ? (
+                    <InspectorIcon />
+                  ) : t.tab === 'events' ? (
+                    <EventsIcon />
+                  ) : (
+                    <BreakpointsIcon />
+                  )}
                   <span className={styles.tabLabel}>{t.label}</span>
                   {t.tab === 'events' && <span className="count-pill">{eventCount.toLocaleString('en-US')}</span>}
+                  {t.tab === 'breakpoints' && hitCount > 0 && (
+                    <span className="count-pill" title={`${hitCount} breakpoint hits`}>
+                      {hitCount.toLocaleString('en-US')}
+                    </span>
+                  )}
                   {t.tab === 'inspector' && !open && selectedId && (
                     <span className="count-pill" title={`${selectedId} is selected`}>
                       {selectedId}
@@ -180,7 +196,7 @@ export function RunDrawer({
             hidden={!open || t.tab !== tab}
             tabIndex={-1}
           >
-            {t.tab === 'inspector' ? inspector : events}
+            {t.tab === 'inspector' ? inspector : t.tab === 'events' ? events : breakpoints}
           </div>
         ))}
       </div>
@@ -193,6 +209,15 @@ function InspectorIcon() {
     <svg viewBox="0 0 16 16" aria-hidden="true" className={styles.icon}>
       <rect x="2" y="2.5" width="12" height="11" rx="1.5" />
       <path d="M9.5 2.5v11M11.5 6h0M11.5 8.5h0" />
+    </svg>
+  );
+}
+
+function BreakpointsIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true" className={styles.icon}>
+      <circle cx="8" cy="8" r="4.5" />
+      <path d="M8 1.5v2M8 12.5v2" />
     </svg>
   );
 }

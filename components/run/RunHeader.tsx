@@ -153,6 +153,8 @@ export function RunHeader({
   const finishDetail = useRunStore((s) => s.tree.finishDetail);
   const failure = useRunStore((s) => s.tree.failure);
   const lastSeq = useRunStore((s) => s.lastSeq);
+  // stopped by one of its breakpoints, not by a person (the banner over the canvas says which)
+  const atBreakpoint = useRunStore((s) => s.liveStatus === 'paused' && s.liveHit !== null);
   useRunStore((s) => s.version); // stats are updated in place
   const elapsed = useRunElapsed(run, status);
   const allowed = useRunAccess();
@@ -239,7 +241,7 @@ export function RunHeader({
       <div className={layout.row}>
         <div className={layout.title}>
           <span className={`badge st-${status}`} data-testid="run-status">
-            {status}
+            {status === 'paused' && atBreakpoint ? 'paused at a breakpoint' : status}
           </span>
           <h1 title={goal || run?.goal} data-testid="run-title">
             {bench?.title ?? (goal || run?.goal || 'Run')}

@@ -1,10 +1,14 @@
 'use client';
 // The run page: a store for this run, the live event stream into it, the header with its commands, the canvas with
-// the timeline strip under it, the drawer (inspector and event log as tabs) on the right, and the keyboard.
+// the timeline strip under it (and the banner of a stop at a breakpoint over it), the drawer (inspector, event log
+// and breakpoints as tabs) on the right, and the keyboard.
 // Its frame is RunLayout.module.css; the drawer is RunDrawer.tsx. Not responsible for what each part shows.
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useState } from 'react';
 import { createPageViewStore, createRunStore, PRUNE_ASK_ABOVE, pruneReach } from '@/lib/store/index';
+import { BreakpointsPanel } from './breakpoints/BreakpointsPanel';
+import { BreakpointStop } from './breakpoints/BreakpointStop';
+import { useBreakpoints } from './breakpoints/useBreakpoints';
 import { EventLog } from './event-log/EventLog';
 import { ForkDialog } from './ForkDialog';
 import { Inspector } from './inspector/Inspector';
@@ -66,6 +70,7 @@ function RunPage({ runId }: { runId: string }) {
   const cancelPrune = useCallback(() => setPruneAsk(null), []);
   const allowed = useRunAccess();
   const steering = useSteering();
+  const breakpoints = useBreakpoints(commands);
   useRunKeyboard(commands, toggleHelp, drawer, requestPrune, steering);
   const urlProblem = useRunUrl();
   return (
@@ -127,11 +132,17 @@ function RunPage({ runId }: { runId: string }) {
               <SearchBox />
               <RunCanvas commands={commands} onFork={setForkFrom} />
               <WaitingNote status={status} />
+              <BreakpointStop commands={commands} view={breakpoints} />
               <Overview />
             </div>
             <Timeline />
           </div>
-          <RunDrawer drawer={drawer} inspector={<Inspector runId={runId} />} events={<EventLog />} />
+          <RunDrawer
+            drawer={drawer}
+            inspector={<Inspector runId={runId} />}
+            events={<EventLog />}
+            breakpoints={<BreakpointsPanel view={breakpoints} />}
+          />
         </div>
       )}
       {help && <KeyboardHelp onClose={toggleHelp} />}

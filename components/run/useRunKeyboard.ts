@@ -2,9 +2,11 @@
 // The run page's keys: arrows move between parent (up), first child (down) and siblings (left, right); p prunes
 // (asking first for a branch of more than a few nodes),
 // e expands again, space pauses or resumes, s steps, f fits the tree, Escape clears the selection, d opens or closes
-// the side drawer, i shows or hides the inspector in it, ? lists the keys. Ignored while typing in a field.
+// the side drawer, i shows or hides the inspector in it, F8 / Shift F8 go to the next / previous breakpoint hit, ? lists
+// the keys. Ignored while typing in a field.
 import { useEffect } from 'react';
 import { jump, type JumpTarget } from '@/lib/store/index';
+import { jumpToHit } from './breakpoints/useBreakpoints';
 import { navigate } from '@/lib/store/index';
 import { useFrame } from './fit';
 import { useRunStoreApi } from './RunStoreContext';
@@ -24,6 +26,7 @@ export const KEYS: { keys: string; what: string; steer?: true }[] = [
   { keys: ', .', what: 'back / forward one event in time' },
   { keys: '[ ]', what: 'back / forward one search step in time' },
   { keys: 'l', what: 'back to live (the latest step)' },
+  { keys: 'F8  Shift F8', what: 'next / previous breakpoint hit (its step, its node selected)' },
   { keys: 'f', what: 'zoom to fit' },
   { keys: '/  Ctrl F', what: 'search the nodes (Enter: next hit, Shift Enter: previous, Esc: clear)' },
   { keys: 'Esc', what: 'clear the selection' },
@@ -65,6 +68,12 @@ export function useRunKeyboard(
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       if (typing(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
+      if (event.key === 'F8') {
+        // a debugger's continue key, here over the hits already found (the timeline's marks)
+        jumpToHit(store.getState(), event.shiftKey ? -1 : 1);
+        event.preventDefault();
+        return;
+      }
       const state = store.getState();
       const tree = state.tree;
       const selected = state.selectedNodeId ? tree.nodes[state.selectedNodeId] : undefined;

@@ -1,19 +1,24 @@
 'use client';
-// The URL holds what is on screen: /runs/<id>?step=<seq>&node=<nodeId>. Opening such a link shows the same step
-// with the same node selected once the history has arrived that far; afterwards the URL follows the screen (replaced,
-// not pushed, so the back button leaves the run instead of undoing every click).
+// The URL holds what is on screen: /runs/<id>?step=<seq>&node=<nodeId>, and for a run that has ended the breakpoints
+// the person is querying its history with (&bp=<the list as compact JSON>). Opening such a link shows the same step
+// with the same node selected once the history has arrived that far, and the same hits; afterwards the URL follows
+// the screen (replaced, not pushed, so the back button leaves the run instead of undoing every click). A `bp` that is
+// not a list the contract takes is ignored, and the breakpoints panel says why.
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { decodeBreakpoints, encodeBreakpoints } from '@/lib/store/index';
+import { usePageViewApi } from './PageViewContext';
 import { useRunStoreApi } from './RunStoreContext';
 
 export type UrlProblem = { kind: 'bad-step'; value: string } | { kind: 'beyond-end'; step: number; lastSeq: number };
 
 export function useRunUrl(): UrlProblem | null {
   const store = useRunStoreApi();
+  const pageView = usePageViewApi();
   // The link as Next routed it, not window.location: after a client navigation (a fork opening with its node) the
   // new page renders before the address bar changes, so window.location still holds the previous page's link.
   const params = useSearchParams();
-  const [initial] = useState(() => ({ step: params.get('step'), node: params.get('node') }));
+  const [initial] = useState(() => ({ step: params.get('step'), node: params.get('node'), bp: params.get('bp') }));
   const [problem, setProblem] = useState<UrlProblem | null>(() =>
     initial.step !== null && !/^\d+$/.test(initial.step) ? { kind: 'bad-step', value: initial.step } : null,
   );
@@ -22,6 +27,11 @@ export function useRunUrl(): UrlProblem | null {
   useEffect(() => {
     const step = initial.step !== null && /^\d+$/.test(initial.step) ? Number(initial.step) : null;
     if (initial.node) store.getState().select(initial.node);
+    if (initial.bp !== null) {
+      const decoded = decodeBreakpoints(initial.bp);
+      if (decoded.ok) store.getState().setLocalBreakpoints(decoded.list);
+      else pageView.getState().setBreakpointLinkNote(`The link's breakpoints were ignored: ${decoded.problem}.`);
+    }
     let applied = step === null;
     // while the link is being applied, the store's writes call this listener back from inside: the address is
     // written once the link is in full, never from a state that has not taken its step yet
@@ -57,11 +67,16 @@ export function useRunUrl(): UrlProblem | null {
       else url.searchParams.set('step', String(shown));
       if (now.selectedNodeId) url.searchParams.set('node', now.selectedNodeId);
       else url.searchParams.delete('node');
+      // an ended run's query travels with the link; a running run's list is its own (in its log), and a run not
+      // known yet keeps what the link said
+      if (now.liveStatus === 'finished' && now.localBreakpoints !== null) {
+        url.searchParams.set('bp', encodeBreakpoints(now.localBreakpoints));
+      } else if (now.liveStatus !== null) url.searchParams.delete('bp');
       if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
     };
     sync();
     return store.subscribe(sync);
-  }, [store, initial]);
+  }, [store, pageView, initial]);
 
   return problem;
 }

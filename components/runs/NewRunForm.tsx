@@ -1,7 +1,8 @@
 'use client';
 /**
  * The form that starts a run: task and goal (a code change's goal is picked: CodeGoalPicker.tsx), every config field with its default (grouped as search shape, scoring
- * and limits, the less common ones under "Advanced"), and the simulated model's seed and latency. Messages sit
+ * and limits, the less common ones under "Advanced"), the simulated model's seed and latency, and optional
+ * breakpoints the run starts with (NewRunBreakpoints.tsx). Messages sit
  * beside their fields: the client checks with the same schema as the server (lib/forms/run-form.ts) for instant feedback,
  * and a server's BAD_REQUEST is shown beside the field it names. On success it opens the new run.
  * Not responsible for validation rules (lib/forms/run-form.ts, lib/contract/vocabulary.ts) or the runs list.
@@ -32,7 +33,9 @@ import {
   type NumberFieldSpec,
 } from '@/lib/forms/index';
 import { defaultModelChoice, modelChoiceError, type ModelChoice } from '@/lib/forms/index';
+import type { Breakpoint } from '@/lib/contract/breakpoints';
 import { CodeGoalPicker } from './CodeGoalPicker';
+import { NewRunBreakpoints } from './NewRunBreakpoints';
 import { ModelPicker } from './ModelPicker';
 import s from './NewRunForm.module.css';
 
@@ -156,6 +159,7 @@ export function NewRunForm() {
     }),
   );
 
+  const [breakpoints, setBreakpoints] = useState<readonly Breakpoint[]>([]);
   const [modelChoice, setModelChoice] = useState<ModelChoice>(() => defaultModelChoice());
   const parsed = useMemo(() => parseForm(values), [values]);
   const modelError = modelChoiceError(modelChoice);
@@ -188,7 +192,7 @@ export function NewRunForm() {
       return;
     }
     setSentValues(values);
-    create.mutate(plan.input);
+    create.mutate(breakpoints.length > 0 ? { ...plan.input, breakpoints: [...breakpoints] } : plan.input);
   }
 
   const strategyHint = STRATEGIES.find((st) => st.value === values.explorationStrategy)?.hint ?? '';
@@ -342,6 +346,8 @@ export function NewRunForm() {
           );
         })}
       </div>
+
+      <NewRunBreakpoints list={breakpoints} onChange={setBreakpoints} />
 
       <div className={s.foot}>
         <button

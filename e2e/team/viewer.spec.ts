@@ -3,7 +3,7 @@
 // 401 and is sent to sign-in, which brings them back to the page they asked for; Sign out ends the session.
 // data-testid used: signin-form, session-email, session-role, run-status, run-header, thought-node, node-menu,
 //   inspector-node, inspector-prune, inspector-expand, share-run, export-run, copy-link, runs-table, run-row,
-//   run-delete, start-run, import-drop-zone.
+//   run-delete, start-run, import-drop-zone, drawer-tab-breakpoints, breakpoints-read-only, breakpoint-add.
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { addPerson, signIn, startRun, TEAM_ADMIN, TEAM_BASE, trpcMutation, trpcQuery, waitForStatus } from './team';
 
@@ -72,7 +72,9 @@ test('a viewer reads a running run with every steering control absent', async ({
   await node.click({ button: 'right' });
   const menu = page.getByTestId('node-menu');
   await expect(menu.getByRole('menuitem', { name: 'Copy node id' })).toBeVisible();
-  await expect(menu.getByRole('menuitem', { name: /Prune branch|Expand again|Fork from here/ })).toHaveCount(0);
+  await expect(
+    menu.getByRole('menuitem', { name: /Prune branch|Expand again|Run to here|Fork from here/ }),
+  ).toHaveCount(0);
   await page.keyboard.press('Escape');
 
   // the inspector shows the node without its commands
@@ -80,6 +82,11 @@ test('a viewer reads a running run with every steering control absent', async ({
   await expect(page.getByTestId('inspector-node')).toBeVisible();
   await expect(page.getByTestId('inspector-prune')).toHaveCount(0);
   await expect(page.getByTestId('inspector-expand')).toHaveCount(0);
+
+  // the run's breakpoints are there to read, not to change
+  await page.getByTestId('drawer-tab-breakpoints').click();
+  await expect(page.getByTestId('breakpoints-read-only')).toHaveText('You may read this run, not steer it.');
+  await expect(page.getByTestId('breakpoint-add')).toHaveCount(0);
 
   // the runs list: rows to read, no form, no import, no delete
   await page.goto('/');
@@ -109,6 +116,8 @@ test('the API refuses a viewer’s commands with 403', async ({ page }) => {
     ).status(),
   ).toBe(403);
   expect((await trpcMutation(page.request, 'node.prune', { runId, nodeId: 'n1' })).status()).toBe(403);
+  const breakpoints = [{ id: 'bp-1', enabled: true, condition: { kind: 'backtrack' } }];
+  expect((await trpcMutation(page.request, 'run.setBreakpoints', { id: runId, breakpoints })).status()).toBe(403);
   const imported = await page.request.post(`${TEAM_BASE}/api/runs/import?name=x.json`, {
     headers: { 'content-type': 'application/json', origin: TEAM_BASE },
     data: { format: 'arborist', runs: [] },

@@ -23,11 +23,31 @@ export {
   widthFromDrag,
 } from './run-drawer';
 export type { DrawerState, DrawerTab } from './run-drawer';
+export {
+  addBlock,
+  addBreakpoint,
+  adjacentHit,
+  conditionFromDraft,
+  decodeBreakpoints,
+  disableAll,
+  EMPTY_DRAFT,
+  encodeBreakpoints,
+  hitMarkers,
+  KIND_FIELDS,
+  nextHitOf,
+  queryHits,
+  removeBreakpoint,
+  runToHere,
+  runToId,
+  setEnabled,
+  StopIndex,
+} from './breakpoints';
+export type { BreakpointDraft, DraftField, DraftResult, HitList, HitMark, HitMarker } from './breakpoints';
 export { createRunStore } from './run-store';
 export type { RunStore, RunViewState } from './run-store';
 export { DRAWN_KINDS, hasKind, jump, MomentBuckets, MomentIndex, playhead } from './timeline';
 export type { JumpTarget, MomentKind, PlayUnit } from './timeline';
-export { navigate, steerBlock } from './node-commands';
+export { breakpointsBlock, navigate, steerBlock } from './node-commands';
 export type { NavKey, SteerContext, SteerTarget } from './node-commands';
 export { pagePermissions, runPermissions } from './permissions';
 export type { PagePermissions, RunPermissions } from './permissions';

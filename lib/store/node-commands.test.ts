@@ -3,7 +3,7 @@ import { createEmptyTree, type ThoughtNode, type ThoughtTree } from '@/lib/engin
 import { checkCommand } from '@/lib/engine/server';
 import { recordGame24, type RecordedRun } from '../tasks/testing/recorded';
 import { STEER_KINDS, type SteerKind } from '@/lib/contract/vocabulary';
-import { navigate, steerBlock, type SteerContext } from './node-commands';
+import { breakpointsBlock, navigate, steerBlock, type SteerContext } from './node-commands';
 
 let run: RecordedRun;
 beforeAll(async () => {
@@ -122,5 +122,29 @@ describe('navigate', () => {
     expect(navigate(tree, 'n2', 'ArrowRight')).toBeNull();
     const leaf = Object.values(tree.nodes).find((n) => n.childIds.length === 0);
     expect(leaf && navigate(tree, leaf.id, 'ArrowDown')).toBeNull();
+  });
+});
+
+describe('breakpointsBlock: who may change a live run’s breakpoints, and when', () => {
+  it('lets a person who may steer change them on a running or paused run', () => {
+    expect(breakpointsBlock(engine('running'))).toBeNull();
+    expect(breakpointsBlock(engine('paused'))).toBeNull();
+  });
+
+  it('says why not for a reader, an ended, queued or loading run, and a client that takes no pause', () => {
+    expect(breakpointsBlock({ ...engine('running'), allowed: false })).toBe('you may read this run, not steer it');
+    expect(breakpointsBlock(engine('finished'))).toBe('the run has finished');
+    expect(breakpointsBlock(engine('queued'))).toBe('the run is queued and has not started yet');
+    expect(breakpointsBlock(engine('loading'))).toBe('the run is loading');
+    const client = (commands: SteerKind[]): SteerContext => ({
+      allowed: true,
+      status: 'running',
+      external: { commands },
+      agentName: 'my-agent',
+    });
+    expect(breakpointsBlock(client(['prune']))).toBe(
+      'breakpoints pause the search, and my-agent does not take pause commands',
+    );
+    expect(breakpointsBlock(client(['pause', 'resume']))).toBeNull();
   });
 });

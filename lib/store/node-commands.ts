@@ -76,6 +76,20 @@ export function steerBlock(kind: SteerKind, ctx: SteerContext, node?: SteerTarge
   }
 }
 
+/**
+ * Why this person cannot change a live run's breakpoints now, or null when they can. A breakpoint pauses the search,
+ * so a search Arborist does not run must take pause commands (the server refuses the list otherwise). An ended run
+ * has none to change: its list is the page's own query then (not this decision).
+ */
+export function breakpointsBlock(ctx: SteerContext): string | null {
+  if (!ctx.allowed) return 'you may read this run, not steer it';
+  if (hasEnded(ctx.status)) return 'the run has finished';
+  if (ctx.external && !ctx.external.commands.includes('pause')) {
+    return `breakpoints pause the search, and ${ctx.agentName.trim() || 'its client'} does not take pause commands`;
+  }
+  return statusBlock('pause', ctx) ?? (ctx.status === 'loading' ? 'the run is loading' : null);
+}
+
 export type NavKey = 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight';
 
 /**

@@ -1,7 +1,8 @@
 /**
  * What the run page's parts tell each other about the view, apart from the run itself: the search (query, hits,
  * which hit is active), where the canvas laid the tree out (so the overview can show the view's rectangle and frame
- * a subtree), and requests to frame some nodes (from the overview or the search).
+ * a subtree), requests to frame some nodes (from the overview, the search or a breakpoint stop), and why a link's
+ * breakpoint list was ignored.
  * A store per run page (createPageViewStore), beside the run store; pure zustand, no React.
  * Not responsible for the run's events or tree (run-store.ts), nor for computing layouts or hits (lib/layout,
  * lib/search): it only carries their results between components.
@@ -44,6 +45,9 @@ export interface PageViewState {
   search: SearchState;
   layout: CanvasLayout | null;
   focusRequest: FocusRequest | null;
+  /** Why the link's breakpoint list (`bp=`) was ignored, for the breakpoints panel to say; null: nothing to say. */
+  breakpointLinkNote: string | null;
+  setBreakpointLinkNote(note: string | null): void;
   setSearch(patch: Partial<Pick<SearchState, 'query' | 'active'>> & { hits?: readonly string[] }): void;
   setLayout(layout: CanvasLayout | null): void;
   requestFocus(nodeIds: readonly string[]): void;
@@ -58,6 +62,10 @@ export function createPageViewStore() {
     search: EMPTY_SEARCH,
     layout: null,
     focusRequest: null,
+    breakpointLinkNote: null,
+    setBreakpointLinkNote(note) {
+      if (get().breakpointLinkNote !== note) set({ breakpointLinkNote: note });
+    },
     setSearch(patch) {
       const current = get().search;
       const hits = patch.hits ?? current.hits;

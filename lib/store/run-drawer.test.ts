@@ -20,6 +20,8 @@ describe('parseDrawer', () => {
   it('reads back what was written', () => {
     const state = { open: false, tab: 'events', width: 512 } as const;
     expect(parseDrawer(serializeDrawer(state))).toEqual(state);
+    const breakpoints = { open: true, tab: 'breakpoints', width: null } as const;
+    expect(parseDrawer(serializeDrawer(breakpoints))).toEqual(breakpoints);
   });
 
   it('keeps a stored width inside the bounds and drops a value that is not a width', () => {

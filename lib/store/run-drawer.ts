@@ -4,7 +4,7 @@
  * Not responsible for reading or writing localStorage (components/run/useRunDrawer.ts) nor for drawing the drawer.
  */
 
-export type DrawerTab = 'inspector' | 'events';
+export type DrawerTab = 'inspector' | 'events' | 'breakpoints';
 
 export interface DrawerState {
   /** null: never chosen, so open where the drawer docks beside the canvas and closed where it would cover it. */
@@ -39,7 +39,7 @@ export function parseDrawer(raw: string | null): DrawerState {
   const v = value as Record<string, unknown>;
   return {
     open: typeof v.open === 'boolean' ? v.open : null,
-    tab: v.tab === 'events' ? 'events' : 'inspector',
+    tab: v.tab === 'events' || v.tab === 'breakpoints' ? v.tab : 'inspector',
     width: typeof v.width === 'number' && Number.isFinite(v.width) ? clampDrawerWidth(v.width) : null,
   };
 }

@@ -14,11 +14,17 @@
  * right after that seq (from the snapshot index, snapshots.ts), and new events keep arriving underneath until
  * seek(null) goes back to live. A step the history has not reached yet is shown once it has (the last asked).
  * Everything derived (marks, best node, frontier) follows `tree`.
+ *
+ * Breakpoints: the live tree's list and the hit it is stopped at (what commands act on, whatever step is on screen),
+ * and the hits along the log (breakpoints.ts): a running run's stops, or, once it has ended, its list (or the local
+ * one the person edits here, never sent) as a query over the whole history, judged once per change of list or log.
  * A store per run page (createRunStore), never a module-global store. Not responsible for fetching (the page).
  */
 import { createStore } from 'zustand/vanilla';
+import type { Breakpoint, BreakpointHit } from '../contract/breakpoints';
 import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, markedBestNode, reduce, selectNext, type ThoughtTree } from '../engine/index';
+import { type HitList, NO_HITS, queryHits, StopIndex } from './breakpoints';
 import { NO_NOTES, noteEvents, SnapshotIndex, type StepNotes } from './snapshots';
 
 export type { BacktrackMark, PersonAction } from './snapshots';
@@ -56,6 +62,18 @@ export interface RunViewState extends Derived {
    * search Arborist does not run its steer.requested (from then on tree.commands says where it stands).
    */
   pendingCommands: Record<string, 'prune' | 'expand'>;
+  /** The live tree's breakpoints and the hit it is stopped at (null: not stopped at one). */
+  liveBreakpoints: readonly Breakpoint[];
+  liveHit: BreakpointHit | null;
+  /**
+   * An ended run's breakpoints as the person edited them here (a query over its history, not sent); null: the run's
+   * own list.
+   */
+  localBreakpoints: readonly Breakpoint[] | null;
+  /** The hits along the log: a running run's stops, an ended run's query hits. */
+  hits: HitList;
+  /** An ended run's query waits for its history to finish loading. */
+  hitsPending: boolean;
   /** Canvas view options. */
   foldDeadEnds: boolean;
   showDropped: boolean;
@@ -78,6 +96,8 @@ export interface RunViewState extends Derived {
   select(nodeId: string | null): void;
   markPending(nodeId: string, command: 'prune' | 'expand' | null): void;
   toggleFold(foldId: string): void;
+  /** Sets the ended run's local list (null: back to the run's own). */
+  setLocalBreakpoints(list: readonly Breakpoint[] | null): void;
   setView(patch: Partial<Pick<RunViewState, 'foldDeadEnds' | 'showDropped' | 'followLive'>>): void;
 }
 
@@ -106,6 +126,8 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
   let liveNotes: StepNotes = NO_NOTES;
   // a step asked for before the history reached it (also in the state, as pendingSeq, for the address bar)
   let wanted: number | null = null;
+  const stops = new StopIndex();
+  let query: { list: readonly Breakpoint[]; count: number; hits: HitList } | null = null;
 
   return createStore<RunViewState>()((set, get) => {
     const want = (seq: number | null) => {
@@ -151,7 +173,11 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       const live = get().viewSeq === null;
       if (applied.length === 0) {
         // history only: the time-travel index grew; the tree on screen did not change
-        set({ eventCount: index.lastSeq, ...(live && liveNotes !== notesBefore ? liveNotes : {}) });
+        set({
+          eventCount: index.lastSeq,
+          ...hitsNow(get().localBreakpoints),
+          ...(live && liveNotes !== notesBefore ? liveNotes : {}),
+        });
         return;
       }
       let { pendingCommands } = get();
@@ -177,9 +203,30 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
         lastSeq: liveTree.lastSeq,
         liveStatus: liveTree.status,
         pendingCommands,
+        ...breakpointView(),
         ...(live ? liveView() : {}),
       }));
     };
+
+    /**
+     * The hits as the log and lists stand now. A running run's come from its stops; an ended run's from judging its
+     * history against its list, once the history is whole, and again only when the list or the log changed.
+     */
+    const hitsNow = (local: readonly Breakpoint[] | null): Pick<RunViewState, 'hits' | 'hitsPending'> => {
+      if (liveTree.status !== 'finished') return { hits: stops.read(index.events, index.lastSeq), hitsPending: false };
+      const list = local ?? liveTree.breakpoints;
+      if (!list.some((b) => b.enabled)) return { hits: NO_HITS, hitsPending: false };
+      if (index.lastSeq < liveTree.lastSeq) return { hits: NO_HITS, hitsPending: true };
+      if (query?.list !== list || query.count !== index.lastSeq) {
+        query = { list, count: index.lastSeq, hits: queryHits(index.events, index.lastSeq, list) };
+      }
+      return { hits: query.hits, hitsPending: false };
+    };
+    const breakpointView = (): Partial<RunViewState> => ({
+      liveBreakpoints: liveTree.breakpoints,
+      liveHit: liveTree.breakpointHit,
+      ...hitsNow(get().localBreakpoints),
+    });
 
     const liveView = (): Partial<RunViewState> => ({ tree: liveTree, ...liveNotes, ...frontierMarks(liveTree) });
 
@@ -199,6 +246,11 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       lastBacktrack: null,
       nextNodeId: null,
       bestNodeId: null,
+      liveBreakpoints: liveTree.breakpoints,
+      liveHit: null,
+      localBreakpoints: null,
+      hits: NO_HITS,
+      hitsPending: false,
       foldDeadEnds: true,
       showDropped: true,
       openFolds: new Set<string>(),
@@ -215,6 +267,7 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
           version: s.version + 1,
           lastSeq: liveTree.lastSeq,
           liveStatus: liveTree.status,
+          ...breakpointView(),
           ...(s.viewSeq === null ? liveView() : {}),
         }));
         get().flush(); // events buffered beyond the snapshot follow it at once
@@ -271,6 +324,11 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
         const openFolds = new Set(get().openFolds);
         if (!openFolds.delete(foldId)) openFolds.add(foldId);
         set({ openFolds });
+      },
+
+      setLocalBreakpoints(list) {
+        if (get().localBreakpoints === list) return;
+        set({ localBreakpoints: list, ...hitsNow(list) });
       },
 
       setView(patch) {

@@ -2,7 +2,8 @@
 // The timeline under the canvas: the moments of the run coloured by kind (per pixel column), a scrubber over the
 // whole run, steps back and forward by one event or one search step, jumps to the previous or next backtrack,
 // prune or command (each button off when there is nothing that way), play by search step or by event at 0.5x to
-// 10x, and "back to live" while a run is still going. Everything else on the page shows the step the timeline is
+// 10x, and "back to live" while a run is still going. Breakpoint hits are marked over the marks (HitMarks.tsx); while
+// there are any, the jumps go from hit to hit (selecting each hit's node) until the person picks another kind. Everything else on the page shows the step the timeline is
 // on (the store's seek). While a long run's history is still arriving, steps before it cannot be shown and the
 // position says so.
 import { useEffect, useRef, useState } from 'react';
@@ -17,6 +18,8 @@ import {
   type PlayUnit,
 } from '@/lib/store/index';
 import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { useHitJump } from '../breakpoints/useBreakpoints';
+import { HitMarks } from './HitMarks';
 import styles from './Timeline.module.css';
 
 const COLORS: Record<MomentKind, string> = {
@@ -31,6 +34,9 @@ const COLORS: Record<MomentKind, string> = {
 };
 const TALL = new Set<MomentKind>(['backtrack', 'command', 'failed']);
 const SPEEDS = [0.5, 1, 2, 5, 10];
+
+/** What the jump buttons go to: a kind of moment, or a breakpoint hit (the run store's hits). */
+type JumpKind = Exclude<JumpTarget, 'event' | 'iteration'> | 'hit';
 
 /**
  * Draws the marks on a canvas, per pixel column (the kinds of the events under it, MomentBuckets), so a redraw
@@ -114,11 +120,22 @@ export function Timeline() {
   const [playRequested, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
   const [unit, setUnit] = useState<PlayUnit>('step');
-  const [jumpKind, setJumpKind] = useState<JumpTarget>('backtrack');
+  // null: not chosen, so breakpoint hits while there are any (what a person who set a breakpoint jumps to), else
+  // backtracks
+  const [chosenKind, setJumpKind] = useState<JumpKind | null>(null);
+  const hits = useHitJump();
+  const jumpKind: JumpKind = chosenKind ?? (hits.count > 0 ? 'hit' : 'backtrack');
   const shown = viewSeq ?? lastSeq;
   // playback ends at the end of the log (and stops if the person goes live)
   const playing = playRequested && viewSeq !== null;
   const target = (kind: JumpTarget, direction: 1 | -1) => moments.jump(shown, kind, direction);
+  const canJump = (direction: 1 | -1) =>
+    jumpKind === 'hit' ? hits.can(direction) : target(jumpKind, direction) !== null;
+  const jumpBy = (direction: 1 | -1) => {
+    if (jumpKind === 'hit') hits.jump(direction);
+    else jumpTo(jumpKind, direction);
+  };
+  const jumpWords = jumpKind === 'hit' ? 'breakpoint hit' : jumpKind;
 
   const go = (seq: number | null) => {
     store.getState().setView({ followLive: false });
@@ -240,10 +257,11 @@ export function Timeline() {
         </button>
         <span className={styles.divider} />
         <button
-          className="btn btn-sm"
-          onClick={() => jumpTo(jumpKind, -1)}
-          disabled={target(jumpKind, -1) === null}
-          title={`Previous ${jumpKind}`}
+          className={`btn btn-sm${jumpKind === 'hit' ? ` ${styles.hitNav}` : ''}`}
+          onClick={() => jumpBy(-1)}
+          disabled={!canJump(-1)}
+          title={`Previous ${jumpWords}${jumpKind === 'hit' ? ' (Shift F8)' : ''}`}
+          aria-label={`Previous ${jumpWords}`}
           data-testid="jump-prev"
         >
           ⤺
@@ -251,19 +269,21 @@ export function Timeline() {
         <select
           className={`input ${styles.select}`}
           value={jumpKind}
-          onChange={(e) => setJumpKind(e.target.value as JumpTarget)}
+          onChange={(e) => setJumpKind(e.target.value as JumpKind)}
           aria-label="Jump to"
           data-testid="jump-kind"
         >
+          {(hits.count > 0 || jumpKind === 'hit') && <option value="hit">breakpoint hit</option>}
           <option value="backtrack">backtrack</option>
           <option value="prune">prune</option>
           <option value="command">person's command</option>
         </select>
         <button
-          className="btn btn-sm"
-          onClick={() => jumpTo(jumpKind, 1)}
-          disabled={target(jumpKind, 1) === null}
-          title={`Next ${jumpKind}`}
+          className={`btn btn-sm${jumpKind === 'hit' ? ` ${styles.hitNav}` : ''}`}
+          onClick={() => jumpBy(1)}
+          disabled={!canJump(1)}
+          title={`Next ${jumpWords}${jumpKind === 'hit' ? ' (F8)' : ''}`}
+          aria-label={`Next ${jumpWords}`}
           data-testid="jump-next"
         >
           ⤻
@@ -290,6 +310,7 @@ export function Timeline() {
           </button>
         )}
       </div>
+      <HitMarks />
       <div className={styles.track}>
         <TimelineMarks />
         <input
