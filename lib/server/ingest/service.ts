@@ -4,7 +4,8 @@
  * Every write of one run goes through one queue (queue.ts): a client's batch, a person's steering request and the
  * sweeper's interruption each read the stored end of the log and write after it, in one transaction with the node
  * projection, the row's summary and the client's numbering; then the events are published on the event bus, so a
- * page watching sees an external run exactly like one the engine runs.
+ * page watching sees an external run exactly like one the engine runs. A client's events are judged against the run's
+ * breakpoints as they are folded (the engine's judge): a hit asks the client to pause, in the same write.
  * Owned by the RunManager (`manager.ingest`), which sends it a person's commands for external runs.
  * Not responsible for HTTP, bodies or who may call it (http.ts, body.ts), checking items (validate.ts) or turning
  * operations into events (to-events.ts).
