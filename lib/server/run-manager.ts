@@ -55,9 +55,11 @@ import { externalRunIds } from './repositories/ingest';
 import type { RunRecord } from '../contract/run';
 import { createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
 import { hasEnded } from '../contract/run-status';
+import type { Breakpoint } from '../contract/breakpoints';
 
 /** The lifecycle events the manager writes itself (the engine writes the rest). */
-type LifecycleType = 'run.queued' | 'run.interrupted' | 'run.failed' | 'steer.abort' | 'run.finished';
+type LifecycleType =
+  'run.queued' | 'breakpoints.set' | 'run.interrupted' | 'run.failed' | 'steer.abort' | 'run.finished';
 type LifecycleEvent = { [K in LifecycleType]: { type: K; payload: EventPayloads[K] } }[LifecycleType];
 
 export interface RunManagerOptions {
@@ -100,6 +102,8 @@ export interface StartRunInput {
   actor?: string;
   /** The user it belongs to (team mode). */
   ownerId?: string | null;
+  /** The breakpoints it starts with: a breakpoints.set after its run.queued, so the search judges from its first step. */
+  breakpoints?: Breakpoint[];
 }
 
 interface LiveRun extends RunWriteState {
@@ -203,7 +207,13 @@ export class RunManager implements ClusterHost {
       status: 'queued',
       ownerId: input.ownerId ?? null,
     });
-    await this.writeLifecycle(record.id, [{ type: 'run.queued', payload: withActor({ reason: 'new' }, input.actor) }]);
+    const breakpoints = input.breakpoints ?? [];
+    await this.writeLifecycle(record.id, [
+      { type: 'run.queued', payload: withActor({ reason: 'new' }, input.actor) },
+      ...(breakpoints.length > 0
+        ? [{ type: 'breakpoints.set' as const, payload: { breakpoints, actor: input.actor ?? 'person' } }]
+        : []),
+    ]);
     await this.dispatch(record.id);
     return (await getRun(this.options.prisma, record.id)) ?? record;
   }

@@ -162,6 +162,50 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
       expect((await api.run.byId({ id })).status).toBe('finished');
     });
 
+    it('stops a run created with a breakpoint at the hit, takes a live change of the list, and refuses a bad one', async () => {
+      const { s, api } = await setup();
+      const failed = { id: 'vf', enabled: true, condition: { kind: 'verification-failed' as const } };
+      const { id } = await api.run.create({ ...game(3, 5), breakpoints: [failed] });
+      const stopped = await collect(await api.run.onEvents({ runId: id }), (ev) =>
+        ev.some((e) => e.type === 'run.paused'),
+      );
+      const pause = stopped.events.find((e): e is EventOf<'run.paused'> => e.type === 'run.paused');
+      // the hit names the first failed verification of the log, the event the person will be shown
+      const firstFailed = stopped.events.find((e) => e.type === 'node.verified' && !e.payload.passed);
+      expect(pause?.payload).toMatchObject({
+        reason: 'breakpoint',
+        hit: { breakpointId: 'vf', seq: firstFailed?.seq },
+      });
+      expect(stopped.events.find((e) => e.type === 'breakpoints.set')?.payload).toEqual({
+        breakpoints: [failed],
+        actor: 'alice',
+      });
+      expect((await api.run.byId({ id })).status).toBe('paused');
+
+      // a catastrophic pattern is refused by the schema, before the run hears of it
+      const bad = {
+        id: 'x',
+        enabled: true,
+        condition: { kind: 'text-match', field: 'response', pattern: '(a+)+$', regex: true, caseSensitive: false },
+      } as const;
+      expect(await codeOf(api.run.setBreakpoints({ id, breakpoints: [bad] }))).toBe('BAD_REQUEST');
+      expect(
+        await codeOf(
+          api.run.setBreakpoints({
+            id,
+            breakpoints: [{ id: 'r', enabled: true, condition: { kind: 'node-runs', nodeId: 'n999' } }],
+          }),
+        ),
+      ).toBe('CONFLICT');
+      await api.run.setBreakpoints({ id, breakpoints: [{ ...failed, enabled: false }] });
+      await api.run.resume({ id });
+      await s.manager.settled(id);
+      const all = (await api.run.events({ id })).events;
+      expect(all.filter((e) => e.type === 'run.paused')).toHaveLength(1); // switched off: never stopped again
+      expect(fold(all).breakpoints).toEqual([{ ...failed, enabled: false }]);
+      expect(await codeOf(api.run.setBreakpoints({ id, breakpoints: [] }))).toBe('CONFLICT'); // finished
+    });
+
     it('gives CONFLICT for a command the state forbids, never a 500', async () => {
       const { s, api } = await setup();
       const { id } = await api.run.create(game());

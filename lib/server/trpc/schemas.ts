@@ -2,6 +2,7 @@
  * Inputs shared by several procedures (and the run form), validated with zod.
  * Not responsible for the config schema (lib/contract/vocabulary.ts), which it reuses.
  */
+import { breakpointListSchema } from '../../contract/breakpoints';
 import { z } from 'zod';
 import { toTConfigFields } from '../../contract/vocabulary';
 import { modelSpecSchema } from '../../contract/model-spec';
@@ -21,7 +22,12 @@ export const createRunInput = z.object({
   goal: z.string().max(GOAL_MAX_LENGTH),
   config: configInput.default({}),
   model: modelSpecSchema.default({ provider: 'simulated', seed: 1, latencyMs: 150 }),
+  /** The breakpoints the run starts with (lib/contract/breakpoints.ts). */
+  breakpoints: breakpointListSchema.default([]),
 });
+
+/** A run's whole breakpoint list from the next step boundary on (run.setBreakpoints). */
+export const setBreakpointsInput = z.object({ id: z.string().min(1).max(100), breakpoints: breakpointListSchema });
 
 /** Which runs a list covers (the list and its summary take the same filter). */
 export const runFilterInput = z.object({

@@ -21,7 +21,15 @@ import { findForks, getRun, listImportTags, listRuns, summarizeRuns } from '../.
 import { latestTreeText } from '../../repositories/snapshots';
 import { memberProcedure, signedInProcedure, router } from '../trpc';
 import { runFor } from '../run-access';
-import { configInput, createRunInput, eventsRangeInput, listRunsInput, runFilterInput, runIdInput } from '../schemas';
+import {
+  configInput,
+  createRunInput,
+  eventsRangeInput,
+  listRunsInput,
+  runFilterInput,
+  runIdInput,
+  setBreakpointsInput,
+} from '../schemas';
 import { type ModelSpec, modelSpecSchema } from '../../../contract/model-spec';
 
 const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
@@ -169,6 +177,15 @@ export const runRouter = router({
       return event;
     }),
 
+  /**
+   * The run's whole breakpoint list from its next step boundary on (a breakpoints.set in its log): who may steer
+   * sets them; CONFLICT when the run cannot take them now (finished, queued, a node-runs on a node it lacks).
+   */
+  setBreakpoints: memberProcedure.input(setBreakpointsInput).mutation(async ({ ctx, input }) => {
+    await runFor(ctx, input.id, 'steer');
+    await ctx.manager.command(input.id, { type: 'breakpoints', breakpoints: input.breakpoints, actor: ctx.actor });
+    return { ok: true as const };
+  }),
   pause: command('pause'),
   resume: command('resume'),
   step: command('step'),
