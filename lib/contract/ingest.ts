@@ -25,6 +25,9 @@
  * conflict. An item is either a canonical event (type + payload, the same schemas as imports, for clients that
  * produce Arborist's events themselves, such as the CLI's engine) or a higher-level operation (`op`), which the
  * server turns into canonical events.
+ * Breakpoints (the create body's `breakpoints`, or set by a person on the page) are judged by the server against the
+ * events a batch becomes; a hit is sent to the client as a pause command carrying it (IngestCommand.hit) when it
+ * next polls, so a client that takes breakpoints must take `pause`.
  * Browser-safe; imports zod and the contract only.
  */
 import { z } from 'zod';
