@@ -7,11 +7,11 @@ import { E2E_BASE, mutate, ndjson, query } from './api';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-async function createRun(commands: string[] = []): Promise<string> {
+async function createRun(commands: string[] = [], more: Record<string, unknown> = {}): Promise<string> {
   const res = await fetch(`${E2E_BASE}/api/ingest/runs`, {
     method: 'POST',
     headers: JSON_HEADERS,
-    body: JSON.stringify({ goal: 'find 24 from 4 9 10 13', task: 'e2e-tot', model: 'scripted', commands }),
+    body: JSON.stringify({ goal: 'find 24 from 4 9 10 13', task: 'e2e-tot', model: 'scripted', commands, ...more }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { runId: string }).runId;
@@ -99,6 +99,56 @@ test('a prune asked through the API reaches the client by its poll, and its ack 
   expect(log.map((e) => e.type).slice(-3)).toEqual(['steer.requested', 'steer.prune', 'steer.acked']);
   // a kind the client did not list is refused before it is recorded
   await expect(mutate(E2E_BASE, 'run.pause', { id: runId })).rejects.toThrow('this search does not take pause');
+});
+
+test('a breakpoint stops an external run by a pause its client polls, carrying the hit; one set live reaches it too', async () => {
+  const failed = { id: 'vf', enabled: true, condition: { kind: 'verification-failed' } };
+  const runId = await createRun(['pause', 'resume'], { breakpoints: [failed] });
+  await send(runId, JSON.stringify(opening));
+  // live, from the API the page uses: a backtrack breakpoint after it
+  const backtracks = { id: 'bt', enabled: true, condition: { kind: 'backtrack' } };
+  await mutate(E2E_BASE, 'run.setBreakpoints', { id: runId, breakpoints: [failed, backtracks] });
+  const poll = fetch(`${E2E_BASE}/api/ingest/runs/${runId}/commands?after=0&waitMs=20000`);
+  await send(runId, JSON.stringify([{ seq: 4, op: 'verify', node: 'a', passed: false, trace: '4 * 4 = 16' }]));
+  const { commands } = (await (await poll).json()) as { commands: { seq: number; hit: unknown }[] };
+  const verified = (await ndjson(E2E_BASE, runId)).find((e) => e.type === 'node.verified')!;
+  expect(commands).toEqual([
+    expect.objectContaining({
+      kind: 'pause',
+      actor: 'breakpoint',
+      hit: expect.objectContaining({
+        breakpointId: 'vf',
+        seq: verified.seq,
+        nodeId: 'a',
+        detail: 'a failed verification: 4 * 4 = 16',
+      }),
+    }),
+  ]);
+  const pause = [
+    { seq: 5, type: 'steer.pause', payload: { actor: 'breakpoint' } },
+    { seq: 6, op: 'ack', command: commands[0]!.seq, outcome: 'applied' },
+  ];
+  expect(await send(runId, JSON.stringify(pause))).toMatchObject({ status: 200, body: { status: 'paused' } });
+  await mutate(E2E_BASE, 'run.resume', { id: runId });
+  const resumed = (await (
+    await fetch(`${E2E_BASE}/api/ingest/runs/${runId}/commands?after=${commands[0]!.seq}`)
+  ).json()) as {
+    commands: { seq: number }[];
+  };
+  const goOn = [
+    { seq: 7, type: 'steer.resume', payload: { actor: 'e2e' } },
+    { seq: 8, op: 'ack', command: resumed.commands[0]!.seq, outcome: 'applied' },
+    { seq: 9, op: 'backtrack', from: 'a', to: 'b' },
+  ];
+  await send(runId, JSON.stringify(goOn));
+  const again = (await (
+    await fetch(`${E2E_BASE}/api/ingest/runs/${runId}/commands?after=${resumed.commands[0]!.seq}`)
+  ).json()) as {
+    commands: unknown[];
+  };
+  expect(again.commands).toEqual([
+    expect.objectContaining({ kind: 'pause', hit: expect.objectContaining({ breakpointId: 'bt' }) }),
+  ]);
 });
 
 test('a client that falls silent leaves its run interrupted, and its next request continues it', async () => {

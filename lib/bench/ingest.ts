@@ -6,7 +6,9 @@
  *    run manager's writer does with an engine's batch (fold, then events, node projection and run summary in one
  *    transaction: writeFoldedBatch), storing the very same events into another run of the same database, in batches
  *    of 500, in this process. The difference is what the ingest API adds: HTTP, JSON, validation, operations turned
- *    into events, the per-item retry records and the fold check.
+ *    into events, the per-item retry records and the fold check. A third run takes the same items with 50 breakpoints
+ *    that never hit (text patterns on every thought, plain and regular expressions, and score bounds): the cost of
+ *    judging each event against the run's breakpoints (lib/server/ingest judges a client's events as it folds them).
  * 2. Latency from a client's send to the event on a watching page: headless Chromium open on /runs/<id>; the client
  *    fetches a batch of one new node, and the page's own clock notes when that node's card is in the DOM (one machine,
  *    one clock). p50, p95, max.
@@ -15,6 +17,7 @@
  */
 import os from 'node:os';
 import { chromium } from 'playwright-core';
+import type { Breakpoint } from '../contract/breakpoints';
 import type { IngestAppended, IngestCreated, IngestOpInput } from '../contract/ingest';
 import { CHROMIUM_ARGS, ensureBuild, findChromium, startBenchServer } from '../harness/index';
 import { createPrismaClient, createRun, foldTouched, listEvents, writeFoldedBatch } from '../server/index';
@@ -28,11 +31,17 @@ const PROBES = 40;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-async function createExternal(base: string, goal: string): Promise<string> {
+async function createExternal(base: string, goal: string, breakpoints: Breakpoint[] = []): Promise<string> {
   const res = await fetch(`${base}/api/ingest/runs`, {
     method: 'POST',
     headers: JSON_HEADERS,
-    body: JSON.stringify({ goal, task: 'bench', model: 'scripted', commands: ['prune'] }),
+    body: JSON.stringify({
+      goal,
+      task: 'bench',
+      model: 'scripted',
+      commands: ['prune', 'pause'],
+      ...(breakpoints.length > 0 && { breakpoints }),
+    }),
   });
   if (res.status !== 201) throw new Error(`create failed (${res.status}): ${await res.text()}`);
   return ((await res.json()) as IngestCreated).runId;
@@ -62,14 +71,37 @@ function nodeItem(seq: number): IngestOpInput {
   };
 }
 
-async function throughput(base: string, databaseFile: string) {
-  const runId = await createExternal(base, 'ingest throughput');
+/** 50 breakpoints no event of the bench satisfies, judged against every event: the most a run may hold. */
+function idleBreakpoints(): Breakpoint[] {
+  return Array.from({ length: 50 }, (_, i): Breakpoint => {
+    const id = `b${i}`;
+    if (i % 5 === 0) return { id, enabled: true, condition: { kind: 'score-below', value: -1 } };
+    if (i % 5 === 1) return { id, enabled: true, condition: { kind: 'score-above', value: 2 } };
+    const regex = i % 2 === 0;
+    const pattern = regex ? `carry on ${i}\\d+$` : `never said ${i}`;
+    return {
+      id,
+      enabled: true,
+      condition: { kind: 'text-match', field: 'thought', pattern, regex, caseSensitive: false },
+    };
+  });
+}
+
+/** Seconds to send ITEMS node operations in batches into a new external run. */
+async function sendAll(base: string, runId: string): Promise<number> {
   const started = performance.now();
   for (let first = 1; first <= ITEMS; first += BATCH) {
     const items = Array.from({ length: Math.min(BATCH, ITEMS - first + 1) }, (_, i) => nodeItem(first + i));
     await send(base, runId, items);
   }
-  const httpSeconds = (performance.now() - started) / 1000;
+  return (performance.now() - started) / 1000;
+}
+
+async function throughput(base: string, databaseFile: string) {
+  const runId = await createExternal(base, 'ingest throughput');
+  const httpSeconds = await sendAll(base, runId);
+  const judged = await createExternal(base, 'ingest throughput, 50 breakpoints', idleBreakpoints());
+  const breakpointSeconds = await sendAll(base, judged);
 
   // the same events, through the internal append path, into another run of the same database
   const prisma = createPrismaClient(databaseFile);
@@ -95,7 +127,7 @@ async function throughput(base: string, databaseFile: string) {
       await prisma.$transaction((tx) => writeFoldedBatch(tx, copyId, tree, batch, nodes));
     }
     const internalSeconds = (performance.now() - internalStart) / 1000;
-    return { events: events.length, httpSeconds, internalSeconds };
+    return { events: events.length, httpSeconds, breakpointSeconds, internalSeconds };
   } finally {
     await prisma.$disconnect();
   }
@@ -155,6 +187,7 @@ async function main() {
         `${name.padEnd(32)} ${seconds.toFixed(2).padStart(9)} ${(t.events / seconds).toFixed(0).padStart(12)}`,
       );
     row('HTTP (ingest API, node ops)', t.httpSeconds);
+    row('HTTP, 50 breakpoints judged', t.breakpointSeconds);
     row('internal (run manager writer)', t.internalSeconds);
     console.log(`ratio HTTP / internal: ${(t.internalSeconds / t.httpSeconds).toFixed(2)}`);
 

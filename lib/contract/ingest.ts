@@ -25,10 +25,15 @@
  * conflict. An item is either a canonical event (type + payload, the same schemas as imports, for clients that
  * produce Arborist's events themselves, such as the CLI's engine) or a higher-level operation (`op`), which the
  * server turns into canonical events.
+ * Breakpoints (the create body's `breakpoints`, or set by a person on the page) are judged by the server against the
+ * events a batch becomes; a hit is sent to the client as a pause command carrying it (IngestCommand.hit) when it
+ * next polls, so a client that takes breakpoints must take `pause`.
  * Browser-safe; imports zod and the contract only.
  */
 import { z } from 'zod';
+import { breakpointListSchema, type BreakpointHit } from './breakpoints';
 import { MAX_GOAL_CHARS } from './run';
+import { externalBreakpointBlock } from './steering';
 import {
   chatMessageSchema,
   finishReasonSchema,
@@ -77,19 +82,30 @@ const clientSeq = z.number().int().min(1);
 /** Milliseconds since the epoch; the server's clock when absent. */
 const ts = z.number().int().min(0).optional();
 
-export const ingestCreateSchema = z.strictObject({
-  goal: z.string().trim().min(1, { error: 'the goal is empty' }).max(MAX_GOAL_CHARS),
-  /** The task's label, shown where a task's name is ("crosswords", "my-agent"). */
-  task: z.string().trim().min(1).max(200).default('external'),
-  /** The program's own config, shown as it is given. */
-  config: z.record(z.string(), jsonValueSchema).default({}),
-  /** What model the program uses, as a label ("gpt-4o", "llama-3-8b"). */
-  model: z.string().trim().min(1).max(200).default('unknown'),
-  /** The program's name ("my-tot-loop", "arborist-sdk"). */
-  agent: z.string().trim().min(1).max(200).default('external'),
-  /** The steering commands the program applies; none: steering is shown as unavailable. */
-  commands: z.array(steerKindSchema).default([]),
-});
+export const ingestCreateSchema = z
+  .strictObject({
+    goal: z.string().trim().min(1, { error: 'the goal is empty' }).max(MAX_GOAL_CHARS),
+    /** The task's label, shown where a task's name is ("crosswords", "my-agent"). */
+    task: z.string().trim().min(1).max(200).default('external'),
+    /** The program's own config, shown as it is given. */
+    config: z.record(z.string(), jsonValueSchema).default({}),
+    /** What model the program uses, as a label ("gpt-4o", "llama-3-8b"). */
+    model: z.string().trim().min(1).max(200).default('unknown'),
+    /** The program's name ("my-tot-loop", "arborist-sdk"). */
+    agent: z.string().trim().min(1).max(200).default('external'),
+    /** The steering commands the program applies; none: steering is shown as unavailable. */
+    commands: z.array(steerKindSchema).default([]),
+    /**
+     * The breakpoints the run starts with (breakpoints.set right after run.started). A hit is sent to the program as
+     * a pause command carrying it, so the program must take `pause`.
+     */
+    breakpoints: breakpointListSchema.optional(),
+  })
+  .superRefine((input, ctx) => {
+    // the same words as a live breakpoints command's refusal (lib/contract/steering.ts)
+    const refusal = input.breakpoints?.length ? externalBreakpointBlock(input, input.agent) : null;
+    if (refusal) ctx.addIssue({ code: 'custom', path: ['breakpoints'], message: refusal });
+  });
 export type IngestCreateInput = z.input<typeof ingestCreateSchema>;
 
 export interface IngestCreated {
@@ -253,14 +269,22 @@ export interface IngestError {
   expectedSeq?: number;
 }
 
-/** A person's command aimed at the run, as the client receives it. `seq` is what its ack names. */
+/**
+ * A person's command aimed at the run, as the client receives it. `seq` is what its ack names. A pause the server
+ * asks for because one of the run's breakpoints hit on an event the client sent has actor "breakpoint" and `hit`
+ * (which breakpoint, the log seq of the event, the node, and `detail`, a sentence saying why); null otherwise.
+ */
 export interface IngestCommand {
   seq: number;
   kind: z.infer<typeof steerKindSchema>;
   nodeId: string | null;
   actor: string;
   ts: number;
+  hit: BreakpointHit | null;
 }
+
+/** The actor of a pause the server asks of an external search because a breakpoint hit. */
+export const BREAKPOINT_ACTOR = 'breakpoint';
 
 export interface IngestCommands {
   /** Unanswered commands after `after`, oldest first. */

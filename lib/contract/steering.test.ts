@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { externalSteerBlock, steeringUnavailable } from './steering';
+import { externalBreakpointBlock, externalSteerBlock, steeringUnavailable } from './steering';
 
 describe('what a search Arborist does not run takes', () => {
   it('takes everything when Arborist runs the search', () => {
@@ -17,6 +17,17 @@ describe('what a search Arborist does not run takes', () => {
     expect(externalSteerBlock({ commands: ['prune'] }, 'my-mcts', 'prune')).toBeNull();
     expect(externalSteerBlock({ commands: ['prune'] }, 'my-mcts', 'pause')).toBe(
       'this search does not take pause commands',
+    );
+  });
+
+  it('takes breakpoints only from a client that takes pause, since a breakpoint stops it by asking it to pause', () => {
+    expect(externalBreakpointBlock(null, 'arborist')).toBeNull();
+    expect(externalBreakpointBlock({ commands: ['pause', 'resume'] }, 'my-mcts')).toBeNull();
+    expect(externalBreakpointBlock({ commands: ['prune'] }, 'my-mcts')).toBe(
+      'breakpoints stop this search by asking its client to pause, but this search does not take pause commands',
+    );
+    expect(externalBreakpointBlock({ commands: [] }, 'my-mcts')).toBe(
+      'breakpoints stop this search by asking its client to pause, but steering is unavailable: my-mcts does not listen for commands',
     );
   });
 });

@@ -26,3 +26,12 @@ export function externalSteerBlock(external: SteerTaker | null, agentName: strin
     (external.commands.includes(kind) ? null : `this search does not take ${kind} commands`)
   );
 }
+
+/**
+ * Why breakpoints cannot be set on this run, or null when they can: a breakpoint stops a search Arborist does not
+ * run by asking its client to pause, so the client must take pause commands.
+ */
+export function externalBreakpointBlock(external: SteerTaker | null, agentName: string): string | null {
+  const refusal = externalSteerBlock(external, agentName, 'pause');
+  return refusal && `breakpoints stop this search by asking its client to pause, but ${refusal}`;
+}

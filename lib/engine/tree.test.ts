@@ -262,4 +262,52 @@ describe('a search Arborist does not run', () => {
     const ack = log.find((e) => e.type === 'steer.acked');
     expect(fold(log).commands[0]).toMatchObject({ requestedAt: request?.ts, answeredAt: ack?.ts });
   });
+
+  describe('a pause the server asks for at a breakpoint', () => {
+    const runTo = { id: 'to-a', enabled: true, condition: { kind: 'node-runs' as const, nodeId: 'a' } };
+    const failed = { id: 'vf', enabled: true, condition: { kind: 'verification-failed' as const } };
+    /** The external log with breakpoints set, then a pause asked for at `hit` (its seq: the event before it). */
+    function asked(breakpoint: typeof runTo | typeof failed) {
+      const log = externalSearchLog();
+      log.push(followEvent(log, 'breakpoints.set', { breakpoints: [runTo, failed], actor: 'ada' }));
+      log.push(followEvent(log, 'node.started', { nodeId: 'a', mode: 'execute' }));
+      const hit = {
+        breakpointId: breakpoint.id,
+        condition: breakpoint.condition,
+        seq: log.at(-1)!.seq,
+        eventType: 'node.started',
+        nodeId: 'a',
+        detail: 'a is about to run (execute)',
+      };
+      log.push(followEvent(log, 'steer.requested', { kind: 'pause', nodeId: null, actor: 'breakpoint', hit }));
+      return { log, hit, requestSeq: log.at(-1)!.seq };
+    }
+
+    it('says why the run stops, and turns a "run to here" off once it is reached, as a run.paused hit does', () => {
+      const { log, hit } = asked(runTo);
+      const tree = fold(log);
+      expect(tree.breakpointHit).toEqual(hit);
+      expect(tree.commands.at(-1)).toMatchObject({ kind: 'pause', actor: 'breakpoint', outcome: 'requested', hit });
+      expect(tree.breakpoints.map((b) => [b.id, b.enabled])).toEqual([
+        ['to-a', false],
+        ['vf', true],
+      ]);
+      log.push(followEvent(log, 'steer.pause', { actor: 'breakpoint' }));
+      log.push(followEvent(log, 'steer.resume', { actor: 'ada' }));
+      expect(fold(log.slice(0, -1))).toMatchObject({ status: 'paused', breakpointHit: hit });
+      expect(fold(log)).toMatchObject({ status: 'running', breakpointHit: null });
+    });
+
+    it('says nothing of a stop once the client refuses the pause: its search goes on', () => {
+      const { log, requestSeq } = asked(failed);
+      log.push(followEvent(log, 'steer.acked', { requestSeq, outcome: 'refused', reason: 'mid-rollout' }));
+      expect(fold(log)).toMatchObject({ status: 'running', breakpointHit: null });
+      // a person's refused command leaves a breakpoint's stop alone
+      const other = asked(failed);
+      other.log.push(followEvent(other.log, 'steer.requested', { kind: 'step', nodeId: null, actor: 'bob' }));
+      const bobs = other.log.at(-1)!.seq;
+      other.log.push(followEvent(other.log, 'steer.acked', { requestSeq: bobs, outcome: 'refused', reason: 'busy' }));
+      expect(fold(other.log).breakpointHit).toEqual(other.hit);
+    });
+  });
 });

@@ -12,12 +12,13 @@ import { DEFAULT_TOT_CONFIG } from './config';
 import type { EventOf, EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree } from './types';
 import type { ToTStats } from '../contract/vocabulary';
+import type { BreakpointHit } from '../contract/breakpoints';
 
 /**
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
  * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
  */
-export const TREE_FORMAT = 4;
+export const TREE_FORMAT = 5;
 
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -392,18 +393,23 @@ const APPLY: Appliers = {
         ackSeq: null,
         requestedAt: ts,
         answeredAt: null,
+        hit: payload.hit ?? null,
       },
     ];
     // the server asks an external search to pause at a breakpoint: the page says why once the client has paused
-    if (payload.hit) tree.breakpointHit = payload.hit;
+    if (payload.hit) stopAt(tree, payload.hit);
   },
 
   'steer.acked'(tree, { payload, seq, ts }) {
+    const asked = tree.commands.find((command) => command.seq === payload.requestSeq);
     tree.commands = tree.commands.map((command) =>
       command.seq === payload.requestSeq
         ? { ...command, outcome: payload.outcome, reason: payload.reason, ackSeq: seq, answeredAt: ts }
         : command,
     );
+    // a client that refuses a breakpoint's pause goes on running: the run is not stopped there
+    const hit = tree.breakpointHit;
+    if (payload.outcome === 'refused' && asked?.hit && hit && sameHit(asked.hit, hit)) tree.breakpointHit = null;
   },
 
   'steer.expand'() {
@@ -438,13 +444,7 @@ const APPLY: Appliers = {
   'run.paused'(tree, { payload }) {
     tree.stepping = false;
     if (tree.status === 'running') tree.status = 'paused';
-    if (payload.reason !== 'breakpoint') return;
-    const hit = payload.hit;
-    tree.breakpointHit = hit;
-    // "run to here" is used once, like a debugger's run-to-cursor: the node is reached, the breakpoint turns off
-    if (hit.condition.kind === 'node-runs') {
-      tree.breakpoints = tree.breakpoints.map((b) => (b.id === hit.breakpointId ? { ...b, enabled: false } : b));
-    }
+    if (payload.reason === 'breakpoint') stopAt(tree, payload.hit);
   },
 
   'run.resumed'(tree) {
@@ -543,6 +543,21 @@ function pruneSubtree(
 }
 
 /** A run about to wait (queued again, interrupted) remembers whether it was running or paused, for run.resumed. */
+/**
+ * The run stops at a breakpoint's hit (the engine's run.paused, or the pause the server asks of an external search).
+ * "Run to here" is used once, like a debugger's run-to-cursor: the node is reached, the breakpoint turns off.
+ */
+function stopAt(tree: ThoughtTree, hit: BreakpointHit): void {
+  tree.breakpointHit = hit;
+  if (hit.condition.kind === 'node-runs') {
+    tree.breakpoints = tree.breakpoints.map((b) => (b.id === hit.breakpointId ? { ...b, enabled: false } : b));
+  }
+}
+
+function sameHit(a: BreakpointHit, b: BreakpointHit): boolean {
+  return a.breakpointId === b.breakpointId && a.seq === b.seq && a.eventType === b.eventType;
+}
+
 function holdStatus(tree: ThoughtTree): void {
   if (tree.status === 'running' || tree.status === 'paused') tree.resumeStatus = tree.status;
 }

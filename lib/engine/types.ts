@@ -104,6 +104,8 @@ export interface SteerRequest {
   requestedAt: number;
   /** When the client answered (the steer.acked's ts), or null. */
   answeredAt: number | null;
+  /** The breakpoint hit a pause was asked for (the server asks, actor "breakpoint"); null for a person's command. */
+  hit: BreakpointHit | null;
 }
 
 /** A search Arborist does not run (run.started's `external`): its own config and the commands it takes. */

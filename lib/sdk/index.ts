@@ -22,4 +22,5 @@ export type {
   WarningKind,
 } from './run';
 export { BUILTIN_COMMANDS, CommandRefused } from './steering';
+export type { Breakpoint, BreakpointCondition, BreakpointHit } from '../contract/breakpoints';
 export { retryDelay } from './transport';

@@ -362,6 +362,57 @@ describe('steering', () => {
   });
 });
 
+describe('breakpoints', () => {
+  const hit = {
+    breakpointId: 'vf',
+    condition: { kind: 'verification-failed' as const },
+    seq: 41,
+    eventType: 'node.verified',
+    nodeId: 'n0',
+    detail: 'n0 failed verification: 16, not 24',
+  };
+
+  it('starts the run with its breakpoints, and hands a handler the pause a breakpoint asks for with its hit', async () => {
+    const seen: unknown[] = [];
+    const breakpoints = [{ id: 'vf', enabled: true, condition: { kind: 'verification-failed' as const } }];
+    const run = client().startRun({
+      goal: 'g',
+      breakpoints,
+      onCommand: (command) => void seen.push(command),
+    });
+    await run.ready;
+    expect(onlyRun().create.breakpoints).toEqual(breakpoints);
+    server.command('run1', 'pause', null, 'breakpoint', hit);
+    server.command('run1', 'resume', null, 'ada');
+    await until(() => seen.length === 2, 'both commands handled');
+    expect(seen).toEqual([
+      expect.objectContaining({ kind: 'pause', actor: 'breakpoint', hit }),
+      expect.objectContaining({ kind: 'resume', actor: 'ada', hit: null }),
+    ]);
+    await run.finish();
+  });
+
+  it("pauses the built-in steering as a person's pause, saying where it stopped until it goes on", async () => {
+    const run = client().startRun({ goal: 'g', commands: BUILTIN_COMMANDS });
+    await run.ready;
+    server.command('run1', 'pause', null, 'breakpoint', hit);
+    await until(() => run.paused, 'paused by the breakpoint');
+    expect(run.breakpointHit).toEqual(hit);
+    server.command('run1', 'resume', null, 'ada');
+    await until(() => !run.paused, 'resumed');
+    expect(run.breakpointHit).toBeNull();
+    await run.finish();
+    expect(
+      onlyRun()
+        .items.filter((i) => i.type)
+        .map((i) => [i.type, (i.payload as { actor: string }).actor]),
+    ).toEqual([
+      ['steer.pause', 'breakpoint'],
+      ['steer.resume', 'ada'],
+    ]);
+  });
+});
+
 describe('retryDelay', () => {
   it('doubles from the base up to the cap, keeping a random half, and honours a longer Retry-After', () => {
     const options = { baseMs: 100, maxMs: 1_000 };

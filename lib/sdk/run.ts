@@ -31,6 +31,7 @@ import type {
   IngestItemInput,
   IngestOpInput,
 } from '../contract/ingest';
+import type { Breakpoint, BreakpointHit } from '../contract/breakpoints';
 import type { EventPayloads } from '../contract/events';
 import type { JsonValue, ModelPurpose, FrontierMode, SteerKind, ProposedAction } from '../contract/vocabulary';
 import { createdNode, referencedNodes, type UnsequencedItem } from './items';
@@ -65,6 +66,11 @@ export interface StartRunOptions {
    * onCommand, none without (pass BUILTIN_COMMANDS to use the built-in handling).
    */
   commands?: readonly SteerKind[];
+  /**
+   * Breakpoints the run starts with (people can change them on the page). The server judges each item the program
+   * sends; on a hit it sends a pause command carrying the hit (`command.hit`), so `commands` must include pause.
+   */
+  breakpoints?: readonly Breakpoint[];
 }
 
 export type DropReason = 'overflow' | 'invalid' | 'dependent' | 'closed' | 'unsent' | 'lost';
@@ -329,6 +335,14 @@ export class ArboristRun {
     return this.steering.aborted;
   }
 
+  /**
+   * The breakpoint hit the built-in steering is paused at (which breakpoint, the event, the node, `detail` saying
+   * why), from the pause the server sent for it, until the search is resumed, stepped or aborted; else null.
+   */
+  get breakpointHit(): BreakpointHit | null {
+    return this.steering.stoppedAt;
+  }
+
   /** The built-in handling of a command, for an onCommand handler that takes some kinds itself. Throws to refuse. */
   applyBuiltin(command: IngestCommand): void {
     this.steering.apply(command);
@@ -551,6 +565,7 @@ export class ArboristRun {
       ...(this.options.model !== undefined && { model: this.options.model }),
       ...(this.options.agent !== undefined && { agent: this.options.agent }),
       commands: [...this.declared],
+      ...(this.options.breakpoints?.length && { breakpoints: [...this.options.breakpoints] }),
     };
     for (let attempt = 1; this.phase === 'creating'; attempt++) {
       const outcome = await this.send<IngestCreated>('POST', '/api/ingest/runs', body);

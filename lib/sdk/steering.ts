@@ -2,9 +2,12 @@
  * The SDK's built-in steering for a search loop that calls `run.checkpoint()` before each step and skips nodes for
  * which `run.isPruned(id)` is true: pause, resume, step, abort and prune, each checked against what the SDK knows,
  * applied here, and recorded as the same steer.* events the engine writes (the requester as actor), so the page shows
- * their effect exactly as for a run Arborist runs itself. Expand needs the program's own handler (onCommand).
+ * their effect exactly as for a run Arborist runs itself. A pause the server asks for because a breakpoint hit is
+ * applied as a person's pause, the hit kept (stoppedAt) until the search goes on. Expand needs the program's own
+ * handler (onCommand).
  * Not responsible for receiving commands or acknowledging them (run.ts), nor for sending the events it records.
  */
+import type { BreakpointHit } from '../contract/breakpoints';
 import type { IngestCommand } from '../contract/ingest';
 import type { SteerKind } from '../contract/vocabulary';
 
@@ -30,6 +33,7 @@ export class Steering {
   private stepping = false;
   private stepTaken = false;
   private abortedBy: string | null = null;
+  private hit: BreakpointHit | null = null;
   private readonly pruned = new Set<string>();
   private readonly parents = new Map<string, string | null>();
   private waiters: (() => void)[] = [];
@@ -65,8 +69,13 @@ export class Steering {
     return this.abortedBy;
   }
 
+  /** The breakpoint hit the search is paused at (a pause the server asked for), until it goes on; else null. */
+  get stoppedAt(): BreakpointHit | null {
+    return this.hit;
+  }
+
   /** Applies a command or throws CommandRefused with the reason. */
-  apply(command: Pick<IngestCommand, 'kind' | 'nodeId' | 'actor'>): void {
+  apply(command: Pick<IngestCommand, 'kind' | 'nodeId' | 'actor'> & { hit?: BreakpointHit | null }): void {
     const actor = command.actor;
     if (this.abortedBy !== null) throw new CommandRefused(`the run was aborted by ${this.abortedBy}`);
     switch (command.kind) {
@@ -80,15 +89,18 @@ export class Steering {
         return;
       }
       case 'pause':
+        // a breakpoint's pause is a person's pause (its actor says "breakpoint"), with the hit kept to say why
         if (this.paused) throw new CommandRefused('the run is already paused');
         this.paused = true;
         this.stepping = false;
+        this.hit = command.hit ?? null;
         this.record({ type: 'steer.pause', payload: { actor } });
         return;
       case 'resume':
         if (!this.paused) throw new CommandRefused('the run is not paused');
         this.paused = false;
         this.stepping = false;
+        this.hit = null;
         this.record({ type: 'steer.resume', payload: { actor } });
         this.wake();
         return;
@@ -96,10 +108,12 @@ export class Steering {
         this.paused = false;
         this.stepping = true;
         this.stepTaken = false;
+        this.hit = null;
         this.record({ type: 'steer.step', payload: { actor } });
         this.wake();
         return;
       case 'abort':
+        this.hit = null;
         this.abortedBy = actor;
         this.record({ type: 'steer.abort', payload: { actor } });
         this.wake();

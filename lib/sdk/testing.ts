@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { BreakpointHit } from '../contract/breakpoints';
 import type { IngestCommand } from '../contract/ingest';
 import type { SteerKind } from '../contract/vocabulary';
 
@@ -48,8 +49,17 @@ export interface FakeIngestServer {
   loseNextAnswer: boolean;
   /** Items whose path this returns are refused (400) with that path. */
   refuse: ((item: StoredItem, index: number) => string | null) | null;
-  /** The run's own seq numbers for commands (as the server's log would: separate from the client's). */
-  command(runId: string, kind: SteerKind, nodeId?: string | null, actor?: string): IngestCommand;
+  /**
+   * A command for the client, numbered as the server's log would (separate from the client's seqs); `hit` for the
+   * pause the server asks for at a breakpoint (actor "breakpoint").
+   */
+  command(
+    runId: string,
+    kind: SteerKind,
+    nodeId?: string | null,
+    actor?: string,
+    hit?: BreakpointHit | null,
+  ): IngestCommand;
   heartbeatMs: number;
   close(): Promise<void>;
 }
@@ -88,10 +98,10 @@ export async function startFakeIngestServer(options: { heartbeatMs?: number } = 
     loseNextAnswer: false,
     refuse: null,
     heartbeatMs: options.heartbeatMs ?? 60_000,
-    command(runId, kind, nodeId = null, actor = 'ada') {
+    command(runId, kind, nodeId = null, actor = 'ada', hit = null) {
       const run = runs.get(runId);
       if (!run) throw new Error(`no run ${runId}`);
-      const command = { seq: ++nextCommandSeq, kind, nodeId, actor, ts: Date.now() };
+      const command = { seq: ++nextCommandSeq, kind, nodeId, actor, ts: Date.now(), hit };
       run.commands.push({ ...command, ack: null });
       wake(runId);
       return command;

@@ -14,6 +14,7 @@ const request = (patch: Partial<SteerRequest>): SteerRequest => ({
   ackSeq: null,
   requestedAt: 100,
   answeredAt: null,
+  hit: null,
   ...patch,
 });
 

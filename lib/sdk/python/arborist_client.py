@@ -30,6 +30,11 @@ that reason, or raise. Without it, the built-in handling applies prune, pause, r
 that calls run.checkpoint() before each step (blocks while paused; False once aborted) and skips nodes for which
 run.is_pruned(id) is true. Each command is acknowledged (applied, or refused with the reason).
 
+Breakpoints: start_run(breakpoints=[...]) (or a person, on the page) sets conditions the server judges against each
+item the program sends; on a hit it sends a pause command with the hit (command["hit"]: breakpointId, condition,
+seq, eventType, nodeId, detail; None for a person's command) as soon as the program polls. The built-in handling
+pauses as for a person's pause and keeps the hit (run.breakpoint_hit) until the search goes on.
+
 Not responsible for the search itself, nor for checking items (the server does).
 """
 
@@ -135,9 +140,14 @@ class Arborist:
         agent: Optional[str] = None,
         commands: Optional[Any] = None,
         on_command: Optional[Callable[[Dict[str, Any], "Run"], Optional[str]]] = None,
+        breakpoints: Optional[List[Dict[str, Any]]] = None,
     ) -> "Run":
-        """Returns at once; the run is created in the background (run.wait_ready() waits for its id and page)."""
-        return Run(self, goal, task, config, model, agent, commands, on_command)
+        """Returns at once; the run is created in the background (run.wait_ready() waits for its id and page).
+
+        breakpoints: the run's first breakpoints ({"id", "enabled", "condition": {"kind", ...}}, as
+        lib/contract/breakpoints.ts defines them); a hit pauses the program, so commands must include "pause".
+        """
+        return Run(self, goal, task, config, model, agent, commands, on_command, breakpoints)
 
     # one JSON request; never raises
     def _request(self, method: str, path: str, body: Any = None, timeout: Optional[float] = None) -> _Outcome:
@@ -194,7 +204,7 @@ def _flush_at_exit() -> None:
 class Run:
     """One search attached to Arborist. Every method returns at once and never raises."""
 
-    def __init__(self, client: Arborist, goal, task, config, model, agent, commands, on_command):
+    def __init__(self, client: Arborist, goal, task, config, model, agent, commands, on_command, breakpoints=None):
         self._client = client
         self._on_command = on_command
         if commands is None:
@@ -228,9 +238,12 @@ class Run:
         self._stepping = False
         self._step_taken = False
         self._aborted_by: Optional[str] = None
+        self._hit: Optional[Dict[str, Any]] = None
         self._pruned: set = set()
         self._parents: Dict[str, Optional[str]] = {}
         create = {"goal": goal, "commands": list(self._declared)}
+        if breakpoints:
+            create["breakpoints"] = list(breakpoints)
         for key, value in (("task", task), ("config", config), ("model", model), ("agent", agent)):
             if value is not None:
                 create[key] = value
@@ -323,6 +336,11 @@ class Run:
     def aborted_by(self) -> Optional[str]:
         return self._aborted_by
 
+    @property
+    def breakpoint_hit(self) -> Optional[Dict[str, Any]]:
+        """The breakpoint hit the built-in steering is paused at (its "detail" says why), until the search goes on."""
+        return self._hit
+
     def apply_builtin(self, command: Dict[str, Any]) -> None:
         """The built-in handling of a command (for an on_command that takes some kinds itself); raises to refuse."""
         kind, actor, node = command.get("kind"), command.get("actor", "person"), command.get("nodeId")
@@ -341,18 +359,19 @@ class Run:
             elif kind == "pause":
                 if self._paused:
                     raise CommandRefused("the run is already paused")
-                self._paused, self._stepping = True, False
+                # a breakpoint's pause is a person's pause (actor "breakpoint"), with the hit kept to say why
+                self._paused, self._stepping, self._hit = True, False, command.get("hit")
                 self._enqueue_locked({"type": "steer.pause", "payload": {"actor": actor}})
             elif kind == "resume":
                 if not self._paused:
                     raise CommandRefused("the run is not paused")
-                self._paused, self._stepping = False, False
+                self._paused, self._stepping, self._hit = False, False, None
                 self._enqueue_locked({"type": "steer.resume", "payload": {"actor": actor}})
             elif kind == "step":
-                self._paused, self._stepping, self._step_taken = False, True, False
+                self._paused, self._stepping, self._step_taken, self._hit = False, True, False, None
                 self._enqueue_locked({"type": "steer.step", "payload": {"actor": actor}})
             elif kind == "abort":
-                self._aborted_by = actor
+                self._aborted_by, self._hit = actor, None
                 self._enqueue_locked({"type": "steer.abort", "payload": {"actor": actor}})
             else:
                 raise CommandRefused(f"this program does not {kind} nodes on request (it gave no on_command)")

@@ -192,4 +192,59 @@ run.finish()
     expect(items().at(-1)).toMatchObject({ reason: 'aborted', detail: 'aborted by grace' });
     expect(seqs()).toEqual(oneTo(items().length));
   }, 30_000);
+
+  it("passes a breakpoint's pause through with its hit: the built-in handling pauses and says where; a handler gets it too", async () => {
+    const hit = {
+      breakpointId: 'vf',
+      condition: { kind: 'verification-failed' as const },
+      seq: 41,
+      eventType: 'node.verified',
+      nodeId: 'a',
+      detail: 'a failed verification: 16, not 24',
+    };
+    const { done, out } = python(
+      [server.url],
+      `
+import sys, json, time
+from arborist_client import Arborist, BUILTIN_COMMANDS
+breakpoints = [{"id": "vf", "enabled": True, "condition": {"kind": "verification-failed"}}]
+arborist = Arborist(sys.argv[1], flush_interval=0.02)
+run = arborist.start_run("g", commands=BUILTIN_COMMANDS, breakpoints=breakpoints)
+seen = []
+other = arborist.start_run("h", on_command=lambda command, run: seen.append(command.get("hit")))
+run.wait_ready(5)
+other.wait_ready(5)
+print("ready", flush=True)
+while not run.paused:
+    time.sleep(0.01)
+print("stopped at:", json.dumps(run.breakpoint_hit), flush=True)
+while run.checkpoint() and run.breakpoint_hit is None and len(seen) < 2:
+    time.sleep(0.01)
+print("after resume:", run.breakpoint_hit, "handler saw:", json.dumps(seen), flush=True)
+run.finish()
+other.finish()
+`,
+    );
+    await until(() => out().includes('ready'), 'the script to start');
+    // the two runs are created side by side: told apart by their goals
+    const byGoal = (goal: string) => [...server.runs.values()].find((r) => r.create.goal === goal)!;
+    const [builtin, handled] = [byGoal('g'), byGoal('h')];
+    expect(builtin.create.breakpoints).toEqual([
+      { id: 'vf', enabled: true, condition: { kind: 'verification-failed' } },
+    ]);
+    server.command(builtin.id, 'pause', null, 'breakpoint', hit);
+    server.command(handled.id, 'pause', null, 'breakpoint', hit);
+    server.command(handled.id, 'resume', null, 'ada');
+    await until(() => out().includes('stopped at:'), 'the pause applied');
+    expect(JSON.parse(/stopped at: (.*)/.exec(out())![1]!)).toEqual(hit);
+    server.command(builtin.id, 'resume', null, 'ada');
+    const result = await done;
+    expect(result.code).toBe(0);
+    const [, after, seen] = /after resume: (\S+) handler saw: (.*)/.exec(result.stdout)!;
+    expect([after, JSON.parse(seen!)]).toEqual(['None', [hit, null]]);
+    expect(builtin.items.filter((i) => i.type).map((i) => i.payload)).toEqual([
+      { actor: 'breakpoint' },
+      { actor: 'ada' },
+    ]);
+  }, 30_000);
 });

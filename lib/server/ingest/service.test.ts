@@ -2,6 +2,8 @@
 // each, and e2e/ingest-api.spec.ts drives them): idempotent batches by the client's seq, precise 400s that write
 // nothing, operations as the engine's events, steering flowing to the client and back, heartbeats.
 import { describe, expect, it } from 'vitest';
+import type { Breakpoint } from '../../contract/breakpoints';
+import type { ExplorationEvent } from '../../contract/events';
 import type { IngestItemInput } from '../../contract/ingest';
 import { fold } from '../../engine/index';
 import { countEvents, listEvents } from '../repositories/events';
@@ -218,7 +220,7 @@ describe('steering an external run', () => {
     const { commands, status } = await poll;
     expect(status).toBe('running');
     expect(commands).toEqual([
-      { seq: expect.any(Number), kind: 'prune', nodeId: 'b', actor: 'alice', ts: expect.any(Number) },
+      { seq: expect.any(Number), kind: 'prune', nodeId: 'b', actor: 'alice', ts: expect.any(Number), hit: null },
     ]);
     const command = commands[0]!;
     await s.manager.ingest.append(runId, [
@@ -254,6 +256,160 @@ describe('steering an external run', () => {
     const { runId } = await newRun(s);
     await s.manager.ingest.append(runId, opening);
     await expect(s.manager.fork({ runId, nodeId: 'a' })).rejects.toThrow('cannot be forked');
+  });
+});
+
+describe('breakpoints on an external run', () => {
+  const failedVerification: Breakpoint = { id: 'vf', enabled: true, condition: { kind: 'verification-failed' } };
+  const backtracks: Breakpoint = { id: 'bt', enabled: true, condition: { kind: 'backtrack' } };
+  const setBreakpoints = (s: TestServices, runId: string, breakpoints: Breakpoint[]) =>
+    s.manager.command(runId, { type: 'breakpoints', breakpoints, actor: 'alice' });
+  const pauses = (log: ExplorationEvent[]) =>
+    log.filter((e) => e.type === 'steer.requested' && e.payload.kind === 'pause');
+
+  it('asks the client to pause, in the write of the batch that hit, naming the event: its poll gets the hit', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    await setBreakpoints(s, runId, [failedVerification]);
+    // the client is polling when the failing verification arrives: the pause wakes it
+    const poll = s.manager.ingest.commands(runId, 0, 25_000);
+    await s.manager.ingest.append(runId, [
+      { seq: 4, op: 'start', node: 'a' },
+      { seq: 5, op: 'verify', node: 'a', passed: false, trace: '4 * 4 = 16, not 24' },
+      { seq: 6, op: 'start', node: 'b' },
+    ]);
+    const log = await listEvents(s.prisma, runId);
+    const verified = log.find((e) => e.type === 'node.verified')!;
+    // after the whole batch, in the same write: nothing of the client's is judged or written twice
+    expect(log.slice(-4).map((e) => e.type)).toEqual([
+      'node.started',
+      'node.verified',
+      'node.started',
+      'steer.requested',
+    ]);
+    const hit = {
+      breakpointId: 'vf',
+      condition: { kind: 'verification-failed' },
+      seq: verified.seq,
+      eventType: 'node.verified',
+      nodeId: 'a',
+      detail: 'a failed verification: 4 * 4 = 16, not 24',
+    };
+    expect(log.at(-1)!.payload).toEqual({ kind: 'pause', nodeId: null, actor: 'breakpoint', hit });
+    const { commands } = await poll;
+    expect(commands).toEqual([
+      { seq: log.at(-1)!.seq, kind: 'pause', nodeId: null, actor: 'breakpoint', ts: expect.any(Number), hit },
+    ]);
+    // the page says why, from the log alone
+    expect(fold(log).breakpointHit).toEqual(hit);
+  });
+
+  it('asks once while its pause is unanswered, and again once the client has paused and been resumed', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    await setBreakpoints(s, runId, [failedVerification, backtracks]);
+    await s.manager.ingest.append(runId, [{ seq: 4, op: 'verify', node: 'a', passed: false }]);
+    // a second hit while the pause waits for the client: no second request
+    await s.manager.ingest.append(runId, [
+      { seq: 5, op: 'backtrack', from: 'a', to: 'b' },
+      { seq: 6, op: 'verify', node: 'b', passed: false },
+    ]);
+    expect(pauses(await listEvents(s.prisma, runId))).toHaveLength(1);
+    const [asked] = (await s.manager.ingest.commands(runId, 0, 0)).commands;
+    // the client pauses (built-in steering: steer.pause by the requester) and acknowledges; hits while paused ask nothing
+    await s.manager.ingest.append(runId, [
+      { seq: 7, type: 'steer.pause', payload: { actor: 'breakpoint' } },
+      { seq: 8, op: 'ack', command: asked!.seq, outcome: 'applied' },
+      { seq: 9, op: 'backtrack', from: 'b', to: 'root' },
+    ]);
+    expect(pauses(await listEvents(s.prisma, runId))).toHaveLength(1);
+    expect((await getRun(s.prisma, runId))?.status).toBe('paused');
+    await s.manager.command(runId, { type: 'resume', actor: 'alice' });
+    const [resume] = (await s.manager.ingest.commands(runId, asked!.seq, 0)).commands;
+    await s.manager.ingest.append(runId, [
+      { seq: 10, type: 'steer.resume', payload: { actor: 'alice' } },
+      { seq: 11, op: 'ack', command: resume!.seq, outcome: 'applied' },
+      { seq: 12, op: 'backtrack', from: 'root', to: null, reason: 'nothing left' },
+    ]);
+    const log = await listEvents(s.prisma, runId);
+    expect(pauses(log).map((e) => (e.payload as { hit?: { breakpointId: string } }).hit?.breakpointId)).toEqual([
+      'vf',
+      'bt',
+    ]);
+    expect(pauses(log)[1]!.payload).toMatchObject({ hit: { seq: log.at(-2)!.seq, eventType: 'backtrack' } });
+  });
+
+  it('judges "run to here" on the node.started the client sends, once', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    await setBreakpoints(s, runId, [{ id: 'to-b', enabled: true, condition: { kind: 'node-runs', nodeId: 'b' } }]);
+    await s.manager.ingest.append(runId, [
+      { seq: 4, op: 'start', node: 'a' },
+      { seq: 5, op: 'start', node: 'b' },
+    ]);
+    const log = await listEvents(s.prisma, runId);
+    const started = log.at(-2)!;
+    expect(started).toMatchObject({ type: 'node.started', payload: { nodeId: 'b' } });
+    expect(log.at(-1)!.payload).toMatchObject({
+      hit: { breakpointId: 'to-b', seq: started.seq, eventType: 'node.started', nodeId: 'b' },
+    });
+    // used once: reached, it turns off
+    expect(fold(log).breakpoints).toEqual([expect.objectContaining({ id: 'to-b', enabled: false })]);
+  });
+
+  it('never asks for a disabled breakpoint, nor for a hit in the batch that finishes the run', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.manager.ingest.append(runId, opening);
+    await setBreakpoints(s, runId, [{ ...failedVerification, enabled: false }]);
+    await s.manager.ingest.append(runId, [{ seq: 4, op: 'verify', node: 'a', passed: false }]);
+    expect(pauses(await listEvents(s.prisma, runId))).toEqual([]);
+    await setBreakpoints(s, runId, [failedVerification]);
+    await s.manager.ingest.append(runId, [
+      { seq: 5, op: 'verify', node: 'b', passed: false },
+      { seq: 6, op: 'finish' },
+    ]);
+    expect(pauses(await listEvents(s.prisma, runId))).toEqual([]);
+    expect((await getRun(s.prisma, runId))?.status).toBe('finished');
+  });
+
+  it('refuses breakpoints for a client that does not take pause, saying why, live and at creation', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s, ['prune']);
+    await expect(setBreakpoints(s, runId, [failedVerification])).rejects.toThrow(
+      'breakpoints stop this search by asking its client to pause, but this search does not take pause commands',
+    );
+    expect(fold(await listEvents(s.prisma, runId)).breakpoints).toEqual([]);
+    const created = s.manager.ingest.create(
+      { goal: 'g', commands: ['prune'], breakpoints: [failedVerification] },
+      creator,
+    );
+    expect(await refusal(created)).toMatchObject({
+      status: 400,
+      issues: [
+        {
+          path: 'breakpoints',
+          message:
+            'breakpoints stop this search by asking its client to pause, but this search does not take pause commands',
+        },
+      ],
+    });
+  });
+
+  it('starts a run with the breakpoints its create names, right after run.started', async () => {
+    const s = services.create();
+    const { runId } = await s.manager.ingest.create(
+      { goal: 'g', commands: ['pause', 'resume'], breakpoints: [failedVerification] },
+      creator,
+    );
+    const log = await listEvents(s.prisma, runId);
+    expect(log.map((e) => e.type)).toEqual(['run.queued', 'run.started', 'breakpoints.set']);
+    expect(log[2]!.payload).toEqual({ breakpoints: [failedVerification], actor: 'tester' });
+    await s.manager.ingest.append(runId, [...opening, { seq: 4, op: 'verify', node: 'a', passed: false }]);
+    expect(pauses(await listEvents(s.prisma, runId))).toHaveLength(1);
   });
 });
 

@@ -4,16 +4,18 @@
  * Every write of one run goes through one queue (queue.ts): a client's batch, a person's steering request and the
  * sweeper's interruption each read the stored end of the log and write after it, in one transaction with the node
  * projection, the row's summary and the client's numbering; then the events are published on the event bus, so a
- * page watching sees an external run exactly like one the engine runs.
+ * page watching sees an external run exactly like one the engine runs. A client's events are judged against the run's
+ * breakpoints as they are folded (the engine's judge): a hit asks the client to pause, in the same write.
  * Owned by the RunManager (`manager.ingest`), which sends it a person's commands for external runs.
  * Not responsible for HTTP, bodies or who may call it (http.ts, body.ts), checking items (validate.ts) or turning
  * operations into events (to-events.ts).
  */
-import { externalSteerBlock } from '../../contract/steering';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { BreakpointHit } from '../../contract/breakpoints';
 import type { ExplorationEvent } from '../../contract/events';
 import {
+  BREAKPOINT_ACTOR,
   ingestCreateSchema,
   ingestFinishSchema,
   type IngestAppended,
@@ -23,7 +25,16 @@ import {
   type IngestHeartbeat,
   type IngestItem,
 } from '../../contract/ingest';
-import { createEmptyTree, fold, resolveConfig, type ThoughtNode, type ThoughtTree } from '../../engine/index';
+import { externalBreakpointBlock, externalSteerBlock } from '../../contract/steering';
+import {
+  createEmptyTree,
+  fold,
+  judgeEvent,
+  resolveConfig,
+  treeHitContext,
+  type ThoughtNode,
+  type ThoughtTree,
+} from '../../engine/index';
 import { checkCommand, type SteeringCommand } from '../../engine/server';
 import { checkEventFieldCaps, foldChecked } from '../../formats/index';
 import type { PrismaClient } from '../db/client';
@@ -142,6 +153,9 @@ export class IngestRuns {
             external: { config: input.config, commands: input.commands },
           },
         },
+        ...(input.breakpoints?.length
+          ? [{ type: 'breakpoints.set' as const, payload: { breakpoints: input.breakpoints, actor: creator.actor } }]
+          : []),
       ],
       1,
       now,
@@ -212,10 +226,13 @@ export class IngestRuns {
       const events = drafts.map(
         (d, i) => ({ runId, seq: tree.lastSeq + 1 + i, ts: times[i]!, ...d }) as ExplorationEvent,
       );
-      const nodes = this.foldBatch(runId, tree, events, (index, message) => {
+      const { nodes, hit } = this.foldBatch(runId, tree, events, (index, message) => {
         const at = origin[index]!;
         return { path: `items[${at}]`, message: `seq ${items[at]!.seq}: ${message}` };
       });
+      // a breakpoint hit on the client's events: ask it to pause, in the same write (its poll wakes on it)
+      const pause = hit && this.breakpointPause(runId, tree, hit, events.at(-1)?.seq ?? tree.lastSeq);
+      if (pause) events.push(pause);
       const stored = fresh.map((item) => ({ clientSeq: item.seq, hash: itemHash(item) }));
       await this.commit(runId, tree, events, nodes, { items: stored, heard: true });
       return {
@@ -243,7 +260,7 @@ export class IngestRuns {
       }
       const drafts = [...this.revival(tree), finishEvent(finish)];
       const events = placeEvents(runId, drafts, tree.lastSeq + 1, Date.now());
-      const nodes = this.foldBatch(runId, tree, events, (_, message) => ({ path: '(body)', message }));
+      const { nodes } = this.foldBatch(runId, tree, events, (_, message) => ({ path: '(body)', message }));
       await this.commit(runId, tree, events, nodes, { heard: true });
       return { accepted: 0, duplicates: 0, nextSeq: client.lastClientSeq + 1, status: tree.status };
     });
@@ -292,6 +309,7 @@ export class IngestRuns {
       nodeId: c.nodeId,
       actor: c.actor,
       ts: times.get(c.seq) ?? 0,
+      hit: c.hit ?? null, // a snapshot folded before hits were recorded has none
     }));
     return { commands, status: tree.status };
   }
@@ -304,10 +322,13 @@ export class IngestRuns {
   async request(runId: string, command: SteeringCommand): Promise<void> {
     await this.queue.run(runId, async () => {
       const { tree } = await this.load(runId);
-      // the page disables the control with the same words (one definition: lib/contract/steering.ts)
-      // a breakpoint stops an external search by asking it to pause: it needs a client that takes pause
-      const kind = command.type === 'breakpoints' ? 'pause' : command.type;
-      const refusal = externalSteerBlock(tree.external ?? { commands: [] }, tree.agentName, kind);
+      // the page disables the control with the same words (one definition: lib/contract/steering.ts); a breakpoint
+      // stops an external search by asking it to pause, so it needs a client that takes pause
+      const external = tree.external ?? { commands: [] };
+      const refusal =
+        command.type === 'breakpoints'
+          ? externalBreakpointBlock(external, tree.agentName)
+          : externalSteerBlock(external, tree.agentName, command.type);
       if (refusal) throw new ConflictError(refusal);
       if (tree.status === 'interrupted') {
         throw new ConflictError('the client has stopped sending: the run continues when it sends again');
@@ -326,7 +347,7 @@ export class IngestRuns {
         tree.lastSeq + 1,
         Date.now(),
       );
-      const nodes = this.foldBatch(runId, tree, events, (_, message) => ({ path: 'command', message }));
+      const { nodes } = this.foldBatch(runId, tree, events, (_, message) => ({ path: 'command', message }));
       await this.commit(runId, tree, events, nodes, { heard: false });
     });
   }
@@ -350,7 +371,10 @@ export class IngestRuns {
             tree.lastSeq + 1,
             now,
           );
-          const nodes = this.foldBatch(candidate.runId, tree, events, (_, message) => ({ path: 'sweep', message }));
+          const { nodes } = this.foldBatch(candidate.runId, tree, events, (_, message) => ({
+            path: 'sweep',
+            message,
+          }));
           await this.commit(candidate.runId, tree, events, nodes, { heard: false });
           interrupted.push(candidate.runId);
         })
@@ -408,7 +432,7 @@ export class IngestRuns {
       return;
     }
     const events = placeEvents(runId, drafts, tree.lastSeq + 1, Date.now());
-    const nodes = this.foldBatch(runId, tree, events, (_, message) => ({ path: '(revive)', message }));
+    const { nodes } = this.foldBatch(runId, tree, events, (_, message) => ({ path: '(revive)', message }));
     await this.commit(runId, tree, events, nodes, { heard: true });
   }
 
@@ -433,17 +457,20 @@ export class IngestRuns {
 
   /**
    * Folds the events onto the run's tree, each checked first (the import's field caps, one root, foldChecked), noting
-   * the nodes they change. A problem
-   * is a 400 naming the item (`where`), and the tree, changed up to it, is dropped: it is folded again next time.
+   * the nodes they change and the first breakpoint hit (each event judged against the tree just before it, as the
+   * engine judges its own). A problem is a 400 naming the item (`where`), and the tree, changed up to it, is
+   * dropped: it is folded again next time.
    */
   private foldBatch(
     runId: string,
     tree: ThoughtTree,
     events: readonly ExplorationEvent[],
     where: (index: number, message: string) => { path: string; message: string },
-  ): ThoughtNode[] {
+  ): { nodes: ThoughtNode[]; hit: BreakpointHit | null } {
     const touched = new Set<string>();
+    let hit: BreakpointHit | null = null;
     for (const [index, event] of events.entries()) {
+      if (!hit && tree.breakpoints.length > 0) hit = judgeEvent(tree.breakpoints, event, treeHitContext(tree));
       const inFlight = tree.inFlight?.entry.nodeId;
       const problem =
         checkEventFieldCaps(event) ??
@@ -456,7 +483,31 @@ export class IngestRuns {
       }
       collectTouched(tree, event, inFlight, touched);
     }
-    return touchedNodes(tree, touched);
+    return { nodes: touchedNodes(tree, touched), hit };
+  }
+
+  /**
+   * The pause to ask of the client for a breakpoint hit, folded onto the tree (steer.requested with the hit, after
+   * `lastSeq`), or null when none is asked: the run is not running (paused already, ended by this batch), a pause is
+   * asked already and unanswered, or the client does not take pause (then it could hold no breakpoints).
+   */
+  private breakpointPause(
+    runId: string,
+    tree: ThoughtTree,
+    hit: BreakpointHit,
+    lastSeq: number,
+  ): ExplorationEvent | null {
+    if (tree.status !== 'running') return null;
+    if (externalSteerBlock(tree.external ?? { commands: [] }, tree.agentName, 'pause')) return null;
+    if (tree.commands.some((c) => c.kind === 'pause' && c.outcome === 'requested')) return null;
+    const [pause] = placeEvents(
+      runId,
+      [{ type: 'steer.requested', payload: { kind: 'pause', nodeId: null, actor: BREAKPOINT_ACTOR, hit } }],
+      lastSeq + 1,
+      Date.now(),
+    );
+    this.foldBatch(runId, tree, [pause!], (_, message) => ({ path: 'breakpoint', message }));
+    return pause!;
   }
 
   /** Writes the events with what they change, in one transaction, then publishes them. */
