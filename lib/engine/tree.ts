@@ -542,7 +542,6 @@ function pruneSubtree(
   }
 }
 
-/** A run about to wait (queued again, interrupted) remembers whether it was running or paused, for run.resumed. */
 /**
  * The run stops at a breakpoint's hit (the engine's run.paused, or the pause the server asks of an external search).
  * "Run to here" is used once, like a debugger's run-to-cursor: the node is reached, the breakpoint turns off.
@@ -558,6 +557,7 @@ function sameHit(a: BreakpointHit, b: BreakpointHit): boolean {
   return a.breakpointId === b.breakpointId && a.seq === b.seq && a.eventType === b.eventType;
 }
 
+/** A run about to wait (queued again, interrupted) remembers whether it was running or paused, for run.resumed. */
 function holdStatus(tree: ThoughtTree): void {
   if (tree.status === 'running' || tree.status === 'paused') tree.resumeStatus = tree.status;
 }
