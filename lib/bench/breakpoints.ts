@@ -10,6 +10,7 @@ import type { ExplorationEvent } from '../contract/events';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { queryHits, StopIndex } from '../store/index';
 import { InstantModel } from './instant-model';
+import { medianMs } from './percentile';
 
 async function run(executed: number): Promise<ExplorationEvent[]> {
   const events: ExplorationEvent[] = [];
@@ -22,17 +23,7 @@ async function run(executed: number): Promise<ExplorationEvent[]> {
   return events;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-function time(work: () => unknown, repeat = 5): number {
-  const runs: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const t = performance.now();
-    work();
-    runs.push(performance.now() - t);
-  }
-  return median(runs);
-}
+const time = (work: () => unknown, repeat = 5) => medianMs(work, repeat);
 
 const ONE: Breakpoint[] = [{ id: 'a', enabled: true, condition: { kind: 'score-below', value: 0.4 } }];
 const THREE: Breakpoint[] = [

@@ -10,6 +10,7 @@ import { type CompletionRequest, type CompletionResponse, fold, type LanguageMod
 import { ThoughtTreeExecutor } from '../engine/server';
 import { hashString } from '../models/index';
 import { buildSearchIndex, searchIndex } from '../search/index';
+import { median, medianMs } from './percentile';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega orbit vector matrix prime'.split(' ');
 const words = (seed: number, n: number) =>
@@ -47,17 +48,7 @@ async function run(executed: number): Promise<ExplorationEvent[]> {
   return events;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-function time(work: () => unknown, repeat = 7): number {
-  const runs: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const t = performance.now();
-    work();
-    runs.push(performance.now() - t);
-  }
-  return median(runs);
-}
+const time = (work: () => unknown, repeat = 7) => medianMs(work, repeat);
 
 async function main() {
   console.log('tree search (ms; medians of 5 cold builds, of 7 for the rest)');
