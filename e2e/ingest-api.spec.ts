@@ -1,7 +1,7 @@
 // The ingest API over real HTTP against the production server (local mode: loopback, no key): a malformed batch is
 // a 400 naming the field and writes nothing, a retried batch is stored once, NDJSON is a batch too, and a page open
 // on the run draws a node the moment a client sends it, as it would for a run the engine runs.
-// data-testid used: thought-node.
+// data-testid used: thought-node, run-status, breakpoint-stop (data-node-id), breakpoint-stop-detail.
 import { expect, test } from '@playwright/test';
 import { E2E_BASE, mutate, ndjson, query } from './api';
 
@@ -149,6 +149,38 @@ test('a breakpoint stops an external run by a pause its client polls, carrying t
   expect(again.commands).toEqual([
     expect.objectContaining({ kind: 'pause', hit: expect.objectContaining({ breakpointId: 'bt' }) }),
   ]);
+});
+
+test('an external run stopped by a breakpoint shows why on its page, naming the hit's node', async ({ page }) => {
+  const failed = { id: 'vf', enabled: true, condition: { kind: 'verification-failed' } };
+  const runId = await createRun(['pause', 'resume'], { breakpoints: [failed] });
+  await send(
+    runId,
+    JSON.stringify([...opening, { seq: 4, op: 'verify', node: 'b', passed: false, trace: '6 * 3 = 18' }]),
+  );
+  const { commands } = (await (await fetch(`${E2E_BASE}/api/ingest/runs/${runId}/commands?after=0`)).json()) as {
+    commands: { seq: number }[];
+  };
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`/runs/${runId}`);
+  // asked, not yet applied: the client has not paused, so the page says no stop yet
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect(page.getByTestId('breakpoint-stop')).toHaveCount(0);
+  await send(
+    runId,
+    JSON.stringify([
+      { seq: 5, type: 'steer.pause', payload: { actor: 'breakpoint' } },
+      { seq: 6, op: 'ack', command: commands[0]!.seq, outcome: 'applied' },
+    ]),
+  );
+  const stop = page.getByTestId('breakpoint-stop');
+  await expect(stop).toBeVisible();
+  await expect(stop).toHaveAttribute('data-node-id', 'b');
+  await expect(page.getByTestId('breakpoint-stop-detail')).toContainText('b failed verification: 6 * 3 = 18');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `/tmp/wt-external-stop-${scheme}.png` });
+  }
 });
 
 test('a client that falls silent leaves its run interrupted, and its next request continues it', async () => {
