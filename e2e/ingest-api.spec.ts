@@ -151,7 +151,7 @@ test('a breakpoint stops an external run by a pause its client polls, carrying t
   ]);
 });
 
-test('an external run stopped by a breakpoint shows why on its page, naming the hit's node', async ({ page }) => {
+test('an external run stopped by a breakpoint shows why on its page, naming the node it hit', async ({ page }) => {
   const failed = { id: 'vf', enabled: true, condition: { kind: 'verification-failed' } };
   const runId = await createRun(['pause', 'resume'], { breakpoints: [failed] });
   await send(
