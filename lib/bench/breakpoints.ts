@@ -6,22 +6,12 @@
  * expression), and a live run's stops index following the log a frame's worth of events at a time.
  */
 import type { Breakpoint } from '../contract/breakpoints';
-import type { ExplorationEvent } from '../contract/events';
-import { ThoughtTreeExecutor } from '../engine/server';
 import { queryHits, StopIndex } from '../store/index';
 import { InstantModel } from './instant-model';
+import { recordBenchRun } from './bench-run';
 import { medianMs } from './percentile';
 
-async function run(executed: number): Promise<ExplorationEvent[]> {
-  const events: ExplorationEvent[] = [];
-  await new ThoughtTreeExecutor({
-    explorationStrategy: 'best-first',
-    maxTotalNodes: executed,
-    maxDepth: 40,
-    confidenceThreshold: 0,
-  }).explore({ name: 'bench', model: new InstantModel() }, 'benchmark goal', { onEvent: (e) => events.push(e) });
-  return events;
-}
+const run = (executed: number) => recordBenchRun(executed, new InstantModel());
 
 const time = (work: () => unknown, repeat = 5) => medianMs(work, repeat);
 

@@ -7,9 +7,9 @@
  */
 import type { ExplorationEvent } from '../contract/events';
 import { type CompletionRequest, type CompletionResponse, fold, type LanguageModel } from '../engine/index';
-import { ThoughtTreeExecutor } from '../engine/server';
 import { hashString } from '../models/index';
 import { buildSearchIndex, searchIndex } from '../search/index';
+import { recordBenchRun } from './bench-run';
 import { median, medianMs } from './percentile';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega orbit vector matrix prime'.split(' ');
@@ -37,16 +37,7 @@ class WordyModel implements LanguageModel {
   }
 }
 
-async function run(executed: number): Promise<ExplorationEvent[]> {
-  const events: ExplorationEvent[] = [];
-  await new ThoughtTreeExecutor({
-    explorationStrategy: 'best-first',
-    maxTotalNodes: executed,
-    maxDepth: 40,
-    confidenceThreshold: 0,
-  }).explore({ name: 'bench', model: new WordyModel() }, 'benchmark goal', { onEvent: (e) => events.push(e) });
-  return events;
-}
+const run = (executed: number) => recordBenchRun(executed, new WordyModel());
 
 const time = (work: () => unknown, repeat = 7) => medianMs(work, repeat);
 

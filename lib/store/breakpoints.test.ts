@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Breakpoint } from '../contract/breakpoints';
 import type { ExplorationEvent } from '../contract/events';
-import { ThoughtTreeExecutor } from '../engine/server';
-import { createSimulatedModel, getTaskEntry } from '../tasks/index';
+import { recordGame24 } from '../tasks/testing/recorded';
 import {
   adjacentHit,
   hitMarkers,
@@ -22,14 +21,7 @@ import {
 } from './breakpoints';
 import { createRunStore } from './run-store';
 
-async function recordRun(): Promise<ExplorationEvent[]> {
-  const events: ExplorationEvent[] = [];
-  await new ThoughtTreeExecutor().explore({ name: 't', model: createSimulatedModel({ seed: 3 }) }, '4 9 10 13', {
-    task: getTaskEntry('game24').task,
-    onEvent: (e) => events.push(e),
-  });
-  return events;
-}
+const recordRun = async () => (await recordGame24()).events;
 
 const failedVerifications = (events: readonly ExplorationEvent[]) =>
   events.filter((e) => e.type === 'node.verified' && !e.payload.passed);

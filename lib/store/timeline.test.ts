@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
-import { ThoughtTreeExecutor } from '../engine/server';
 import { externalSearchLog } from '../engine/testing';
-import { createSimulatedModel, getTaskEntry } from '../tasks/index';
+import { recordGame24 } from '../tasks/testing/recorded';
 import {
   DRAWN_KINDS,
   MomentBuckets,
@@ -15,14 +14,7 @@ import {
   playNext,
 } from './timeline';
 
-async function recordRun(): Promise<ExplorationEvent[]> {
-  const events: ExplorationEvent[] = [];
-  await new ThoughtTreeExecutor().explore({ name: 't', model: createSimulatedModel({ seed: 3 }) }, '4 9 10 13', {
-    task: getTaskEntry('game24').task,
-    onEvent: (e) => events.push(e),
-  });
-  return events;
-}
+const recordRun = async () => (await recordGame24()).events;
 
 describe('timeline', () => {
   it('names the kind of each moment', async () => {
