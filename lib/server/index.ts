@@ -10,12 +10,12 @@
 export { createPrismaClient } from './db/client';
 export { migrate } from './db/migrate';
 export { migratePostgres } from './db/migrate-postgres';
-export { eventPagesText, ndjsonBody, streamRunEventPages, streamRunEvents } from './event-stream';
+export { eventPagesText, ndjsonBody, streamRunEventPages, streamRunEvents } from './streaming/event-stream';
 export { isSecureRequest } from './auth/cookies';
 export { accessErrorResponse, admit, mayImport } from './http/admit';
 export { openShareLinkResponse } from './http/share-open';
 export { exportRunResponse, importRunsResponse, MAX_IMPORT_BYTES } from './http/run-files';
-export { importRun } from './imports';
+export { importRun } from './imports/imports';
 export {
   ingestCommandsResponse,
   ingestCreateResponse,
@@ -24,16 +24,17 @@ export {
   ingestHeartbeatResponse,
 } from './ingest/http';
 export { appendEvents, listEvents, withoutPrompt } from './repositories/events';
-export { foldTouched, writeFoldedBatch } from './projection';
-export { createWriteState, drainWrites, enqueueWrite, type RunWriteState } from './run-writer';
-export { EventBus } from './event-bus';
-export { summarizeTree } from './run-summary';
+export { foldTouched, writeFoldedBatch } from './run-log/projection';
+export { createWriteState, drainWrites, enqueueWrite, type RunWriteState } from './run-log/live-writer';
+export { EventBus } from './streaming/event-bus';
+export { summarizeTree } from './run-log/summary';
 export { createRun, getRun } from './repositories/runs';
 export { nodeRow } from './repositories/nodes';
 export type { CreateRunInput } from './repositories/runs';
 export { getServices, shutdownServices } from './services';
 export { checkHealth, type HealthReport } from './cluster/index';
-export { actorFromHeader, createContextInner } from './trpc/context';
+export { actorFromHeader } from './auth/actor';
+export { createContextInner } from './trpc/context';
 export { appRouter } from './trpc/root';
 export { runFor } from './trpc/run-access';
 export type { AppRouter } from './trpc/root';

@@ -7,18 +7,24 @@
  * graceful shutdown instrumentation.ts runs on SIGTERM/SIGINT.
  * Not responsible for what the services do (run-manager.ts, repositories).
  */
-import { getPrisma } from './db/client';
+import { getPrisma, type PrismaClient } from './db/client';
 import { resolveDatabase } from './db/backend';
-import { clusterTimings, isTeamMode, readEnv } from './env';
+import { clusterTimings, isTeamMode, readEnv } from './core/env';
 import { Cluster, defaultInstanceId } from './cluster/index';
-import { createLogger, type Logger } from './log';
+import { createLogger, type Logger } from './core/logger';
 import { prepareTeamMode } from './auth/setup';
-import { EventBus } from './event-bus';
-import { RunManager } from './run-manager';
-import { seedDemoRun } from './demo';
-import { sweepStagedImports } from './imports';
+import { EventBus } from './streaming/event-bus';
+import { RunManager } from './runs/run-manager';
+import { seedDemoRun } from './runs/demo';
+import { sweepStagedImports } from './imports/imports';
 import { configureSandbox } from '../tasks/index';
-import type { ServerServices } from './trpc/context';
+
+/** The server's services, one set per process: what every route, router and producer of runs is handed. */
+export interface ServerServices {
+  prisma: PrismaClient;
+  bus: EventBus;
+  manager: RunManager;
+}
 
 const globalForServices = globalThis as typeof globalThis & {
   arboristServices?: Promise<ServerServices>;

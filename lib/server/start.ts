@@ -12,7 +12,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { resolveDatabase } from './db/backend';
 import { migrateDatabase } from './db/client';
-import { isTeamMode, readEnv } from './env';
+import { isTeamMode, readEnv } from './core/env';
 import { isLoopbackHost } from './auth/listen';
 
 const root = process.cwd();

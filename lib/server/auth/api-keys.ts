@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
-import { InputError, NotFoundError } from '../errors';
+import { InputError, NotFoundError } from '../core/errors';
 import { newToken, sha256 } from './tokens';
 import { toUser, USER_SELECT, type UserRecord } from './users';
 

@@ -3,7 +3,7 @@
  * (accounts, ARBORIST_AUTH=1), the share-link secret, and the origins allowed to send writes.
  * Not responsible for checking requests (guard.ts, principal.ts).
  */
-import { isTeamMode, readEnv, type ServerEnv } from '../env';
+import { isTeamMode, readEnv, type ServerEnv } from '../core/env';
 
 export interface AuthSettings {
   team: boolean;

@@ -7,7 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client';
-import { ConflictError, ForbiddenError } from '../errors';
+import { ConflictError, ForbiddenError } from '../core/errors';
 import { countUsers, createUser, ensureFirstAdmin, type UserRecord } from './users';
 
 const state = globalThis as typeof globalThis & { arboristSetupCode?: string | null };

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../core/errors';
 import { signShareToken, verifyShareToken } from './tokens';
 
 /** The longest a link may live: a link is for a conversation about a run, not a permanent publication. */

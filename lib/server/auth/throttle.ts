@@ -3,7 +3,7 @@
  * passes, so a password cannot be guessed at the speed of the network. In memory (one process; a restart forgets).
  * Not responsible for checking passwords (users.ts).
  */
-import { TooManyError } from '../errors';
+import { TooManyError } from '../core/errors';
 
 const MAX_FAILURES = 10;
 const WINDOW_MS = 10 * 60_000;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { MIN_PASSWORD_LENGTH, type Role } from '../../contract/access';
 import type { Db } from '../db/client';
-import { ConflictError, InputError } from '../errors';
+import { ConflictError, InputError } from '../core/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
 export interface UserRecord {

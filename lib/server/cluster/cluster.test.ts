@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
-import { streamRunEvents } from '../event-stream';
+import { streamRunEvents } from '../streaming/event-stream';
 import { listEvents } from '../repositories/events';
 import { getRun } from '../repositories/runs';
-import { leaseOwnerOf } from '../repositories/leases';
+import { leaseOwnerOf } from '../run-log/leases';
 import { clusterPerTest, type TestInstance } from '../testing/cluster';
 
 const clusters = clusterPerTest();

@@ -12,8 +12,8 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { SteeringCommand } from '../../engine/server';
 import type { Db, PrismaClient } from '../db/client';
-import type { EventBus } from '../event-bus';
-import type { Logger } from '../log';
+import type { EventBus } from '../streaming/event-bus';
+import type { Logger } from '../core/logger';
 import { EVENTS_CHANNEL, parseEventsNotice, sendEventsNotice } from '../repositories/events';
 import {
   claimQueuedRun,
@@ -24,7 +24,7 @@ import {
   renewLeases,
   takeOverLapsedRuns,
   unclaimedQueuedRuns,
-} from '../repositories/leases';
+} from '../run-log/leases';
 import { CommandRelay, COMMANDS_CHANNEL, REPLIES_CHANNEL } from './commands';
 import { NotificationListener } from './notifications';
 import { JobQueue } from './queue';

@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { steeringCommandSchema } from '../../contract/vocabulary';
 import type { SteeringCommand } from '../../engine/server';
-import { ConflictError } from '../errors';
-import type { Logger } from '../log';
+import { ConflictError } from '../core/errors';
+import type { Logger } from '../core/logger';
 
 export const COMMANDS_CHANNEL = 'arborist_commands';
 export const REPLIES_CHANNEL = 'arborist_command_replies';

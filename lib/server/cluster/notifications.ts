@@ -8,7 +8,7 @@
  * Not responsible for what a payload means (cluster.ts, commands.ts) nor for the event streams (event-stream.ts).
  */
 import { Client } from 'pg';
-import type { Logger } from '../log';
+import type { Logger } from '../core/logger';
 
 export type NotificationHandler = (payload: string) => void;
 

@@ -11,7 +11,7 @@
  */
 import type { Logger as WorkerLogger, Runner, WorkerUtils } from 'graphile-worker';
 import { Pool } from 'pg';
-import type { Logger } from '../log';
+import type { Logger } from '../core/logger';
 
 export const RUN_TASK = 'arborist_run';
 

@@ -12,7 +12,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { type Prisma, PrismaClient } from '../../generated/prisma/client';
 import { PrismaClient as PostgresPrismaClient } from '../../generated/prisma-postgres/client';
 import { type DatabaseKind, type DatabaseTarget, isPostgresUrl, resolveDatabase } from './backend';
-import { readEnv } from '../env';
+import { readEnv } from '../core/env';
 import { migrate } from './migrate';
 import { migratePostgres } from './migrate-postgres';
 

@@ -7,9 +7,9 @@ import { canCreateRuns, type Principal } from '../../contract/access';
 import { checkRequestOrigin } from '../auth/guard';
 import { principalFor } from '../auth/principal';
 import { authSettings, type AuthSettings } from '../auth/settings';
-import { domainErrorKind, ForbiddenError, UnauthorizedError } from '../errors';
+import { domainErrorKind, ForbiddenError, UnauthorizedError } from '../core/errors';
 import { getServices } from '../services';
-import type { ServerServices } from '../trpc/context';
+import type { ServerServices } from '../services';
 
 export interface Admitted {
   services: ServerServices;

@@ -13,9 +13,9 @@
  * `who` and `ownerId` after its own checks).
  */
 import { resolveDatabase } from '../db/backend';
-import { acquireImportSlot, MAX_IMPORTS_AT_ONCE, runImportJob } from '../import-jobs';
-import { exportRun, NO_BODY_MESSAGE } from '../imports';
-import type { ServerServices } from '../trpc/context';
+import { acquireImportSlot, MAX_IMPORTS_AT_ONCE, runImportJob } from '../imports/import-jobs';
+import { exportRun, NO_BODY_MESSAGE } from '../imports/imports';
+import type { ServerServices } from '../services';
 
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 const MAX_TAG_LENGTH = 200;

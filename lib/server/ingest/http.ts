@@ -6,9 +6,9 @@
  * Not responsible for the rules of batches (service.ts) or reading bodies (body.ts).
  */
 import { actorName, canCreateRuns, canIngestInto, type Principal } from '../../contract/access';
-import { actorFromHeader } from '../trpc/context';
+import { actorFromHeader } from '../auth/actor';
 import { accessErrorResponse, type Admitted, admit } from '../http/admit';
-import { domainErrorKind, ForbiddenError, UnauthorizedError } from '../errors';
+import { domainErrorKind, ForbiddenError, UnauthorizedError } from '../core/errors';
 import { getRun } from '../repositories/runs';
 import { getIngestClient } from '../repositories/ingest';
 import { isNdjson, readBody, splitBatch } from './body';

@@ -39,9 +39,9 @@ import { checkCommand, type SteeringCommand } from '../../engine/server';
 import { checkEventFieldCaps, foldChecked } from '../../formats/index';
 import type { PrismaClient } from '../db/client';
 import { forgetQueryHistory } from '../db/query-history';
-import { ConflictError } from '../errors';
-import type { EventBus } from '../event-bus';
-import { collectTouched, touchedNodes, writeFoldedBatch } from '../projection';
+import { ConflictError } from '../core/errors';
+import type { EventBus } from '../streaming/event-bus';
+import { collectTouched, touchedNodes, writeFoldedBatch } from '../run-log/projection';
 import { appendEventsInTransaction, listEvents } from '../repositories/events';
 import {
   createIngestClient,
@@ -54,7 +54,7 @@ import {
 } from '../repositories/ingest';
 import { createRun, getRun, updateRun } from '../repositories/runs';
 import { saveSnapshot } from '../repositories/snapshots';
-import { summarizeTree } from '../run-summary';
+import { summarizeTree } from '../run-log/summary';
 import { itemHash } from './canonical';
 import { KeyedQueue } from './queue';
 import { IngestRefusal, invalidBatch } from './refusal';

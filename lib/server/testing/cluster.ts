@@ -7,10 +7,10 @@
  */
 import { afterEach } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../db/client';
-import { EventBus } from '../event-bus';
+import { EventBus } from '../streaming/event-bus';
 import { Cluster } from '../cluster/index';
-import { createLogger } from '../log';
-import { RunManager } from '../run-manager';
+import { createLogger } from '../core/logger';
+import { RunManager } from '../runs/run-manager';
 import { createPostgresDatabase } from './db';
 
 export interface TestInstance {

@@ -14,7 +14,7 @@ import {
   ingestFinishResponse,
   ingestHeartbeatResponse,
 } from '../ingest/http';
-import type { ServerServices } from '../trpc/context';
+import type { ServerServices } from '../services';
 
 export interface IngestRoutesServer {
   url: string;

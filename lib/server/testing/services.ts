@@ -10,9 +10,9 @@ import type { DatabaseKind } from '../db/backend';
 import { isPostgresUrl } from '../db/backend';
 import { createPrismaClient } from '../db/client';
 import { migrate } from '../db/migrate';
-import { EventBus } from '../event-bus';
-import { RunManager, type RunManagerOptions } from '../run-manager';
-import type { ServerServices } from '../trpc/context';
+import { EventBus } from '../streaming/event-bus';
+import { RunManager, type RunManagerOptions } from '../runs/run-manager';
+import type { ServerServices } from '../services';
 import { createPostgresDatabase, tempDir } from './db';
 
 export interface TestServices extends ServerServices {

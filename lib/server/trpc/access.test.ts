@@ -13,6 +13,7 @@ import { createUser } from '../auth/users';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest, type TestServices } from '../testing/services';
 import { createContextInner } from './context';
+import { testContext } from '../testing/context';
 import { createCaller } from './root';
 
 const TEAM: AuthSettings = {
@@ -284,13 +285,13 @@ describe.each(BACKENDS)('team mode (%s)', (backend) => {
       expect((await as(s, admin).backend.list()).customURLs).toBe('public');
       expect((await as(s, member).backend.list()).customURLs).toBe('none');
       expect((await as(s, viewer).backend.list()).customURLs).toBe('none');
-      expect((await createCaller(createContextInner(s)).backend.list()).customURLs).toBe('any');
+      expect((await createCaller(testContext(s)).backend.list()).customURLs).toBe('any');
     });
 
     it("a fork on its parent's custom server is refused to a member, as starting one would be", async () => {
       const { s, admin, member } = await team();
       // an admin's run on a custom server, stored as if it had been made in local mode (no network here)
-      const local = createCaller(createContextInner(s));
+      const local = createCaller(testContext(s));
       const { id } = await local.run.create(custom('http://127.0.0.1:9/v1'));
       await s.manager.settled(id);
       await s.prisma.run.update({ where: { id }, data: { ownerId: admin.kind === 'user' ? admin.id : null } });
@@ -325,7 +326,7 @@ describe.each(BACKENDS)('team mode (%s)', (backend) => {
       };
       await started(as(s, member), { ...folder, goal: 'project: bench/clamp-range' });
       const byAdmin = await started(as(s, admin), folder);
-      await started(createCaller(createContextInner(s)), folder);
+      await started(createCaller(testContext(s)), folder);
       // the admin's folder run, forked or replayed by a member, would read the folder again
       expect(await codeOf(as(s, member).run.fork({ runId: byAdmin, nodeId: 'n0' }))).toBe('FORBIDDEN');
       const replay = { provider: 'replay' as const, recordingRunId: byAdmin };

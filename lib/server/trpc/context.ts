@@ -7,15 +7,7 @@
  */
 import { actorName, type Principal } from '../../contract/access';
 import type { AuthSettings } from '../auth/settings';
-import type { PrismaClient } from '../db/client';
-import type { EventBus } from '../event-bus';
-import type { RunManager } from '../run-manager';
-
-export interface ServerServices {
-  prisma: PrismaClient;
-  bus: EventBus;
-  manager: RunManager;
-}
+import type { ServerServices } from '../services';
 
 export interface Context extends ServerServices {
   who: Principal;
@@ -30,17 +22,10 @@ export interface Context extends ServerServices {
   secure: boolean;
 }
 
-/** Local mode's settings, for tests and callers that do not care. */
-export const LOCAL_AUTH: AuthSettings = {
-  team: false,
-  secret: 'local mode signs share links with a per-process secret; tests use this one',
-  allowedOrigins: [],
-  allowOpen: false,
-};
-
 export interface ContextOptions {
   who?: Principal;
-  auth?: AuthSettings;
+  /** How this server guards itself (auth/settings.ts): always the caller's, never a default with a known secret. */
+  auth: AuthSettings;
   /** Local mode only: the name the browser sends (x-arborist-actor). Team mode records the user. */
   actor?: string;
   requestHeaders?: Headers | null;
@@ -48,24 +33,15 @@ export interface ContextOptions {
   secure?: boolean;
 }
 
-export function createContextInner(services: ServerServices, options: ContextOptions = {}): Context {
+export function createContextInner(services: ServerServices, options: ContextOptions): Context {
   const who = options.who ?? { kind: 'local' };
   return {
     ...services,
     who,
-    auth: options.auth ?? LOCAL_AUTH,
+    auth: options.auth,
     actor: who.kind === 'local' && options.actor ? options.actor : actorName(who),
     requestHeaders: options.requestHeaders ?? null,
     resHeaders: options.resHeaders ?? null,
     secure: options.secure ?? false,
   };
-}
-
-/** Names are shown in the event log, so they are short plain text. */
-export function actorFromHeader(value: string | null): string {
-  const name = (value ?? '')
-    .replace(/[^\p{L}\p{N} ._@-]/gu, '')
-    .trim()
-    .slice(0, 40);
-  return name || 'person';
 }

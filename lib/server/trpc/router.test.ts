@@ -6,7 +6,7 @@ import type { EventOf, ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest } from '../testing/services';
-import { createContextInner } from './context';
+import { testContext } from '../testing/context';
 import { createCaller } from './root';
 
 const testServices = servicesPerTest();
@@ -42,7 +42,7 @@ async function collect(iterable: AsyncIterable<unknown>, until?: (events: Explor
 describe.each(BACKENDS)('the API (%s)', (backend) => {
   async function setup(options: Parameters<typeof testServices.create>[0] = {}) {
     const s = await testServices.open(backend, options);
-    return { s, api: createCaller(createContextInner(s, { actor: 'alice' })) };
+    return { s, api: createCaller(testContext(s, { actor: 'alice' })) };
   }
 
   describe('run.create, byId, list', () => {
@@ -292,7 +292,7 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
     it('marks runs left running as interrupted and continues them from their log', async () => {
       // A server that dies mid-run: its manager stops writing (no run.finished), the row still says running.
       const first = await testServices.open(backend, { resumeMode: 'auto' });
-      const api = createCaller(createContextInner(first));
+      const api = createCaller(testContext(first));
       const { id } = await api.run.create(game(3, 30));
       await collect(await api.run.onEvents({ runId: id }), (ev) => ev.length >= 20);
       // simulate the crash: freeze the writer, then start a second manager on the same database
@@ -308,7 +308,7 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
       expect(interrupted).toEqual([id]);
       expect(resumed).toEqual([id]);
       await second.manager.settled(id);
-      const api2 = createCaller(createContextInner(second));
+      const api2 = createCaller(testContext(second));
       const log = (await api2.run.events({ id, limit: 10_000 })).events;
       expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
       // the restart is in the log: interrupted, queued again, resumed where the dead server stopped writing
@@ -336,7 +336,7 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
       const second = s.restart({ resumeMode: 'manual' });
       testServices.track(second);
       await second.manager.recover();
-      const api2 = createCaller(createContextInner(second));
+      const api2 = createCaller(testContext(second));
       expect((await api2.run.byId({ id })).status).toBe('interrupted');
       expect(await codeOf(api2.run.pause({ id }))).toBe('CONFLICT');
       await api2.run.resume({ id });

@@ -7,7 +7,7 @@
  */
 import { canOnRun, type RunAction } from '../../contract/access';
 import type { RunRecord } from '../../contract/run';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors';
 import { getRun } from '../repositories/runs';
 import type { Context } from './context';
 

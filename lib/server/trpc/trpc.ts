@@ -7,7 +7,7 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import { type DomainErrorKind, domainErrorKind, errorField } from '../errors';
+import { type DomainErrorKind, domainErrorKind, errorField } from '../core/errors';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { canCreateRuns, isAdmin, type Principal } from '../../contract/access';
 import type { Context } from './context';

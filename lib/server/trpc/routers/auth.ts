@@ -10,7 +10,7 @@ import { createSession, deleteSession } from '../../auth/sessions';
 import { completeSetup, setupNeeded } from '../../auth/setup';
 import { assertMayTry, clearFailures, recordFailure } from '../../auth/throttle';
 import { checkPassword, normalizeEmail } from '../../auth/users';
-import { UnauthorizedError } from '../../errors';
+import { UnauthorizedError } from '../../core/errors';
 import type { Context } from '../context';
 import { publicProcedure, router } from '../trpc';
 

@@ -2,8 +2,8 @@
  * The `backend` router: which model backends this server offers the run form (the key itself never leaves the
  * server: only whether one is configured). Not responsible for building models (model-factory.ts).
  */
-import { readEnv } from '../../env';
-import { listBackends } from '../../model-factory';
+import { readEnv } from '../../core/env';
+import { listBackends } from '../../runs/model-factory';
 import { isAdmin } from '../../../contract/access';
 import { router, signedInProcedure } from '../trpc';
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { createShareLink, getShareLink, listShareLinks, MAX_SHARE_DAYS, revokeShareLink } from '../../auth/share-links';
 import { signShareToken } from '../../auth/tokens';
 import { emailsByUserId } from '../../auth/users';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../core/errors';
 import { runFor } from '../run-access';
 import { router, signedInProcedure } from '../trpc';
 

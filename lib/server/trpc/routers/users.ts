@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, roleSchema } from '../../../contract/access';
 import { createUser, listUsers, updateUser } from '../../auth/users';
-import { ConflictError } from '../../errors';
+import { ConflictError } from '../../core/errors';
 import type { Context } from '../context';
 import { adminProcedure, router } from '../trpc';
 

@@ -19,9 +19,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { PrismaClient } from './db/client';
+import type { PrismaClient } from '../db/client';
 import type { ImportKind } from './imports';
-import { deleteStagedRuns } from './repositories/runs';
+import { deleteStagedRuns } from '../repositories/runs';
 
 /** What the worker is given (workerData); `bytes` is transferred to it, the caller's copy becomes empty. */
 export interface ImportJobInput {

@@ -7,7 +7,7 @@
  * notification may have been missed).
  * Not responsible for catch-up from the database (the subscription does that) or for reaching other processes.
  */
-import type { ExplorationEvent } from '../contract/events';
+import type { ExplorationEvent } from '../../contract/events';
 
 export type BusMessage =
   | { kind: 'events'; events: ExplorationEvent[] }

@@ -5,12 +5,12 @@
  * must never see the request).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelSpec } from '../contract/model-spec';
-import { ModelError } from '../models/index';
-import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/testing';
-import { readEnv } from './env';
+import type { ModelSpec } from '../../contract/model-spec';
+import { ModelError } from '../../models/index';
+import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../../models/testing';
+import { readEnv } from '../core/env';
 import { createModel } from './model-factory';
-import { OpenAIModel } from '../models/index';
+import { OpenAIModel } from '../../models/index';
 import {
   type ResolveHost,
   checkModelSpecAllowed,

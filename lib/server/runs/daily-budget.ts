@@ -6,11 +6,11 @@
  * engine's spendAllowanceUsd) and refuses when nothing is left.
  * Not responsible for who the person is (the auth core) nor for stopping a run at its cap (lib/engine/budget.ts).
  */
-import type { Db } from './db/client';
-import { formatCost } from '../contract/format';
-import { readEnv, type ServerEnv } from './env';
-import { ForbiddenError } from './errors';
-import { sumOwnerCostSince } from './repositories/spend';
+import type { Db } from '../db/client';
+import { formatCost } from '../../contract/format';
+import { readEnv, type ServerEnv } from '../core/env';
+import { ForbiddenError } from '../core/errors';
+import { sumOwnerCostSince } from '../repositories/spend';
 
 /** Midnight UTC of the day `now` falls in. */
 export function utcMidnight(now: Date): Date {

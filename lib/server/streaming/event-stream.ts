@@ -11,12 +11,12 @@
  * (committed before published, so nothing is lost), instead of holding a copy of the whole run.
  * Not responsible for SSE framing or for resuming clients (they pass their last seq back).
  */
-import type { ExplorationEvent } from '../contract/events';
-import type { PrismaClient } from './db/client';
+import type { ExplorationEvent } from '../../contract/events';
+import type { PrismaClient } from '../db/client';
 import { type BusMessage, type EventBus, STREAMS_CLOSING } from './event-bus';
-import { listEvents } from './repositories/events';
-import { getRun } from './repositories/runs';
-import { hasEnded } from '../contract/run-status';
+import { listEvents } from '../repositories/events';
+import { getRun } from '../repositories/runs';
+import { hasEnded } from '../../contract/run-status';
 
 const PAGE = 1_000;
 /** Live events a follower may hold unread; past it, they are read from the table instead. */

@@ -3,7 +3,7 @@
  * with a clear startup error for a bad value (and never a secret in it).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICES, priceCall } from '../engine/index';
+import { DEFAULT_PRICES, priceCall } from '../../engine/index';
 import { loadPriceTable, readEnv } from './env';
 
 describe('readEnv', () => {

@@ -15,8 +15,8 @@
  *   events: nothing else is stored). The caller loads the source run's events and passes the recording in.
  * Not responsible for the backends themselves (lib/models, lib/tasks/simulated-model) or for loading events.
  */
-import type { ModelSpec, OpenAIModelSpec } from '../contract/model-spec';
-import type { LanguageModel } from '../engine/index';
+import type { ModelSpec, OpenAIModelSpec } from '../../contract/model-spec';
+import type { LanguageModel } from '../../engine/index';
 import {
   DEFAULT_OPENAI_BASE_URL,
   displayURL,
@@ -25,9 +25,9 @@ import {
   type Recording,
   RecordingModel,
   ReplayModel,
-} from '../models/index';
-import { createSimulatedModel } from '../tasks/index';
-import type { ServerEnv } from './env';
+} from '../../models/index';
+import { createSimulatedModel } from '../../tasks/index';
+import type { ServerEnv } from '../core/env';
 import { findServer, isListedOrigin, publicOnlyFetch, publicServers } from './model-servers';
 
 /** The part of the server's environment the models need. */

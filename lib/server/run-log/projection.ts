@@ -4,13 +4,13 @@
  * manager's write loop and the ingest API.
  * Not responsible for the SQL (repositories/) nor for folding (lib/engine reduce).
  */
-import type { ExplorationEvent } from '../contract/events';
-import { reduce, subtreeIds, type ThoughtNode, type ThoughtTree } from '../engine/index';
-import type { Db } from './db/client';
-import { appendEventsInTransaction } from './repositories/events';
-import { upsertNodes } from './repositories/nodes';
-import { writeRunPatch } from './repositories/runs';
-import { summarizeTree } from './run-summary';
+import type { ExplorationEvent } from '../../contract/events';
+import { reduce, subtreeIds, type ThoughtNode, type ThoughtTree } from '../../engine/index';
+import type { Db } from '../db/client';
+import { appendEventsInTransaction } from '../repositories/events';
+import { upsertNodes } from '../repositories/nodes';
+import { writeRunPatch } from '../repositories/runs';
+import { summarizeTree } from './summary';
 
 /**
  * The nodes an event changed, once it is folded onto `tree`; `inFlightBefore` is the node the tree had in flight

@@ -7,8 +7,8 @@
  * Not responsible for starting the thread, limits or HTTP (import-jobs.ts, http/run-files.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createPrismaClient } from './db/client';
-import { domainErrorKind } from './errors';
+import { createPrismaClient } from '../db/client';
+import { domainErrorKind } from '../core/errors';
 import type { ImportJobInput, ImportJobResult } from './import-jobs';
 import { importBytes } from './imports';
 

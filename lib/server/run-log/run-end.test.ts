@@ -4,8 +4,8 @@
 // streamed in through the ingest API once its client finishes it.
 import { getLogs } from '@prisma/debug';
 import { describe, expect, it } from 'vitest';
-import { streamRunEvents } from './event-stream';
-import { servicesPerTest } from './testing/services';
+import { streamRunEvents } from '../streaming/event-stream';
+import { servicesPerTest } from '../testing/services';
 
 const testServices = servicesPerTest();
 

@@ -6,9 +6,9 @@
  * Not responsible for the database file's path rules (db/migrate.ts resolves DATABASE_URL).
  */
 import { z } from 'zod';
-import { DEFAULT_PRICES, type PriceTable } from '../engine/index';
-import { DEFAULT_OPENAI_BASE_URL } from '../models/index';
-import { MIN_PASSWORD_LENGTH } from '../contract/access';
+import { DEFAULT_PRICES, type PriceTable } from '../../engine/index';
+import { DEFAULT_OPENAI_BASE_URL } from '../../models/index';
+import { MIN_PASSWORD_LENGTH } from '../../contract/access';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 

@@ -1,7 +1,7 @@
 // The logger's lines: JSON a collector can read (instance, level, run id, fields, an error's message) or text a person
 // reads.
 import { describe, expect, it } from 'vitest';
-import { createLogger, formatLogLine } from './log';
+import { createLogger, formatLogLine } from './logger';
 
 describe('log lines', () => {
   it('as JSON: one object with ts, level, instance, run id, the fields and msg; an error keeps its message', () => {

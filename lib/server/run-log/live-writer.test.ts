@@ -4,14 +4,14 @@
  * committed events in order, and a failed transaction loses nothing it claimed to have written.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ExplorationEvent } from '../contract/events';
-import { createEmptyTree } from '../engine/index';
-import { ThoughtTreeExecutor } from '../engine/server';
-import { createSimulatedModel, getTaskEntry } from '../tasks/index';
-import { EventBus } from './event-bus';
-import { appendEvents, EventAppendError, listEvents } from './repositories/events';
-import { listNodes } from './repositories/nodes';
-import { createRun, getRun } from './repositories/runs';
+import type { ExplorationEvent } from '../../contract/events';
+import { createEmptyTree } from '../../engine/index';
+import { ThoughtTreeExecutor } from '../../engine/server';
+import { createSimulatedModel, getTaskEntry } from '../../tasks/index';
+import { EventBus } from '../streaming/event-bus';
+import { appendEvents, EventAppendError, listEvents } from '../repositories/events';
+import { listNodes } from '../repositories/nodes';
+import { createRun, getRun } from '../repositories/runs';
 import {
   BUSY_WITHIN_MS,
   MAX_BATCH_EVENTS,
@@ -19,8 +19,8 @@ import {
   drainWrites,
   enqueueWrite,
   type RunWriteState,
-} from './run-writer';
-import { BACKENDS, sampleRunInput, sharedTestDb } from './testing/db';
+} from './live-writer';
+import { BACKENDS, sampleRunInput, sharedTestDb } from '../testing/db';
 
 const RUN = 'run-w';
 

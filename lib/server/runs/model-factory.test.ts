@@ -3,14 +3,14 @@
  * sent (only to OPENAI_BASE_URL's origin), OpenAI runs recorded, and a replay of a run built from its events.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../contract/events';
-import type { LanguageModel } from '../engine/index';
-import { ThoughtTreeExecutor } from '../engine/server';
-import { createRng, hashString, ModelError, recordingFromEvents, RecordingModel, ReplayModel } from '../models/index';
-import { game24Simulation, game24Task } from '../tasks/index';
-import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../models/testing';
-import { readEnv } from './env';
-import { modelSpecSchema } from '../contract/model-spec';
+import type { ExplorationEvent } from '../../contract/events';
+import type { LanguageModel } from '../../engine/index';
+import { ThoughtTreeExecutor } from '../../engine/server';
+import { createRng, hashString, ModelError, recordingFromEvents, RecordingModel, ReplayModel } from '../../models/index';
+import { game24Simulation, game24Task } from '../../tasks/index';
+import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../../models/testing';
+import { readEnv } from '../core/env';
+import { modelSpecSchema } from '../../contract/model-spec';
 import { type ModelEnv, createModel, listBackends, modelLabel, specModelId } from './model-factory';
 
 const KEY = 'sk-test-SECRET-1234';

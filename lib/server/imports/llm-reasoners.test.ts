@@ -3,14 +3,14 @@
 // own tag, its stored log folding to the tree the parser built; a broken log is refused and writes nothing.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createEmptyTree, fold } from '../engine/index';
-import { parseLlmReasonersLog } from '../formats/index';
+import { createEmptyTree, fold } from '../../engine/index';
+import { parseLlmReasonersLog } from '../../formats/index';
 import { importFile } from './imports';
-import { listEvents } from './repositories/events';
-import { listNodes } from './repositories/nodes';
-import { servicesPerTest } from './testing/services';
+import { listEvents } from '../repositories/events';
+import { listNodes } from '../repositories/nodes';
+import { servicesPerTest } from '../testing/services';
 
-const TEN = new URL('../formats/fixtures/llm-reasoners-mcts-10.json', import.meta.url);
+const TEN = new URL('../../formats/fixtures/llm-reasoners-mcts-10.json', import.meta.url);
 const tenIterations = () => JSON.parse(readFileSync(TEN, 'utf8')) as { logs: unknown[] };
 
 const testServices = servicesPerTest();

@@ -6,12 +6,12 @@
  * Not responsible for a run's lifecycle (the run manager starts, stops and detaches runs), the SQL (repositories/),
  * nor for folding (lib/engine reduce, through projection.ts).
  */
-import type { ExplorationEvent } from '../contract/events';
-import type { ThoughtTree } from '../engine/index';
-import type { PrismaClient } from './db/client';
-import type { EventBus } from './event-bus';
-import { type Cluster, LeaseLostError } from './cluster/index';
-import { EventAppendError } from './repositories/events';
+import type { ExplorationEvent } from '../../contract/events';
+import type { ThoughtTree } from '../../engine/index';
+import type { PrismaClient } from '../db/client';
+import type { EventBus } from '../streaming/event-bus';
+import { type Cluster, LeaseLostError } from '../cluster/index';
+import { EventAppendError } from '../repositories/events';
 import { foldTouched, writeFoldedBatch } from './projection';
 
 /** What the writer keeps of a live run (the run manager's LiveRun has these fields and more). */

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { capAtRemainder, remainingDailyBudget, utcMidnight } from './daily-budget';
-import { createRun } from './repositories/runs';
-import { BACKENDS, sampleRunInput, sharedTestDb } from './testing/db';
+import { createRun } from '../repositories/runs';
+import { BACKENDS, sampleRunInput, sharedTestDb } from '../testing/db';
 
 const NOW = new Date('2026-11-30T18:30:00Z');
 

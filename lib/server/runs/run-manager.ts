@@ -14,9 +14,9 @@
  * Not responsible for the search (lib/engine), SQL (repositories) or the API's shape (trpc/).
  */
 import { randomUUID } from 'node:crypto';
-import type { EventPayloads, ExplorationEvent } from '../contract/events';
-import type { ToTConfig } from '../contract/vocabulary';
-import { createEmptyTree, fold, reduce, resolveConfig } from '../engine/index';
+import type { EventPayloads, ExplorationEvent } from '../../contract/events';
+import type { ToTConfig } from '../../contract/vocabulary';
+import { createEmptyTree, fold, reduce, resolveConfig } from '../../engine/index';
 import {
   ExplorationControl,
   forkedNodeId,
@@ -24,23 +24,23 @@ import {
   type SteeringCommand,
   SteeringError,
   ThoughtTreeExecutor,
-} from '../engine/server';
-import { getTaskEntry } from '../tasks/index';
-import type { PrismaClient } from './db/client';
-import { ConflictError, InputError, NotFoundError } from './errors';
-import { type EventBus, STREAMS_CLOSING } from './event-bus';
-import { type Cluster, type ClusterHost, LeaseLostError } from './cluster/index';
-import { type Logger, loggerFromFunction } from './log';
-import { type Recording, recordingFromEvents } from '../models/index';
-import { isTeamMode, loadPriceTable, readEnv } from './env';
+} from '../../engine/server';
+import { getTaskEntry } from '../../tasks/index';
+import type { PrismaClient } from '../db/client';
+import { ConflictError, InputError, NotFoundError } from '../core/errors';
+import { type EventBus, STREAMS_CLOSING } from '../streaming/event-bus';
+import { type Cluster, type ClusterHost, LeaseLostError } from '../cluster/index';
+import { type Logger, loggerFromFunction } from '../core/logger';
+import { type Recording, recordingFromEvents } from '../../models/index';
+import { isTeamMode, loadPriceTable, readEnv } from '../core/env';
 import { remainingDailyBudget } from './daily-budget';
-import { type ModelSpec, modelSpecSchema } from '../contract/model-spec';
+import { type ModelSpec, modelSpecSchema } from '../../contract/model-spec';
 import { createModel, modelLabel, specModelId } from './model-factory';
-import { appendEvents, appendEventsInTransaction, EventAppendError, listEvents } from './repositories/events';
-import { saveSnapshot } from './repositories/snapshots';
-import { forgetQueryHistory } from './db/query-history';
-import { upsertNodes } from './repositories/nodes';
-import { summarizeTree } from './run-summary';
+import { appendEvents, appendEventsInTransaction, EventAppendError, listEvents } from '../repositories/events';
+import { saveSnapshot } from '../repositories/snapshots';
+import { forgetQueryHistory } from '../db/query-history';
+import { upsertNodes } from '../repositories/nodes';
+import { summarizeTree } from '../run-log/summary';
 import {
   createWriteState,
   drainWrites,
@@ -49,13 +49,13 @@ import {
   lostTheLog,
   type RunWriteState,
   type RunWriterDeps,
-} from './run-writer';
-import { IngestRuns } from './ingest/service';
-import { externalRunIds } from './repositories/ingest';
-import type { RunRecord } from '../contract/run';
-import { createRun, findRunsByStatus, getRun, updateRun, deleteRun } from './repositories/runs';
-import { hasEnded } from '../contract/run-status';
-import type { Breakpoint } from '../contract/breakpoints';
+} from '../run-log/live-writer';
+import { IngestRuns } from '../ingest/service';
+import { externalRunIds } from '../repositories/ingest';
+import type { RunRecord } from '../../contract/run';
+import { createRun, findRunsByStatus, getRun, updateRun, deleteRun } from '../repositories/runs';
+import { hasEnded } from '../../contract/run-status';
+import type { Breakpoint } from '../../contract/breakpoints';
 
 /** The lifecycle events the manager writes itself (the engine writes the rest). */
 type LifecycleType =

@@ -20,10 +20,10 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { ModelSpec, OpenAIModelSpec } from '../contract/model-spec';
-import { displayURL, PRIVATE_ADDRESS } from '../models/index';
-import type { ModelServer, ServerEnv } from './env';
-import { ForbiddenError, InputError } from './errors';
+import type { ModelSpec, OpenAIModelSpec } from '../../contract/model-spec';
+import { displayURL, PRIVATE_ADDRESS } from '../../models/index';
+import type { ModelServer, ServerEnv } from '../core/env';
+import { ForbiddenError, InputError } from '../core/errors';
 
 /** The part of the environment the rules read. */
 export type ServersEnv = Pick<ServerEnv, 'ARBORIST_MODEL_SERVERS'>;

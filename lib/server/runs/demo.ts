@@ -3,8 +3,8 @@
  * there to look at, with backtracks and a verified answer. It is a real run made by the run manager.
  * Not responsible for anything when the database already holds runs.
  */
-import { listRuns } from './repositories/runs';
-import type { ServerServices } from './trpc/context';
+import { listRuns } from '../repositories/runs';
+import type { ServerServices } from '../services';
 
 export const DEMO = {
   taskId: 'game24',

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importBytes, importFile } from './imports';
-import { listNodes } from './repositories/nodes';
-import { servicesPerTest } from './testing/services';
+import { listNodes } from '../repositories/nodes';
+import { servicesPerTest } from '../testing/services';
 
-const SAMPLE = new URL('../formats/fixtures/tot-crosswords-dfs-sample.json', import.meta.url);
+const SAMPLE = new URL('../../formats/fixtures/tot-crosswords-dfs-sample.json', import.meta.url);
 type Step = { info: { r_word: number } };
 const sampleLog = () => JSON.parse(readFileSync(SAMPLE, 'utf8')) as Step[][];
 

@@ -2,15 +2,15 @@
 // queued, interrupted by a restart, failed, aborted while queued; seqs stay 1, 2, 3 without a gap; the row's status
 // is the fold's; and a database written before these events (no lifecycle in its logs) keeps working.
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../contract/events';
-import { fold } from '../engine/index';
-import { ThoughtTreeExecutor } from '../engine/server';
-import { createSimulatedModel, getTaskEntry } from '../tasks/index';
-import { sampleRunInput } from './testing/db';
-import { streamRunEvents } from './event-stream';
-import { appendEvents, listEvents } from './repositories/events';
-import { createRun, getRun } from './repositories/runs';
-import { servicesPerTest, type TestServices } from './testing/services';
+import type { ExplorationEvent } from '../../contract/events';
+import { fold } from '../../engine/index';
+import { ThoughtTreeExecutor } from '../../engine/server';
+import { createSimulatedModel, getTaskEntry } from '../../tasks/index';
+import { sampleRunInput } from '../testing/db';
+import { streamRunEvents } from '../streaming/event-stream';
+import { appendEvents, listEvents } from '../repositories/events';
+import { createRun, getRun } from '../repositories/runs';
+import { servicesPerTest, type TestServices } from '../testing/services';
 
 const testServices = servicesPerTest();
 

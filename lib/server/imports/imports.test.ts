@@ -3,15 +3,15 @@
 // transaction; and a file that is wrong is refused with its reason, writing nothing.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../contract/events';
-import { createEmptyTree, fold } from '../engine/index';
-import type { RunExport, TotGame } from '../formats/index';
+import type { ExplorationEvent } from '../../contract/events';
+import { createEmptyTree, fold } from '../../engine/index';
+import type { RunExport, TotGame } from '../../formats/index';
 import { exportRun, importFile, importRun, importTotLog, parseJsonText, sweepStagedImports } from './imports';
-import { appendEvents, getEvent, listEvents } from './repositories/events';
-import { createContextInner } from './trpc/context';
-import { createCaller } from './trpc/root';
-import { listNodes } from './repositories/nodes';
-import type { RunRecord } from '../contract/run';
+import { appendEvents, getEvent, listEvents } from '../repositories/events';
+import { testContext } from '../testing/context';
+import { createCaller } from '../trpc/root';
+import { listNodes } from '../repositories/nodes';
+import type { RunRecord } from '../../contract/run';
 import {
   clearImportJob,
   createRun,
@@ -21,13 +21,13 @@ import {
   listImportTags,
   listRuns,
   summarizeRuns,
-} from './repositories/runs';
-import { latestTreeText } from './repositories/snapshots';
-import { summarizeTree } from './run-summary';
+} from '../repositories/runs';
+import { latestTreeText } from '../repositories/snapshots';
+import { summarizeTree } from '../run-log/summary';
 import { runImportJob } from './import-jobs';
-import { servicesPerTest, type TestServices } from './testing/services';
+import { servicesPerTest, type TestServices } from '../testing/services';
 
-const SAMPLE = new URL('../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
+const SAMPLE = new URL('../../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
 const sampleLog = () => JSON.parse(readFileSync(SAMPLE, 'utf8')) as TotGame[];
 
 const testServices = servicesPerTest();
@@ -305,7 +305,7 @@ describe('staged imports', () => {
     expect((await findRunsByStatus(s.prisma, ['finished'])).map((r) => r.id)).toEqual(before.finished);
     expect(await latestTreeText(s.prisma, 'staged')).toBeNull();
     // the API's one-event read checks the run first (runFor), which a staged run does not pass
-    await expect(createCaller(createContextInner(s)).run.event({ id: 'staged', seq: 1 })).rejects.toThrow(
+    await expect(createCaller(testContext(s)).run.event({ id: 'staged', seq: 1 })).rejects.toThrow(
       /no run staged/,
     );
     expect(await exportRun(s.prisma, 'staged')).toBeNull();

@@ -4,9 +4,9 @@
 // every event once, in order; the NDJSON body is pulled a page at a time, only as fast as its client reads.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../contract/events';
-import { getRun } from './repositories/runs';
-import { hasEnded } from '../contract/run-status';
+import type { ExplorationEvent } from '../../contract/events';
+import { getRun } from '../repositories/runs';
+import { hasEnded } from '../../contract/run-status';
 import {
   eventPagesText,
   FollowerInbox,
@@ -15,7 +15,7 @@ import {
   streamRunEventPages,
   streamRunEvents,
 } from './event-stream';
-import { servicesPerTest } from './testing/services';
+import { servicesPerTest } from '../testing/services';
 
 const testServices = servicesPerTest();
 

@@ -22,28 +22,28 @@
  * Not responsible for HTTP (http/run-files.ts) or the formats themselves (lib/formats).
  */
 import { randomUUID } from 'node:crypto';
-import type { ExplorationEvent } from '../contract/events';
-import { createEmptyTree, fold } from '../engine/index';
-import { buildExport, looksLikeTotLog, parseTotLog, type RunExport, validateRunExport } from '../formats/index';
+import type { ExplorationEvent } from '../../contract/events';
+import { createEmptyTree, fold } from '../../engine/index';
+import { buildExport, looksLikeTotLog, parseTotLog, type RunExport, validateRunExport } from '../../formats/index';
 import {
   looksLikeLlmReasonersLog,
   looksLikeTotCrosswords,
   parseLlmReasonersLog,
   parseTotCrosswords,
-} from '../formats/index';
-import { arboristRunTag, llmReasonersTag, totLogTag } from '../contract/import-tag';
-import type { Prisma } from '../generated/prisma/client';
-import type { PrismaClient } from './db/client';
-import { InputError } from './errors';
-import { appendEventsInTransaction, listEvents } from './repositories/events';
-import { saveSnapshot } from './repositories/snapshots';
-import { upsertNodes } from './repositories/nodes';
-import type { StoredRunStatus } from '../contract/run-status';
-import type { RunRecord, RunToStore } from '../contract/run';
-import type { CrosswordRunDraft } from '../formats/index';
-import { clearImportJob, createRun, deleteStagedRuns, getRun, updateRun } from './repositories/runs';
-import { summarizeTree } from './run-summary';
-import { hasEnded } from '../contract/run-status';
+} from '../../formats/index';
+import { arboristRunTag, llmReasonersTag, totLogTag } from '../../contract/import-tag';
+import type { Prisma } from '../../generated/prisma/client';
+import type { PrismaClient } from '../db/client';
+import { InputError } from '../core/errors';
+import { appendEventsInTransaction, listEvents } from '../repositories/events';
+import { saveSnapshot } from '../repositories/snapshots';
+import { upsertNodes } from '../repositories/nodes';
+import type { StoredRunStatus } from '../../contract/run-status';
+import type { RunRecord, RunToStore } from '../../contract/run';
+import type { CrosswordRunDraft } from '../../formats/index';
+import { clearImportJob, createRun, deleteStagedRuns, getRun, updateRun } from '../repositories/runs';
+import { summarizeTree } from '../run-log/summary';
+import { hasEnded } from '../../contract/run-status';
 
 export interface ImportOptions {
   /** Marks the imported runs; default: the file's own tag, else one that names the source. */

@@ -5,8 +5,8 @@
  * The status is the tree's: a run's whole lifecycle is in its log (run.queued, run.interrupted, run.failed too).
  * Not responsible for moving a run between statuses (the run manager writes the lifecycle events).
  */
-import { markedBestNode, type ThoughtTree } from '../engine/index';
-import type { RunPatch } from './repositories/runs';
+import { markedBestNode, type ThoughtTree } from '../../engine/index';
+import type { RunPatch } from '../repositories/runs';
 
 /**
  * Run.bestScore has one meaning everywhere: the own score (composite, 0..1, the number on its card) of the node the

@@ -1,11 +1,11 @@
 // The run row's summary: what the runs list's numbers mean (issue 10, item 9: one meaning for "score").
 import { describe, expect, it } from 'vitest';
-import type { ExplorationEvent } from '../contract/events';
-import { findBestNode, fold } from '../engine/index';
-import { ThoughtTreeExecutor } from '../engine/server';
-import { handBuiltLog } from '../engine/testing';
-import { ScriptedTreeModel, type TreeSpec } from '../models/index';
-import { summarizeTree } from './run-summary';
+import type { ExplorationEvent } from '../../contract/events';
+import { findBestNode, fold } from '../../engine/index';
+import { ThoughtTreeExecutor } from '../../engine/server';
+import { handBuiltLog } from '../../engine/testing';
+import { ScriptedTreeModel, type TreeSpec } from '../../models/index';
+import { summarizeTree } from './summary';
 
 // root -> A .7, B .6 ; A -> A1 .6 ; B -> B1 .75: every path total (A+A1 1.3, B+B1 1.35) is above 1
 const TREE: TreeSpec = {
