@@ -37,7 +37,7 @@ const NO_TASKS = {
 // ENGINE_SERVER_DOOR). lib/contract is flat (every file is one public definition) and lib/generated is Prisma's.
 // Relative imports between rooms ('../store/run-store') are caught by naming each non-door entry of the room, read
 // from the disk, rather than '../store/*', which would also catch components/run/search/* from components/run/x/.
-const SECOND_DOORS = { engine: ['server'] };
+const SECOND_DOORS = { engine: ['server'], server: ['bench'] }; // lib/server/bench: the benchmarks' door (rooms.test.ts)
 const DOOR_HINTS = { engine: "; event schemas and the vocabulary are lib/contract's" };
 const ROOM_DOORS = readdirSync(join(import.meta.dirname, 'lib'), { withFileTypes: true })
   .filter((d) => d.isDirectory() && !['contract', 'generated'].includes(d.name))

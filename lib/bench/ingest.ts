@@ -20,7 +20,15 @@ import { chromium } from 'playwright-core';
 import type { Breakpoint } from '../contract/breakpoints';
 import type { IngestAppended, IngestCreated, IngestOpInput } from '../contract/ingest';
 import { CHROMIUM_ARGS, ensureBuild, findChromium, startBenchServer } from '../harness/index';
-import { createPrismaClient, createRun, foldTouched, listEvents, writeFoldedBatch } from '../server/index';
+import {
+  createPrismaClient,
+  createRun,
+  EventBus,
+  foldTouched,
+  listEvents,
+  RunLog,
+  silentLogger,
+} from '../server/bench';
 import { createEmptyTree, DEFAULT_TOT_CONFIG } from '../engine/index';
 import { percentile } from './percentile';
 
@@ -120,11 +128,12 @@ async function throughput(base: string, databaseFile: string) {
     });
     const renumbered = all.map((e) => ({ ...e, runId: copyId }));
     const tree = createEmptyTree(copyId);
+    const runLog = new RunLog({ prisma, bus: new EventBus(), log: silentLogger });
     const internalStart = performance.now();
     for (let start = 0; start < renumbered.length; start += BATCH) {
       const batch = renumbered.slice(start, start + BATCH);
       const nodes = foldTouched(tree, batch);
-      await prisma.$transaction((tx) => writeFoldedBatch(tx, copyId, tree, batch, nodes));
+      await runLog.commit(copyId, tree, batch, nodes);
     }
     const internalSeconds = (performance.now() - internalStart) / 1000;
     return { events: events.length, httpSeconds, breakpointSeconds, internalSeconds };

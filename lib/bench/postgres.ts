@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { Client, type Connection, type Submittable } from 'pg';
 import type { ExplorationEvent } from '../contract/events';
 import { freePort, startPostgres, type PostgresCluster } from '../harness/index';
-import { appendEvents, createPrismaClient, createRun, migratePostgres } from '../server/index';
+import { appendEvents, createPrismaClient, createRun, migratePostgres } from '../server/bench';
 import { benchEvents, benchRunInput } from './server-store';
 
 const BENCH_RUN = 'bench-run';

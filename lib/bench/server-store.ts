@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { ExplorationEvent } from '../contract/events';
 import { DEFAULT_TOT_CONFIG } from '../engine/index';
-import { appendEvents, createPrismaClient, createRun, type CreateRunInput, listEvents, migrate } from '../server/index';
+import { appendEvents, createPrismaClient, createRun, type CreateRunInput, listEvents, migrate } from '../server/bench';
 
 export interface EventStoreBenchResult {
   rows: number;

@@ -2,7 +2,7 @@
  * `npm run bench:write` (and part of `npm run bench:server`, through benchWritePath): how fast the run manager's real
  * write path stores a live run, printed, never asserted. In one process, into fresh migrated database files:
  *   1. the groups an InstantModel search commits (onCommit), recorded once, pushed into the manager's write path
- *      (lib/server/run-writer.ts: enqueueWrite, the same fold, node projection, run summary, transaction and bus) as
+ *      (lib/server/run-log/live-writer.ts: enqueueWrite, the same fold, node projection, run summary, transaction and bus) as
  *      fast as the engine gives them (a turn of the event loop between groups), then drained;
  *   2. bare better-sqlite3 writing the same rows: the events, the node rows each chunk changed and one run row update
  *      per chunk, prepared statements, a transaction per 500 events (bench:store's ceiling, with the projection);
@@ -29,8 +29,10 @@ import {
   EventBus,
   foldTouched,
   nodeRow,
+  RunLog,
+  silentLogger,
   summarizeTree,
-} from '../server/index';
+} from '../server/bench';
 import { reportFigures } from './figures';
 import { InstantModel } from './instant-model';
 import { percentile } from './percentile';
@@ -82,6 +84,7 @@ async function driveWriter(file: string, runId: string, groups: readonly Explora
   try {
     await createRun(prisma, benchRunInput(runId));
     const bus = new EventBus();
+    const runLog = new RunLog({ prisma, bus, log: silentLogger });
     const state = createWriteState(runId, createEmptyTree(runId));
     const committedAt = new Map<number, number>(); // a group's last seq -> when the engine committed it
     const latencies: number[] = [];
@@ -101,7 +104,7 @@ async function driveWriter(file: string, runId: string, groups: readonly Explora
     const start = performance.now();
     for (const group of groups) {
       committedAt.set(group.at(-1)!.seq, performance.now());
-      enqueueWrite({ prisma, bus, cluster: null }, state, group);
+      enqueueWrite({ runLog }, state, group);
       await (gapMs > 0 ? sleep(gapMs) : nextTurn());
     }
     await drainWrites(state);
@@ -287,7 +290,7 @@ export async function benchWritePath({
     log(
       `write path, an InstantModel search of ${nodes.toLocaleString('en-US')} nodes: ${result.groups} groups, ` +
         `${result.events.toLocaleString('en-US')} events, ${stored.nodes} node rows (counted back from the files), ${ROUNDS} alternating rounds (rates: medians; ratios: the median of each round's):\n` +
-        `  run manager's write path (run-writer.ts)   ${fmt(result.writePathRowsPerSec)} events/s\n` +
+        `  run manager's write path (live-writer.ts) ${fmt(result.writePathRowsPerSec)} events/s\n` +
         `  better-sqlite3: events + nodes + run row   ${fmt(result.rawRowsPerSec)} events/s\n` +
         `  write path / raw                           ${pct(result.writePathPercent)}` +
         ` (rounds: ${roundPercents.map((p) => p.toFixed(0)).join(', ')})\n` +

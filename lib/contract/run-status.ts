@@ -3,7 +3,7 @@
  * (RunStatus) all name it: a run is queued before it starts, interrupted by a restart, failed by an error outside
  * the search. Each status is reached by an event in the run's log (lib/engine reduce). One list; everyone imports
  * it. Browser-safe, imports nothing.
- * Not responsible for moving a run between them (lib/server/run-manager.ts and the engine write the events).
+ * Not responsible for moving a run between them (lib/server/runs/run-manager.ts and the engine write the events).
  */
 
 export const RUN_STATUSES = ['queued', 'running', 'paused', 'interrupted', 'finished', 'failed'] as const;

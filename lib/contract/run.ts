@@ -5,8 +5,8 @@
  * `runIdentitySchema` with its times as text (lib/formats/export.ts extends it), an import stores RunToStore (a
  * pick of it), and the pages get it through tRPC's RouterOutputs.
  * Browser-safe; imports zod and the rest of the contract only.
- * Not responsible for reading or writing rows (lib/server/repositories/runs.ts) nor for moving a run between
- * statuses (lib/server/run-manager.ts).
+ * Not responsible for reading or writing rows (lib/server/repositories/runs.ts, lib/server/run-log/run-rows.ts) nor for moving a run between
+ * statuses (lib/server/runs/run-manager.ts).
  */
 import { z } from 'zod';
 import type { ExplorationEvent } from './events';

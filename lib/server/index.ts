@@ -8,8 +8,8 @@
  */
 
 export { createPrismaClient } from './db/client';
+export { withoutPrompt } from './run-log/index';
 export { migrate } from './db/migrate';
-export { migratePostgres } from './db/migrate-postgres';
 export { eventPagesText, ndjsonBody, streamRunEventPages, streamRunEvents } from './streaming/event-stream';
 export { isSecureRequest } from './auth/cookies';
 export { accessErrorResponse, admit, mayImport } from './http/admit';
@@ -22,19 +22,11 @@ export {
   ingestEventsResponse,
   ingestFinishResponse,
   ingestHeartbeatResponse,
-} from './ingest/http';
-export { appendEvents, listEvents, withoutPrompt } from './repositories/events';
-export { foldTouched, writeFoldedBatch } from './run-log/projection';
-export { createWriteState, drainWrites, enqueueWrite, type RunWriteState } from './run-log/live-writer';
-export { EventBus } from './streaming/event-bus';
-export { summarizeTree } from './run-log/summary';
-export { createRun, getRun } from './repositories/runs';
-export { nodeRow } from './repositories/nodes';
-export type { CreateRunInput } from './repositories/runs';
+} from './http/ingest';
 export { getServices, shutdownServices } from './services';
 export { checkHealth, type HealthReport } from './cluster/index';
 export { actorFromHeader } from './auth/actor';
 export { createContextInner } from './trpc/context';
-export { appRouter } from './trpc/root';
+export { appRouter } from './trpc/routers/root';
 export { runFor } from './trpc/run-access';
-export type { AppRouter } from './trpc/root';
+export type { AppRouter } from './trpc/routers/root';

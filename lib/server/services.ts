@@ -11,19 +11,57 @@ import { getPrisma, type PrismaClient } from './db/client';
 import { resolveDatabase } from './db/backend';
 import { clusterTimings, isTeamMode, readEnv } from './core/env';
 import { Cluster, defaultInstanceId } from './cluster/index';
-import { createLogger, type Logger } from './core/logger';
+import { createLogger, type Logger, loggerFromFunction } from './core/logger';
 import { prepareTeamMode } from './auth/setup';
-import { EventBus } from './streaming/event-bus';
-import { RunManager } from './runs/run-manager';
+import { EventBus, RunLog, sweepStagedImports } from './run-log/index';
+import { RunManager, type RunManagerOptions } from './runs/run-manager';
+import { IngestRuns } from './ingest/service';
 import { seedDemoRun } from './runs/demo';
-import { sweepStagedImports } from './imports/imports';
 import { configureSandbox } from '../tasks/index';
 
 /** The server's services, one set per process: what every route, router and producer of runs is handed. */
 export interface ServerServices {
   prisma: PrismaClient;
+  /** Announces committed batches to this process's streams (the log room's; `runLog.bus`). */
   bus: EventBus;
+  /** The one writer of every run's log. */
+  runLog: RunLog;
+  /** Engine runs: started, queued, steered and resumed here. */
   manager: RunManager;
+  /** External runs (the ingest API): a program elsewhere runs the search and streams it in. */
+  ingest: IngestRuns;
+}
+
+/** What wires one set of services (the process's, or a test's on its own database). */
+export interface WireOptions extends Omit<RunManagerOptions, 'runLog'> {
+  bus: EventBus;
+  /** External runs: the silence after which one is interrupted, and the heartbeat asked for. */
+  ingestTimeoutMs?: number;
+  ingestHeartbeatMs?: number;
+}
+
+/**
+ * The producers of runs around their one log writer: the run manager (engine runs) and the ingest service (external
+ * runs) each get the RunLog and neither knows the other.
+ */
+export function wireServices(options: WireOptions): ServerServices {
+  const { bus, ingestTimeoutMs, ingestHeartbeatMs, ...managerOptions } = options;
+  const log: Logger =
+    options.log === undefined
+      ? loggerFromFunction((message) => console.log(`[arborist] ${message}`))
+      : typeof options.log === 'function'
+        ? loggerFromFunction(options.log)
+        : options.log;
+  const runLog = new RunLog({ prisma: options.prisma, bus, log });
+  const manager = new RunManager({ ...managerOptions, runLog, log });
+  const ingest = new IngestRuns({
+    prisma: options.prisma,
+    runLog,
+    timeoutMs: ingestTimeoutMs ?? 30_000,
+    heartbeatMs: ingestHeartbeatMs ?? 5_000,
+    log: (message) => log.info(message),
+  });
+  return { prisma: options.prisma, bus, runLog, manager, ingest };
 }
 
 const globalForServices = globalThis as typeof globalThis & {
@@ -58,7 +96,7 @@ async function createServices(): Promise<ServerServices> {
         resumeMode: env.ARBORIST_RESUME,
       })
     : undefined;
-  const manager = new RunManager({
+  const services = wireServices({
     prisma,
     bus,
     maxConcurrentRuns: env.ARBORIST_MAX_CONCURRENT_RUNS,
@@ -69,6 +107,7 @@ async function createServices(): Promise<ServerServices> {
     instanceId,
     ...(cluster && { cluster }),
   });
+  const { manager, ingest } = services;
   log.info(`starting on ${database.display}${clustered ? ' as a cluster instance' : ''}`);
   // before anything reads or writes runs: no import of this process is running yet, so every staged run is a leftover
   // (in a cluster another instance may be importing: its staged runs are left alone there)
@@ -77,20 +116,20 @@ async function createServices(): Promise<ServerServices> {
   if (isTeamMode(env)) await prepareTeamMode(prisma, env, (message) => log.info(message));
   await manager.recover();
   // external runs whose client fell silent (this start's clock: one left running by the last server gets its timeout)
-  manager.ingest.startSweeper();
+  ingest.startSweeper();
   if (env.ARBORIST_DEMO === '1') {
     if (clustered) {
       // instances starting together on an empty database: one seeds, the others (after the lock) see its run
       await prisma.$transaction(
         async (tx) => {
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_SEED_LOCK})`;
-          await seedDemoRun({ prisma, bus, manager });
+          await seedDemoRun(services);
         },
         { timeout: 60_000 },
       );
-    } else await seedDemoRun({ prisma, bus, manager });
+    } else await seedDemoRun(services);
   }
-  return { prisma, bus, manager };
+  return services;
 }
 
 /**
@@ -105,7 +144,8 @@ export function shutdownServices(): Promise<void> {
     const log = globalForServices.arboristLog;
     const limitMs = readEnv().ARBORIST_SHUTDOWN_MS;
     const work = (async () => {
-      const { manager, prisma } = await services;
+      const { manager, ingest, prisma } = await services;
+      ingest.stopSweeper();
       const { handedBack, stopped } = await manager.shutdown();
       log?.info('graceful shutdown done', { handedBack, stopped });
       await prisma.$disconnect();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
 import { streamRunEvents } from '../streaming/event-stream';
-import { listEvents } from '../repositories/events';
+import { listEvents } from '../run-log/events';
 import { getRun } from '../repositories/runs';
 import { leaseOwnerOf } from '../run-log/leases';
 import { clusterPerTest, type TestInstance } from '../testing/cluster';
@@ -226,17 +226,17 @@ describe('an external run (the ingest API) across instances', () => {
     const db = await clusters.database();
     const a = await db.start('A');
     const b = await db.start('B');
-    const { runId } = await a.manager.ingest.create(
+    const { runId } = await a.ingest.create(
       { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', commands: ['prune'], agent: 'loop' },
       { ownerId: null, actor: 'tester' },
     );
-    await a.manager.ingest.append(runId, [
+    await a.ingest.append(runId, [
       { seq: 1, op: 'node', id: 'root', parent: null, thought: 'start' },
       { seq: 2, op: 'node', id: 'b', parent: 'root', thought: 'b' },
     ]);
     // the poll would wait 25 s; the test's own limit (10 s) fails it if only the poll's time ended it
-    const poll = a.manager.ingest.commands(runId, 0, 25_000);
-    await b.manager.command(runId, { type: 'prune', nodeId: 'b', actor: 'bob' });
+    const poll = a.ingest.commands(runId, 0, 25_000);
+    await b.ingest.request(runId, { type: 'prune', nodeId: 'b', actor: 'bob' });
     const { commands } = await poll;
     expect(commands).toEqual([expect.objectContaining({ kind: 'prune', nodeId: 'b', actor: 'bob' })]);
   }, 10_000);

@@ -6,15 +6,15 @@
  * (notifications.ts), and on shutdown hands its runs back so another instance resumes them at once.
  * The run manager is its host: the cluster decides who executes what and when; the manager executes, stops and
  * writes a run's log (ClusterHost). README.md has the design and the failure cases.
- * Not responsible for a run's search or log (run-manager.ts), nor for the SQL (repositories/leases.ts).
+ * Not responsible for a run's search or log (run-manager.ts), nor for the SQL (run-log/leases.ts).
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { SteeringCommand } from '../../engine/server';
 import type { Db, PrismaClient } from '../db/client';
-import type { EventBus } from '../streaming/event-bus';
+import type { EventBus } from '../run-log/event-bus';
 import type { Logger } from '../core/logger';
-import { EVENTS_CHANNEL, parseEventsNotice, sendEventsNotice } from '../repositories/events';
+import { EVENTS_CHANNEL, parseEventsNotice, sendEventsNotice } from '../run-log/events';
 import {
   claimQueuedRun,
   clearLapsedQueuedLeases,

@@ -2,7 +2,7 @@
 // does not answer (reported without its password).
 import { describe, expect, it } from 'vitest';
 import { createPrismaClient } from '../db/client';
-import { createRun } from '../repositories/runs';
+import { createRun } from '../run-log/run-rows';
 import { sampleRunInput } from '../testing/db';
 import { clusterPerTest } from '../testing/cluster';
 import { servicesPerTest } from '../testing/services';

@@ -3,7 +3,7 @@
  * fast), how many runs wait to be claimed in the whole cluster, how many execute on this instance, and is it
  * draining. 200 when it can take work, 503 when the database does not answer or the instance is shutting down.
  * No secrets: a database error's text has any connection URL's password taken out.
- * Not responsible for the HTTP response (app/api/health/route.ts) nor for the counts' meaning (repositories/leases.ts).
+ * Not responsible for the HTTP response (app/api/health/route.ts) nor for the counts' meaning (run-log/leases.ts).
  */
 import { type DatabaseKind, redactUrl } from '../db/backend';
 import { databaseKindOf, type PrismaClient } from '../db/client';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RunExport } from '../../formats/index';
-import { listEvents } from '../repositories/events';
+import { listEvents } from '../run-log/events';
 import { servicesPerTest, type TestServices } from '../testing/services';
 import { exportFileName, exportRunResponse, type ImportRequestOptions, importRunsResponse } from './run-files';
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importBytes, importFile } from './imports';
-import { listNodes } from '../repositories/nodes';
+import { listNodes } from '../run-log/nodes';
 import { servicesPerTest } from '../testing/services';
 
 const SAMPLE = new URL('../../formats/fixtures/tot-crosswords-dfs-sample.json', import.meta.url);

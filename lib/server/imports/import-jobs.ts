@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PrismaClient } from '../db/client';
 import type { ImportKind } from './imports';
-import { deleteStagedRuns } from '../repositories/runs';
+import { deleteStagedImport } from '../run-log/index';
 
 /** What the worker is given (workerData); `bytes` is transferred to it, the caller's copy becomes empty. */
 export interface ImportJobInput {
@@ -86,7 +86,7 @@ const bundled = () => process.env.NEXT_RUNTIME === 'nodejs';
  * process.cwd() carries turbopackIgnore, else Turbopack traces the folder and compiles every file in it.
  */
 function sourceWorker(workerData: ImportJobInput, transferList: ArrayBuffer[]): Worker {
-  const dir = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'server');
+  const dir = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib', 'server', 'imports');
   const { Worker: SourceWorker } = process.getBuiltinModule('node:worker_threads');
   return new SourceWorker(path.join(dir, 'import-worker-boot.mjs'), {
     workerData: { ...workerData, entry: path.join(dir, 'import-worker.ts') },
@@ -141,7 +141,7 @@ export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult
     worker.once('exit', (code) => {
       if (result) return resolve(result);
       // died before answering: what it staged is nobody's, delete it (a few runs per statement)
-      deleteStagedRuns(request.prisma, jobId)
+      deleteStagedImport(request.prisma, jobId)
         .catch((cleanup: unknown) => console.error('[arborist] deleting a dead import’s staged runs failed:', cleanup))
         .finally(() => reject(failure ?? new Error(`the import worker exited with code ${code} before answering`)));
     });

@@ -6,23 +6,16 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
 import { createEmptyTree, fold } from '../../engine/index';
 import type { RunExport, TotGame } from '../../formats/index';
-import { exportRun, importFile, importRun, importTotLog, parseJsonText, sweepStagedImports } from './imports';
-import { appendEvents, getEvent, listEvents } from '../repositories/events';
+import { exportRun, importFile, importRun, importTotLog, parseJsonText } from './imports';
+import { sweepStagedImports } from '../run-log/index';
+import { appendEvents, getEvent, listEvents } from '../run-log/events';
 import { testContext } from '../testing/context';
-import { createCaller } from '../trpc/root';
-import { listNodes } from '../repositories/nodes';
+import { createCaller } from '../trpc/routers/root';
+import { listNodes } from '../run-log/nodes';
 import type { RunRecord } from '../../contract/run';
-import {
-  clearImportJob,
-  createRun,
-  findForks,
-  findRunsByStatus,
-  getRun,
-  listImportTags,
-  listRuns,
-  summarizeRuns,
-} from '../repositories/runs';
-import { latestTreeText } from '../repositories/snapshots';
+import { findForks, findRunsByStatus, getRun, listImportTags, listRuns, summarizeRuns } from '../repositories/runs';
+import { clearImportJob, createRun } from '../run-log/run-rows';
+import { latestTreeText } from '../run-log/snapshots';
 import { summarizeTree } from '../run-log/summary';
 import { runImportJob } from './import-jobs';
 import { servicesPerTest, type TestServices } from '../testing/services';
@@ -305,9 +298,7 @@ describe('staged imports', () => {
     expect((await findRunsByStatus(s.prisma, ['finished'])).map((r) => r.id)).toEqual(before.finished);
     expect(await latestTreeText(s.prisma, 'staged')).toBeNull();
     // the API's one-event read checks the run first (runFor), which a staged run does not pass
-    await expect(createCaller(testContext(s)).run.event({ id: 'staged', seq: 1 })).rejects.toThrow(
-      /no run staged/,
-    );
+    await expect(createCaller(testContext(s)).run.event({ id: 'staged', seq: 1 })).rejects.toThrow(/no run staged/);
     expect(await exportRun(s.prisma, 'staged')).toBeNull();
 
     expect(await clearImportJob(s.prisma, 'job-2')).toBe(1);

@@ -1,29 +1,16 @@
 /**
  * Export and import of runs (server side): a run as an Arborist export file (lib/formats/export.ts), and the other
- * way, an export file or a Tree-of-Thoughts log (lib/formats/tot-log.ts; the crosswords DFS log,
- * lib/formats/tot-crosswords.ts) stored as new runs.
- *
- * An import is checked whole before anything is written (the formats' checks and their per-field caps), then written
- * STAGED, in many short transactions: each run gets a new id (the file's may exist already; every event's runId is
- * rewritten) and Run.importJobId = the job's id, which hides it from every read (repositories/runs.ts); its events
- * are appended, the node projection is filled from the folded tree and the row gets the summary the run manager would
- * have written (run-summary.ts). Then one statement clears importJobId for all the job's runs: the swap-in. Short
- * transactions keep the write lock free for live runs between chunks (a writer waits at most BUSY_TIMEOUT_MS). A
- * file with many runs (a ToT log of many games) is still all or nothing from outside: a failure deletes the staged
- * runs, and a crash leaves them for the start-up sweep (sweepStagedImports). Prompt texts (PromptText, shared by
- * hash) an aborted import wrote may stay: they are referenced by nothing and cost only their bytes.
+ * way, an export file or a foreign log (a Tree-of-Thoughts Game of 24 or crosswords log, an llm-reasoners MCTS log,
+ * read by lib/formats) turned into runs to store, each under a new id (the file's may exist already; every event's
+ * runId is rewritten), all under one tag.
+ * An import is checked whole before anything is written (the formats' checks and their per-field caps), then handed to
+ * the log room (run-log/import-writer.ts), which stores it staged and swaps it in: all or nothing from outside.
  * import-worker.ts runs this off the main thread for the HTTP route (import-jobs.ts).
- * Stored status: 'finished' or 'failed' when the log ends so (run.finished, run.failed); otherwise 'interrupted' (a
- * run exported while it went on, or cut short), so a person can resume it on request like a run a restart
- * interrupted. Its log gets no run.interrupted: it is stored as the file holds it, and the run page takes the row's
- * status for a log that says nothing newer (lib/store/run-clock.ts). Nothing resumes by
- * itself: recover() only touches running and paused runs.
  * A bad file is refused with an InputError (BAD_REQUEST) whose message says what is wrong, and writes nothing.
- * Not responsible for HTTP (http/run-files.ts) or the formats themselves (lib/formats).
+ * Not responsible for HTTP (http/run-files.ts), the formats themselves (lib/formats) or writing rows (run-log/).
  */
 import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../../contract/events';
-import { createEmptyTree, fold } from '../../engine/index';
 import { buildExport, looksLikeTotLog, parseTotLog, type RunExport, validateRunExport } from '../../formats/index';
 import {
   looksLikeLlmReasonersLog,
@@ -32,34 +19,20 @@ import {
   parseTotCrosswords,
 } from '../../formats/index';
 import { arboristRunTag, llmReasonersTag, totLogTag } from '../../contract/import-tag';
-import type { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient } from '../db/client';
 import { InputError } from '../core/errors';
-import { appendEventsInTransaction, listEvents } from '../repositories/events';
-import { saveSnapshot } from '../repositories/snapshots';
-import { upsertNodes } from '../repositories/nodes';
-import type { StoredRunStatus } from '../../contract/run-status';
 import type { RunRecord, RunToStore } from '../../contract/run';
 import type { CrosswordRunDraft } from '../../formats/index';
-import { clearImportJob, createRun, deleteStagedRuns, getRun, updateRun } from '../repositories/runs';
-import { summarizeTree } from '../run-log/summary';
-import { hasEnded } from '../../contract/run-status';
+import { getRun } from '../repositories/runs';
+import { listEvents, storeRuns, type StoreRunsOptions } from '../run-log/index';
 
-export interface ImportOptions {
+export interface ImportOptions extends StoreRunsOptions {
   /** Marks the imported runs; default: the file's own tag, else one that names the source. */
   importTag?: string | null;
   /** The import's time (tests); default now. */
   now?: Date;
   /** Makes each new run id (tests); default randomUUID. */
   newId?: () => string;
-  /** The job's id, stored as Run.importJobId while its runs are staged; default a new one. */
-  jobId?: string;
-  /** Stored as Run.ownerId on every imported run: the importing user, or null (local mode). */
-  ownerId?: string | null;
-  /** Rows per write transaction (tests make it small); default IMPORT_CHUNK_ROWS. */
-  chunkRows?: number;
-  /** Called after each committed chunk, before the swap-in (tests look at the database half way). */
-  afterChunk?: () => Promise<void>;
 }
 
 export interface TotImportOptions extends ImportOptions {
@@ -221,136 +194,4 @@ export async function importBytes(
 
 function withRunId(events: readonly ExplorationEvent[], runId: string): ExplorationEvent[] {
   return events.map((event) => ({ ...event, runId }));
-}
-
-/** Rows (events, nodes) per write transaction: ~500 rows is a statement of a few ms, so a chunk holds the lock ~10 ms. */
-export const IMPORT_CHUNK_ROWS = 2_000;
-
-type Step = { rows: number; write: (tx: Prisma.TransactionClient) => Promise<void> };
-
-/**
- * Writes the runs staged under the job's id in transactions of about `chunkRows` rows (several small runs to a
- * transaction, a big run's log over several), swaps them in with one statement and returns the stored rows. Any
- * failure deletes what was staged and rethrows.
- */
-async function storeRuns(
-  prisma: PrismaClient,
-  options: ImportOptions,
-  runs: readonly RunToStore[],
-): Promise<RunRecord[]> {
-  const jobId = options.jobId ?? randomUUID();
-  const chunkRows = options.chunkRows ?? IMPORT_CHUNK_ROWS;
-  const stored: RunRecord[] = [];
-  try {
-    let pending: Step[] = [];
-    let pendingRows = 0;
-    const flush = async () => {
-      if (pending.length === 0) return;
-      const steps = pending;
-      pending = [];
-      pendingRows = 0;
-      await withBusyRetry(() =>
-        prisma.$transaction(async (tx) => {
-          for (const step of steps) await step.write(tx);
-        }),
-      );
-      await options.afterChunk?.();
-    };
-    const add = async (step: Step) => {
-      if (pendingRows > 0 && pendingRows + step.rows > chunkRows) await flush();
-      pending.push(step);
-      pendingRows += step.rows;
-    };
-    for (const run of runs) {
-      // folded outside any transaction: the write lock is held only for writing
-      const tree = fold(run.events, createEmptyTree(run.id));
-      const ended = hasEnded(tree.status);
-      const status: StoredRunStatus = ended ? tree.status : 'interrupted';
-      await add({
-        rows: 1,
-        write: async (tx) => {
-          await createRun(tx, {
-            id: run.id,
-            taskId: run.taskId,
-            goal: run.goal,
-            modelId: run.modelId,
-            modelLabel: run.modelLabel,
-            modelSettings: run.modelSettings ?? undefined,
-            config: run.config,
-            seed: run.seed,
-            status,
-            createdAt: run.createdAt,
-            importTag: run.importTag,
-            parentRunId: run.parentRunId,
-            parentNodeId: run.parentNodeId,
-            ownerId: options.ownerId ?? null,
-            importJobId: jobId,
-          });
-        },
-      });
-      for (let start = 0; start < run.events.length; start += chunkRows) {
-        const events = run.events.slice(start, start + chunkRows);
-        await add({ rows: events.length, write: (tx) => appendEventsInTransaction(tx, run.id, events).then(() => {}) });
-      }
-      const nodes = tree.nodeOrder.flatMap((id) => tree.nodes[id] ?? []);
-      for (let start = 0; start < nodes.length; start += chunkRows) {
-        const chunk = nodes.slice(start, start + chunkRows);
-        await add({ rows: chunk.length, write: (tx) => upsertNodes(tx, run.id, chunk) });
-      }
-      await add({
-        rows: 1,
-        write: async (tx) => {
-          await saveSnapshot(tx, run.id, tree);
-          const record = await updateRun(tx, run.id, {
-            ...summarizeTree(tree),
-            status,
-            startedAt: run.startedAt ?? (tree.startedAt !== null ? new Date(tree.startedAt) : null),
-          });
-          stored.push(record as RunRecord);
-        },
-      });
-    }
-    await flush();
-    await clearImportJob(prisma, jobId);
-    return stored;
-  } catch (error) {
-    await deleteStagedRuns(prisma, jobId).catch((cleanup: unknown) => {
-      console.error(
-        `[arborist] an import failed, and deleting its staged runs failed too (the next start sweeps them):`,
-        cleanup,
-      );
-    });
-    throw error;
-  }
-}
-
-/** How often a chunk is tried again when SQLite answers "database is locked" at once. */
-const BUSY_RETRIES = 20;
-
-function isBusy(error: unknown): boolean {
-  const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null)?.meta
-    ?.driverAdapterError?.cause?.originalCode;
-  return typeof cause === 'string' && cause.startsWith('SQLITE_BUSY');
-}
-
-/**
- * Runs a chunk's transaction, again after a short pause when SQLite refuses it as busy. A deferred transaction
- * (Prisma's adapter opens them with a plain BEGIN) that has read is refused at once, without the busy timeout's wait,
- * when it tries to write after another connection's commit (SQLITE_BUSY / BUSY_SNAPSHOT in WAL): two imports, or an
- * import and a live run, writing at the same moment. The refused transaction wrote nothing, so trying it again is safe.
- */
-async function withBusyRetry<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let tries = 0; ; tries++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!isBusy(error) || tries >= BUSY_RETRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (tries + 1)));
-    }
-  }
-}
-
-/** Deletes every staged run (imports this process never finished: a crash, a kill -9); called once at start-up. */
-export async function sweepStagedImports(prisma: PrismaClient): Promise<number> {
-  return deleteStagedRuns(prisma, null);
 }

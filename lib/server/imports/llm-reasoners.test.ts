@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createEmptyTree, fold } from '../../engine/index';
 import { parseLlmReasonersLog } from '../../formats/index';
 import { importFile } from './imports';
-import { listEvents } from '../repositories/events';
-import { listNodes } from '../repositories/nodes';
+import { listEvents } from '../run-log/events';
+import { listNodes } from '../run-log/nodes';
 import { servicesPerTest } from '../testing/services';
 
 const TEN = new URL('../../formats/fixtures/llm-reasoners-mcts-10.json', import.meta.url);

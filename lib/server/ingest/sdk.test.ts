@@ -7,7 +7,7 @@ import type { ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
 import { Arborist, BUILTIN_COMMANDS } from '../../sdk/index';
 import { until } from '../../sdk/testing';
-import { listEvents } from '../repositories/events';
+import { listEvents } from '../run-log/events';
 import { getRun } from '../repositories/runs';
 import { serveIngestRoutes, type IngestRoutesServer } from '../testing/ingest-routes';
 import { servicesPerTest } from '../testing/services';
@@ -70,10 +70,10 @@ describe('a breakpoint on a search the SDK streams', () => {
     ]);
 
     const stoppedAt = taken;
-    await s.manager.command(runId, { type: 'resume', actor: 'ada' });
+    await s.ingest.request(runId, { type: 'resume', actor: 'ada' });
     await until(() => taken >= stoppedAt + 3, 'the program to go on after the resume', 10_000);
     expect(run.breakpointHit).toBeNull();
-    await s.manager.command(runId, { type: 'abort', actor: 'ada' });
+    await s.ingest.request(runId, { type: 'abort', actor: 'ada' });
     await search;
     const summary = await run.finish({ reason: 'aborted' });
     expect(summary.finished).toBe(true);

@@ -6,8 +6,8 @@ import type { Breakpoint } from '../../contract/breakpoints';
 import type { ExplorationEvent } from '../../contract/events';
 import type { IngestItemInput } from '../../contract/ingest';
 import { fold } from '../../engine/index';
-import { countEvents, listEvents } from '../repositories/events';
-import { listNodes } from '../repositories/nodes';
+import { countEvents, listEvents } from '../run-log/events';
+import { listNodes } from '../run-log/nodes';
 import { getRun } from '../repositories/runs';
 import { servicesPerTest, type TestServices } from '../testing/services';
 import { isIngestRefusal } from './refusal';
@@ -17,7 +17,7 @@ const services = servicesPerTest();
 const creator = { ownerId: null, actor: 'tester' };
 
 async function newRun(s: TestServices, commands: string[] = ['prune', 'pause', 'resume']) {
-  return s.manager.ingest.create(
+  return s.ingest.create(
     {
       goal: 'make 24 from 4 9 10 13',
       task: 'my-tot',
@@ -66,7 +66,7 @@ describe('creating an external run', () => {
 
   it('refuses an empty goal, naming the field', async () => {
     const s = services.create();
-    expect(await refusal(s.manager.ingest.create({ goal: ' ' }, creator))).toMatchObject({
+    expect(await refusal(s.ingest.create({ goal: ' ' }, creator))).toMatchObject({
       status: 400,
       error: 'invalid',
       issues: [{ path: 'goal', message: 'the goal is empty' }],
@@ -78,7 +78,7 @@ describe('appending batches', () => {
   it('turns operations into the engine events: a node with scores is node.created then node.annotated', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    const answer = await s.manager.ingest.append(runId, [
+    const answer = await s.ingest.append(runId, [
       ...opening,
       { seq: 4, op: 'start', node: 'a' },
       { seq: 5, op: 'call', node: 'a', response: '4 * 6 = 24', inputTokens: 10, outputTokens: 5, cost: 0.001 },
@@ -117,24 +117,22 @@ describe('appending batches', () => {
   it('stores a retried batch once and counts its items as duplicates', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     const stored = await countEvents(s.prisma, runId);
-    expect(await s.manager.ingest.append(runId, opening)).toMatchObject({ accepted: 0, duplicates: 3, nextSeq: 4 });
+    expect(await s.ingest.append(runId, opening)).toMatchObject({ accepted: 0, duplicates: 3, nextSeq: 4 });
     expect(await countEvents(s.prisma, runId)).toBe(stored);
     // a batch that overlaps the stored end: the old half is recognised, the new half stored
     const more: IngestItemInput[] = [opening[2]!, { seq: 4, op: 'node', id: 'c', parent: 'a', thought: 'c' }];
-    expect(await s.manager.ingest.append(runId, more)).toMatchObject({ accepted: 1, duplicates: 1, nextSeq: 5 });
+    expect(await s.ingest.append(runId, more)).toMatchObject({ accepted: 1, duplicates: 1, nextSeq: 5 });
     expect(Object.keys(fold(await listEvents(s.prisma, runId)).nodes).sort()).toEqual(['a', 'b', 'c', 'root']);
   });
 
   it('refuses a gap with 409 and the seq it expects, writing nothing', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     const before = await countEvents(s.prisma, runId);
-    expect(
-      await refusal(s.manager.ingest.append(runId, [{ seq: 6, op: 'fail', node: 'a', reason: 'x' }])),
-    ).toMatchObject({
+    expect(await refusal(s.ingest.append(runId, [{ seq: 6, op: 'fail', node: 'a', reason: 'x' }]))).toMatchObject({
       status: 409,
       error: 'gap',
       expectedSeq: 4,
@@ -145,9 +143,9 @@ describe('appending batches', () => {
   it('refuses a different item under a stored seq with 409 conflict', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     const changed = { ...opening[1]!, thought: 'something else' } as IngestItemInput;
-    const answer = await refusal(s.manager.ingest.append(runId, [changed]));
+    const answer = await refusal(s.ingest.append(runId, [changed]));
     expect(answer).toMatchObject({ status: 409, error: 'conflict', expectedSeq: 4 });
     expect(answer.message).toContain('seq 2');
   });
@@ -162,7 +160,7 @@ describe('appending batches', () => {
       { seq: 3, type: 'node.failed', payload: { nodeId: '', reason: 'x' } },
       { seq: 4, op: 'explode', node: 'a' },
     ];
-    const answer = await refusal(s.manager.ingest.append(runId, bad));
+    const answer = await refusal(s.ingest.append(runId, bad));
     expect(answer).toMatchObject({ status: 400, error: 'invalid' });
     expect(answer.issues?.map((i) => i.path)).toEqual(['items[2].payload.nodeId', 'items[3].op']);
     expect(answer.message).toMatch(/^items\[2\]\.payload\.nodeId: /);
@@ -174,13 +172,13 @@ describe('appending batches', () => {
     const { runId } = await newRun(s);
     const before = await countEvents(s.prisma, runId);
     const answer = await refusal(
-      s.manager.ingest.append(runId, [opening[0]!, { seq: 2, op: 'node', id: 'x', parent: 'nowhere' }]),
+      s.ingest.append(runId, [opening[0]!, { seq: 2, op: 'node', id: 'x', parent: 'nowhere' }]),
     );
     expect(answer).toMatchObject({ status: 400, error: 'invalid', issues: [{ path: 'items[1]' }] });
     expect(answer.message).toContain('nowhere');
     expect(await countEvents(s.prisma, runId)).toBe(before);
     // and the run still takes the good half afterwards
-    expect(await s.manager.ingest.append(runId, [opening[0]!])).toMatchObject({ accepted: 1, nextSeq: 2 });
+    expect(await s.ingest.append(runId, [opening[0]!])).toMatchObject({ accepted: 1, nextSeq: 2 });
   });
 
   it("holds a node's thought to the imports' cap, naming the item", async () => {
@@ -188,7 +186,7 @@ describe('appending batches', () => {
     const { runId } = await newRun(s);
     const long = 'x'.repeat(100_001);
     const answer = await refusal(
-      s.manager.ingest.append(runId, [opening[0]!, { seq: 2, op: 'node', id: 'a', parent: 'root', thought: long }]),
+      s.ingest.append(runId, [opening[0]!, { seq: 2, op: 'node', id: 'a', parent: 'root', thought: long }]),
     );
     expect(answer).toMatchObject({ status: 400, issues: [{ path: 'items[1]' }] });
     expect(answer.message).toContain('payload.branch.thought: 100,001 characters, over the 100,000-character cap');
@@ -197,10 +195,8 @@ describe('appending batches', () => {
   it('refuses items after the finish with 409 closed', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, [...opening, { seq: 4, op: 'finish' }]);
-    expect(
-      await refusal(s.manager.ingest.append(runId, [{ seq: 5, op: 'fail', node: 'a', reason: 'late' }])),
-    ).toMatchObject({
+    await s.ingest.append(runId, [...opening, { seq: 4, op: 'finish' }]);
+    expect(await refusal(s.ingest.append(runId, [{ seq: 5, op: 'fail', node: 'a', reason: 'late' }]))).toMatchObject({
       status: 409,
       error: 'closed',
       expectedSeq: 5,
@@ -212,18 +208,18 @@ describe('steering an external run', () => {
   it('records a command for the client, which polls it, applies it and acknowledges it', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     // the client is already waiting when the person prunes: its poll answers at once (the test's timeout is shorter
     // than the poll's wait)
-    const poll = s.manager.ingest.commands(runId, 0, 25_000);
-    await s.manager.command(runId, { type: 'prune', nodeId: 'b', actor: 'alice' });
+    const poll = s.ingest.commands(runId, 0, 25_000);
+    await s.ingest.request(runId, { type: 'prune', nodeId: 'b', actor: 'alice' });
     const { commands, status } = await poll;
     expect(status).toBe('running');
     expect(commands).toEqual([
       { seq: expect.any(Number), kind: 'prune', nodeId: 'b', actor: 'alice', ts: expect.any(Number), hit: null },
     ]);
     const command = commands[0]!;
-    await s.manager.ingest.append(runId, [
+    await s.ingest.append(runId, [
       { seq: 4, op: 'prune', node: 'b', actor: 'alice' },
       { seq: 5, op: 'ack', command: command.seq, outcome: 'applied' },
     ]);
@@ -231,21 +227,21 @@ describe('steering an external run', () => {
     expect(tree.nodes.b).toMatchObject({ status: 'pruned', prunedBy: 'alice' });
     expect(tree.commands).toEqual([expect.objectContaining({ seq: command.seq, kind: 'prune', outcome: 'applied' })]);
     // answered: the next poll has nothing
-    expect((await s.manager.ingest.commands(runId, 0, 0)).commands).toEqual([]);
+    expect((await s.ingest.commands(runId, 0, 0)).commands).toEqual([]);
   });
 
   it('refuses a kind the client does not take, and everything when it takes none', async () => {
     const s = services.create();
     const { runId } = await newRun(s, ['prune']);
-    await s.manager.ingest.append(runId, opening);
-    await expect(s.manager.command(runId, { type: 'pause', actor: 'alice' })).rejects.toThrow(
+    await s.ingest.append(runId, opening);
+    await expect(s.ingest.request(runId, { type: 'pause', actor: 'alice' })).rejects.toThrow(
       'this search does not take pause commands',
     );
     const deaf = await newRun(s, []);
-    await expect(s.manager.command(deaf.runId, { type: 'abort', actor: 'alice' })).rejects.toThrow(
+    await expect(s.ingest.request(deaf.runId, { type: 'abort', actor: 'alice' })).rejects.toThrow(
       'steering is unavailable: my-tot-loop does not listen for commands',
     );
-    await expect(s.manager.command(runId, { type: 'prune', nodeId: 'root', actor: 'alice' })).rejects.toThrow(
+    await expect(s.ingest.request(runId, { type: 'prune', nodeId: 'root', actor: 'alice' })).rejects.toThrow(
       'the root cannot be pruned',
     );
     expect(fold(await listEvents(s.prisma, runId)).commands).toEqual([]);
@@ -254,7 +250,7 @@ describe('steering an external run', () => {
   it('is never forked nor resumed by the engine', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     await expect(s.manager.fork({ runId, nodeId: 'a' })).rejects.toThrow('cannot be forked');
   });
 });
@@ -263,18 +259,18 @@ describe('breakpoints on an external run', () => {
   const failedVerification: Breakpoint = { id: 'vf', enabled: true, condition: { kind: 'verification-failed' } };
   const backtracks: Breakpoint = { id: 'bt', enabled: true, condition: { kind: 'backtrack' } };
   const setBreakpoints = (s: TestServices, runId: string, breakpoints: Breakpoint[]) =>
-    s.manager.command(runId, { type: 'breakpoints', breakpoints, actor: 'alice' });
+    s.ingest.request(runId, { type: 'breakpoints', breakpoints, actor: 'alice' });
   const pauses = (log: ExplorationEvent[]) =>
     log.filter((e) => e.type === 'steer.requested' && e.payload.kind === 'pause');
 
   it('asks the client to pause, in the write of the batch that hit, naming the event: its poll gets the hit', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     await setBreakpoints(s, runId, [failedVerification]);
     // the client is polling when the failing verification arrives: the pause wakes it
-    const poll = s.manager.ingest.commands(runId, 0, 25_000);
-    await s.manager.ingest.append(runId, [
+    const poll = s.ingest.commands(runId, 0, 25_000);
+    await s.ingest.append(runId, [
       { seq: 4, op: 'start', node: 'a' },
       { seq: 5, op: 'verify', node: 'a', passed: false, trace: '4 * 4 = 16, not 24' },
       { seq: 6, op: 'start', node: 'b' },
@@ -308,27 +304,27 @@ describe('breakpoints on an external run', () => {
   it('asks once while its pause is unanswered, and again once the client has paused and been resumed', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     await setBreakpoints(s, runId, [failedVerification, backtracks]);
-    await s.manager.ingest.append(runId, [{ seq: 4, op: 'verify', node: 'a', passed: false }]);
+    await s.ingest.append(runId, [{ seq: 4, op: 'verify', node: 'a', passed: false }]);
     // a second hit while the pause waits for the client: no second request
-    await s.manager.ingest.append(runId, [
+    await s.ingest.append(runId, [
       { seq: 5, op: 'backtrack', from: 'a', to: 'b' },
       { seq: 6, op: 'verify', node: 'b', passed: false },
     ]);
     expect(pauses(await listEvents(s.prisma, runId))).toHaveLength(1);
-    const [asked] = (await s.manager.ingest.commands(runId, 0, 0)).commands;
+    const [asked] = (await s.ingest.commands(runId, 0, 0)).commands;
     // the client pauses (built-in steering: steer.pause by the requester) and acknowledges; hits while paused ask nothing
-    await s.manager.ingest.append(runId, [
+    await s.ingest.append(runId, [
       { seq: 7, type: 'steer.pause', payload: { actor: 'breakpoint' } },
       { seq: 8, op: 'ack', command: asked!.seq, outcome: 'applied' },
       { seq: 9, op: 'backtrack', from: 'b', to: 'root' },
     ]);
     expect(pauses(await listEvents(s.prisma, runId))).toHaveLength(1);
     expect((await getRun(s.prisma, runId))?.status).toBe('paused');
-    await s.manager.command(runId, { type: 'resume', actor: 'alice' });
-    const [resume] = (await s.manager.ingest.commands(runId, asked!.seq, 0)).commands;
-    await s.manager.ingest.append(runId, [
+    await s.ingest.request(runId, { type: 'resume', actor: 'alice' });
+    const [resume] = (await s.ingest.commands(runId, asked!.seq, 0)).commands;
+    await s.ingest.append(runId, [
       { seq: 10, type: 'steer.resume', payload: { actor: 'alice' } },
       { seq: 11, op: 'ack', command: resume!.seq, outcome: 'applied' },
       { seq: 12, op: 'backtrack', from: 'root', to: null, reason: 'nothing left' },
@@ -344,9 +340,9 @@ describe('breakpoints on an external run', () => {
   it('judges "run to here" on the node.started the client sends, once', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     await setBreakpoints(s, runId, [{ id: 'to-b', enabled: true, condition: { kind: 'node-runs', nodeId: 'b' } }]);
-    await s.manager.ingest.append(runId, [
+    await s.ingest.append(runId, [
       { seq: 4, op: 'start', node: 'a' },
       { seq: 5, op: 'start', node: 'b' },
     ]);
@@ -363,12 +359,12 @@ describe('breakpoints on an external run', () => {
   it('never asks for a disabled breakpoint, nor for a hit in the batch that finishes the run', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
+    await s.ingest.append(runId, opening);
     await setBreakpoints(s, runId, [{ ...failedVerification, enabled: false }]);
-    await s.manager.ingest.append(runId, [{ seq: 4, op: 'verify', node: 'a', passed: false }]);
+    await s.ingest.append(runId, [{ seq: 4, op: 'verify', node: 'a', passed: false }]);
     expect(pauses(await listEvents(s.prisma, runId))).toEqual([]);
     await setBreakpoints(s, runId, [failedVerification]);
-    await s.manager.ingest.append(runId, [
+    await s.ingest.append(runId, [
       { seq: 5, op: 'verify', node: 'b', passed: false },
       { seq: 6, op: 'finish' },
     ]);
@@ -383,10 +379,7 @@ describe('breakpoints on an external run', () => {
       'breakpoints stop this search by asking its client to pause, but this search does not take pause commands',
     );
     expect(fold(await listEvents(s.prisma, runId)).breakpoints).toEqual([]);
-    const created = s.manager.ingest.create(
-      { goal: 'g', commands: ['prune'], breakpoints: [failedVerification] },
-      creator,
-    );
+    const created = s.ingest.create({ goal: 'g', commands: ['prune'], breakpoints: [failedVerification] }, creator);
     expect(await refusal(created)).toMatchObject({
       status: 400,
       issues: [
@@ -401,14 +394,14 @@ describe('breakpoints on an external run', () => {
 
   it('starts a run with the breakpoints its create names, right after run.started', async () => {
     const s = services.create();
-    const { runId } = await s.manager.ingest.create(
+    const { runId } = await s.ingest.create(
       { goal: 'g', commands: ['pause', 'resume'], breakpoints: [failedVerification] },
       creator,
     );
     const log = await listEvents(s.prisma, runId);
     expect(log.map((e) => e.type)).toEqual(['run.queued', 'run.started', 'breakpoints.set']);
     expect(log[2]!.payload).toEqual({ breakpoints: [failedVerification], actor: 'tester' });
-    await s.manager.ingest.append(runId, [...opening, { seq: 4, op: 'verify', node: 'a', passed: false }]);
+    await s.ingest.append(runId, [...opening, { seq: 4, op: 'verify', node: 'a', passed: false }]);
     expect(pauses(await listEvents(s.prisma, runId))).toHaveLength(1);
   });
 });
@@ -417,9 +410,9 @@ describe('heartbeats', () => {
   it("marks a silent client's run interrupted, and its next request continues it (run.resumed, then its items)", async () => {
     const s = services.create({ ingestTimeoutMs: 1_000 });
     const { runId } = await newRun(s);
-    await s.manager.ingest.append(runId, opening);
-    expect(await s.manager.ingest.sweep(Date.now())).toEqual([]); // heard just now
-    expect(await s.manager.ingest.sweep(Date.now() + 5_000)).toEqual([runId]);
+    await s.ingest.append(runId, opening);
+    expect(await s.ingest.sweep(Date.now())).toEqual([]); // heard just now
+    expect(await s.ingest.sweep(Date.now() + 5_000)).toEqual([runId]);
     const run = await getRun(s.prisma, runId);
     expect(run?.status).toBe('interrupted');
     const log = await listEvents(s.prisma, runId);
@@ -427,9 +420,9 @@ describe('heartbeats', () => {
     expect((log.at(-1)!.payload as { reason: string }).reason).toMatch(
       /^the client stopped sending heartbeats \(last seen \d{4}-\d\d-\d\dT/,
     );
-    await expect(s.manager.command(runId, { type: 'pause', actor: 'alice' })).rejects.toThrow('stopped sending');
+    await expect(s.ingest.request(runId, { type: 'pause', actor: 'alice' })).rejects.toThrow('stopped sending');
 
-    await s.manager.ingest.append(runId, [{ seq: 4, op: 'fail', node: 'b', reason: 'dead end' }]);
+    await s.ingest.append(runId, [{ seq: 4, op: 'fail', node: 'b', reason: 'dead end' }]);
     const after = await listEvents(s.prisma, runId);
     expect(after.slice(log.length).map((e) => e.type)).toEqual(['run.resumed', 'node.failed']);
     expect((await getRun(s.prisma, runId))?.status).toBe('running');
@@ -438,8 +431,8 @@ describe('heartbeats', () => {
   it('a heartbeat alone continues an interrupted run', async () => {
     const s = services.create({ ingestTimeoutMs: 1_000 });
     const { runId } = await newRun(s);
-    await s.manager.ingest.sweep(Date.now() + 5_000);
-    expect(await s.manager.ingest.heartbeat(runId)).toEqual({ status: 'running', nextSeq: 1 });
+    await s.ingest.sweep(Date.now() + 5_000);
+    expect(await s.ingest.heartbeat(runId)).toEqual({ status: 'running', nextSeq: 1 });
   });
 
   it('a restarted server leaves external runs running (not resumed by the engine) for the sweeper', async () => {
@@ -450,6 +443,6 @@ describe('heartbeats', () => {
     expect(recovered.interrupted).not.toContain(runId);
     expect((await getRun(again.prisma, runId))?.status).toBe('running');
     // the new server counts the silence from its own start
-    expect(await again.manager.ingest.sweep(Date.now())).toEqual([]);
+    expect(await again.ingest.sweep(Date.now())).toEqual([]);
   });
 });

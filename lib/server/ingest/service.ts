@@ -2,11 +2,13 @@
  * External runs (the ingest API's server side): a program that runs its own tree search creates a run, appends its
  * items in idempotent batches, polls for the commands people aim at it and answers them, and shows it is alive.
  * Every write of one run goes through one queue (queue.ts): a client's batch, a person's steering request and the
- * sweeper's interruption each read the stored end of the log and write after it, in one transaction with the node
- * projection, the row's summary and the client's numbering; then the events are published on the event bus, so a
- * page watching sees an external run exactly like one the engine runs. A client's events are judged against the run's
+ * sweeper's interruption each fold onto the stored end of the log and hand the events to the log room (RunLog.commit:
+ * one transaction with the node projection, the row's summary and, beside them, the client's numbering; then
+ * published, and the run ended there when the batch ended it), so a page watching sees an external run exactly like
+ * one the engine runs. A client's events are judged against the run's
  * breakpoints as they are folded (the engine's judge): a hit asks the client to pause, in the same write.
- * Owned by the RunManager (`manager.ingest`), which sends it a person's commands for external runs.
+ * Made beside the run manager (services.ts), which knows nothing of it: the routers send a person's commands for an
+ * external run here (trpc/steer.ts).
  * Not responsible for HTTP, bodies or who may call it (http.ts, body.ts), checking items (validate.ts) or turning
  * operations into events (to-events.ts).
  */
@@ -35,14 +37,11 @@ import {
   type ThoughtNode,
   type ThoughtTree,
 } from '../../engine/index';
+import { type EventDraft, foldTouched, listEvents, numberDrafts, type RunLog } from '../run-log/index';
 import { checkCommand, type SteeringCommand } from '../../engine/server';
 import { checkEventFieldCaps, foldChecked } from '../../formats/index';
 import type { PrismaClient } from '../db/client';
-import { forgetQueryHistory } from '../db/query-history';
 import { ConflictError } from '../core/errors';
-import type { EventBus } from '../streaming/event-bus';
-import { collectTouched, touchedNodes, writeFoldedBatch } from '../run-log/projection';
-import { appendEventsInTransaction, listEvents } from '../repositories/events';
 import {
   createIngestClient,
   getIngestClient,
@@ -52,19 +51,18 @@ import {
   storeIngestItems,
   touchIngestClient,
 } from '../repositories/ingest';
-import { createRun, getRun, updateRun } from '../repositories/runs';
-import { saveSnapshot } from '../repositories/snapshots';
-import { summarizeTree } from '../run-log/summary';
+import { getRun } from '../repositories/runs';
 import { itemHash } from './canonical';
 import { KeyedQueue } from './queue';
 import { IngestRefusal, invalidBatch } from './refusal';
-import { type EventDraft, finishEvent, itemEvents, placeEvents } from './to-events';
+import { finishEvent, itemEvents } from './to-events';
 import { validateBatch, formatPath } from './validate';
 import { hasEnded } from '../../contract/run-status';
 
 export interface IngestOptions {
   prisma: PrismaClient;
-  bus: EventBus;
+  /** The one writer of every run's log (its bus wakes a poll when another instance writes a command). */
+  runLog: RunLog;
   /** A running or paused external run whose client is silent this long is marked interrupted. */
   timeoutMs: number;
   /** How often a client is asked to show it is alive (the create response says so). */
@@ -137,9 +135,16 @@ export class IngestRuns {
     const now = Date.now();
     // the engine's defaults, with nothing cut by its evaluator's threshold and no early stop: the program decides
     const config = resolveConfig({ confidenceThreshold: 0, terminationConfidence: 1 });
-    const tree = createEmptyTree(runId);
-    const events = placeEvents(
-      runId,
+    const { tree } = await this.options.runLog.open(
+      {
+        id: runId,
+        taskId: input.task,
+        goal: input.goal,
+        modelId: input.model,
+        modelLabel: input.model,
+        config,
+        ownerId: creator.ownerId,
+      },
       [
         { type: 'run.queued', payload: { reason: 'new', actor: creator.actor } },
         {
@@ -156,29 +161,11 @@ export class IngestRuns {
         ...(input.breakpoints?.length
           ? [{ type: 'breakpoints.set' as const, payload: { breakpoints: input.breakpoints, actor: creator.actor } }]
           : []),
-      ],
-      1,
-      now,
+      ].map((draft) => ({ ...draft, ts: now }) as EventDraft),
+      // the client's row in the same transaction: the run is external from its first event
+      { also: (tx) => createIngestClient(tx, runId, new Date(now)) },
     );
-    fold(events, tree);
-    const prisma = this.options.prisma;
-    await prisma.$transaction(async (tx) => {
-      await createRun(tx, {
-        id: runId,
-        taskId: input.task,
-        goal: input.goal,
-        modelId: input.model,
-        modelLabel: input.model,
-        config,
-        status: 'running',
-        ownerId: creator.ownerId,
-      });
-      await appendEventsInTransaction(tx, runId, events);
-      await updateRun(tx, runId, { ...summarizeTree(tree), startedAt: new Date(now) });
-      await createIngestClient(tx, runId, new Date(now));
-    });
     this.trees.set(runId, tree);
-    this.options.bus.publish(runId, events);
     return { runId, url: `/runs/${runId}`, nextSeq: 1, heartbeatMs: this.options.heartbeatMs };
   }
 
@@ -223,8 +210,10 @@ export class IngestRuns {
           times.push(item.ts ?? Date.now());
         }
       }
-      const events = drafts.map(
-        (d, i) => ({ runId, seq: tree.lastSeq + 1 + i, ts: times[i]!, ...d }) as ExplorationEvent,
+      const events = numberDrafts(
+        runId,
+        tree.lastSeq,
+        drafts.map((d, i) => ({ ...d, ts: times[i]! }) as EventDraft),
       );
       const { nodes, hit } = this.foldBatch(runId, tree, events, (index, message) => {
         const at = origin[index]!;
@@ -259,7 +248,7 @@ export class IngestRuns {
         });
       }
       const drafts = [...this.revival(tree), finishEvent(finish)];
-      const events = placeEvents(runId, drafts, tree.lastSeq + 1, Date.now());
+      const events = numberDrafts(runId, tree.lastSeq, drafts, Date.now());
       const { nodes } = this.foldBatch(runId, tree, events, (_, message) => ({ path: '(body)', message }));
       await this.commit(runId, tree, events, nodes, { heard: true });
       return { accepted: 0, duplicates: 0, nextSeq: client.lastClientSeq + 1, status: tree.status };
@@ -337,14 +326,14 @@ export class IngestRuns {
       const problem = checkCommand(tree, command);
       if (problem) throw new ConflictError(problem);
       const nodeId = command.type === 'prune' || command.type === 'expand' ? command.nodeId : null;
-      const events = placeEvents(
+      const events = numberDrafts(
         runId,
+        tree.lastSeq,
         [
           command.type === 'breakpoints'
             ? { type: 'breakpoints.set', payload: { breakpoints: command.breakpoints, actor: command.actor } }
             : { type: 'steer.requested', payload: { kind: command.type, nodeId, actor: command.actor } },
         ],
-        tree.lastSeq + 1,
         Date.now(),
       );
       const { nodes } = this.foldBatch(runId, tree, events, (_, message) => ({ path: 'command', message }));
@@ -365,10 +354,10 @@ export class IngestRuns {
           const { client, tree } = await this.load(candidate.runId);
           if (client.lastSeenAt >= cutoff || !LIVE.has(tree.status)) return;
           const reason = `the client stopped sending heartbeats (last seen ${client.lastSeenAt.toISOString()})`;
-          const events = placeEvents(
+          const events = numberDrafts(
             candidate.runId,
+            tree.lastSeq,
             [{ type: 'run.interrupted', payload: { reason } }],
-            tree.lastSeq + 1,
             now,
           );
           const { nodes } = this.foldBatch(candidate.runId, tree, events, (_, message) => ({
@@ -431,7 +420,7 @@ export class IngestRuns {
       await touchIngestClient(this.options.prisma, runId, new Date());
       return;
     }
-    const events = placeEvents(runId, drafts, tree.lastSeq + 1, Date.now());
+    const events = numberDrafts(runId, tree.lastSeq, drafts, Date.now());
     const { nodes } = this.foldBatch(runId, tree, events, (_, message) => ({ path: '(revive)', message }));
     await this.commit(runId, tree, events, nodes, { heard: true });
   }
@@ -467,23 +456,28 @@ export class IngestRuns {
     events: readonly ExplorationEvent[],
     where: (index: number, message: string) => { path: string; message: string },
   ): { nodes: ThoughtNode[]; hit: BreakpointHit | null } {
-    const touched = new Set<string>();
     let hit: BreakpointHit | null = null;
-    for (const [index, event] of events.entries()) {
-      if (!hit && tree.breakpoints.length > 0) hit = judgeEvent(tree.breakpoints, event, treeHitContext(tree));
-      const inFlight = tree.inFlight?.entry.nodeId;
+    let refused: { index: number; problem: string } | null = null;
+    const checkedFold = (folding: ThoughtTree, event: ExplorationEvent, index: number) => {
+      if (!hit && folding.breakpoints.length > 0) hit = judgeEvent(folding.breakpoints, event, treeHitContext(folding));
       const problem =
         checkEventFieldCaps(event) ??
-        (event.type === 'node.created' && event.payload.parentId === null && tree.rootId !== null
-          ? `the run has a root already ("${tree.rootId}"): a node needs a parent`
-          : foldChecked(tree, [event])?.message);
+        (event.type === 'node.created' && event.payload.parentId === null && folding.rootId !== null
+          ? `the run has a root already ("${folding.rootId}"): a node needs a parent`
+          : foldChecked(folding, [event])?.message);
       if (problem) {
-        this.trees.delete(runId);
-        throw invalidBatch([where(index, problem)]);
+        refused = { index, problem };
+        throw new Error(problem);
       }
-      collectTouched(tree, event, inFlight, touched);
+    };
+    try {
+      return { nodes: foldTouched(tree, events, checkedFold), hit };
+    } catch (error) {
+      this.trees.delete(runId);
+      const at = refused as { index: number; problem: string } | null;
+      if (!at) throw error;
+      throw invalidBatch([where(at.index, at.problem)]);
     }
-    return { nodes: touchedNodes(tree, touched), hit };
   }
 
   /**
@@ -500,17 +494,20 @@ export class IngestRuns {
     if (tree.status !== 'running') return null;
     if (externalSteerBlock(tree.external ?? { commands: [] }, tree.agentName, 'pause')) return null;
     if (tree.commands.some((c) => c.kind === 'pause' && c.outcome === 'requested')) return null;
-    const [pause] = placeEvents(
+    const [pause] = numberDrafts(
       runId,
+      lastSeq,
       [{ type: 'steer.requested', payload: { kind: 'pause', nodeId: null, actor: BREAKPOINT_ACTOR, hit } }],
-      lastSeq + 1,
       Date.now(),
     );
     this.foldBatch(runId, tree, [pause!], (_, message) => ({ path: 'breakpoint', message }));
     return pause!;
   }
 
-  /** Writes the events with what they change, in one transaction, then publishes them. */
+  /**
+   * Hands the events, with the nodes they changed, to the log room: one transaction with the client's items (or that
+   * it was heard), then published, and the run ended there when this batch ended it. Then the polls wake.
+   */
   private async commit(
     runId: string,
     tree: ThoughtTree,
@@ -520,32 +517,20 @@ export class IngestRuns {
   ): Promise<void> {
     const now = new Date();
     try {
-      await this.options.prisma.$transaction(
-        async (tx) => {
-          await writeFoldedBatch(tx, runId, tree, events, nodes);
+      await this.options.runLog.commit(runId, tree, events, nodes, {
+        also: async (tx) => {
           if (client.items?.length) await storeIngestItems(tx, runId, client.items, now);
           else if (client.heard) await touchIngestClient(tx, runId, now);
         },
-        { timeout: 30_000 },
-      );
+      });
     } catch (error) {
       this.trees.delete(runId);
       throw error;
     }
-    this.options.bus.publish(runId, [...events]);
-    // a client gone quiet may never come back: its tree is folded again if it does
-    if (tree.status === 'interrupted') this.trees.delete(runId);
+    // a client gone quiet may never come back, and an ended run takes nothing more: either is folded again if asked
+    if (tree.status === 'interrupted' || hasEnded(tree.status)) this.trees.delete(runId);
     if (events.some((e) => e.type === 'steer.requested' || e.type === 'run.interrupted') || hasEnded(tree.status)) {
       this.wake(runId);
-    }
-    if (hasEnded(tree.status)) {
-      this.trees.delete(runId);
-      await saveSnapshot(this.options.prisma, runId, tree).catch((error: unknown) =>
-        this.options.log(`snapshot of run ${runId} not stored: ${String(error)}`),
-      );
-      // Prisma remembers its last queries with their arguments: this run's batches and its snapshot (run-manager.ts)
-      forgetQueryHistory();
-      this.options.bus.close(runId, tree.status);
     }
   }
 
@@ -558,7 +543,8 @@ export class IngestRuns {
       let set = this.waiters.get(runId);
       if (!set) this.waiters.set(runId, (set = new Set()));
       // in a cluster a person's command may be written by another instance: its notification wakes this poll too
-      const unsubscribe = this.options.bus.carriesEvents ? () => {} : this.options.bus.subscribe(runId, () => done());
+      const bus = this.options.runLog.bus;
+      const unsubscribe = bus.carriesEvents ? () => {} : bus.subscribe(runId, () => done());
       const done = () => {
         clearTimeout(timer);
         unsubscribe();

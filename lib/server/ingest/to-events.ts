@@ -1,16 +1,12 @@
 /**
  * An item to the canonical events it stands for: an event item as it is, an operation (`op`) as the events the
  * engine would have written for it (a node with scores is node.created then node.annotated). Pure; seqs and the run
- * id are given by the caller, which checks the events against the tree (foldChecked).
+ * id are given by the log room (numberDrafts); the service checks the events against the tree (foldChecked).
  * Not responsible for checking the items (validate.ts) nor for whether the events fit the run (service.ts).
  */
-import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../../contract/events';
+import type { EventPayloads, ExplorationEventType } from '../../contract/events';
 import type { IngestItem, IngestOp } from '../../contract/ingest';
-
-/** An event before it has its place in the log. */
-export type EventDraft = {
-  [K in ExplorationEventType]: { type: K; payload: EventPayloads[K] };
-}[ExplorationEventType];
+import type { EventDraft } from '../run-log/index';
 
 function draft<K extends ExplorationEventType>(type: K, payload: EventPayloads[K]): EventDraft {
   return { type, payload } as EventDraft;
@@ -106,14 +102,4 @@ export function finishEvent(op: Omit<Extract<IngestOp, { op: 'finish' }>, 'seq' 
 export function itemEvents(item: IngestItem, modelId: string): EventDraft[] {
   if ('op' in item) return opEvents(item, modelId);
   return [{ type: item.type, payload: item.payload } as EventDraft];
-}
-
-/** Drafts placed in the log: seqs from `firstSeq`, the item's time or `now`. */
-export function placeEvents(
-  runId: string,
-  drafts: readonly EventDraft[],
-  firstSeq: number,
-  ts: number,
-): ExplorationEvent[] {
-  return drafts.map((d, i) => ({ runId, seq: firstSeq + i, ts, ...d }) as ExplorationEvent);
 }

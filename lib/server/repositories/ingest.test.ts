@@ -13,7 +13,7 @@ import {
   storedItemHashes,
   touchIngestClient,
 } from './ingest';
-import { createRun, deleteRun } from './runs';
+import { createRun, deleteRun } from '../run-log/run-rows';
 
 describe.each(BACKENDS)('ingest clients and items (%s)', (backend) => {
   const t = sharedTestDb(backend);

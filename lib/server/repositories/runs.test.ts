@@ -10,21 +10,11 @@ import { emptyStats } from '../../engine/index';
 import { createPrismaClient } from '../db/client';
 import { migrate, readMigrations } from '../db/migrate';
 import { BACKENDS, createTestDb, sampleEvents, sampleNode, sampleRunInput, sharedTestDb, tempDir } from '../testing/db';
-import { appendEvents, countEvents } from './events';
-import { listNodes, upsertNodes } from './nodes';
+import { appendEvents, countEvents } from '../run-log/events';
+import { listNodes, upsertNodes } from '../run-log/nodes';
 import type { RunRecord } from '../../contract/run';
-import {
-  createRun,
-  deleteRun,
-  findRunsByStatus,
-  getRun,
-  listImportTags,
-  listRuns,
-  summarizeRuns,
-  updateRun,
-  writeRunPatch,
-  type RunPatch,
-} from './runs';
+import { findRunsByStatus, getRun, listImportTags, listRuns, summarizeRuns } from './runs';
+import { createRun, deleteRun, updateRun, writeRunPatch, type RunPatch } from '../run-log/run-rows';
 
 const ids = (runs: RunRecord[]) => runs.map((r) => r.id);
 

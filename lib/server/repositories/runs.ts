@@ -16,46 +16,6 @@ import type { DatabaseKind } from '../db/backend';
 import { DEFAULT_RUN_SORT, type RunSort, type RunSortKey } from '../../contract/run-list';
 import type { StoredRunStatus } from '../../contract/run-status';
 
-/**
- * A new row: who and what it runs, and optionally where it came from. The id is the caller's (the run id is in
- * every event before the row exists); the status defaults to queued, the time to now (an import keeps its own).
- * Never put an API key in modelSettings: it is stored as text.
- */
-export type CreateRunInput = Pick<RunRecord, 'id' | 'taskId' | 'goal' | 'modelId' | 'modelLabel' | 'config'> &
-  Partial<
-    Pick<
-      RunRecord,
-      'modelSettings' | 'seed' | 'status' | 'createdAt' | 'importTag' | 'parentRunId' | 'parentNodeId' | 'ownerId'
-    >
-  > & {
-    /** Stages the row for an import (see the header): invisible to every read until clearImportJob. */
-    importJobId?: string | null;
-  };
-
-/** What may change after creation. Not lastSeq: only appendEvents moves it, with the events. */
-/** The columns a RunPatch may set, each the RunRecord field of the same name (config and stats are stored as JSON). */
-const PATCH_COLUMNS = [
-  'goal',
-  'config',
-  'status',
-  'finishReason',
-  'startedAt',
-  'finishedAt',
-  'stats',
-  'output',
-  'success',
-  'verified',
-  'bestScore',
-  'cost',
-  'unpricedCalls',
-  'exploredNodes',
-  'totalNodes',
-  'error',
-  'importTag',
-] as const satisfies readonly (keyof RunRecord)[];
-
-export type RunPatch = Partial<Pick<RunRecord, (typeof PATCH_COLUMNS)[number]>>;
-
 /** Which runs a list (and its summary) covers; every field narrows it. */
 export interface RunFilter {
   status?: StoredRunStatus | StoredRunStatus[];
@@ -85,7 +45,7 @@ export interface RunPage {
 
 export const MAX_RUN_PAGE = 200;
 
-const RUN_SELECT = {
+export const RUN_SELECT = {
   id: true,
   createdAt: true,
   updatedAt: true,
@@ -126,7 +86,7 @@ export function toRunRecord(row: RunRow): RunRecord {
   const { leaseOwner, leaseExpiresAt, ...rest } = row;
   return {
     ...rest,
-    // a cluster's lease (repositories/leases.ts) as the pages see it: held and not lapsed
+    // a cluster's lease (run-log/leases.ts) as the pages see it: held and not lapsed
     executingOn: leaseOwner && leaseExpiresAt && leaseExpiresAt.getTime() > Date.now() ? leaseOwner : null,
     modelSettings: row.modelSettings === null ? null : (JSON.parse(row.modelSettings) as unknown),
     config: JSON.parse(row.config) as ToTConfig,
@@ -135,30 +95,6 @@ export function toRunRecord(row: RunRow): RunRecord {
     status: row.status as StoredRunStatus,
     finishReason: row.finishReason as FinishReason | null,
   };
-}
-
-export async function createRun(db: Db, input: CreateRunInput): Promise<RunRecord> {
-  const row = await db.run.create({
-    data: {
-      id: input.id,
-      taskId: input.taskId,
-      goal: input.goal,
-      modelId: input.modelId,
-      modelLabel: input.modelLabel,
-      modelSettings: input.modelSettings === undefined ? null : JSON.stringify(input.modelSettings),
-      config: JSON.stringify(input.config),
-      seed: input.seed ?? null,
-      status: input.status ?? 'queued',
-      ...(input.createdAt && { createdAt: input.createdAt }),
-      importTag: input.importTag ?? null,
-      parentRunId: input.parentRunId ?? null,
-      parentNodeId: input.parentNodeId ?? null,
-      ownerId: input.ownerId ?? null,
-      importJobId: input.importJobId ?? null,
-    },
-    select: RUN_SELECT,
-  });
-  return toRunRecord(row);
 }
 
 export async function getRun(db: Db, id: string): Promise<RunRecord | null> {
@@ -342,51 +278,6 @@ export async function listImportTags(db: Db): Promise<{ tag: string; runs: numbe
   return groups.flatMap((g) => (g.importTag === null ? [] : [{ tag: g.importTag, runs: g._count._all }]));
 }
 
-/** Applies a patch; null when the run does not exist. */
-export async function updateRun(db: Db, id: string, patch: RunPatch): Promise<RunRecord | null> {
-  const { config, stats, ...plain } = patch;
-  try {
-    const row = await db.run.update({
-      where: { id },
-      data: {
-        ...plain,
-        ...(config !== undefined && { config: JSON.stringify(config) }),
-        ...(stats !== undefined && { stats: stats === null ? null : JSON.stringify(stats) }),
-      },
-      select: RUN_SELECT,
-    });
-    return toRunRecord(row);
-  } catch (error) {
-    // P2025: the record to update was not found.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025') return null;
-    throw error;
-  }
-}
-
-/**
- * updateRun for the hot path (a live run's summary after every batch): one UPDATE of the patch's columns and
- * updatedAt, nothing read back; false when the run does not exist. The ORM's update costs ~1 ms more per call
- * (it reads the whole row back through RUN_SELECT), most of a live run's small transaction (npm run bench:write).
- */
-export async function writeRunPatch(db: Db, id: string, patch: RunPatch): Promise<boolean> {
-  const sets: Prisma.Sql[] = [Prisma.sql`"updatedAt" = ${new Date()}`];
-  for (const column of PATCH_COLUMNS) {
-    const value = patch[column];
-    if (value === undefined) continue;
-    const stored = column === 'config' || column === 'stats' ? (value === null ? null : JSON.stringify(value)) : value;
-    // the column name is one of PATCH_COLUMNS (never input); every value is a bound parameter
-    sets.push(Prisma.sql`${Prisma.raw(`"${column}"`)} = ${stored}`);
-  }
-  const changed = await db.$executeRaw`UPDATE "Run" SET ${Prisma.join(sets)} WHERE "id" = ${id}`;
-  return changed > 0;
-}
-
-/** Deletes a run with its events and nodes (foreign keys cascade); false when it did not exist. */
-export async function deleteRun(db: Db, id: string): Promise<boolean> {
-  const { count } = await db.run.deleteMany({ where: { id } });
-  return count > 0;
-}
-
 /** Runs in any of the given statuses, oldest first (e.g. the ones a restart must resume or mark interrupted). */
 export async function findRunsByStatus(db: Db, statuses: readonly StoredRunStatus[]): Promise<RunRecord[]> {
   if (statuses.length === 0) return [];
@@ -406,32 +297,4 @@ export async function findForks(db: Db, parentRunId: string): Promise<RunRecord[
     select: RUN_SELECT,
   });
   return rows.map(toRunRecord);
-}
-
-/** Swaps an import's staged runs in (one short statement: all of them appear at once); how many it made visible. */
-export async function clearImportJob(db: Db, jobId: string): Promise<number> {
-  const { count } = await db.run.updateMany({ where: { importJobId: jobId }, data: { importJobId: null } });
-  return count;
-}
-
-/** Staged runs deleted per statement: each cascades to its events and nodes, so a statement stays short. */
-const STAGED_DELETE_RUNS = 20;
-
-/**
- * Deletes the runs an import staged (with their events, nodes and snapshots), a few runs per statement so no
- * statement holds the write lock long; `null` deletes every staged run (the start-up sweep: no import of this
- * process is running yet, so any staged row was left by one that never finished). Returns how many runs went.
- */
-export async function deleteStagedRuns(db: Db, jobId: string | null): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const rows = await db.run.findMany({
-      where: jobId === null ? { importJobId: { not: null } } : { importJobId: jobId },
-      select: { id: true },
-      take: STAGED_DELETE_RUNS,
-    });
-    if (rows.length === 0) return deleted;
-    const { count } = await db.run.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
-    deleted += count;
-  }
 }

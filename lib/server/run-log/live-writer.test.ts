@@ -8,10 +8,13 @@ import type { ExplorationEvent } from '../../contract/events';
 import { createEmptyTree } from '../../engine/index';
 import { ThoughtTreeExecutor } from '../../engine/server';
 import { createSimulatedModel, getTaskEntry } from '../../tasks/index';
-import { EventBus } from '../streaming/event-bus';
-import { appendEvents, EventAppendError, listEvents } from '../repositories/events';
-import { listNodes } from '../repositories/nodes';
-import { createRun, getRun } from '../repositories/runs';
+import { EventBus } from './event-bus';
+import { appendEvents, EventAppendError, listEvents } from './events';
+import { listNodes } from './nodes';
+import { getRun } from '../repositories/runs';
+import { createRun } from './run-rows';
+import { RunLog } from './run-log';
+import { silentLogger } from '../core/logger';
 import {
   BUSY_WITHIN_MS,
   MAX_BATCH_EVENTS,
@@ -71,7 +74,7 @@ describe.each(BACKENDS)('the run writer (%s)', (backend) => {
     state = createWriteState(RUN, createEmptyTree(RUN));
   });
 
-  const deps = () => ({ prisma: t.prisma, bus, cluster: null });
+  const deps = () => ({ runLog: new RunLog({ prisma: t.prisma, bus, log: silentLogger }) });
   /** Each published batch ends where a group ends: no transaction holds part of a step. */
   const groupEnds = () => new Set(groups.map((g) => g.at(-1)!.seq));
 

@@ -1,18 +1,15 @@
 /**
- * A live run's write path: the groups the engine commits (onCommit) are queued here and written in order, several
- * groups per transaction when they come faster than a transaction takes, each transaction holding whole groups only
- * (events, the node projection they changed, the run row's summary: writeFoldedBatch), then published on the bus once
- * committed. In a cluster every transaction first checks the run's lease (the fence).
- * Not responsible for a run's lifecycle (the run manager starts, stops and detaches runs), the SQL (repositories/),
- * nor for folding (lib/engine reduce, through projection.ts).
+ * A live engine run's batching in front of the log room's writer: the groups the engine commits (onCommit) are queued
+ * here and committed in order by RunLog.commit, several groups per transaction when they come faster than a
+ * transaction takes, each transaction holding whole groups only. In a cluster every transaction first checks the
+ * run's lease (the fence the run manager gives).
+ * Not responsible for a run's lifecycle (the run manager starts, stops and detaches runs), the transaction itself
+ * (run-log.ts), nor for folding (lib/engine reduce, through projection.ts).
  */
 import type { ExplorationEvent } from '../../contract/events';
 import type { ThoughtTree } from '../../engine/index';
-import type { PrismaClient } from '../db/client';
-import type { EventBus } from '../streaming/event-bus';
-import { type Cluster, LeaseLostError } from '../cluster/index';
-import { EventAppendError } from '../repositories/events';
-import { foldTouched, writeFoldedBatch } from './projection';
+import { foldTouched } from './projection';
+import type { CommitOptions, RunLog } from './run-log';
 
 /** What the writer keeps of a live run (the run manager's LiveRun has these fields and more). */
 export interface RunWriteState {
@@ -95,19 +92,12 @@ export function dropPending(run: RunWriteState): void {
 }
 
 export interface RunWriterDeps {
-  prisma: PrismaClient;
-  bus: EventBus;
+  runLog: RunLog;
   /** Cluster mode: each transaction first checks this instance still holds the run's lease. */
-  cluster: Cluster | null;
-}
-
-/**
- * Whether a failed write means the log is no longer this instance's to write (cluster mode): its lease was taken over,
- * another writer's events are there (duplicate, gap), or the run was deleted. Such a run is detached, never failed.
- */
-export function lostTheLog(error: unknown): boolean {
-  if (error instanceof LeaseLostError) return true;
-  return error instanceof EventAppendError && ['duplicate', 'gap', 'run-missing'].includes(error.reason);
+  fence?: CommitOptions['fence'];
+  fenceError?: CommitOptions['fenceError'];
+  /** Cluster mode: whether a failed write means the log is another instance's now (the run is detached, not failed). */
+  lostTheLog?: (error: unknown) => boolean;
 }
 
 /** Queues a group the engine committed and starts the write loop if none is running. */
@@ -152,26 +142,17 @@ async function gather(run: RunWriteState): Promise<void> {
 async function writeLoop(deps: RunWriterDeps, run: RunWriteState): Promise<void> {
   try {
     await gather(run);
-    const cluster = deps.cluster;
     while (run.pending.length > 0 && !run.detached) {
       const batch = takeBatch(run);
       const nodes = foldTouched(run.tree, batch);
-      await deps.prisma.$transaction(
-        async (tx) => {
-          // the fence: the row stays locked to the commit, so a takeover waits for this batch or this batch fails
-          if (cluster && !(await cluster.holds(tx, run.id))) throw new LeaseLostError(run.id);
-          await writeFoldedBatch(tx, run.id, run.tree, batch, nodes);
-        },
-        { timeout: 30_000 },
-      );
+      await deps.runLog.commit(run.id, run.tree, batch, nodes, { fence: deps.fence, fenceError: deps.fenceError });
       run.lastWriteEnd = performance.now();
-      deps.bus.publish(run.id, batch);
       // what is left came while this transaction ran: the run is busy (a full batch left over goes at once)
       if (run.pending.length > 0 && run.pendingEvents < MAX_BATCH_EVENTS) await gather(run);
     }
   } catch (error) {
     run.writeError = error instanceof Error ? error : new Error(String(error));
-    if (deps.cluster && lostTheLog(error)) {
+    if (deps.lostTheLog?.(error)) {
       run.detached = true;
       dropPending(run);
     }

@@ -1,20 +1,15 @@
 /**
- * Which nodes of the node projection (the Node table) an event changed, so a writer upserts just those with its
- * events, and how such a batch is written (writeFoldedBatch). One definition for every writer of a log: the run
- * manager's write loop and the ingest API.
- * Not responsible for the SQL (repositories/) nor for folding (lib/engine reduce).
+ * Which nodes of the node projection (the Node table) an event changed, so the log room upserts just those with its
+ * events. One definition for every producer's batches (run-log.ts commits them).
+ * Not responsible for the SQL (nodes.ts) nor for folding (lib/engine reduce).
  */
 import type { ExplorationEvent } from '../../contract/events';
 import { reduce, subtreeIds, type ThoughtNode, type ThoughtTree } from '../../engine/index';
-import type { Db } from '../db/client';
-import { appendEventsInTransaction } from '../repositories/events';
-import { upsertNodes } from '../repositories/nodes';
-import { writeRunPatch } from '../repositories/runs';
-import { summarizeTree } from './summary';
 
 /**
  * The nodes an event changed, once it is folded onto `tree`; `inFlightBefore` is the node the tree had in flight
- * just before it (a step rolled back by run.resumed or run.finished returns that node to its old status).
+ * just before it: when the event ended that step without naming the node (run.resumed, run.finished, run.failed,
+ * run.interrupted roll it back to its old status), that node changed too.
  */
 export function collectTouched(
   tree: ThoughtTree,
@@ -33,15 +28,22 @@ export function collectTouched(
   if (event.type === 'steer.prune' || event.type === 'node.pruned') {
     for (const id of subtreeIds(tree, event.payload.nodeId)) into.add(id);
   }
-  if (inFlightBefore && (event.type === 'run.resumed' || event.type === 'run.finished')) into.add(inFlightBefore);
+  if (inFlightBefore && tree.inFlight?.entry.nodeId !== inFlightBefore) into.add(inFlightBefore);
 }
 
-/** Folds events onto the tree and returns the nodes they changed, as they now are. */
-export function foldTouched(tree: ThoughtTree, events: readonly ExplorationEvent[]): ThoughtNode[] {
+/**
+ * Folds events onto the tree and returns the nodes they changed, as they now are. `fold` replaces reduce for a
+ * producer whose events are checked as they are folded (the ingest API's foldChecked): it folds one event or throws.
+ */
+export function foldTouched(
+  tree: ThoughtTree,
+  events: readonly ExplorationEvent[],
+  fold: (tree: ThoughtTree, event: ExplorationEvent, index: number) => void = (t, e) => void reduce(t, e),
+): ThoughtNode[] {
   const touched = new Set<string>();
-  for (const event of events) {
+  for (const [index, event] of events.entries()) {
     const inFlight = tree.inFlight?.entry.nodeId;
-    reduce(tree, event);
+    fold(tree, event, index);
     collectTouched(tree, event, inFlight, touched);
   }
   return touchedNodes(tree, touched);
@@ -49,20 +51,4 @@ export function foldTouched(tree: ThoughtTree, events: readonly ExplorationEvent
 
 export function touchedNodes(tree: ThoughtTree, ids: Iterable<string>): ThoughtNode[] {
   return [...ids].map((id) => tree.nodes[id]).filter((n): n is ThoughtNode => Boolean(n));
-}
-
-/**
- * One batch of a run's log as the writers store it, inside the caller's transaction: its events, the nodes they
- * changed (foldTouched's) and the run row's summary of the tree they were folded into.
- */
-export async function writeFoldedBatch(
-  tx: Db,
-  runId: string,
-  tree: ThoughtTree,
-  events: readonly ExplorationEvent[],
-  nodes: readonly ThoughtNode[],
-): Promise<void> {
-  await appendEventsInTransaction(tx, runId, events);
-  if (nodes.length) await upsertNodes(tx, runId, nodes);
-  await writeRunPatch(tx, runId, summarizeTree(tree));
 }

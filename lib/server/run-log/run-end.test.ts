@@ -36,11 +36,11 @@ describe('a finished run leaves nothing behind in the server', () => {
 
   it("an external run finished by its client leaves no write of it in Prisma's query history", async () => {
     const s = testServices.create();
-    const { runId } = await s.manager.ingest.create(
+    const { runId } = await s.ingest.create(
       { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', agent: 'my-tot-loop' },
       { ownerId: null, actor: 'tester' },
     );
-    const answer = await s.manager.ingest.append(runId, [
+    const answer = await s.ingest.append(runId, [
       { seq: 1, op: 'node', id: 'root', parent: null },
       { seq: 2, op: 'node', id: 'a', parent: 'root', thought: 'a thought only this run wrote', score: 0.7 },
       { seq: 3, op: 'finish', output: '24', best: 'a', success: true },

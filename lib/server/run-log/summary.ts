@@ -6,7 +6,7 @@
  * Not responsible for moving a run between statuses (the run manager writes the lifecycle events).
  */
 import { markedBestNode, type ThoughtTree } from '../../engine/index';
-import type { RunPatch } from '../repositories/runs';
+import type { RunPatch } from './run-rows';
 
 /**
  * Run.bestScore has one meaning everywhere: the own score (composite, 0..1, the number on its card) of the node the

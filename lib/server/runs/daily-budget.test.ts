@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { capAtRemainder, remainingDailyBudget, utcMidnight } from './daily-budget';
-import { createRun } from '../repositories/runs';
+import { createRun } from '../run-log/run-rows';
 import { BACKENDS, sampleRunInput, sharedTestDb } from '../testing/db';
 
 const NOW = new Date('2026-11-30T18:30:00Z');

@@ -4,7 +4,8 @@
  * Not responsible for anything when the database already holds runs.
  */
 import { listRuns } from '../repositories/runs';
-import type { ServerServices } from '../services';
+import type { PrismaClient } from '../db/client';
+import type { RunManager } from './run-manager';
 
 export const DEMO = {
   taskId: 'game24',
@@ -13,7 +14,13 @@ export const DEMO = {
   seed: 3,
 } as const;
 
-export async function seedDemoRun({ prisma, manager }: ServerServices): Promise<string | null> {
+export async function seedDemoRun({
+  prisma,
+  manager,
+}: {
+  prisma: PrismaClient;
+  manager: RunManager;
+}): Promise<string | null> {
   const existing = await listRuns(prisma, { limit: 1 });
   if (existing.items.length > 0) return null;
   const run = await manager.create({

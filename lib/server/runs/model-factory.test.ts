@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
 import type { LanguageModel } from '../../engine/index';
 import { ThoughtTreeExecutor } from '../../engine/server';
-import { createRng, hashString, ModelError, recordingFromEvents, RecordingModel, ReplayModel } from '../../models/index';
+import {
+  createRng,
+  hashString,
+  ModelError,
+  recordingFromEvents,
+  RecordingModel,
+  ReplayModel,
+} from '../../models/index';
 import { game24Simulation, game24Task } from '../../tasks/index';
 import { type FakeOpenAIServer, completionBody, startFakeOpenAI } from '../../models/testing';
 import { readEnv } from '../core/env';

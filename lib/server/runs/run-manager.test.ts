@@ -8,8 +8,9 @@ import { ThoughtTreeExecutor } from '../../engine/server';
 import { createSimulatedModel, getTaskEntry } from '../../tasks/index';
 import { sampleRunInput } from '../testing/db';
 import { streamRunEvents } from '../streaming/event-stream';
-import { appendEvents, listEvents } from '../repositories/events';
-import { createRun, getRun } from '../repositories/runs';
+import { appendEvents, listEvents } from '../run-log/events';
+import { getRun } from '../repositories/runs';
+import { createRun } from '../run-log/run-rows';
 import { servicesPerTest, type TestServices } from '../testing/services';
 
 const testServices = servicesPerTest();

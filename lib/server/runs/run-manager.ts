@@ -6,17 +6,19 @@
  * their event log (automatically, or when asked).
  * A run's whole life is in its log: the engine writes run.started, run.paused, run.resumed and run.finished; this
  * manager writes what happens outside a search (run.queued, run.interrupted, run.failed, and the abort of a run that
- * never started) with the next seq, while the run is not live, so the engine and it never write the same seq.
+ * never started) while the run is not live, so the engine and it never write the same seq. Every write goes through
+ * the log room (run-log/: RunLog, its live batching for the engine's groups); nothing here touches a row itself.
  * In a cluster (PostgreSQL, lib/server/cluster) runs wait as jobs instead of in this process's queue: the instance
  * that claims a run's lease executes it, every batch is written only while that lease is held (checked inside the
  * batch's transaction), a run whose lease is lost is detached (stopped here, nothing more written: another instance
  * owns its log), and commands for a run executing elsewhere are forwarded to its instance.
- * Not responsible for the search (lib/engine), SQL (repositories) or the API's shape (trpc/).
+ * Not responsible for the search (lib/engine), writing the log (run-log/), external runs (ingest/, which the routers
+ * send their commands to) or the API's shape (trpc/).
  */
 import { randomUUID } from 'node:crypto';
-import type { EventPayloads, ExplorationEvent } from '../../contract/events';
+import type { ExplorationEvent } from '../../contract/events';
 import type { ToTConfig } from '../../contract/vocabulary';
-import { createEmptyTree, fold, reduce, resolveConfig } from '../../engine/index';
+import { createEmptyTree, fold, resolveConfig } from '../../engine/index';
 import {
   ExplorationControl,
   forkedNodeId,
@@ -28,7 +30,6 @@ import {
 import { getTaskEntry } from '../../tasks/index';
 import type { PrismaClient } from '../db/client';
 import { ConflictError, InputError, NotFoundError } from '../core/errors';
-import { type EventBus, STREAMS_CLOSING } from '../streaming/event-bus';
 import { type Cluster, type ClusterHost, LeaseLostError } from '../cluster/index';
 import { type Logger, loggerFromFunction } from '../core/logger';
 import { type Recording, recordingFromEvents } from '../../models/index';
@@ -36,35 +37,39 @@ import { isTeamMode, loadPriceTable, readEnv } from '../core/env';
 import { remainingDailyBudget } from './daily-budget';
 import { type ModelSpec, modelSpecSchema } from '../../contract/model-spec';
 import { createModel, modelLabel, specModelId } from './model-factory';
-import { appendEvents, appendEventsInTransaction, EventAppendError, listEvents } from '../repositories/events';
-import { saveSnapshot } from '../repositories/snapshots';
-import { forgetQueryHistory } from '../db/query-history';
-import { upsertNodes } from '../repositories/nodes';
-import { summarizeTree } from '../run-log/summary';
 import {
   createWriteState,
   drainWrites,
   dropPending,
+  type EventDraft,
   enqueueWrite,
-  lostTheLog,
+  EventAppendError,
+  listEvents,
+  type RunLog,
   type RunWriteState,
   type RunWriterDeps,
-} from '../run-log/live-writer';
-import { IngestRuns } from '../ingest/service';
+  STREAMS_CLOSING,
+} from '../run-log/index';
 import { externalRunIds } from '../repositories/ingest';
 import type { RunRecord } from '../../contract/run';
-import { createRun, findRunsByStatus, getRun, updateRun, deleteRun } from '../repositories/runs';
+import { findRunsByStatus, getRun } from '../repositories/runs';
 import { hasEnded } from '../../contract/run-status';
 import type { Breakpoint } from '../../contract/breakpoints';
+import { admitNewRun, type Caller } from './policy';
 
-/** The lifecycle events the manager writes itself (the engine writes the rest). */
-type LifecycleType =
-  'run.queued' | 'breakpoints.set' | 'run.interrupted' | 'run.failed' | 'steer.abort' | 'run.finished';
-type LifecycleEvent = { [K in LifecycleType]: { type: K; payload: EventPayloads[K] } }[LifecycleType];
+/**
+ * Whether a failed write means the log is no longer this instance's to write (cluster mode): its lease was taken over,
+ * another writer's events are there (duplicate, gap), or the run was deleted. Such a run is detached, never failed.
+ */
+export function lostTheLog(error: unknown): boolean {
+  if (error instanceof LeaseLostError) return true;
+  return error instanceof EventAppendError && ['duplicate', 'gap', 'run-missing'].includes(error.reason);
+}
 
 export interface RunManagerOptions {
   prisma: PrismaClient;
-  bus: EventBus;
+  /** The one writer of every run's log. */
+  runLog: RunLog;
   /** Runs executing at once; the rest wait as queued. */
   maxConcurrentRuns: number;
   /** After a restart: continue interrupted runs at once, or only when a person asks. */
@@ -75,9 +80,6 @@ export interface RunManagerOptions {
   cluster?: Cluster;
   /** This instance's name (the cluster's, when there is one). */
   instanceId?: string;
-  /** External runs (lib/server/ingest): the silence after which one is interrupted, and the heartbeat asked for. */
-  ingestTimeoutMs?: number;
-  ingestHeartbeatMs?: number;
 }
 
 export interface ForkRunInput {
@@ -91,6 +93,8 @@ export interface ForkRunInput {
   actor?: string;
   /** The user the new run belongs to (team mode). */
   ownerId?: string | null;
+  /** Who asks, for the policy (goal, model, budget: policy.ts). */
+  caller?: Caller;
 }
 
 export interface StartRunInput {
@@ -104,6 +108,8 @@ export interface StartRunInput {
   ownerId?: string | null;
   /** The breakpoints it starts with: a breakpoints.set after its run.queued, so the search judges from its first step. */
   breakpoints?: Breakpoint[];
+  /** Who asks, for the policy (goal, model, budget: policy.ts); absent for the server's own runs (the demo). */
+  caller?: Caller;
 }
 
 interface LiveRun extends RunWriteState {
@@ -123,20 +129,15 @@ export class RunManager implements ClusterHost {
   private readonly log: Logger;
   private readonly cluster: Cluster | null;
   private draining = false;
-  /** Runs a program outside streams in (the ingest API): never run here, steered through their client. */
-  readonly ingest: IngestRuns;
 
   constructor(private readonly options: RunManagerOptions) {
     const log = options.log ?? ((message: string) => console.log(`[arborist] ${message}`));
     this.log = typeof log === 'function' ? loggerFromFunction(log) : log;
     this.cluster = options.cluster ?? null;
-    this.ingest = new IngestRuns({
-      prisma: options.prisma,
-      bus: options.bus,
-      timeoutMs: options.ingestTimeoutMs ?? 30_000,
-      heartbeatMs: options.ingestHeartbeatMs ?? 5_000,
-      log: (message) => this.log.info(message),
-    });
+  }
+
+  private get runLog(): RunLog {
+    return this.options.runLog;
   }
 
   /** This instance's name (logs, leases, the health endpoint). */
@@ -171,51 +172,61 @@ export class RunManager implements ClusterHost {
       }
     })();
     const goal = input.goal.trim();
+    const requested = modelSpecSchema.parse(input.model);
+    // a replay answers the recorded calls of another run: the same task and goal, so the same prompts come up (its
+    // source is read once, here, for the policy and the run alike)
+    const source = requested.provider === 'replay' ? await getRun(this.options.prisma, requested.recordingRunId) : null;
+    const admitted = input.caller
+      ? await admitNewRun(this.options.prisma, input.caller, {
+          taskId: source?.taskId ?? input.taskId,
+          goal: source?.goal ?? goal,
+          model: requested,
+          config: input.config ?? {},
+        })
+      : (input.config ?? {});
     // the contract's check (the same words as the form's), then the server's own (a bench project or folder exists)
     const problem = entry.validateGoal(goal) ?? entry.task.validateGoal?.(goal) ?? null;
     if (problem) throw new InputError('goal', problem);
     let config: ToTConfig;
     try {
-      config = resolveConfig(input.config ?? {});
+      config = resolveConfig(admitted);
     } catch (error) {
       const issue = (error as { issues?: { path: string; message: string }[] }).issues?.[0];
       throw new InputError(issue ? `config.${issue.path}` : 'config', (error as Error).message);
     }
-    const model = modelSpecSchema.parse(input.model);
+    const model = requested;
     let modelId = specModelId(model);
     let label = modelLabel(model);
     let task: string = entry.id;
     let replayGoal = goal;
     if (model.provider === 'replay') {
-      // a replay answers the recorded calls of another run: the same task and goal, so the same prompts come up
-      const source = await getRun(this.options.prisma, model.recordingRunId);
       if (!source) throw new InputError('model', `no run ${model.recordingRunId} to replay`);
       modelId = source.modelId;
       label = `${source.modelId} (replay)`;
       task = source.taskId;
       replayGoal = source.goal;
     }
-    const record = await createRun(this.options.prisma, {
-      id: randomUUID(),
-      taskId: task,
-      goal: replayGoal,
-      modelId,
-      modelLabel: label,
-      modelSettings: model,
-      config,
-      seed: model.seed,
-      status: 'queued',
-      ownerId: input.ownerId ?? null,
-    });
     const breakpoints = input.breakpoints ?? [];
-    await this.writeLifecycle(record.id, [
-      { type: 'run.queued', payload: withActor({ reason: 'new' }, input.actor) },
-      ...(breakpoints.length > 0
-        ? [{ type: 'breakpoints.set' as const, payload: { breakpoints, actor: input.actor ?? 'person' } }]
-        : []),
-    ]);
+    const { record } = await this.runLog.open(
+      {
+        taskId: task,
+        goal: replayGoal,
+        modelId,
+        modelLabel: label,
+        modelSettings: model,
+        config,
+        seed: model.seed,
+        ownerId: input.ownerId ?? null,
+      },
+      [
+        { type: 'run.queued', payload: withActor({ reason: 'new' }, input.actor) },
+        ...(breakpoints.length > 0
+          ? [{ type: 'breakpoints.set' as const, payload: { breakpoints, actor: input.actor ?? 'person' } }]
+          : []),
+      ],
+    );
     await this.dispatch(record.id);
-    return (await getRun(this.options.prisma, record.id)) ?? record;
+    return record;
   }
 
   /**
@@ -228,13 +239,13 @@ export class RunManager implements ClusterHost {
     const prisma = this.options.prisma;
     const source = await getRun(prisma, input.runId);
     if (!source) throw new NotFoundError(`no run ${input.runId}`);
-    if (await this.ingest.isExternal(source.id)) {
+    const sourceTree = fold(await listEvents(prisma, input.runId), createEmptyTree(input.runId));
+    if (sourceTree.external) {
       // its task is a label here and its search is a program elsewhere: the engine has nothing to continue it with
       throw new ConflictError(
         'this search runs outside Arborist: the engine cannot continue it, so it cannot be forked',
       );
     }
-    const sourceTree = fold(await listEvents(prisma, input.runId), createEmptyTree(input.runId));
     const node = sourceTree.nodes[input.nodeId];
     if (!node) throw new InputError('nodeId', `no node ${input.nodeId} in run ${input.runId}`);
     if (input.thought !== undefined && input.thought !== null && !input.thought.trim()) {
@@ -242,14 +253,24 @@ export class RunManager implements ClusterHost {
     }
     if (!node.branch && input.thought)
       throw new InputError('thought', 'the root is the goal: fork from a node below it');
+    // a fork without a model of its own runs on its parent's: that spec must be one this caller may use too
+    const sourceModel = modelSpecSchema.safeParse(source.modelSettings);
+    const ownCap = input.config && 'maxCostUsd' in input.config ? input.config.maxCostUsd : source.config.maxCostUsd;
+    const changes = input.caller
+      ? await admitNewRun(prisma, input.caller, {
+          taskId: source.taskId,
+          goal: source.goal,
+          model: input.model ?? (sourceModel.success ? sourceModel.data : null),
+          config: { ...(input.config ?? {}), maxCostUsd: ownCap ?? null },
+        })
+      : (input.config ?? {});
     let config: ToTConfig;
     try {
-      config = resolveConfig({ ...source.config, ...(input.config ?? {}) });
+      config = resolveConfig({ ...source.config, ...changes });
     } catch (error) {
       const issue = (error as { issues?: { path: string; message: string }[] }).issues?.[0];
       throw new InputError(issue ? `config.${issue.path}` : 'config', (error as Error).message);
     }
-    const sourceModel = modelSpecSchema.safeParse(source.modelSettings);
     const model = modelSpecSchema.parse(
       input.model ?? (sourceModel.success ? sourceModel.data : { provider: 'simulated', seed: source.seed ?? 1 }),
     );
@@ -263,24 +284,28 @@ export class RunManager implements ClusterHost {
       agentName: 'arborist',
       modelId: specModelId(model),
     });
-    const record = await createRun(prisma, {
-      id,
-      taskId: source.taskId,
-      goal: source.goal,
-      modelId: specModelId(model),
-      modelLabel: modelLabel(model),
-      modelSettings: model,
-      config,
-      seed: model.seed,
-      status: 'queued',
-      parentRunId: source.id,
-      parentNodeId: input.nodeId,
-      ownerId: input.ownerId ?? null,
-    });
-    await appendEvents(prisma, id, seed);
-    await this.writeLifecycle(id, [{ type: 'run.queued', payload: withActor({ reason: 'fork' }, input.actor) }]);
+    const { record } = await this.runLog.open(
+      {
+        id,
+        taskId: source.taskId,
+        goal: source.goal,
+        modelId: specModelId(model),
+        modelLabel: modelLabel(model),
+        modelSettings: model,
+        config,
+        seed: model.seed,
+        parentRunId: source.id,
+        parentNodeId: input.nodeId,
+        ownerId: input.ownerId ?? null,
+      },
+      // the seed (the path to the node, numbered from 1 by forkEvents), then the run waits like any new one
+      [
+        ...seed.map(({ type, payload, ts }) => ({ type, payload, ts }) as EventDraft),
+        { type: 'run.queued', payload: withActor({ reason: 'fork' }, input.actor) },
+      ],
+    );
     await this.dispatch(id);
-    return { run: (await getRun(prisma, id)) ?? record, nodeId: forkedNodeId(seed) };
+    return { run: record, nodeId: forkedNodeId(seed) };
   }
 
   isLive(runId: string): boolean {
@@ -300,8 +325,6 @@ export class RunManager implements ClusterHost {
       const owner = await this.cluster.ownerOf(runId);
       if (owner && owner !== this.cluster.instanceId) return this.cluster.forward(runId, owner, command);
     }
-    // an external run's commands go to its client, which applies and acknowledges them (lib/server/ingest)
-    if (await this.ingest.isExternal(runId)) return this.ingest.request(runId, command);
     const record = await getRun(this.options.prisma, runId);
     if (!record) throw new NotFoundError(`no run ${runId}`);
     if (record.status === 'queued') {
@@ -364,9 +387,6 @@ export class RunManager implements ClusterHost {
     const record = await getRun(this.options.prisma, runId);
     if (!record) throw new NotFoundError(`no run ${runId}`);
     if (record.status !== 'interrupted') throw new ConflictError(`the run is ${record.status}, not interrupted`);
-    if (await this.ingest.isExternal(runId)) {
-      throw new ConflictError('this search runs outside Arborist: it continues when its client sends again');
-    }
     await this.writeLifecycle(runId, [{ type: 'run.queued', payload: withActor({ reason: 'resume' }, actor) }]);
     await this.dispatch(runId);
   }
@@ -379,11 +399,8 @@ export class RunManager implements ClusterHost {
       await live.done;
     }
     this.removeWaiting(runId);
-    const deleted = await deleteRun(this.options.prisma, runId);
-    if (!deleted) throw new NotFoundError(`no run ${runId}`);
-    // in a cluster every instance's streams hear it (an instance executing it elsewhere loses its lease and stops)
-    if (this.cluster) await this.cluster.notifyClosed(runId, 'deleted');
-    else this.options.bus.close(runId, 'deleted');
+    // every instance's streams hear it (in a cluster an instance executing it elsewhere loses its lease and stops)
+    if (!(await this.runLog.delete(runId))) throw new NotFoundError(`no run ${runId}`);
   }
 
   /**
@@ -428,7 +445,6 @@ export class RunManager implements ClusterHost {
    */
   async shutdown(): Promise<{ handedBack: string[]; stopped: string[] }> {
     this.draining = true;
-    this.ingest.stopSweeper();
     this.waiting.length = 0;
     let handedBack: string[] = [];
     const stopped: string[] = [];
@@ -439,7 +455,7 @@ export class RunManager implements ClusterHost {
       await Promise.all(ids.map((id) => this.detach(id, 'shutting down')));
       stopped.push(...ids);
     }
-    this.options.bus.closeAll(STREAMS_CLOSING);
+    this.runLog.bus.closeAll(STREAMS_CLOSING);
     this.log.info('shut down', { handedBack: handedBack.length, stopped: stopped.length });
     return { handedBack, stopped };
   }
@@ -450,7 +466,6 @@ export class RunManager implements ClusterHost {
    */
   async crash(): Promise<void> {
     this.draining = true;
-    this.ingest.stopSweeper();
     this.waiting.length = 0;
     if (this.cluster) await this.cluster.crash();
     await Promise.all([...this.live.keys()].map((id) => this.detach(id, 'crashed')));
@@ -479,17 +494,20 @@ export class RunManager implements ClusterHost {
    * running or paused (a claimed run that never started is still queued).
    */
   async interrupt(runId: string, reason: string, requeue: boolean): Promise<void> {
-    const tree = fold(await listEvents(this.options.prisma, runId, { light: true }), createEmptyTree(runId));
+    const tree = await this.runLog.storedTree(runId);
     if (tree.status !== 'running' && tree.status !== 'paused') return;
-    await this.writeLifecycle(runId, [
-      { type: 'run.interrupted', payload: { reason } },
-      ...(requeue ? [{ type: 'run.queued' as const, payload: { reason: 'resume' as const } }] : []),
-    ]);
+    await this.runLog.append(
+      runId,
+      [
+        { type: 'run.interrupted', payload: { reason } },
+        ...(requeue ? [{ type: 'run.queued' as const, payload: { reason: 'resume' as const } }] : []),
+      ],
+      { tree },
+    );
   }
 
   /** Stops every live run (tests, shutdown) and waits for their writes. */
   async stopAll(): Promise<void> {
-    this.ingest.stopSweeper();
     this.waiting.length = 0;
     const runs = [...this.live.values()];
     for (const run of runs) run.abort.abort();
@@ -524,16 +542,11 @@ export class RunManager implements ClusterHost {
       .catch((error: unknown) => this.log.error('run failed', { runId, error }))
       .finally(async () => {
         this.live.delete(runId);
-        // Prisma remembers its last queries with their arguments: this run's payloads and its snapshot, kept after it
-        forgetQueryHistory();
-        // a detached run's log goes on elsewhere (or after the next start): its streams keep waiting for it
-        if (!run.detached) {
-          if (this.cluster) {
-            await this.cluster
-              .notifyClosed(runId, 'stopped')
-              .catch((error: unknown) => this.log.warn('stop not announced', { runId, error }));
-          } else this.options.bus.close(runId, 'stopped');
-        }
+        // a run whose log ended was ended by the log room with that batch (snapshot, streams closed); whatever the
+        // log says (a write may have failed after the tree in memory ended), its streams close and Prisma forgets
+        // its queries here too (a second close finds no one). A detached run's log goes on elsewhere (or after the
+        // next start): its streams keep waiting for it.
+        if (!run.detached) await this.runLog.end(runId, null, 'stopped');
         finish();
         this.schedule();
       });
@@ -568,15 +581,8 @@ export class RunManager implements ClusterHost {
         // a fork's first start continues its seed log: nothing was interrupted
         announceResume: record.startedAt !== null,
       };
-      const running = { status: 'running' as const, startedAt: record.startedAt ?? new Date(), error: null };
-      const cluster = this.cluster;
-      if (cluster) {
-        // only while this instance holds the run (a stall past its lease lets another claim it)
-        await prisma.$transaction(async (tx) => {
-          if (!(await cluster.holds(tx, run.id))) throw new LeaseLostError(run.id);
-          await updateRun(tx, run.id, running);
-        });
-      } else await updateRun(prisma, run.id, running);
+      // only while this instance holds the run (a stall past its lease lets another claim it)
+      await this.runLog.markRunning(run.id, record.startedAt ?? new Date(), this.writerDeps);
       // the log so far: at least its run.queued (none in a database written before lifecycle events)
       const events = record.lastSeq > 0 ? await listEvents(prisma, run.id) : [];
       run.tree = fold(events, createEmptyTree(run.id));
@@ -589,11 +595,6 @@ export class RunManager implements ClusterHost {
       }
       await this.drain(run);
       if (run.writeError) throw run.writeError;
-      if (run.detached) return;
-      // the page of a finished run draws this before its history (a derived copy: losing it costs a fold later)
-      await saveSnapshot(prisma, run.id, run.tree).catch((error: unknown) =>
-        this.log.warn('snapshot not stored', { runId: run.id, error }),
-      );
     } catch (error) {
       await this.drain(run).catch(() => undefined);
       if (run.detached || (this.cluster && lostTheLog(error))) {
@@ -608,7 +609,7 @@ export class RunManager implements ClusterHost {
           // the database itself failed (it may be why the run failed): the row says failed if it still can, and
           // a page watching learns it when the stream closes (it reads the row again then)
           this.log.error('run.failed not written', { runId: run.id, error: writeError });
-          await updateRun(prisma, run.id, { status: 'failed', error: message, finishedAt: new Date() });
+          await this.runLog.markFailedOutsideLog(run.id, message);
         },
       );
       throw error;
@@ -616,29 +617,12 @@ export class RunManager implements ClusterHost {
   }
 
   /**
-   * Appends events of the run's life written outside a search, after the stored log (only while the run is not
-   * live: the engine owns the seqs then), with the row's summary of the folded log, in one transaction; then
-   * publishes them. The log is read light (a model call's prompts do not change the tree), and read from the database
-   * even when the run was live: after a failed write its in-memory tree holds events the database never took, and
-   * the next seq must follow what is stored.
+   * Appends events of the run's life written outside a search, after the stored log (only while the run is not live:
+   * the engine owns the seqs then). The log room folds what is stored, not the run's in-memory tree: after a failed
+   * write that tree holds events the database never took, and the next seq must follow what is stored.
    */
-  private async writeLifecycle(runId: string, entries: LifecycleEvent[]): Promise<void> {
-    const prisma = this.options.prisma;
-    const tree = fold(await listEvents(prisma, runId, { light: true }), createEmptyTree(runId));
-    // a step cut short (run.failed, run.finished) returns its node to its old status in the node projection too
-    const inFlight = tree.inFlight?.entry.nodeId;
-    const batch = entries.map((entry) => {
-      const event = { runId, seq: tree.lastSeq + 1, ts: Date.now(), ...entry } as ExplorationEvent;
-      reduce(tree, event);
-      return event;
-    });
-    await prisma.$transaction(async (tx) => {
-      await appendEventsInTransaction(tx, runId, batch);
-      const node = inFlight ? tree.nodes[inFlight] : undefined;
-      if (node) await upsertNodes(tx, runId, [node]);
-      await updateRun(tx, runId, summarizeTree(tree));
-    });
-    this.options.bus.publish(runId, batch);
+  private async writeLifecycle(runId: string, drafts: EventDraft[]): Promise<void> {
+    await this.runLog.append(runId, drafts);
   }
 
   private enqueueWrite(run: LiveRun, group: ExplorationEvent[]): void {
@@ -650,6 +634,13 @@ export class RunManager implements ClusterHost {
   }
 
   private get writerDeps(): RunWriterDeps {
-    return { prisma: this.options.prisma, bus: this.options.bus, cluster: this.cluster };
+    const cluster = this.cluster;
+    if (!cluster) return { runLog: this.runLog };
+    return {
+      runLog: this.runLog,
+      fence: (tx, runId) => cluster.holds(tx, runId),
+      fenceError: (runId) => new LeaseLostError(runId),
+      lostTheLog,
+    };
   }
 }

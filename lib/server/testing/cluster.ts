@@ -6,19 +6,16 @@
  * Not for production code (services.ts builds the real one).
  */
 import { afterEach } from 'vitest';
-import { createPrismaClient, type PrismaClient } from '../db/client';
-import { EventBus } from '../streaming/event-bus';
+import { createPrismaClient } from '../db/client';
+import { EventBus } from '../run-log/event-bus';
 import { Cluster } from '../cluster/index';
 import { createLogger } from '../core/logger';
-import { RunManager } from '../runs/run-manager';
+import { type ServerServices, wireServices } from '../services';
 import { createPostgresDatabase } from './db';
 
-export interface TestInstance {
+export interface TestInstance extends ServerServices {
   id: string;
-  prisma: PrismaClient;
-  bus: EventBus;
   cluster: Cluster;
-  manager: RunManager;
   /** The JSON log lines this instance wrote, parsed. */
   logs: Record<string, unknown>[];
 }
@@ -83,7 +80,7 @@ async function createClusterDatabase(): Promise<TestClusterDatabase> {
         pollIntervalMs: 500,
         ...(settings.commandTimeoutMs !== undefined && { commandTimeoutMs: settings.commandTimeoutMs }),
       });
-      const manager = new RunManager({
+      const services = wireServices({
         prisma,
         bus,
         maxConcurrentRuns: settings.concurrency ?? 2,
@@ -91,8 +88,9 @@ async function createClusterDatabase(): Promise<TestClusterDatabase> {
         log,
         cluster,
       });
+      const { manager } = services;
       await manager.recover();
-      const instance = { id, prisma, bus, cluster, manager, logs };
+      const instance = { ...services, id, cluster, logs };
       instances.push(instance);
       return instance;
     },

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { databaseKindOf } from '../db/client';
 import { BACKENDS, createTestDb, sampleRunInput } from './db';
-import { createRun, getRun } from '../repositories/runs';
+import { getRun } from '../repositories/runs';
+import { createRun } from '../run-log/run-rows';
 
 describe.each(BACKENDS)('a test database (%s)', (backend) => {
   it('starts empty, takes a run and reads it back', async () => {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ExplorationEvent } from '../../contract/events';
 import { DEFAULT_TOT_CONFIG, newNode, type ThoughtNode } from '../../engine/index';
-import type { CreateRunInput } from '../repositories/runs';
+import type { CreateRunInput } from '../run-log/run-rows';
 import { type PrismaClient, createPrismaClient } from '../db/client';
 import { migrate } from '../db/migrate';
 import type { DatabaseKind } from '../db/backend';

@@ -13,7 +13,7 @@ import {
   ingestEventsResponse,
   ingestFinishResponse,
   ingestHeartbeatResponse,
-} from '../ingest/http';
+} from '../http/ingest';
 import type { ServerServices } from '../services';
 
 export interface IngestRoutesServer {

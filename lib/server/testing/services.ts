@@ -10,16 +10,15 @@ import type { DatabaseKind } from '../db/backend';
 import { isPostgresUrl } from '../db/backend';
 import { createPrismaClient } from '../db/client';
 import { migrate } from '../db/migrate';
-import { EventBus } from '../streaming/event-bus';
-import { RunManager, type RunManagerOptions } from '../runs/run-manager';
-import type { ServerServices } from '../services';
+import { EventBus } from '../run-log/index';
+import { type ServerServices, type WireOptions, wireServices } from '../services';
 import { createPostgresDatabase, tempDir } from './db';
 
 export interface TestServices extends ServerServices {
   /** The SQLite file, or the PostgreSQL database's URL. */
   file: string;
   /** A second manager on the same database, as a restarted server would have. */
-  restart(options?: Partial<RunManagerOptions>): TestServices;
+  restart(options?: Partial<WireOptions>): TestServices;
   close(): Promise<void>;
 }
 
@@ -28,13 +27,13 @@ export interface TestServices extends ServerServices {
  * PostgreSQL database that is migrated already (createPostgresDatabase's copies of the template are). Whoever made a
  * PostgreSQL database drops it: see createTestServicesOn.
  */
-export function createTestServices(options: Partial<RunManagerOptions> = {}, database?: string): TestServices {
+export function createTestServices(options: Partial<WireOptions> = {}, database?: string): TestServices {
   const dir = database ? null : tempDir('arborist-test-');
   const location = database ?? join(dir as string, 'test.db');
   if (!isPostgresUrl(location)) migrate(location);
   const prisma = createPrismaClient(location);
   const bus = new EventBus();
-  const manager = new RunManager({
+  const services = wireServices({
     prisma,
     bus,
     maxConcurrentRuns: 2,
@@ -42,13 +41,13 @@ export function createTestServices(options: Partial<RunManagerOptions> = {}, dat
     log: () => {},
     ...options,
   });
+  const { manager, ingest } = services;
   return {
-    prisma,
-    bus,
-    manager,
+    ...services,
     file: location,
     restart: (more) => createTestServices({ ...options, ...more }, location),
     async close() {
+      ingest.stopSweeper();
       await manager.stopAll();
       await prisma.$disconnect();
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -59,7 +58,7 @@ export function createTestServices(options: Partial<RunManagerOptions> = {}, dat
 /** Services on a fresh database of either backend; closing them drops a PostgreSQL database too. */
 export async function createTestServicesOn(
   kind: DatabaseKind,
-  options: Partial<RunManagerOptions> = {},
+  options: Partial<WireOptions> = {},
 ): Promise<TestServices> {
   if (kind === 'sqlite') return createTestServices(options);
   const database = await createPostgresDatabase();
@@ -79,8 +78,8 @@ export async function createTestServicesOn(
  * They are closed newest first, so a restarted server stops before the database its first server made is dropped.
  */
 export function servicesPerTest(): {
-  create: (options?: Partial<RunManagerOptions>) => TestServices;
-  open: (kind: DatabaseKind, options?: Partial<RunManagerOptions>) => Promise<TestServices>;
+  create: (options?: Partial<WireOptions>) => TestServices;
+  open: (kind: DatabaseKind, options?: Partial<WireOptions>) => Promise<TestServices>;
   track: (services: TestServices) => TestServices;
 } {
   let open: TestServices[] = [];

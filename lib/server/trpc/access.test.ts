@@ -14,7 +14,7 @@ import { BACKENDS } from '../testing/db';
 import { servicesPerTest, type TestServices } from '../testing/services';
 import { createContextInner } from './context';
 import { testContext } from '../testing/context';
-import { createCaller } from './root';
+import { createCaller } from './routers/root';
 
 const TEAM: AuthSettings = {
   team: true,

@@ -7,7 +7,7 @@ import { fold } from '../../engine/index';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest } from '../testing/services';
 import { testContext } from '../testing/context';
-import { createCaller } from './root';
+import { createCaller } from './routers/root';
 
 const testServices = servicesPerTest();
 

@@ -3,21 +3,22 @@
  * projection is queried. Not responsible for applying commands (the engine, through the run manager).
  */
 import { z } from 'zod';
-import { listNodes } from '../../repositories/nodes';
+import { listNodes } from '../../run-log/nodes';
 import { runFor } from '../run-access';
+import { steer } from '../steer';
 import { nodeInput } from '../schemas';
 import { memberProcedure, router, signedInProcedure } from '../trpc';
 
 export const nodeRouter = router({
   prune: memberProcedure.input(nodeInput).mutation(async ({ ctx, input }) => {
     await runFor(ctx, input.runId, 'steer');
-    await ctx.manager.command(input.runId, { type: 'prune', nodeId: input.nodeId, actor: ctx.actor });
+    await steer(ctx, input.runId, { type: 'prune', nodeId: input.nodeId, actor: ctx.actor });
     return { ok: true as const };
   }),
 
   expand: memberProcedure.input(nodeInput).mutation(async ({ ctx, input }) => {
     await runFor(ctx, input.runId, 'steer');
-    await ctx.manager.command(input.runId, { type: 'expand', nodeId: input.nodeId, actor: ctx.actor });
+    await steer(ctx, input.runId, { type: 'expand', nodeId: input.nodeId, actor: ctx.actor });
     return { ok: true as const };
   }),
 

@@ -8,17 +8,14 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { SteeringCommand } from '../../../engine/server';
-import { canListRuns, canOnRun, isAdmin, type Principal } from '../../../contract/access';
-import { goalNamesFolder } from '../../../contract/code';
-import { capAtRemainder, refuseWhenSpent, remainingDailyBudget } from '../../runs/daily-budget';
-import { readEnv } from '../../core/env';
-import { checkModelSpecAllowed } from '../../runs/model-servers';
-import type { Context } from '../context';
+import { canListRuns, canOnRun, type Principal } from '../../../contract/access';
+import { callerOf, checkResumeAllowed } from '../../runs/policy';
+import { steer } from '../steer';
 import { ForbiddenError, NotFoundError } from '../../core/errors';
 import { streamRunEvents } from '../../streaming/event-stream';
-import { getEvent, listEvents, withoutPrompt } from '../../repositories/events';
-import { findForks, getRun, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
-import { latestTreeText } from '../../repositories/snapshots';
+import { getEvent, listEvents, withoutPrompt } from '../../run-log/events';
+import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
+import { latestTreeText } from '../../run-log/snapshots';
 import { memberProcedure, signedInProcedure, router } from '../trpc';
 import { runFor } from '../run-access';
 import {
@@ -30,16 +27,13 @@ import {
   runIdInput,
   setBreakpointsInput,
 } from '../schemas';
-import { type ModelSpec, modelSpecSchema } from '../../../contract/model-spec';
+import { modelSpecSchema } from '../../../contract/model-spec';
 
 const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
   memberProcedure.input(runIdInput).mutation(async ({ ctx, input }) => {
     const run = await runFor(ctx, input.id, 'steer');
-    // a run spends its owner's daily budget, whoever resumes it
-    if (type === 'resume' && run.ownerId) {
-      refuseWhenSpent(await remainingDailyBudget(ctx.prisma, run.ownerId, new Date()));
-    }
-    await ctx.manager.command(input.id, { type, actor: ctx.actor } as SteeringCommand);
+    if (type === 'resume') await checkResumeAllowed(ctx.prisma, run);
+    await steer(ctx, input.id, { type, actor: ctx.actor } as SteeringCommand);
     return { ok: true as const };
   });
 
@@ -49,28 +43,6 @@ const listProcedure = signedInProcedure.use(({ ctx, next }) => {
   return next();
 });
 
-/** A model spec this person may run here: listed servers, and custom URLs only locally or for admins (SSRF). */
-async function checkModelAllowed(ctx: Context, model: ModelSpec): Promise<void> {
-  await checkModelSpecAllowed(model, { team: ctx.auth.team, admin: isAdmin(ctx.who), env: readEnv() });
-}
-
-/**
- * A code run on a local folder reads that folder on the server: only an admin (the local person is one) may start
- * one; anyone else picks a benchmark project. A fork or replay of such a run is a new run on the same folder.
- */
-function checkGoalAllowed(ctx: Context, run: { taskId: string; goal: string }): void {
-  if (run.taskId === 'code' && goalNamesFolder(run.goal) && !isAdmin(ctx.who)) {
-    throw new ForbiddenError(
-      'only an admin may point a code run at a folder on the server: pick a benchmark project (project: bench/<id>)',
-    );
-  }
-}
-
-/** What the caller may still spend today (team mode's daily budget), null when uncapped or not a user. */
-function remainingToday(ctx: Context): Promise<number | null> {
-  return ctx.who.kind === 'user' ? remainingDailyBudget(ctx.prisma, ctx.who.id, new Date()) : Promise.resolve(null);
-}
-
 /** The user a new run belongs to (team mode); null in local mode. */
 function ownerOf(who: Principal): string | null {
   return who.kind === 'user' ? who.id : null;
@@ -78,15 +50,13 @@ function ownerOf(who: Principal): string | null {
 
 export const runRouter = router({
   create: memberProcedure.input(createRunInput).mutation(async ({ ctx, input }) => {
-    checkGoalAllowed(ctx, input);
-    if (input.model.provider === 'replay') {
-      // a replay runs its recording's task and goal (run-manager.ts), whatever this input says
-      const source = await getRun(ctx.prisma, input.model.recordingRunId);
-      if (source) checkGoalAllowed(ctx, source);
-    }
-    await checkModelAllowed(ctx, input.model);
-    const config = capAtRemainder(input.config, await remainingToday(ctx));
-    const run = await ctx.manager.create({ ...input, config, actor: ctx.actor, ownerId: ownerOf(ctx.who) });
+    // what the run may contain (goal, model, budget) is the policy's, applied by the manager (runs/policy.ts)
+    const run = await ctx.manager.create({
+      ...input,
+      actor: ctx.actor,
+      ownerId: ownerOf(ctx.who),
+      caller: callerOf(ctx.who, ctx.auth.team),
+    });
     return { id: run.id, status: run.status };
   }),
 
@@ -105,19 +75,12 @@ export const runRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const source = await runFor(ctx, input.runId, 'fork');
-      checkGoalAllowed(ctx, source);
-      // a fork without a model of its own runs on its parent's: that spec must be one this person may use too
-      const parentModel = modelSpecSchema.safeParse(source.modelSettings);
-      const model = input.model ?? (parentModel.success ? parentModel.data : undefined);
-      if (model) await checkModelAllowed(ctx, model);
-      const ownCap = 'maxCostUsd' in input.config ? input.config.maxCostUsd : source.config.maxCostUsd;
-      const config = capAtRemainder({ ...input.config, maxCostUsd: ownCap ?? null }, await remainingToday(ctx));
+      await runFor(ctx, input.runId, 'fork');
       const { run, nodeId } = await ctx.manager.fork({
         ...input,
-        config,
         actor: ctx.actor,
         ownerId: ownerOf(ctx.who),
+        caller: callerOf(ctx.who, ctx.auth.team),
       });
       // nodeId: the fork's own copy of the node, so the page opens with it selected
       return { id: run.id, status: run.status, nodeId };
@@ -183,7 +146,7 @@ export const runRouter = router({
    */
   setBreakpoints: memberProcedure.input(setBreakpointsInput).mutation(async ({ ctx, input }) => {
     await runFor(ctx, input.id, 'steer');
-    await ctx.manager.command(input.id, { type: 'breakpoints', breakpoints: input.breakpoints, actor: ctx.actor });
+    await steer(ctx, input.id, { type: 'breakpoints', breakpoints: input.breakpoints, actor: ctx.actor });
     return { ok: true as const };
   }),
   pause: command('pause'),

@@ -13,7 +13,8 @@ import {
   listEvents,
   splitAfterBlankLines,
 } from './events';
-import { createRun, getRun } from './runs';
+import { getRun } from '../repositories/runs';
+import { createRun } from './run-rows';
 
 describe.each(BACKENDS)('the event log (%s)', (backend) => {
   const t = sharedTestDb(backend);

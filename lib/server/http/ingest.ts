@@ -7,12 +7,12 @@
  */
 import { actorName, canCreateRuns, canIngestInto, type Principal } from '../../contract/access';
 import { actorFromHeader } from '../auth/actor';
-import { accessErrorResponse, type Admitted, admit } from '../http/admit';
+import { accessErrorResponse, type Admitted, admit } from './admit';
 import { domainErrorKind, ForbiddenError, UnauthorizedError } from '../core/errors';
 import { getRun } from '../repositories/runs';
 import { getIngestClient } from '../repositories/ingest';
-import { isNdjson, readBody, splitBatch } from './body';
-import { IngestRefusal, invalidBatch, isIngestRefusal } from './refusal';
+import { isNdjson, readBody, splitBatch } from '../ingest/body';
+import { IngestRefusal, invalidBatch, isIngestRefusal } from '../ingest/refusal';
 
 /** A create or finish body is small: a goal and a config. */
 const MAX_SMALL_BODY = 1024 * 1024;
@@ -81,7 +81,7 @@ export async function ingestCreateResponse(request: Request): Promise<Response> 
     const { who, services } = admitted;
     if (who.kind === 'anonymous') throw new UnauthorizedError();
     if (!canCreateRuns(who)) throw new ForbiddenError('your role reads runs only: ask an admin for the member role');
-    const created = await services.manager.ingest.create(await smallJson(request), creatorOf(who, request));
+    const created = await services.ingest.create(await smallJson(request), creatorOf(who, request));
     return json(created, 201);
   } catch (error) {
     return failure(error);
@@ -93,18 +93,18 @@ export function ingestEventsResponse(request: Request, runId: string): Promise<R
   return onRun(request, runId, async ({ services }) => {
     const text = await readBody(request);
     const items = splitBatch(text, isNdjson(request.headers.get('content-type')));
-    return services.manager.ingest.append(runId, items);
+    return services.ingest.append(runId, items);
   });
 }
 
 /** POST /api/ingest/runs/:id/finish (a finish not counted in the client's seqs) */
 export function ingestFinishResponse(request: Request, runId: string): Promise<Response> {
-  return onRun(request, runId, async ({ services }) => services.manager.ingest.finish(runId, await smallJson(request)));
+  return onRun(request, runId, async ({ services }) => services.ingest.finish(runId, await smallJson(request)));
 }
 
 /** POST /api/ingest/runs/:id/heartbeat */
 export function ingestHeartbeatResponse(request: Request, runId: string): Promise<Response> {
-  return onRun(request, runId, ({ services }) => services.manager.ingest.heartbeat(runId));
+  return onRun(request, runId, ({ services }) => services.ingest.heartbeat(runId));
 }
 
 /** A query number: absent is `fallback`, anything but a whole number >= 0 is a 400. */
@@ -124,6 +124,6 @@ export function ingestCommandsResponse(request: Request, runId: string): Promise
     const url = new URL(request.url);
     const after = queryCount(url, 'after', 0);
     const waitMs = queryCount(url, 'waitMs', 0);
-    return services.manager.ingest.commands(runId, after, waitMs, request.signal);
+    return services.ingest.commands(runId, after, waitMs, request.signal);
   });
 }

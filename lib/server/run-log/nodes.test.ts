@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ThoughtNode } from '../../engine/index';
 import { BACKENDS, sampleNode, sampleRunInput, sharedTestDb } from '../testing/db';
 import { NODE_CHUNK_ROWS, listNodes, upsertNodes } from './nodes';
-import { createRun } from './runs';
+import { createRun } from './run-rows';
 
 describe.each(BACKENDS)('the node projection (%s)', (backend) => {
   const t = sharedTestDb(backend);

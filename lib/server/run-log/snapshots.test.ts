@@ -6,7 +6,7 @@ import { ThoughtTreeExecutor } from '../../engine/server';
 import { createSimulatedModel, getTaskEntry } from '../../tasks/index';
 import { BACKENDS, sampleRunInput, sharedTestDb } from '../testing/db';
 import { appendEvents } from './events';
-import { createRun } from './runs';
+import { createRun } from './run-rows';
 import { SNAPSHOT_EVERY, latestTreeText, saveSnapshot } from './snapshots';
 
 describe.each(BACKENDS)('stored snapshots (%s)', (backend) => {

@@ -1,0 +1,25 @@
+/** Every router, registered once. The browser imports `type AppRouter` only. */
+import { authRouter } from './auth';
+import { backendRouter } from './backend';
+import { benchRouter } from './bench';
+import { keysRouter } from './keys';
+import { nodeRouter } from './node';
+import { runRouter } from './run';
+import { sharesRouter } from './shares';
+import { usersRouter } from './users';
+import { createCallerFactory, router } from '../trpc';
+
+export const appRouter = router({
+  run: runRouter,
+  node: nodeRouter,
+  backend: backendRouter,
+  bench: benchRouter,
+  auth: authRouter,
+  users: usersRouter,
+  keys: keysRouter,
+  shares: sharesRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);
