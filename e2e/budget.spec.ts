@@ -24,7 +24,7 @@ test('a run with a cost cap stops at it, and the page says so', async ({ page })
   await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: 60_000 });
   await expect(page.getByTestId('run-budget')).toContainText('Stopped: the cost cap of $0.0005 was reached');
   await expect(page.getByTestId('stat-cost-cap')).toHaveText(' of $0.0005');
-  await page.screenshot({ path: '/tmp/wt-models-budget.png' });
+  await page.screenshot({ path: test.info().outputPath('models-budget.png') });
 
   const run = await query<{ finishReason: string; cost: number; config: { maxCostUsd: number } }>(
     E2E_BASE,

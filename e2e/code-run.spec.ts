@@ -14,8 +14,6 @@ import { buildExport } from '../lib/formats/index';
 import { ndjson } from './api';
 import { loadBenchProject, verifyInSandbox } from '../lib/tasks/index';
 
-const SHOTS = '/tmp/wt-codeui';
-
 const GOOD_DIFF = [
   'diff --git a/src/range.ts b/src/range.ts',
   '--- a/src/range.ts',
@@ -196,14 +194,14 @@ test('a recorded code run: the failed change is marked by its verdict, its diff 
     await expect(diff).toHaveAttribute('data-view-type', view);
     for (const scheme of ['light', 'dark'] as const) {
       await inScheme(page, scheme);
-      await page.screenshot({ path: `${SHOTS}-diff-${view}-${scheme}.png` });
+      await page.screenshot({ path: test.info().outputPath(`diff-${view}-${scheme}.png`) });
     }
   }
 
   await trace.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   for (const scheme of ['light', 'dark'] as const) {
     await inScheme(page, scheme);
-    await page.screenshot({ path: `${SHOTS}-trace-${scheme}.png` });
+    await page.screenshot({ path: test.info().outputPath(`trace-${scheme}.png`) });
   }
 
   // the public output: on the root, the description and the patch, in the layout chosen last, remembered on reload
@@ -224,7 +222,7 @@ test('a recorded code run: the failed change is marked by its verdict, its diff 
   expect(readFileSync(saved, 'utf8')).toBe(GOOD_DIFF);
   for (const scheme of ['light', 'dark'] as const) {
     await inScheme(page, scheme);
-    await page.screenshot({ path: `${SHOTS}-output-${scheme}.png` });
+    await page.screenshot({ path: test.info().outputPath(`output-${scheme}.png`) });
   }
 });
 
@@ -269,13 +267,13 @@ test.describe('a live code run', () => {
     await expect(page.getByTestId('code-request')).toContainText(project.request);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: `${SHOTS}-form-${scheme}.png` });
+      await page.screenshot({ path: test.info().outputPath(`form-${scheme}.png`) });
     }
     await page.emulateMedia({ colorScheme: 'light' });
     // the local person is an admin: an own folder is offered, and coming back keeps the project picked
     await page.getByTestId('code-source-folder').check();
     await expect(page.getByTestId('code-folder')).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}-form-folder-light.png` });
+    await page.screenshot({ path: test.info().outputPath(`form-folder-light.png`) });
     await page.getByTestId('code-source-bench').check();
     await expect(page.getByTestId('code-project')).toHaveValue('clamp-range');
     // seed 3 proposes wrong changes before the right one on this project (the simulation is deterministic per seed)
@@ -312,7 +310,7 @@ test.describe('a live code run', () => {
     await trace.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: `${SHOTS}-live-failed-${scheme}.png` });
+      await page.screenshot({ path: test.info().outputPath(`live-failed-${scheme}.png`) });
     }
     await page.emulateMedia({ colorScheme: 'light' });
 

@@ -128,9 +128,9 @@ test('the crosswords DFS log imports through the drop zone as 2 runs with the fi
     'data-status',
     'pruned',
   );
-  await page.screenshot({ path: '/tmp/wt-xword-node-light.png' });
+  await page.screenshot({ path: test.info().outputPath('xword-node-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: '/tmp/wt-xword-node-dark.png' });
+  await page.screenshot({ path: test.info().outputPath('xword-node-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
 
   // a backtrack: at the step of the first one (after a pruned state), the canvas draws it as it draws the engine's
@@ -143,9 +143,9 @@ test('the crosswords DFS log imports through the drop zone as 2 runs with the fi
   await expect(page.locator('.react-flow__edge.edge-backtrack')).toHaveCount(1);
   await expect(page.getByTestId('inspector-pruned')).toContainText('GPT-4 judged 2 clues impossible');
   await expect(page.getByTestId('inspector-crossword').getByTestId('crossword-cell').first()).toHaveText('A');
-  await page.screenshot({ path: '/tmp/wt-xword-backtrack-light.png' });
+  await page.screenshot({ path: test.info().outputPath('xword-backtrack-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: '/tmp/wt-xword-backtrack-dark.png' });
+  await page.screenshot({ path: test.info().outputPath('xword-backtrack-dark.png') });
   // and the timeline jumps from one backtrack to the next
   await page.getByTestId('jump-kind').selectOption('backtrack');
   await page.getByTestId('jump-next').click();

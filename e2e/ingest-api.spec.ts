@@ -179,7 +179,7 @@ test('an external run stopped by a breakpoint shows why on its page, naming the 
   await expect(page.getByTestId('breakpoint-stop-detail')).toContainText('b failed verification: 6 * 3 = 18');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `/tmp/wt-external-stop-${scheme}.png` });
+    await page.screenshot({ path: test.info().outputPath(`external-stop-${scheme}.png`) });
   }
 });
 

@@ -133,7 +133,7 @@ test('the CLI streams a ~200-node search a page watches live; a pause and a prun
     await expect(card(page, target)).toHaveAttribute('data-status', 'pruned');
     await expect(card(page, target)).toContainText(/pruned by/);
     await expect(page.getByTestId('inspector-pruned')).toContainText(/Pruned by \S+, with its subtree/);
-    await page.screenshot({ path: '/tmp/wt-sdk-cli-run.png' });
+    await page.screenshot({ path: test.info().outputPath('sdk-cli-run.png') });
   } finally {
     cli.process.kill('SIGKILL');
   }
@@ -204,5 +204,5 @@ test("the Python client's Tree-of-Thoughts Game of 24 example streams its search
       .first(),
   ).toBeVisible();
   await expect(page.getByTestId('inspector-verification')).toContainText('passed');
-  await page.screenshot({ path: '/tmp/wt-sdk-python-run.png' });
+  await page.screenshot({ path: test.info().outputPath('sdk-python-run.png') });
 });

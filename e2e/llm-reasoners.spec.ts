@@ -75,7 +75,7 @@ test('an llm-reasoners log steps through its MCTS iterations, with Q and visits 
     await expect(inspector.getByTestId('inspector-mcts-n')).toHaveText(String(want.n));
     await expect(card).toContainText(`Q ${q2(want.q)} · N ${want.n}`);
     seen.push(`Q ${q2(want.q)} · N ${want.n}`);
-    if (k === 0) await page.screenshot({ path: '/tmp/wt-mcts-step1.png' });
+    if (k === 0) await page.screenshot({ path: test.info().outputPath('mcts-step1.png') });
   }
   await expect(forwardStep(page)).toBeDisabled();
   await expect(page.getByTestId('run-status')).toHaveText('finished');
@@ -109,9 +109,9 @@ test('an llm-reasoners log steps through its MCTS iterations, with Q and visits 
   await expect(card).toHaveAttribute('data-level', 'pill');
   await expect(card.locator('.tpill-mcts')).toHaveText(`Q ${q2(last.q)} · N ${last.n}`);
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path: '/tmp/wt-mcts-light.png' });
+  await page.screenshot({ path: test.info().outputPath('mcts-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: '/tmp/wt-mcts-dark.png' });
+  await page.screenshot({ path: test.info().outputPath('mcts-dark.png') });
 
   // close up, the card's own line
   // (the wheel over the card zooms toward it, as a person would)
@@ -122,7 +122,7 @@ test('an llm-reasoners log steps through its MCTS iterations, with Q and visits 
     expect(await card.getAttribute('data-level')).toBe('card');
   }).toPass({ timeout: 15_000 });
   await expect(card.getByTestId('node-mcts')).toHaveText(`Q ${q2(last.q)} · N ${last.n}`);
-  await page.screenshot({ path: '/tmp/wt-mcts-card-dark.png' });
+  await page.screenshot({ path: test.info().outputPath('mcts-card-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path: '/tmp/wt-mcts-card-light.png' });
+  await page.screenshot({ path: test.info().outputPath('mcts-card-light.png') });
 });

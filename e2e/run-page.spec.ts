@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/contract/events';
-import { type RecordedRun, recordRun } from '../lib/harness/index';
+import { recordRun, type StoredRun } from '../lib/harness/index';
 import { demoRunId, mutate, ndjson, query, E2E_BASE } from './api';
 
 const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id="${nodeId}"]`);
@@ -46,8 +46,8 @@ async function recordAddresses(page: Page) {
 const addresses = (page: Page) => page.evaluate(() => (window as unknown as { __addresses: string[] }).__addresses);
 
 // One big recorded run for the tests that need one (a worker runs this file's tests in order: made once).
-let big: Promise<RecordedRun> | null = null;
-function bigRun(): Promise<RecordedRun> {
+let big: Promise<StoredRun> | null = null;
+function bigRun(): Promise<StoredRun> {
   const server = { base: E2E_BASE, databaseFile: path.resolve('data/e2e.db') };
   big ??= recordRun(server, 30_000, 'e2e run-page');
   return big;

@@ -54,7 +54,7 @@ test('an imported ToT log shows solved games, the log values and where it came f
     const cell = page.locator(`[data-testid=run-row][data-run-id="${id}"] [data-testid=run-row-solved]`);
     await expect(cell).toHaveText(solvedInLog[g] ? '✓ verified' : '✗ not verified');
   }
-  await page.screenshot({ path: '/tmp/wt-import-runs.png' });
+  await page.screenshot({ path: test.info().outputPath('import-runs.png') });
 
   // game 900: the output is its verified answer, not the higher-valued dead end
   await page.goto(`/runs/${ids[0]}?node=n0`);
@@ -64,7 +64,7 @@ test('an imported ToT log shows solved games, the log values and where it came f
   await expect(imported).toContainText(`from a Tree-of-Thoughts log ${FILE_NAME}`);
   await expect(page.getByTestId('inspector-outcome')).toContainText('Answer: (4 * 5) + (10 - 6) = 24');
   await expect(page.getByTestId('inspector-verified')).toHaveText('verified');
-  await page.screenshot({ path: '/tmp/wt-import-run.png' });
+  await page.screenshot({ path: test.info().outputPath('import-run.png') });
 
   // game 903: its final "8 + 16 = 24 (left: 24)" comes after "8 * 2 = 16" with no 2 left
   const tree = fold(await ndjson(E2E_BASE, ids[3] as string));
@@ -84,7 +84,7 @@ test('an imported ToT log shows solved games, the log values and where it came f
   await expect(score.getByRole('img', { name: /^(confidence|progress|novelty|composite) / })).toHaveCount(0);
   await expect(score).not.toContainText('path total');
   await score.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/tmp/wt-import-node.png' });
+  await page.screenshot({ path: test.info().outputPath('import-node.png') });
 
   // an "impossible" candidate reads as the log wrote it: value 0.002 is two "impossible" samples
   const events = await ndjson(E2E_BASE, ids[3] as string);
@@ -118,6 +118,6 @@ test('a log with a thought over its size cap is refused on the page, naming wher
     '[1].steps[0].new_ys[2]: 100,001 characters, over the 100,000-character cap on a thought',
   );
   await page.getByTestId('import-status').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/tmp/wt-imports-cap.png' });
+  await page.screenshot({ path: test.info().outputPath('imports-cap.png') });
   expect(await runs()).toBe(before);
 });

@@ -55,7 +55,7 @@ import {
   CHROMIUM_ARGS,
   ensureBuild,
   findChromium,
-  type RecordedRun,
+  type StoredRun,
   recordRun,
   startBenchServer,
 } from '../harness/index';
@@ -790,7 +790,7 @@ async function profiled<T>(
 
 interface SizeFigures {
   size: RunSize;
-  run: RecordedRun;
+  run: StoredRun;
   loads: Load[];
   pan: (FrameStats & { seconds: number; moved: number; cardsInPage: number }) | null;
   zoom: (FrameStats & { fromZoom: number; toZoom: number; onCard: boolean }) | null;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type ExplorationEvent } from '@/lib/contract/events';
-import { recordGame24, recordSteeredRun, type RecordedRun } from '../tasks/testing/recorded';
+import { recordGame24, recordSteeredRun, type RecordedLog } from '../tasks/testing/recorded';
 import {
   EVENT_KINDS,
   actionLabel,
@@ -17,8 +17,8 @@ import {
 const base = { runId: 'r', seq: 1, ts: 0 };
 const ev = (e: Pick<ExplorationEvent, 'type' | 'payload'>) => ({ ...base, ...e }) as ExplorationEvent;
 
-let game24: RecordedRun;
-let steered: RecordedRun;
+let game24: RecordedLog;
+let steered: RecordedLog;
 beforeAll(async () => {
   game24 = await recordGame24();
   steered = await recordSteeredRun();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
-import { recordGame24, type RecordedRun } from '../tasks/testing/recorded';
+import { recordGame24, type RecordedLog } from '../tasks/testing/recorded';
 import { eventNodeIds } from './describe-event';
 import {
   ALL_KINDS,
@@ -16,7 +16,7 @@ import {
   type EventFilter,
 } from './filter';
 
-let run: RecordedRun;
+let run: RecordedLog;
 beforeAll(async () => {
   run = await recordGame24();
 });

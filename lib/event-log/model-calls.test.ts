@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
-import { recordGame24, type RecordedRun } from '../tasks/testing/recorded';
+import { recordGame24, type RecordedLog } from '../tasks/testing/recorded';
 import { callTotals, eventAt, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from './model-calls';
 
-let run: RecordedRun;
+let run: RecordedLog;
 beforeAll(async () => {
   run = await recordGame24();
 });

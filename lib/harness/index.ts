@@ -7,7 +7,7 @@
 
 export { CHROMIUM_ARGS, findChromium } from './chromium';
 export { BENCH_GOAL, recordRun } from './recorded-runs';
-export type { RecordedRun } from './recorded-runs';
+export type { StoredRun } from './recorded-runs';
 export { PG_BIN, startPostgres } from './postgres';
 export type { PostgresCluster } from './postgres';
 export { ensureBuild, freePort, startBenchServer, startServer, waitUntilUp } from './server';

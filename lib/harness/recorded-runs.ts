@@ -31,7 +31,11 @@ export const BENCH_CONFIG = {
 const EVENTS_PER_EXECUTED_NODE = 11.9;
 const SEED = 11;
 
-export interface RecordedRun {
+/**
+ * A recorded run as stored on a server: its id there, its size and how it got in. Not the log itself (that stays in
+ * this process; lib/tasks/testing's RecordedLog is a log kept in memory for unit tests).
+ */
+export interface StoredRun {
   id: string;
   events: number;
   /** Nodes in the final tree and the header's "explored / total" of the finished run. */
@@ -105,7 +109,7 @@ export async function recordRun(
   server: Pick<BenchServer, 'base' | 'databaseFile'>,
   targetEvents: number,
   label: string,
-): Promise<RecordedRun> {
+): Promise<StoredRun> {
   const t0 = performance.now();
   const { events, config } = await searchEvents(targetEvents);
   const file = exportFile(events, config);
@@ -116,7 +120,7 @@ export async function recordRun(
   const tag = `bench:ui ${label}`;
   const t1 = performance.now();
   let id: string;
-  let via: RecordedRun['via'];
+  let via: StoredRun['via'];
   if (bytes <= MAX_IMPORT_BYTES) {
     via = 'POST /api/runs/import';
     const res = await fetch(`${server.base}/api/runs/import?tag=${encodeURIComponent(tag)}`, {

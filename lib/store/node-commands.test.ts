@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyTree, type ThoughtNode, type ThoughtTree } from '@/lib/engine/index';
 import { checkCommand } from '@/lib/engine/server';
-import { recordGame24, type RecordedRun } from '../tasks/testing/recorded';
+import { recordGame24, type RecordedLog } from '../tasks/testing/recorded';
 import { STEER_KINDS, type SteerKind } from '@/lib/contract/vocabulary';
 import { breakpointsBlock, navigate, steerBlock, type SteerContext } from './node-commands';
 
-let run: RecordedRun;
+let run: RecordedLog;
 beforeAll(async () => {
   run = await recordGame24();
 });

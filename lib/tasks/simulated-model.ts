@@ -3,7 +3,7 @@
  * Not responsible for what the simulations say (each task folder's simulation.ts) or how the model works (lib/models).
  */
 import { SimulatedModel } from '../models/index';
-import { TASKS } from './index';
+import { TASKS } from './registry';
 
 export interface SimulatedModelSettings {
   seed?: number;

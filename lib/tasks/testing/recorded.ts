@@ -7,13 +7,14 @@ import { fold, type ThoughtTree } from '@/lib/engine/index';
 import { ExplorationControl, ThoughtTreeExecutor } from '@/lib/engine/server';
 import { createSimulatedModel, getTaskEntry } from '../index';
 
-export interface RecordedRun {
+/** A log recorded from the engine in this process and its folded tree (not stored anywhere: lib/harness' StoredRun is). */
+export interface RecordedLog {
   events: ExplorationEvent[];
   tree: ThoughtTree;
 }
 
 /** The demo's Game of 24 search (seed 3): drops, failed verifications, backtracks and a verified answer. */
-export async function recordGame24(seed = 3): Promise<RecordedRun> {
+export async function recordGame24(seed = 3): Promise<RecordedLog> {
   const events: ExplorationEvent[] = [];
   let t = 1_000_000;
   await new ThoughtTreeExecutor().explore({ name: 'test', model: createSimulatedModel({ seed }) }, '4 9 10 13', {
@@ -25,7 +26,7 @@ export async function recordGame24(seed = 3): Promise<RecordedRun> {
 }
 
 /** An open-goal search a person steers: pauses, steps, resumes, prunes a node and asks for an expansion. */
-export async function recordSteeredRun(): Promise<RecordedRun> {
+export async function recordSteeredRun(): Promise<RecordedLog> {
   const events: ExplorationEvent[] = [];
   const control = new ExplorationControl();
   let steered = false;
