@@ -13,6 +13,7 @@ import {
   checkGoalAllowed,
   checkModelAllowed,
   checkResumeAllowed,
+  type PolicyEnv,
 } from './policy';
 
 const member: Caller = { team: true, admin: false, userId: 'u-member' };
@@ -26,7 +27,7 @@ const customModel: ModelSpec = {
   baseURL: 'http://10.0.0.5:8000/v1',
   model: 'm',
 };
-const env = (budget?: number) => ({ ARBORIST_MODEL_SERVERS: undefined, ARBORIST_DAILY_BUDGET_USD: budget });
+const env = (budget?: number): PolicyEnv => ({ ARBORIST_MODEL_SERVERS: [], ARBORIST_DAILY_BUDGET_USD: budget });
 const NOW = new Date('2026-12-01T12:00:00Z');
 
 describe('the run policy', () => {
