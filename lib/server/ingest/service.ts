@@ -163,7 +163,7 @@ export class IngestRuns {
           : []),
       ].map((draft) => ({ ...draft, ts: now }) as EventDraft),
       // the client's row in the same transaction: the run is external from its first event
-      { also: (tx) => createIngestClient(tx, runId, new Date(now)) },
+      { also: (tx) => createIngestClient(tx, runId, new Date(now)), startedAt: new Date(now) },
     );
     this.trees.set(runId, tree);
     return { runId, url: `/runs/${runId}`, nextSeq: 1, heartbeatMs: this.options.heartbeatMs };

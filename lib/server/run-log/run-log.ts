@@ -64,12 +64,13 @@ export class RunLog {
   /**
    * A new run: its row (built by newRunRow, the one place a row is made) and its first events, with the summary of
    * their fold, in one transaction; then published. The status is the fold's (run.queued: queued; run.started:
-   * running). Returns the stored row and the folded tree.
+   * running). `startedAt` is for a run whose search is already going (an external one). Returns the stored row and
+   * the folded tree.
    */
   async open(
     run: NewRun,
     drafts: readonly EventDraft[],
-    options: { also?: AlsoWrite } = {},
+    options: { also?: AlsoWrite; startedAt?: Date } = {},
   ): Promise<{ record: RunRecord; tree: ThoughtTree }> {
     const row = newRunRow(run);
     const events = numberDrafts(row.id, 0, drafts);
@@ -81,7 +82,9 @@ export class RunLog {
         await createRun(tx, { ...row, status: summary.status });
         await appendEventsInTransaction(tx, row.id, events);
         if (nodes.length) await upsertNodes(tx, row.id, nodes);
-        const startedAt = tree.startedAt !== null ? new Date(tree.startedAt) : undefined;
+        // the row's startedAt is when this server first ran it (a fork's seed log has a run.started of its source's:
+        // the fork has not started), so only a producer whose search is already going says so
+        const startedAt = options.startedAt;
         const stored = await updateRun(tx, row.id, { ...summary, ...(startedAt && { startedAt }) });
         await options.also?.(tx);
         return stored as RunRecord;
