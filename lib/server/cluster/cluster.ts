@@ -12,9 +12,9 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { SteeringCommand } from '../../engine/server';
 import type { Db, PrismaClient } from '../db/client';
-import type { EventBus } from '../run-log/event-bus';
+import type { EventBus } from '../run-log/index';
 import type { Logger } from '../core/logger';
-import { EVENTS_CHANNEL, parseEventsNotice, sendEventsNotice } from '../run-log/events';
+import { EVENTS_CHANNEL, parseEventsNotice } from '../run-log/index';
 import {
   claimQueuedRun,
   clearLapsedQueuedLeases,
@@ -24,7 +24,7 @@ import {
   renewLeases,
   takeOverLapsedRuns,
   unclaimedQueuedRuns,
-} from '../run-log/leases';
+} from '../run-log/index';
 import { CommandRelay, COMMANDS_CHANNEL, REPLIES_CHANNEL } from './commands';
 import { NotificationListener } from './notifications';
 import { JobQueue } from './queue';
@@ -170,11 +170,6 @@ export class Cluster {
   /** Sends a command to the instance that executes the run and waits for its answer. */
   forward(runId: string, owner: string, command: SteeringCommand): Promise<void> {
     return this.relay.forward(runId, owner, command);
-  }
-
-  /** Tells every instance's streams of a run that it stopped (or was deleted); they read the row to see which. */
-  async notifyClosed(runId: string, reason: string): Promise<void> {
-    await sendEventsNotice(this.options.prisma, { runId, closed: reason });
   }
 
   /**

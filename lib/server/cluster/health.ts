@@ -7,7 +7,7 @@
  */
 import { type DatabaseKind, redactUrl } from '../db/backend';
 import { databaseKindOf, type PrismaClient } from '../db/client';
-import { queuedRunCount } from '../run-log/leases';
+import { queuedRunCount } from '../run-log/index';
 
 export interface HealthReport {
   ok: boolean;

@@ -1,8 +1,7 @@
 /**
- * The run manager (server-only): starts runs in this process with a limit on how many run at once (the rest wait
- * as `queued`), writes their events to SQLite in order (each engine commit group whole, several groups per
- * transaction under load), then publishes them to live subscribers, and forwards a person's commands to the
- * running engine. On startup, runs a dead server left `running` or `paused` become `interrupted` and continue from
+ * The run manager (server-only): starts engine runs in this process with a limit on how many run at once (the rest
+ * wait as `queued`), hands the groups the engine commits to the log room's live writer (each group whole, several per
+ * transaction under load; published once committed), and forwards a person's commands to the running engine. On startup, runs a dead server left `running` or `paused` become `interrupted` and continue from
  * their event log (automatically, or when asked).
  * A run's whole life is in its log: the engine writes run.started, run.paused, run.resumed and run.finished; this
  * manager writes what happens outside a search (run.queued, run.interrupted, run.failed, and the abort of a run that

@@ -13,8 +13,8 @@
  */
 import type { ExplorationEvent } from '../../contract/events';
 import type { PrismaClient } from '../db/client';
-import { type BusMessage, type EventBus, STREAMS_CLOSING } from '../run-log/event-bus';
-import { listEvents } from '../run-log/events';
+import { type BusMessage, type EventBus, STREAMS_CLOSING } from '../run-log/index';
+import { listEvents } from '../run-log/index';
 import { getRun } from '../repositories/runs';
 import { hasEnded } from '../../contract/run-status';
 

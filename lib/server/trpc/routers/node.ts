@@ -3,7 +3,7 @@
  * projection is queried. Not responsible for applying commands (the engine, through the run manager).
  */
 import { z } from 'zod';
-import { listNodes } from '../../run-log/nodes';
+import { listNodes } from '../../run-log/index';
 import { runFor } from '../run-access';
 import { steer } from '../steer';
 import { nodeInput } from '../schemas';

@@ -13,9 +13,9 @@ import { callerOf, checkResumeAllowed } from '../../runs/policy';
 import { steer } from '../steer';
 import { ForbiddenError, NotFoundError } from '../../core/errors';
 import { streamRunEvents } from '../../streaming/event-stream';
-import { getEvent, listEvents, withoutPrompt } from '../../run-log/events';
+import { getEvent, listEvents, withoutPrompt } from '../../run-log/index';
 import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
-import { latestTreeText } from '../../run-log/snapshots';
+import { latestTreeText } from '../../run-log/index';
 import { memberProcedure, signedInProcedure, router } from '../trpc';
 import { runFor } from '../run-access';
 import {
