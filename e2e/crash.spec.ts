@@ -1,9 +1,11 @@
-// A server killed with SIGKILL mid-run loses nothing: started again on the same database, it continues the run
-// from its event log, and the log has no gap. Runs its own server processes on their own port and database.
+// A server killed with SIGKILL loses nothing: started again on the same database, it continues a run cut mid-way
+// from its event log (the log has no gap), and an import cut mid-way is gone whole (nothing of it half-stored, the
+// runs before it untouched). Runs its own server processes on their own port and database.
 import { rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { mutate, ndjson, query } from './api';
-import { freePort, startServer, waitUntilUp } from '../lib/harness/index';
+import { bigTotLog, freePort, startServer, waitUntilUp } from '../lib/harness/index';
 
 const DB = 'data/e2e-crash.db';
 let BASE = '';
@@ -49,6 +51,61 @@ test('a run survives SIGKILL of its server', async () => {
     expect(resumed).toHaveLength(1);
     expect(events.at(-1)?.type).toBe('run.finished');
     expect(events.filter((e) => e.type === 'run.started')).toHaveLength(1);
+  } finally {
+    server.kill('SIGKILL');
+  }
+});
+
+test('an import cut by SIGKILL mid-way is gone whole after the restart, and the runs before it are untouched', async () => {
+  const db = 'data/e2e-crash-import.db';
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const start = () => startServer(port, { DATABASE_URL: `file:./${db}`, ARBORIST_DEMO: '0' });
+  let server = start();
+  try {
+    await waitUntilUp(server, base);
+    const { id } = await mutate<{ id: string }>(base, 'run.create', {
+      taskId: 'game24',
+      goal: '4 9 10 13',
+      model: { provider: 'simulated', seed: 3, latencyMs: 0 },
+    });
+    await expect.poll(async () => (await query<Run>(base, 'run.byId', { id })).status).toBe('finished');
+    const before = await ndjson(base, id);
+
+    // a log of ~2,000 games: written in many chunks, so there is a moment when some are staged and the rest not
+    const upload = fetch(`${base}/api/runs/import?tag=cut`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bigTotLog(20),
+    }).catch(() => null); // the server dies under it
+    const file = new Database(db, { readonly: true, fileMustExist: true });
+    const staged = () =>
+      (file.prepare('SELECT COUNT(*) AS n FROM "Run" WHERE "importJobId" IS NOT NULL').get() as { n: number }).n;
+    try {
+      await expect.poll(staged, { timeout: 60_000, intervals: [20] }).toBeGreaterThan(0);
+      server.kill('SIGKILL');
+      await new Promise((resolve) => server.once('exit', resolve));
+    } finally {
+      file.close();
+    }
+    await upload;
+
+    server = start();
+    await waitUntilUp(server, base);
+    const runs = (await query<{ items: { id: string }[] }>(base, 'run.list', { limit: 200 })).items;
+    expect(runs.map((r) => r.id)).toEqual([id]);
+    const after = new Database(db, { readonly: true, fileMustExist: true });
+    try {
+      const count = (sql: string, ...params: string[]) => (after.prepare(sql).get(...params) as { n: number }).n;
+      expect(count('SELECT COUNT(*) AS n FROM "Run"')).toBe(1);
+      // nothing of the cut import is left: no staged row, no event or node of a run that is not there
+      expect(count('SELECT COUNT(*) AS n FROM "Event" WHERE "runId" <> ?', id)).toBe(0);
+      expect(count('SELECT COUNT(*) AS n FROM "Node" WHERE "runId" <> ?', id)).toBe(0);
+    } finally {
+      after.close();
+    }
+    expect(await ndjson(base, id)).toEqual(before);
   } finally {
     server.kill('SIGKILL');
   }

@@ -8,46 +8,15 @@
  * BENCH_IMPORT_MB sets the file's size, BENCH_PORT the server's port (default 3141).
  * Not a test; builds the app first if there is no build.
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { sleep } from '../contract/sleep';
-import { type BenchServer, ensureBuild, startBenchServer } from '../harness/index';
+import { type BenchServer, bigTotLog, ensureBuild, startBenchServer } from '../harness/index';
 import { percentile } from './percentile';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3141);
 const TARGET_MB = Number(process.env.BENCH_IMPORT_MB ?? 48);
-const SOURCE = path.join(process.cwd(), 'lib', 'formats', 'fixtures', 'tot-game24-gpt4-bfs-sample.json');
 const LIST_EVERY_MS = 50;
 const IDLE_MS = 5_000;
-
-type Usage = { completion_tokens: number; prompt_tokens: number; cost: number };
-type Game = { usage_so_far?: Usage } & Record<string, unknown>;
-
-/** The sample's games repeated until the JSON reaches `megabytes`, each copy's running totals after the last's. */
-export function bigTotLog(megabytes: number): string {
-  const games = JSON.parse(readFileSync(SOURCE, 'utf8')) as Game[];
-  const last = games[games.length - 1]?.usage_so_far ?? { completion_tokens: 0, prompt_tokens: 0, cost: 0 };
-  const perCopy = Buffer.byteLength(JSON.stringify(games));
-  const copies = Math.max(1, Math.floor((megabytes * 1024 * 1024) / perCopy));
-  const out: Game[] = [];
-  for (let c = 0; c < copies; c++) {
-    for (const game of games) {
-      const u = game.usage_so_far;
-      out.push({
-        ...game,
-        ...(u && {
-          usage_so_far: {
-            completion_tokens: u.completion_tokens + c * last.completion_tokens,
-            prompt_tokens: u.prompt_tokens + c * last.prompt_tokens,
-            cost: u.cost + c * last.cost,
-          },
-        }),
-      });
-    }
-  }
-  return JSON.stringify(out);
-}
 
 /** run.list's first page over HTTP, timed, every LIST_EVERY_MS until `until` resolves; the latencies in ms. */
 async function pollList(server: BenchServer, until: Promise<unknown>): Promise<number[]> {

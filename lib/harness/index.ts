@@ -5,6 +5,7 @@
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
+export { bigTotLog } from './big-logs';
 export { CHROMIUM_ARGS, findChromium } from './chromium';
 export { BENCH_GOAL, recordRun } from './recorded-runs';
 export type { StoredRun } from './recorded-runs';
