@@ -10,7 +10,8 @@
  *   3. frame times while zooming with the wheel from fit to a single card (zoom 1.5) around a card near the middle;
  *   4. seeking to 20 seeded random steps by clicking the timeline's scrubber where a person would: from the
  *      pointerdown to the second animation frame after the timeline shows that step (the frame after it is painted);
- *   5. the same pan on /bench/flow?n=<nodes> (app/bench/flow): a bare React Flow page drawing as many plain nodes.
+ *   5. the same pan on a bare React Flow page drawing as many plain nodes (bare-flow-page.tsx, which bare-flow.ts
+ *      bundles and serves on a loopback port of its own: the app's build does not ship it).
  * Before them, once: frame times for 5 s while a live run adds about 50 nodes/s (the simulated model's latency calibrated
  * to that rate against the node.created events of /api/runs/<id>/events.ndjson?follow=1). The table at the end
  * puts the sizes side by side, with each frame figure divided by the smallest size's (target <= 1.5) and our pan
@@ -30,6 +31,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { sleep } from '../contract/sleep';
 import type { ExplorationEvent } from '../contract/events';
+import { startBareFlowServer } from './bare-flow';
 import { percentile } from './percentile';
 import { type BenchFigure, reportFigures } from './figures';
 import {
@@ -800,11 +802,11 @@ interface SizeFigures {
   seconds: number;
 }
 
-/** The bare React Flow page with `n` plain nodes: loaded (bounded), then panned as the run page is. */
-async function barePan(browser: Browser, base: string, n: number) {
+/** The bare React Flow page with `n` plain nodes (served from `bareBase`): loaded (bounded), then panned as the run page is. */
+async function barePan(browser: Browser, bareBase: string, n: number) {
   const opened = await newPage(browser, null, { paintSelector: SELECTORS.flowNode });
   try {
-    await opened.page.goto(`${base}/bench/flow?n=${n}`, { waitUntil: 'commit' });
+    await opened.page.goto(`${bareBase}/?n=${n}`, { waitUntil: 'commit' });
     // drawn: the first node painted and no node left hidden for measuring, or the count stopped changing
     await opened.page.waitForFunction(
       (sel) => {
@@ -830,7 +832,13 @@ async function barePan(browser: Browser, base: string, n: number) {
   }
 }
 
-async function measureSize(browser: Browser, server: BenchServer, size: RunSize, first: boolean): Promise<SizeFigures> {
+async function measureSize(
+  browser: Browser,
+  server: BenchServer,
+  bareBase: string,
+  size: RunSize,
+  first: boolean,
+): Promise<SizeFigures> {
   const t0 = Date.now();
   progress(`${size.label}: building a run of about ${size.events.toLocaleString('en-US')} events with the engine…`);
   const run = await recordRun(server, size.events, size.label);
@@ -921,7 +929,7 @@ async function measureSize(browser: Browser, server: BenchServer, size: RunSize,
   }
   await page?.context.close();
   try {
-    figures.bare = await barePan(browser, server.base, run.nodes);
+    figures.bare = await barePan(browser, bareBase, run.nodes);
     progress(
       `${size.label}: bare React Flow, ${run.nodes} plain nodes (${figures.bare.nodesDrawn} in the page after ` +
         `${ms(figures.bare.loadMs)}): pan median ${ms1(figures.bare.median)} ms, p95 ${ms1(figures.bare.p95)} ms`,
@@ -1191,6 +1199,7 @@ async function main() {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
 
   const server = await startBenchServer(PORT, { ARBORIST_MAX_CONCURRENT_RUNS: '4' });
+  const bare = await startBareFlowServer();
   let browser: Browser | null = null;
   try {
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
@@ -1218,7 +1227,7 @@ async function main() {
     }
 
     const all: SizeFigures[] = [];
-    for (const [i, size] of sizes.entries()) all.push(await measureSize(browser, server, size, i === 0));
+    for (const [i, size] of sizes.entries()) all.push(await measureSize(browser, server, bare.base, size, i === 0));
 
     console.log(`\n${header}; load average ${os.loadavg()[0]?.toFixed(1)} at the end`);
     printTable(all, live);
@@ -1253,6 +1262,7 @@ async function main() {
     progress('done');
   } finally {
     await browser?.close().catch(() => undefined);
+    await bare.close();
     server.stop();
   }
 }

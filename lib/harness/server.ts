@@ -116,8 +116,6 @@ export async function startBenchServer(
     {
       DATABASE_URL: `file:${databaseFile}`,
       ARBORIST_DEMO: '0',
-      // serves /bench/flow, the bare React Flow page bench:ui compares with (a 404 on any other server)
-      ARBORIST_BENCH: '1',
       ...env,
     },
     undefined,
