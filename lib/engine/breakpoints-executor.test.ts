@@ -254,7 +254,8 @@ async function expectExactStops(strategy: ExplorationStrategy, c: Case) {
   expect(plainIndexOf(run.events, hit.seq as number)).toBe(firstSeq - 1);
   const hitEvent = run.events.find((e) => e.seq === hit.seq) as ExplorationEvent;
   expect(hitEvent.type).toBe(hit.eventType);
-  expect({ type: hitEvent.type, payload: hitEvent.payload }).toEqual(withoutBreakpointTraffic([first!])[0]);
+  // both with what a clock measures zeroed: a call's latency differs between two runs of one seed on a busy machine
+  expect(withoutBreakpointTraffic([hitEvent])[0]).toEqual(withoutBreakpointTraffic([first!])[0]);
   // the run stops at the end of that step: no step starts between the hit and the pause
   const between = run.events.filter((e) => e.seq > (hit.seq as number) && e.seq < (stop as ExplorationEvent).seq);
   expect(between.filter((e) => e.type === 'node.started')).toEqual([]);
