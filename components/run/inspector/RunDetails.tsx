@@ -14,12 +14,12 @@ import { parseCodeOutput } from '@/lib/contract/code';
 import { taskLabel } from '@/lib/contract/tasks';
 import { formatScore } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
-import { useRunStore } from '../RunStoreContext';
+import { useRunStore } from '../page/RunStoreContext';
 import { formatClock } from '@/lib/event-log/index';
 import { jsonText } from '@/lib/store/index';
 import { BenchRequest } from '../code/BenchRequest';
 import { PublicOutput } from '../code/PublicOutput';
-import { SteerCommandList } from '../SteerCommands';
+import { SteerCommandList } from '../steering/SteerCommands';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
 

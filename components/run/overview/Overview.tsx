@@ -57,8 +57,8 @@ import {
 } from '@/lib/layout/index';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
-import { usePageView, usePageViewApi } from '../PageViewContext';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { usePageView, usePageViewApi } from '../page/PageViewContext';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import s from './Overview.module.css';
 
 /** A subtree bigger than this is framed as the node and its children: thousands of cards fit only as specks. */

@@ -6,9 +6,9 @@
 // Not responsible for matching (lib/search/tree-search.ts) or for drawing the highlights (the canvas, the overview).
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { buildSearchIndex, hitSnippet, normaliseQuery, searchIndex } from '@/lib/search/index';
-import { usePageView, usePageViewApi } from '../PageViewContext';
-import { typing } from '../useRunKeyboard';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { usePageView, usePageViewApi } from '../page/PageViewContext';
+import { typing } from '../page/useRunKeyboard';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import styles from './SearchBox.module.css';
 
 const DEBOUNCE_MS = 120;

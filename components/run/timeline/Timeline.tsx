@@ -17,7 +17,7 @@ import {
   playhead,
   type PlayUnit,
 } from '@/lib/store/index';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { useHitJump } from '../breakpoints/useBreakpoints';
 import { HitMarks } from './HitMarks';
 import styles from './Timeline.module.css';

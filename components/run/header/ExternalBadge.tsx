@@ -2,7 +2,7 @@
 // The run header's mark for a search Arborist does not run (run.started's `external`): "external: <agent>", and in
 // its title which commands its client takes. Renders nothing for Arborist's own runs.
 // Not responsible for the steering controls' reasons (useSteering.ts) nor for the search's config (RunDetails).
-import { useRunStore } from './RunStoreContext';
+import { useRunStore } from '../page/RunStoreContext';
 import styles from './ExternalBadge.module.css';
 
 export function ExternalBadge() {

@@ -6,12 +6,12 @@
 // the keys. Ignored while typing in a field.
 import { useEffect } from 'react';
 import { jump, type JumpTarget } from '@/lib/store/index';
-import { jumpToHit } from './breakpoints/useBreakpoints';
+import { jumpToHit } from '../breakpoints/useBreakpoints';
 import { navigate } from '@/lib/store/index';
-import { useFrame } from './fit';
+import { useFrame } from '../canvas/fit';
 import { useRunStoreApi } from './RunStoreContext';
-import type { RunCommands } from './useRunCommands';
-import type { Steering } from './useSteering';
+import type { RunCommands } from '../steering/useRunCommands';
+import type { Steering } from '../steering/useSteering';
 import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer } from './useRunDrawer';
 
 /** The page's keys; `steer`: the key sends a command, so it is there only for whoever may steer the run. */

@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useTRPC } from '@/lib/trpc/index';
-import { CopyText } from '../CopyText';
+import { CopyText } from '../../shared/CopyText';
 
 export function CopyLinkButton() {
   return (

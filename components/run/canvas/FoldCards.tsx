@@ -19,8 +19,8 @@ import {
   sumRollups,
 } from '@/lib/layout/index';
 import { formatSpend } from '@/lib/contract/format';
-import { NodeHandles } from './canvas/orientation';
-import { useRunStore } from './RunStoreContext';
+import { NodeHandles } from './orientation';
+import { useRunStore } from '../page/RunStoreContext';
 
 const usePill = () => useStore((s) => levelOf(s.transform[2]) !== 'card');
 

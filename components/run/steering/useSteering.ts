@@ -10,8 +10,8 @@ import { steeringUnavailable } from '@/lib/contract/steering';
 import type { SteerKind } from '@/lib/contract/vocabulary';
 import { runStatus, steerBlock, type SteerContext, type SteerTarget } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
-import { useRunAccess } from './RunAccess';
-import { useRunStore } from './RunStoreContext';
+import { useRunAccess } from '../page/RunAccess';
+import { useRunStore } from '../page/RunStoreContext';
 import { hasEnded } from '@/lib/contract/run-status';
 
 export interface Steering {

@@ -21,9 +21,9 @@ import {
   type ThoughtFlowNode,
 } from '@/lib/layout/index';
 import { nodeCommand } from '@/lib/store/index';
-import { NodeHandles } from './canvas/orientation';
-import { usePageView } from './PageViewContext';
-import { useRunStore } from './RunStoreContext';
+import { NodeHandles } from './orientation';
+import { usePageView } from '../page/PageViewContext';
+import { useRunStore } from '../page/RunStoreContext';
 import { useIsShared } from './SharedNodes';
 
 function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {

@@ -24,16 +24,16 @@ import {
   stabilize,
 } from '@/lib/layout/index';
 import { CanvasToolbar } from './CanvasToolbar';
-import { LodCanvas } from './canvas/LodCanvas';
-import { OrientationContext } from './canvas/orientation';
-import { useCanvasPrefs } from './canvas/prefs';
+import { LodCanvas } from './LodCanvas';
+import { OrientationContext } from './orientation';
+import { useCanvasPrefs } from './prefs';
 import { DroppedCard, DroppedFoldCard, FoldCard, SummaryCard } from './FoldCards';
-import { NodeContextMenu } from './NodeContextMenu';
+import { NodeContextMenu } from '../steering/NodeContextMenu';
 import { useFrame } from './fit';
-import { usePageView, usePageViewApi } from './PageViewContext';
-import { useRunStore, useRunStoreApi } from './RunStoreContext';
+import { usePageView, usePageViewApi } from '../page/PageViewContext';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { ThoughtNodeCard } from './ThoughtNodeCard';
-import type { RunCommands } from './useRunCommands';
+import type { RunCommands } from '../steering/useRunCommands';
 
 const nodeTypes = {
   thought: ThoughtNodeCard,

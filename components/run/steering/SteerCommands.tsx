@@ -6,7 +6,7 @@
 import { formatClock } from '@/lib/event-log/index';
 import type { SteerRequest } from '@/lib/engine/index';
 import { commandState, commandWhat, runCommand } from '@/lib/store/index';
-import { useRunStore } from './RunStoreContext';
+import { useRunStore } from '../page/RunStoreContext';
 import styles from './SteerCommands.module.css';
 
 /** A command's times read to the second: "since 21:03:04". */

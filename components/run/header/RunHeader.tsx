@@ -15,21 +15,21 @@ import { taskLabel } from '@/lib/contract/tasks';
 import { hasEnded } from '@/lib/contract/run-status';
 import { configSummary, elapsedMs, pausesOf, runStatus, steerBlock } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
-import { useBenchProject } from './code/BenchRequest';
-import { PatchDownload } from './code/PublicOutput';
+import { useBenchProject } from '../code/BenchRequest';
+import { PatchDownload } from '../code/PublicOutput';
 import { ExportButton } from './ExportButton';
 import { ExternalBadge } from './ExternalBadge';
 import { ImportedBadge } from './ImportedBadge';
 import { useSession } from '@/components/session/useSession';
-import { useRunAccess } from './RunAccess';
+import { useRunAccess } from '../page/RunAccess';
 import { ShareDialog } from './ShareDialog';
-import { RunCommandNote, SteeringUnavailable } from './SteerCommands';
+import { RunCommandNote, SteeringUnavailable } from '../steering/SteerCommands';
 import { CopyLinkButton, RunRelations } from './RunLinks';
-import { useRunStore } from './RunStoreContext';
-import type { RunCommands } from './useRunCommands';
-import { useSteering } from './useSteering';
-import type { ConnectionState, RunConnection } from './useRunEvents';
-import layout from './RunLayout.module.css';
+import { useRunStore } from '../page/RunStoreContext';
+import type { RunCommands } from '../steering/useRunCommands';
+import { useSteering } from '../steering/useSteering';
+import type { ConnectionState, RunConnection } from '../page/useRunEvents';
+import layout from '../page/RunLayout.module.css';
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   connecting: 'connecting…',

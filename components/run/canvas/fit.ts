@@ -8,7 +8,7 @@
 import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback } from 'react';
 import { boxOf, fitViewport, READABLE_ZOOM, viewportFor } from '@/lib/layout/index';
-import { usePageViewApi } from './PageViewContext';
+import { usePageViewApi } from '../page/PageViewContext';
 
 /**
  * frame(nodeIds): null frames the whole tree (max zoom 1); one node is centred at a readable zoom; several are

@@ -11,7 +11,7 @@ import {
   withServer,
   type ModelChoice,
 } from '@/lib/forms/index';
-import { ModelNameInput } from '../ModelNameInput';
+import { ModelNameInput } from '../../shared/ModelNameInput';
 import s from './NewRunForm.module.css';
 
 export function ModelPicker({

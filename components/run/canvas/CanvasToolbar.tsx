@@ -3,8 +3,8 @@
 // per-depth layers, top-to-bottom or left-to-right, remembered), and the legend of colours and marks.
 import { Panel } from '@xyflow/react';
 import { useState } from 'react';
-import { setCanvasPrefs, useCanvasPrefs } from './canvas/prefs';
-import { useRunStore } from './RunStoreContext';
+import { setCanvasPrefs, useCanvasPrefs } from './prefs';
+import { useRunStore } from '../page/RunStoreContext';
 
 const LEGEND: { cls: string; label: string }[] = [
   { cls: 'st-pending', label: 'pending: created, not run yet' },

@@ -10,9 +10,9 @@ import { useState, type FormEvent } from 'react';
 import { costCapError, listedServerValue, parentModel } from '@/lib/forms/index';
 import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
 import { useTRPC } from '@/lib/trpc/index';
-import { ModelNameInput } from '../ModelNameInput';
-import { useRunStore } from './RunStoreContext';
-import { useDialogKeys } from './useDialogKeys';
+import { ModelNameInput } from '../../shared/ModelNameInput';
+import { useRunStore } from '../page/RunStoreContext';
+import { useDialogKeys } from '../page/useDialogKeys';
 
 export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: string; onClose: () => void }) {
   const trpc = useTRPC();

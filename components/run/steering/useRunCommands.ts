@@ -6,7 +6,7 @@
 import type { Breakpoint } from '@/lib/contract/breakpoints';
 import { useMutation } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc/index';
-import { useRunStoreApi } from './RunStoreContext';
+import { useRunStoreApi } from '../page/RunStoreContext';
 
 export function useRunCommands(runId: string) {
   const trpc = useTRPC();

@@ -5,9 +5,9 @@
 // elsewhere.
 import { useEffect, useRef } from 'react';
 import { breakpointsBlock } from '@/lib/store/index';
-import { useBreakpoints } from './breakpoints/useBreakpoints';
-import { useRunAccess } from './RunAccess';
-import { useRunStore } from './RunStoreContext';
+import { useBreakpoints } from '../breakpoints/useBreakpoints';
+import { useRunAccess } from '../page/RunAccess';
+import { useRunStore } from '../page/RunStoreContext';
 import type { RunCommands } from './useRunCommands';
 import { useSteering } from './useSteering';
 

@@ -8,10 +8,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { parseShareDays, SHARE_DAYS, shareLinkState } from '@/lib/forms/index';
 import { useTRPC } from '@/lib/trpc/index';
-import { CopyText } from '../CopyText';
-import { ListTable } from '../ListTable';
-import { useRunStore } from './RunStoreContext';
-import { useDialogKeys } from './useDialogKeys';
+import { CopyText } from '../../shared/CopyText';
+import { ListTable } from '../../shared/ListTable';
+import { useRunStore } from '../page/RunStoreContext';
+import { useDialogKeys } from '../page/useDialogKeys';
 
 function fullUrl(path: string): string {
   return `${window.location.origin}${path}`;

@@ -5,7 +5,7 @@
 import { useRunAccess } from './RunAccess';
 import { useDialogKeys } from './useDialogKeys';
 import { KEYS } from './useRunKeyboard';
-import { useSteering } from './useSteering';
+import { useSteering } from '../steering/useSteering';
 
 /** Keys that act on a focused control rather than the page (RunDrawer.tsx handles them). */
 const DRAWER_KEYS: { keys: string; what: string }[] = [
