@@ -4,7 +4,7 @@
  * toolbar and at the left for the zoom buttons). Pure; the canvas's hook that applies it is components/run/canvas/fit.ts.
  * Not responsible for where items go (place.ts) nor for moving the view (React Flow, through the hook).
  */
-import type { CanvasLayout } from '../store/index';
+import type { CanvasLayout } from './canvas-layout';
 import { CARD_MIN_ZOOM } from './lod';
 
 // left: clear of the zoom buttons in the bottom-left corner

@@ -7,7 +7,7 @@
  */
 
 export { createPageViewStore } from './page-view';
-export type { CanvasLayout, PageViewState, PageViewStore } from './page-view';
+export type { PageViewState, PageViewStore } from './page-view';
 export { PRUNE_ASK_ABOVE, pruneReach } from './prune';
 export { elapsedMs, pausesOf, runStatus } from './run-clock';
 export {

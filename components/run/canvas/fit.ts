@@ -1,14 +1,14 @@
 'use client';
 /**
  * How the canvas frames things: the whole tree ("fit"), a few nodes (a focus request), or one node at a readable
- * zoom. Frames come from the published layout (page-view store), not from React Flow's nodes, because at the far
+ * zoom. Frames come from the canvas's layout (useCanvasModel.ts), not from React Flow's nodes, because at the far
  * zoom level React Flow holds no nodes at all. The arithmetic is lib/layout/fit.ts; this hook applies it.
  * Not responsible for where items go (lib/layout/place.ts).
  */
 import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback } from 'react';
 import { boxOf, fitViewport, READABLE_ZOOM, viewportFor } from '@/lib/layout/index';
-import { usePageViewApi } from '../page/PageViewContext';
+import { useCanvasLayoutNow } from './useCanvasModel';
 
 /**
  * frame(nodeIds): null frames the whole tree (max zoom 1); one node is centred at a readable zoom; several are
@@ -17,12 +17,10 @@ import { usePageViewApi } from '../page/PageViewContext';
 export function useFrame() {
   const flow = useReactFlow();
   const flowStore = useStoreApi();
-  const pageView = usePageViewApi();
+  const layoutNow = useCanvasLayoutNow();
   return useCallback(
     (nodeIds: readonly string[] | null, duration = 250): boolean => {
-      const layout = pageView.getState().layout;
-      if (!layout) return false;
-      const box = boxOf(layout, nodeIds);
+      const box = boxOf(layoutNow(), nodeIds);
       if (!box) return false;
       const { width, height } = flowStore.getState();
       if (width === 0 || height === 0) return false;
@@ -35,6 +33,6 @@ export function useFrame() {
       });
       return true;
     },
-    [flow, flowStore, pageView],
+    [flow, flowStore, layoutNow],
   );
 }
