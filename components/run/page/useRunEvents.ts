@@ -1,83 +1,82 @@
 'use client';
-// Streams a run into its store. The latest tree comes first (run.snapshot: one stored snapshot, not the log), so a
-// long run is drawn and usable at once; the live subscription (SSE) follows from its seq, resuming from the last
-// one received on reconnect. The history from seq 1 is paged in behind (run.events, light: model calls without
-// their prompts) for time travel, the timeline and the event log; it changes the store's history, not the tree
-// on screen. Returns the connection's state, derived from the subscription, and a retry (whether the history is
-// still loading is the store's: eventCount < lastSeq).
-import { skipToken } from '@tanstack/react-query';
+// Streams a run into its store, through React Query and tRPC. The latest tree comes first (run.snapshot: one stored
+// snapshot, not the log), so a long run is drawn and usable at once; the live subscription (SSE) follows from its
+// seq, resuming from the last one received on reconnect. The history from seq 1 is paged in behind (run.events,
+// light: model calls without their prompts) for time travel, the timeline and the event log: one query per page,
+// keyed by where the store's history reaches (eventCount), so folding a page asks for the next; it changes the
+// store's history, not the tree on screen. React Query retries what may succeed later (lib/store/run-stream.ts),
+// cancels what the page no longer needs, and never asks twice for what it has (the log does not change).
+// Each query folds its answer into this page's store and keeps only a few numbers in the cache (the store holds
+// the events), so its key names the store: another store of the same run (a second tab's page, the compare page)
+// gets its own fetch rather than a cache entry it never folded.
+// Returns the connection's state, derived from the subscription, and a retry (whether the history is still loading
+// is the store's: eventCount < lastSeq). Not responsible for folding events (lib/store/run-store.ts).
+import { skipToken, useQuery } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ThoughtTree } from '@/lib/engine/index';
-import { sleep } from '@/lib/contract/sleep';
+import { connectionState, nextHistoryPage, retryDelayMs, retryUnlessRefused, type RunStore } from '@/lib/store/index';
 import { useTRPC, useTRPCClient } from '@/lib/trpc/index';
-import { useRunStoreApi } from './RunStoreContext';
+import { useRunStore, useRunStoreApi } from './RunStoreContext';
 
-/** Answers that asking again cannot change. */
-const STOP_CODES = new Set(['NOT_FOUND', 'BAD_REQUEST', 'FORBIDDEN', 'UNAUTHORIZED']);
+export type { ConnectionState } from '@/lib/store/index';
 
-export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'error';
+/** Log answers never change: asked once per store, retried while it may help. */
+const LOG_QUERY = { staleTime: Infinity, retry: retryUnlessRefused, retryDelay: retryDelayMs } as const;
 
-const PAGE = 10_000;
+const storeKeys = new WeakMap<RunStore, number>();
+let storesSeen = 0;
+/** A number naming this store in query keys (stable for the store's life). */
+function keyOf(store: RunStore): number {
+  const known = storeKeys.get(store);
+  if (known !== undefined) return known;
+  storeKeys.set(store, ++storesSeen);
+  return storesSeen;
+}
 
 export function useRunEvents(runId: string) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const store = useRunStoreApi();
-  // null until the latest tree is in the store; then where the live stream starts
-  const [startAfter, setStartAfter] = useState<number | null>(null);
+  const storeKey = keyOf(store);
+
+  // the latest tree, folded into the store; the cache keeps where the stream and the history start
+  const snapshot = useQuery({
+    ...LOG_QUERY,
+    queryKey: [...trpc.run.snapshot.queryKey({ id: runId }), { store: storeKey }],
+    queryFn: async ({ signal }) => {
+      const latest = await client.run.snapshot.query({ id: runId }, { signal });
+      store.getState().startFrom(JSON.parse(latest.tree) as ThoughtTree);
+      return { seq: latest.seq, streamAfter: store.getState().lastSeq };
+    },
+  });
+
+  // the history, a page at a time, up to where the snapshot was taken (the stream brings what follows)
+  const snapshotSeq = snapshot.data?.seq ?? null;
+  // where the history reaches while it is short of the snapshot; null after, so live events re-render nothing here
+  const historyAt = useRunStore((s) => (snapshotSeq !== null && s.eventCount < snapshotSeq ? s.eventCount : null));
+  const page = historyAt !== null && snapshotSeq !== null ? nextHistoryPage(historyAt, snapshotSeq) : null;
+  const pageInput = page && { id: runId, ...page, light: true };
+  useQuery({
+    ...LOG_QUERY,
+    // folded pages are in the store: nothing to keep once the next page is asked for
+    gcTime: 0,
+    queryKey: [...trpc.run.events.queryKey(pageInput ?? { id: runId }), { store: storeKey }],
+    queryFn: pageInput
+      ? async ({ signal }) => {
+          const { events } = await client.run.events.query(pageInput, { signal });
+          store.getState().receiveMany(events);
+          store.getState().flush();
+          return events.length;
+        }
+      : skipToken,
+  });
+
+  // a missing run is reported by the page (run.byId); the stream then has nothing to follow, from the start
+  const startAfter = snapshot.data?.streamAfter ?? (snapshot.isError ? 0 : null);
   const [received, setReceived] = useState(false);
   // whether the stream brought the log's end (the store folds it only at the next frame, after the stream has ended)
   const [broughtEnd, setBroughtEnd] = useState(false);
-
-  useEffect(() => {
-    let cancelled = false;
-    (async () => {
-      const latest = await client.run.snapshot.query({ id: runId });
-      if (cancelled) return;
-      store.getState().startFrom(JSON.parse(latest.tree) as ThoughtTree);
-      setStartAfter(store.getState().lastSeq);
-      // the history, up to where the snapshot was taken (the stream brings what follows)
-      let after = store.getState().eventCount;
-      const pageAfter = async (afterSeq: number) => {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            return await client.run.events.query({
-              id: runId,
-              afterSeq,
-              untilSeq: latest.seq,
-              limit: PAGE,
-              light: true,
-            });
-          } catch (error) {
-            // a deleted run, or a refusal (a session that ended, a revoked share link), stops here; a dropped
-            // connection or a restarting server is tried again, slower each time, so a blip never leaves the page
-            // saying "loading history…" for good
-            const code = (error as { data?: { code?: string } }).data?.code ?? '';
-            if (cancelled || STOP_CODES.has(code)) throw error;
-            await sleep(Math.min(10_000, 500 * 2 ** attempt));
-            if (cancelled) throw error;
-          }
-        }
-      };
-      while (after < latest.seq) {
-        const page = await pageAfter(after);
-        if (cancelled) return;
-        store.getState().receiveMany(page.events);
-        store.getState().flush();
-        const last = page.events.at(-1);
-        if (!last) break;
-        after = last.seq;
-      }
-    })().catch(() => {
-      // a missing run is reported by the page (run.byId); the stream then has nothing to follow
-      if (!cancelled) setStartAfter((seq) => seq ?? store.getState().lastSeq);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [client, runId, store]);
-
   const subscription = useSubscription(
     trpc.run.onEvents.subscriptionOptions(
       startAfter === null ? skipToken : { runId, lastEventId: startAfter > 0 ? String(startAfter) : null },
@@ -90,18 +89,7 @@ export function useRunEvents(runId: string) {
       },
     ),
   );
-  const state: ConnectionState =
-    startAfter === null
-      ? 'connecting'
-      : subscription.status === 'error'
-        ? 'error'
-        : subscription.status === 'pending'
-          ? 'live'
-          : subscription.status === 'connecting'
-            ? received
-              ? 'reconnecting'
-              : 'connecting'
-            : 'ended';
+  const state = connectionState(startAfter !== null, subscription.status, received);
   return {
     state,
     /** The stream ended without the log's end: the row knows why (lib/store/run-clock.ts). */
