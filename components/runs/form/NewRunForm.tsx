@@ -28,6 +28,7 @@ import {
   settingsAreDefault,
   submission,
   withTask,
+  type FieldErrors,
   type FieldName,
   type FormValues,
   type NumberFieldSpec,
@@ -167,7 +168,6 @@ export function NewRunForm() {
   const errors = messages.fields;
 
   const showAdvanced = advancedOpen || ADVANCED_FIELDS.some((name) => errors[name]);
-  const task = taskInfo(values.taskId);
   const busy = create.isPending || create.isSuccess;
 
   const set = (name: FieldName, value: string) => setValues((v) => ({ ...v, [name]: value }));
@@ -195,8 +195,6 @@ export function NewRunForm() {
     create.mutate(breakpoints.length > 0 ? { ...plan.input, breakpoints: [...breakpoints] } : plan.input);
   }
 
-  const strategyHint = STRATEGIES.find((st) => st.value === values.explorationStrategy)?.hint ?? '';
-
   return (
     <form
       id="new-run"
@@ -206,145 +204,34 @@ export function NewRunForm() {
       noValidate
       data-testid="new-run-form"
     >
-      <div className={s.goalRow}>
-        <div className="field">
-          <label htmlFor="taskId">Task</label>
-          <select
-            id="taskId"
-            value={values.taskId}
-            onChange={(e) => chooseTask(e.target.value)}
-            aria-invalid={Boolean(errors.taskId)}
-            aria-describedby="taskId-message"
-            data-testid="field-taskId"
-          >
-            {TASK_INFO.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-          <FieldMessage
-            name="taskId"
-            error={errors.taskId}
-            hint={task?.checksAnswers ? 'answers are checked' : 'answers are not checked'}
-          />
-        </div>
-        {values.taskId === 'code' ? (
-          <div className="field">
-            <label htmlFor="goal">{task?.goalLabel ?? 'Project'}</label>
-            <CodeGoalPicker
-              goal={values.goal}
-              onGoal={(goal, typed) => {
-                set('goal', goal);
-                setGoalTouched(typed);
-              }}
-              error={errors.goal}
-              message={
-                <FieldMessage
-                  name="goal"
-                  error={errors.goal}
-                  hint="Each step proposes a hypothesis with a diff; the TypeScript compiler and the project's tests check it in a sandbox."
-                />
-              }
-            />
-          </div>
-        ) : (
-          <div className="field">
-            <label htmlFor="goal">{task?.goalLabel ?? 'Goal'}</label>
-            <input
-              id="goal"
-              name="goal"
-              value={values.goal}
-              onChange={(e) => set('goal', e.target.value)}
-              onBlur={() => setGoalTouched(true)}
-              placeholder={task?.exampleGoal}
-              autoComplete="off"
-              spellCheck={task?.goalIsProse ?? true}
-              aria-invalid={Boolean(errors.goal)}
-              aria-describedby="goal-message"
-              data-testid="field-goal"
-            />
-            <FieldMessage name="goal" error={errors.goal} hint={task?.describeGoal ?? ''} />
-          </div>
-        )}
-      </div>
+      <GoalRow
+        values={values}
+        errors={errors}
+        onTask={chooseTask}
+        onGoal={(goal, typed) => {
+          set('goal', goal);
+          if (typed !== null) setGoalTouched(typed);
+        }}
+      />
 
       <div className={s.groups}>
-        {GROUPS.map((group) => {
-          const fields = NUMBER_FIELDS.filter((f) => f.group === group.id);
-          const main = fields.filter((f) => !f.advanced);
-          const advanced = fields.filter((f) => f.advanced);
-          return (
-            <fieldset
-              key={group.id}
-              className={s.group}
-              data-testid={`group-${group.id}`}
-              data-wide={group.id === 'model' && modelChoice.provider !== 'simulated' ? true : undefined}
-            >
-              <legend className={s.legend}>{group.title}</legend>
-              <div className={s.fields}>
-                {group.id === 'search' && (
-                  <SettingRow
-                    name="explorationStrategy"
-                    label="Strategy"
-                    hint={strategyHint}
-                    error={errors.explorationStrategy}
-                  >
-                    <select
-                      id="explorationStrategy"
-                      className={`input ${s.control}`}
-                      value={values.explorationStrategy}
-                      onChange={(e) => set('explorationStrategy', e.target.value)}
-                      aria-invalid={Boolean(errors.explorationStrategy)}
-                      aria-describedby={describedBy('explorationStrategy', errors.explorationStrategy)}
-                      data-testid="field-explorationStrategy"
-                    >
-                      {STRATEGIES.map((st) => (
-                        <option key={st.value} value={st.value}>
-                          {st.label}
-                        </option>
-                      ))}
-                    </select>
-                  </SettingRow>
-                )}
-                {group.id === 'model' && (
-                  <ModelPicker
-                    choice={modelChoice}
-                    onChange={setModelChoice}
-                    error={submitted ? (modelError ?? messages.model) : messages.model}
-                  />
-                )}
-                {main
-                  .filter(() => group.id !== 'model' || modelChoice.provider === 'simulated')
-                  .map((f) => (
-                    <NumberInput
-                      key={f.name}
-                      field={f}
-                      value={values[f.name]}
-                      error={errors[f.name]}
-                      onChange={(v) => set(f.name, v)}
-                    />
-                  ))}
-              </div>
-              {showAdvanced && advanced.length > 0 && (
-                <div className={s.advancedFields} data-testid={`advanced-${group.id}`}>
-                  <span className={s.advancedLabel}>Advanced</span>
-                  <div className={s.fields}>
-                    {advanced.map((f) => (
-                      <NumberInput
-                        key={f.name}
-                        field={f}
-                        value={values[f.name]}
-                        error={errors[f.name]}
-                        onChange={(v) => set(f.name, v)}
-                      />
-                    ))}
-                  </div>
-                </div>
-              )}
-            </fieldset>
-          );
-        })}
+        {GROUPS.map((group) => (
+          <SettingGroup
+            key={group.id}
+            group={group}
+            values={values}
+            errors={errors}
+            showAdvanced={showAdvanced}
+            onValue={set}
+            model={
+              group.id === 'model' && {
+                choice: modelChoice,
+                onChange: setModelChoice,
+                error: submitted ? (modelError ?? messages.model) : messages.model,
+              }
+            }
+          />
+        ))}
       </div>
 
       <NewRunBreakpoints list={breakpoints} onChange={setBreakpoints} />
@@ -384,5 +271,168 @@ export function NewRunForm() {
         </div>
       </div>
     </form>
+  );
+}
+
+/** The task, and its goal: typed, or picked for a code change (CodeGoalPicker.tsx). */
+function GoalRow({
+  values,
+  errors,
+  onTask,
+  onGoal,
+}: {
+  values: FormValues;
+  errors: FieldErrors;
+  onTask: (taskId: string) => void;
+  /** typed: whether the person typed it (messages wait until then); null: not known yet (still typing). */
+  onGoal: (goal: string, typed: boolean | null) => void;
+}) {
+  const task = taskInfo(values.taskId);
+  return (
+    <div className={s.goalRow}>
+      <div className="field">
+        <label htmlFor="taskId">Task</label>
+        <select
+          id="taskId"
+          value={values.taskId}
+          onChange={(e) => onTask(e.target.value)}
+          aria-invalid={Boolean(errors.taskId)}
+          aria-describedby="taskId-message"
+          data-testid="field-taskId"
+        >
+          {TASK_INFO.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+        <FieldMessage
+          name="taskId"
+          error={errors.taskId}
+          hint={task?.checksAnswers ? 'answers are checked' : 'answers are not checked'}
+        />
+      </div>
+      {values.taskId === 'code' ? (
+        <div className="field">
+          <label htmlFor="goal">{task?.goalLabel ?? 'Project'}</label>
+          <CodeGoalPicker
+            goal={values.goal}
+            onGoal={(goal, typed) => onGoal(goal, typed)}
+            error={errors.goal}
+            message={
+              <FieldMessage
+                name="goal"
+                error={errors.goal}
+                hint="Each step proposes a hypothesis with a diff; the TypeScript compiler and the project's tests check it in a sandbox."
+              />
+            }
+          />
+        </div>
+      ) : (
+        <div className="field">
+          <label htmlFor="goal">{task?.goalLabel ?? 'Goal'}</label>
+          <input
+            id="goal"
+            name="goal"
+            value={values.goal}
+            onChange={(e) => onGoal(e.target.value, null)}
+            onBlur={() => onGoal(values.goal, true)}
+            placeholder={task?.exampleGoal}
+            autoComplete="off"
+            spellCheck={task?.goalIsProse ?? true}
+            aria-invalid={Boolean(errors.goal)}
+            aria-describedby="goal-message"
+            data-testid="field-goal"
+          />
+          <FieldMessage name="goal" error={errors.goal} hint={task?.describeGoal ?? ''} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** One group of settings (search shape, scoring, limits, the model), its advanced fields when they are shown. */
+function SettingGroup({
+  group,
+  values,
+  errors,
+  showAdvanced,
+  onValue,
+  model,
+}: {
+  group: (typeof GROUPS)[number];
+  values: FormValues;
+  errors: FieldErrors;
+  showAdvanced: boolean;
+  onValue: (name: FieldName, value: string) => void;
+  /** The model group's picker; false for the other groups. */
+  model: false | { choice: ModelChoice; onChange: (choice: ModelChoice) => void; error: string | null };
+}) {
+  const fields = NUMBER_FIELDS.filter((f) => f.group === group.id);
+  const main = fields.filter((f) => !f.advanced);
+  const advanced = fields.filter((f) => f.advanced);
+  const strategyHint = STRATEGIES.find((st) => st.value === values.explorationStrategy)?.hint ?? '';
+  return (
+    <fieldset
+      className={s.group}
+      data-testid={`group-${group.id}`}
+      data-wide={model && model.choice.provider !== 'simulated' ? true : undefined}
+    >
+      <legend className={s.legend}>{group.title}</legend>
+      <div className={s.fields}>
+        {group.id === 'search' && (
+          <SettingRow
+            name="explorationStrategy"
+            label="Strategy"
+            hint={strategyHint}
+            error={errors.explorationStrategy}
+          >
+            <select
+              id="explorationStrategy"
+              className={`input ${s.control}`}
+              value={values.explorationStrategy}
+              onChange={(e) => onValue('explorationStrategy', e.target.value)}
+              aria-invalid={Boolean(errors.explorationStrategy)}
+              aria-describedby={describedBy('explorationStrategy', errors.explorationStrategy)}
+              data-testid="field-explorationStrategy"
+            >
+              {STRATEGIES.map((st) => (
+                <option key={st.value} value={st.value}>
+                  {st.label}
+                </option>
+              ))}
+            </select>
+          </SettingRow>
+        )}
+        {model && <ModelPicker choice={model.choice} onChange={model.onChange} error={model.error} />}
+        {main
+          .filter(() => !model || model.choice.provider === 'simulated')
+          .map((f) => (
+            <NumberInput
+              key={f.name}
+              field={f}
+              value={values[f.name]}
+              error={errors[f.name]}
+              onChange={(v) => onValue(f.name, v)}
+            />
+          ))}
+      </div>
+      {showAdvanced && advanced.length > 0 && (
+        <div className={s.advancedFields} data-testid={`advanced-${group.id}`}>
+          <span className={s.advancedLabel}>Advanced</span>
+          <div className={s.fields}>
+            {advanced.map((f) => (
+              <NumberInput
+                key={f.name}
+                field={f}
+                value={values[f.name]}
+                error={errors[f.name]}
+                onChange={(v) => onValue(f.name, v)}
+              />
+            ))}
+          </div>
+        </div>
+      )}
+    </fieldset>
   );
 }
