@@ -7,7 +7,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { costCapError, listedServerValue, parentModel } from '@/lib/forms/index';
+import { costCapError, forkModelNote, listedServerValue, parentModel, type ListedServer } from '@/lib/forms/index';
 import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
 import { useTRPC } from '@/lib/trpc/index';
 import { ModelNameInput } from '../../shared/ModelNameInput';
@@ -46,19 +46,23 @@ function ForkForm({
   const node = useRunStore((s) => s.tree.nodes[nodeId]);
   const config = useRunStore((s) => s.tree.config);
   const [thought, setThought] = useState(node?.branch?.thought ?? '');
-  const [strategy, setStrategy] = useState<ExplorationStrategy>(config.explorationStrategy);
-  const [beamWidth, setBeamWidth] = useState(String(config.beamWidth));
-  const [branchFactor, setBranchFactor] = useState(String(config.branchFactor));
+  // the fork's own search settings, as typed
+  const [settings, setSettings] = useState<ForkSettings>(() => ({
+    strategy: config.explorationStrategy,
+    beamWidth: String(config.beamWidth),
+    branchFactor: String(config.branchFactor),
+    maxCost: config.maxCostUsd != null ? String(config.maxCostUsd) : '',
+    seed: String(parent.kind === 'simulated' ? parent.seed : 1),
+    latency: String(parent.kind === 'simulated' ? parent.latencyMs : 150),
+  }));
+  const { strategy, beamWidth, branchFactor, maxCost, seed, latency } = settings;
   // 'parent': the parent's model as it is (sent as no model: the server uses the parent's spec); 'simulated': the
   // offline model with the seed and latency below (a simulated parent's own values to start with)
   // or 'server:<id>': one of the operator's listed servers, with the model name below
   const [modelKind, setModelKind] = useState<string>(parent.kind === 'simulated' ? 'simulated' : 'parent');
   const [serverModel, setServerModel] = useState('');
-  const [maxCost, setMaxCost] = useState(config.maxCostUsd != null ? String(config.maxCostUsd) : '');
   const servers = useQuery(trpc.backend.list.queryOptions()).data?.servers ?? [];
   const listed = servers.find((x) => listedServerValue(x.id) === modelKind);
-  const [seed, setSeed] = useState(String(parent.kind === 'simulated' ? parent.seed : 1));
-  const [latency, setLatency] = useState(String(parent.kind === 'simulated' ? parent.latencyMs : 150));
   const fork = useMutation(
     trpc.run.fork.mutationOptions({
       onSuccess: ({ id, nodeId: copy }) => router.push(`/runs/${id}?node=${encodeURIComponent(copy)}`),
@@ -69,17 +73,12 @@ function ForkForm({
   const simulated = modelKind === 'simulated';
   const costError = costCapError(maxCost);
   const listedModel = listed && listed.models.length > 0 && !serverModel ? (listed.models[0] ?? '') : serverModel;
-  const modelNote = listed
-    ? `${listedModel || '?'} @ ${listed.label} · not the parent’s model`
-    : simulated
-      ? `simulated (offline), seed ${seed}, ${latency} ms${
-          parent.kind === 'simulated' && (Number(seed) !== parent.seed || Number(latency) !== parent.latencyMs)
-            ? ' · changed from the parent’s'
-            : parent.kind === 'simulated'
-              ? ' · the parent’s'
-              : ' · not the parent’s model'
-        }`
-      : `${parent.kind === 'other' ? parent.label : 'simulated'} · the parent’s`;
+  const modelNote = forkModelNote(parent, {
+    listed: listed ? { label: listed.label, model: listedModel } : null,
+    simulated,
+    seed,
+    latency,
+  });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -132,96 +131,21 @@ function ForkForm({
               />
             </div>
           )}
-          {(parent.kind === 'other' || servers.length > 0) && (
-            <div className="field">
-              <label htmlFor="fork-model">Model</label>
-              <select
-                id="fork-model"
-                value={modelKind}
-                onChange={(e) => setModelKind(e.target.value)}
-                data-testid="fork-model"
-              >
-                {parent.kind === 'other' && <option value="parent">The parent’s: {parent.label}</option>}
-                <option value="simulated">
-                  Simulated (offline){parent.kind === 'simulated' ? ': the parent’s' : ''}
-                </option>
-                {servers.map((server) => (
-                  <option key={server.id} value={listedServerValue(server.id)}>
-                    {server.label} (listed)
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
-          {listed && (
-            <div className="field">
-              <label htmlFor="fork-server-model">Model name</label>
-              <ModelNameInput
-                id="fork-server-model"
-                testId="fork-server-model"
-                models={listed.models}
-                value={listedModel}
-                onChange={setServerModel}
-              />
-            </div>
-          )}
-          <div className="fork-grid">
-            <div className="field">
-              <label htmlFor="fork-strategy">Strategy</label>
-              <select
-                id="fork-strategy"
-                value={strategy}
-                onChange={(e) => setStrategy(e.target.value as ExplorationStrategy)}
-              >
-                <option value="beam">beam</option>
-                <option value="best-first">best-first</option>
-                <option value="dfs">dfs</option>
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="fork-branch">Branch factor</label>
-              <input
-                id="fork-branch"
-                type="number"
-                value={branchFactor}
-                onChange={(e) => setBranchFactor(e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="fork-beam">Beam width</label>
-              <input id="fork-beam" type="number" value={beamWidth} onChange={(e) => setBeamWidth(e.target.value)} />
-            </div>
-            <div className="field">
-              <label htmlFor="fork-cost">Cost cap ($)</label>
-              <input
-                id="fork-cost"
-                type="number"
-                step="0.1"
-                value={maxCost}
-                placeholder="none"
-                onChange={(e) => setMaxCost(e.target.value)}
-                aria-invalid={Boolean(costError)}
-                data-testid="fork-cost"
-              />
-              {costError && (
-                <span className="field-error" role="alert" data-testid="fork-cost-error">
-                  {costError}
-                </span>
-              )}
-            </div>
-            {simulated && (
-              <>
-                <div className="field">
-                  <label htmlFor="fork-seed">Seed</label>
-                  <input id="fork-seed" type="number" value={seed} onChange={(e) => setSeed(e.target.value)} />
-                </div>
-                <div className="field">
-                  <label htmlFor="fork-latency">Latency (ms)</label>
-                  <input id="fork-latency" type="number" value={latency} onChange={(e) => setLatency(e.target.value)} />
-                </div>
-              </>
-            )}
-          </div>
+          <ForkModelFields
+            parent={parent}
+            servers={servers}
+            modelKind={modelKind}
+            onModelKind={setModelKind}
+            listed={listed}
+            listedModel={listedModel}
+            onServerModel={setServerModel}
+          />
+          <ForkSettingsGrid
+            settings={settings}
+            onChange={(patch) => setSettings((x) => ({ ...x, ...patch }))}
+            simulated={simulated}
+            costError={costError}
+          />
           {fork.error && (
             <p className="field-error" role="alert">
               {fork.error.message}
@@ -243,5 +167,157 @@ function ForkForm({
         </div>
       </form>
     </div>
+  );
+}
+
+/** Which model the fork runs on (the parent's, the simulator, a listed server) and a listed server's model name. */
+interface ForkSettings {
+  strategy: ExplorationStrategy;
+  beamWidth: string;
+  branchFactor: string;
+  maxCost: string;
+  seed: string;
+  latency: string;
+}
+
+/** The fork's search settings (strategy, branch factor, beam width, cost cap) and the simulator's seed and latency. */
+function ForkSettingsGrid({
+  settings,
+  onChange,
+  simulated,
+  costError,
+}: {
+  settings: ForkSettings;
+  onChange: (patch: Partial<ForkSettings>) => void;
+  simulated: boolean;
+  costError: string | null;
+}) {
+  return (
+    <div className="fork-grid">
+      <div className="field">
+        <label htmlFor="fork-strategy">Strategy</label>
+        <select
+          id="fork-strategy"
+          value={settings.strategy}
+          onChange={(e) => onChange({ strategy: e.target.value as ExplorationStrategy })}
+        >
+          <option value="beam">beam</option>
+          <option value="best-first">best-first</option>
+          <option value="dfs">dfs</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="fork-branch">Branch factor</label>
+        <input
+          id="fork-branch"
+          type="number"
+          value={settings.branchFactor}
+          onChange={(e) => onChange({ branchFactor: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="fork-beam">Beam width</label>
+        <input
+          id="fork-beam"
+          type="number"
+          value={settings.beamWidth}
+          onChange={(e) => onChange({ beamWidth: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="fork-cost">Cost cap ($)</label>
+        <input
+          id="fork-cost"
+          type="number"
+          step="0.1"
+          value={settings.maxCost}
+          placeholder="none"
+          onChange={(e) => onChange({ maxCost: e.target.value })}
+          aria-invalid={Boolean(costError)}
+          data-testid="fork-cost"
+        />
+        {costError && (
+          <span className="field-error" role="alert" data-testid="fork-cost-error">
+            {costError}
+          </span>
+        )}
+      </div>
+      {simulated && (
+        <>
+          <div className="field">
+            <label htmlFor="fork-seed">Seed</label>
+            <input
+              id="fork-seed"
+              type="number"
+              value={settings.seed}
+              onChange={(e) => onChange({ seed: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="fork-latency">Latency (ms)</label>
+            <input
+              id="fork-latency"
+              type="number"
+              value={settings.latency}
+              onChange={(e) => onChange({ latency: e.target.value })}
+            />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ForkModelFields({
+  parent,
+  servers,
+  modelKind,
+  onModelKind,
+  listed,
+  listedModel,
+  onServerModel,
+}: {
+  parent: ReturnType<typeof parentModel>;
+  servers: readonly ListedServer[];
+  modelKind: string;
+  onModelKind: (kind: string) => void;
+  listed: ListedServer | undefined;
+  listedModel: string;
+  onServerModel: (model: string) => void;
+}) {
+  return (
+    <>
+      {(parent.kind === 'other' || servers.length > 0) && (
+        <div className="field">
+          <label htmlFor="fork-model">Model</label>
+          <select
+            id="fork-model"
+            value={modelKind}
+            onChange={(e) => onModelKind(e.target.value)}
+            data-testid="fork-model"
+          >
+            {parent.kind === 'other' && <option value="parent">The parent’s: {parent.label}</option>}
+            <option value="simulated">Simulated (offline){parent.kind === 'simulated' ? ': the parent’s' : ''}</option>
+            {servers.map((server) => (
+              <option key={server.id} value={listedServerValue(server.id)}>
+                {server.label} (listed)
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {listed && (
+        <div className="field">
+          <label htmlFor="fork-server-model">Model name</label>
+          <ModelNameInput
+            id="fork-server-model"
+            testId="fork-server-model"
+            models={listed.models}
+            value={listedModel}
+            onChange={onServerModel}
+          />
+        </div>
+      )}
+    </>
   );
 }
