@@ -5,7 +5,14 @@
 // Both panels stay mounted while hidden, so the log keeps its filters and scroll and the inspector its open calls.
 // The drawer never opens or switches tabs by itself (selecting a node does not): only the person moves it.
 // Not responsible for what the panels show (inspector/, event-log/) nor for remembering its state (useRunDrawer).
-import { useRef, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import {
+  useRef,
+  type CSSProperties,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { DRAWER_MAX_WIDTH, DRAWER_MIN_WIDTH, type DrawerTab, widthFromDrag } from '@/lib/store/index';
 import { useRunStore } from './RunStoreContext';
 import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer as DrawerState } from './useRunDrawer';
@@ -31,10 +38,80 @@ export function RunDrawer({
   breakpoints: ReactNode;
 }) {
   const slot = useRef<HTMLDivElement>(null);
+  const { open, tab, docked } = drawer;
+
+  const { onResizeStart, onResizeKey } = useDrawerResize(slot, drawer);
+
+  return (
+    <div
+      ref={slot}
+      className={styles.slot}
+      data-open={open}
+      data-docked={docked}
+      data-chosen={drawer.chosen}
+      style={drawer.width === null ? undefined : ({ '--drawer-width': `${drawer.width}px` } as CSSProperties)}
+    >
+      <div className={styles.drawer} id={DRAWER_ID} data-testid="run-drawer" data-open={open} data-tab={tab}>
+        {open && (
+          <div
+            className={styles.resizer}
+            role="separator"
+            aria-orientation="vertical"
+            aria-label="Resize the side panel"
+            aria-controls={DRAWER_ID}
+            aria-valuemin={DRAWER_MIN_WIDTH}
+            aria-valuemax={DRAWER_MAX_WIDTH}
+            aria-valuenow={drawer.width ?? undefined}
+            tabIndex={0}
+            title="Drag to resize; double-click for the default width"
+            onPointerDown={onResizeStart}
+            onDoubleClick={() => drawer.setWidth(null)}
+            onKeyDown={onResizeKey}
+            data-testid="drawer-resizer"
+          />
+        )}
+        <div className={styles.bar}>
+          <DrawerTabs drawer={drawer} />
+          <button
+            type="button"
+            id={DRAWER_TOGGLE_ID}
+            className={styles.toggle}
+            onClick={drawer.toggle}
+            aria-expanded={open}
+            aria-controls={drawerPanelId(tab)}
+            aria-label={open ? 'Collapse the side panel' : 'Expand the side panel'}
+            title={`${open ? 'Collapse' : 'Expand'} the side panel (d)`}
+            data-testid="drawer-toggle"
+          >
+            <svg viewBox="0 0 16 16" aria-hidden="true" className={open ? styles.chevronRight : styles.chevronLeft}>
+              <path d="M6 3l5 5-5 5" />
+            </svg>
+          </button>
+        </div>
+        {TABS.map((t) => (
+          <div
+            key={t.tab}
+            id={drawerPanelId(t.tab)}
+            role="tabpanel"
+            aria-labelledby={tabId(t.tab)}
+            className={styles.panel}
+            hidden={!open || t.tab !== tab}
+            tabIndex={-1}
+          >
+            {t.tab === 'inspector' ? inspector : t.tab === 'events' ? events : breakpoints}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The tabs, with their counts (events, breakpoint hits, the selection while collapsed); arrows move between them. */
+function DrawerTabs({ drawer }: { drawer: DrawerState }) {
   const eventCount = useRunStore((s) => s.eventCount);
   const selectedId = useRunStore((s) => s.selectedNodeId);
   const hitCount = useRunStore((s) => s.hits.marks.length);
-  const { open, tab, docked } = drawer;
+  const { open, tab } = drawer;
 
   function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
     // the tab list's own arrows (the page's arrows walk the tree): stop them reaching the page's keys
@@ -52,6 +129,53 @@ export function RunDrawer({
     document.getElementById(tabId(target.tab))?.focus();
   }
 
+  return (
+    <div
+      className={styles.tabs}
+      role="tablist"
+      aria-label="Side panel"
+      aria-orientation={open ? 'horizontal' : 'vertical'}
+      onKeyDown={onTabKey}
+    >
+      {TABS.map((t) => {
+        const selected = t.tab === tab;
+        return (
+          <button
+            key={t.tab}
+            type="button"
+            role="tab"
+            id={tabId(t.tab)}
+            className={styles.tab}
+            aria-selected={open && selected}
+            aria-controls={drawerPanelId(t.tab)}
+            tabIndex={selected ? 0 : -1}
+            onClick={() => drawer.show(t.tab)}
+            title={t.title}
+            aria-label={t.label}
+            data-testid={`drawer-tab-${t.tab}`}
+          >
+            {t.tab === 'inspector' ? <InspectorIcon /> : t.tab === 'events' ? <EventsIcon /> : <BreakpointsIcon />}
+            <span className={styles.tabLabel}>{t.label}</span>
+            {t.tab === 'events' && <span className="count-pill">{eventCount.toLocaleString('en-US')}</span>}
+            {t.tab === 'breakpoints' && hitCount > 0 && (
+              <span className="count-pill" title={`${hitCount} breakpoint hits`}>
+                {hitCount.toLocaleString('en-US')}
+              </span>
+            )}
+            {t.tab === 'inspector' && !open && selectedId && (
+              <span className="count-pill" title={`${selectedId} is selected`}>
+                {selectedId}
+              </span>
+            )}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** Resizing by the drawer's left edge: dragged (only a CSS variable moves until release) or with the arrow keys. */
+function useDrawerResize(slot: RefObject<HTMLDivElement | null>, drawer: DrawerState) {
   function currentWidth(): number {
     return slot.current?.querySelector<HTMLElement>(`.${styles.drawer}`)?.getBoundingClientRect().width ?? 0;
   }
@@ -94,114 +218,7 @@ export function RunDrawer({
     event.stopPropagation();
   }
 
-  return (
-    <div
-      ref={slot}
-      className={styles.slot}
-      data-open={open}
-      data-docked={docked}
-      data-chosen={drawer.chosen}
-      style={drawer.width === null ? undefined : ({ '--drawer-width': `${drawer.width}px` } as CSSProperties)}
-    >
-      <div className={styles.drawer} id={DRAWER_ID} data-testid="run-drawer" data-open={open} data-tab={tab}>
-        {open && (
-          <div
-            className={styles.resizer}
-            role="separator"
-            aria-orientation="vertical"
-            aria-label="Resize the side panel"
-            aria-controls={DRAWER_ID}
-            aria-valuemin={DRAWER_MIN_WIDTH}
-            aria-valuemax={DRAWER_MAX_WIDTH}
-            aria-valuenow={drawer.width ?? undefined}
-            tabIndex={0}
-            title="Drag to resize; double-click for the default width"
-            onPointerDown={onResizeStart}
-            onDoubleClick={() => drawer.setWidth(null)}
-            onKeyDown={onResizeKey}
-            data-testid="drawer-resizer"
-          />
-        )}
-        <div className={styles.bar}>
-          <div
-            className={styles.tabs}
-            role="tablist"
-            aria-label="Side panel"
-            aria-orientation={open ? 'horizontal' : 'vertical'}
-            onKeyDown={onTabKey}
-          >
-            {TABS.map((t) => {
-              const selected = t.tab === tab;
-              return (
-                <button
-                  key={t.tab}
-                  type="button"
-                  role="tab"
-                  id={tabId(t.tab)}
-                  className={styles.tab}
-                  aria-selected={open && selected}
-                  aria-controls={drawerPanelId(t.tab)}
-                  tabIndex={selected ? 0 : -1}
-                  onClick={() => drawer.show(t.tab)}
-                  title={t.title}
-                  aria-label={t.label}
-                  data-testid={`drawer-tab-${t.tab}`}
-                >
-                  {t.tab === 'inspector' ? (
-                    <InspectorIcon />
-                  ) : t.tab === 'events' ? (
-                    <EventsIcon />
-                  ) : (
-                    <BreakpointsIcon />
-                  )}
-                  <span className={styles.tabLabel}>{t.label}</span>
-                  {t.tab === 'events' && <span className="count-pill">{eventCount.toLocaleString('en-US')}</span>}
-                  {t.tab === 'breakpoints' && hitCount > 0 && (
-                    <span className="count-pill" title={`${hitCount} breakpoint hits`}>
-                      {hitCount.toLocaleString('en-US')}
-                    </span>
-                  )}
-                  {t.tab === 'inspector' && !open && selectedId && (
-                    <span className="count-pill" title={`${selectedId} is selected`}>
-                      {selectedId}
-                    </span>
-                  )}
-                </button>
-              );
-            })}
-          </div>
-          <button
-            type="button"
-            id={DRAWER_TOGGLE_ID}
-            className={styles.toggle}
-            onClick={drawer.toggle}
-            aria-expanded={open}
-            aria-controls={drawerPanelId(tab)}
-            aria-label={open ? 'Collapse the side panel' : 'Expand the side panel'}
-            title={`${open ? 'Collapse' : 'Expand'} the side panel (d)`}
-            data-testid="drawer-toggle"
-          >
-            <svg viewBox="0 0 16 16" aria-hidden="true" className={open ? styles.chevronRight : styles.chevronLeft}>
-              <path d="M6 3l5 5-5 5" />
-            </svg>
-          </button>
-        </div>
-        {TABS.map((t) => (
-          <div
-            key={t.tab}
-            id={drawerPanelId(t.tab)}
-            role="tabpanel"
-            aria-labelledby={tabId(t.tab)}
-            className={styles.panel}
-            hidden={!open || t.tab !== tab}
-            tabIndex={-1}
-          >
-            {t.tab === 'inspector' ? inspector : t.tab === 'events' ? events : breakpoints}
-          </div>
-        ))}
-      </div>
-    </div>
-  );
+  return { onResizeStart, onResizeKey };
 }
 
 function InspectorIcon() {
