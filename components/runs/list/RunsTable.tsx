@@ -206,6 +206,55 @@ function SummaryLine({ summary }: { summary: RunsSummary }) {
   );
 }
 
+/** Skeleton rows while the first page loads. */
+function RunsLoading() {
+  return (
+    <div className={s.scroll} data-testid="runs-loading" aria-busy="true" aria-label="Loading runs">
+      <table className={s.table}>
+        <TableHead />
+        <SkeletonRows />
+      </table>
+    </div>
+  );
+}
+
+/** No runs: none match the filters (clear them), or none yet (the form is above, for whoever may start one). */
+function NoRuns({ filters, onClear, canCreate }: { filters: RunFilters; onClear: () => void; canCreate: boolean }) {
+  return (
+    <>
+      {hasFilters(filters) ? (
+        <StateBox title="No runs match these filters" testId="runs-empty-filtered">
+          <p className={s.stateText}>Nothing with {describeFilters(filters)}.</p>
+          <button type="button" className="btn" onClick={onClear} data-testid="clear-filters">
+            Clear filters
+          </button>
+        </StateBox>
+      ) : (
+        <StateBox title="No runs yet" testId="runs-empty">
+          {!canCreate ? (
+            <p className={s.stateText}>Runs your team starts show here.</p>
+          ) : (
+            <p className={s.stateText}>Start one with the form above: an example goal is already filled in.</p>
+          )}
+          {canCreate && (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                const goal = document.getElementById('goal');
+                goal?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+                goal?.focus({ preventScroll: true });
+              }}
+            >
+              Go to the form
+            </button>
+          )}
+        </StateBox>
+      )}
+    </>
+  );
+}
+
 export function RunsTable() {
   const trpc = useTRPC();
   const router = useRouter();
@@ -256,12 +305,7 @@ export function RunsTable() {
   if (runs.isPending) {
     return (
       <Panel filters={filterControls}>
-        <div className={s.scroll} data-testid="runs-loading" aria-busy="true" aria-label="Loading runs">
-          <table className={s.table}>
-            <TableHead />
-            <SkeletonRows />
-          </table>
-        </div>
+        <RunsLoading />
       </Panel>
     );
   }
@@ -282,35 +326,7 @@ export function RunsTable() {
   if (items.length === 0) {
     return (
       <Panel filters={filterControls}>
-        {hasFilters(filters) ? (
-          <StateBox title="No runs match these filters" testId="runs-empty-filtered">
-            <p className={s.stateText}>Nothing with {describeFilters(filters)}.</p>
-            <button type="button" className="btn" onClick={() => setFilters(NO_FILTERS)} data-testid="clear-filters">
-              Clear filters
-            </button>
-          </StateBox>
-        ) : (
-          <StateBox title="No runs yet" testId="runs-empty">
-            {!pagePermissions(who).createRuns ? (
-              <p className={s.stateText}>Runs your team starts show here.</p>
-            ) : (
-              <p className={s.stateText}>Start one with the form above: an example goal is already filled in.</p>
-            )}
-            {pagePermissions(who).createRuns && (
-              <button
-                type="button"
-                className="btn"
-                onClick={() => {
-                  const goal = document.getElementById('goal');
-                  goal?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-                  goal?.focus({ preventScroll: true });
-                }}
-              >
-                Go to the form
-              </button>
-            )}
-          </StateBox>
-        )}
+        <NoRuns filters={filters} onClear={() => setFilters(NO_FILTERS)} canCreate={pagePermissions(who).createRuns} />
       </Panel>
     );
   }
