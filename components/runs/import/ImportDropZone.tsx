@@ -4,21 +4,17 @@
  * Tree-of-Thoughts log or an llm-reasoners log; the server tells them apart and is the judge of the file). Shows the upload's progress,
  * then the server's message when the file is refused, or the imported runs as links; the runs list is refreshed.
  * Standalone: mount it anywhere inside the app's providers, e.g. <ImportDropZone /> on the runs page.
- * Not responsible for reading the file's content (lib/formats, on the server).
+ * The upload is a React Query mutation (useImport); the checks before it and the reading of the answer are pure in
+ * lib/forms/import-file.ts. Not responsible for reading the file's content (lib/formats, on the server).
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState, type DragEvent } from 'react';
+import { importAnswer, importFileProblem, MAX_IMPORT_MB, type ImportedRun } from '@/lib/forms/index';
 import { useTRPC } from '@/lib/trpc/index';
 import s from './ImportDropZone.module.css';
 
-/** The server's limit (lib/server/http/run-files.ts), checked here too so a huge file is not sent for nothing. */
-const MAX_IMPORT_MB = 50;
-
-export interface ImportedRun {
-  id: string;
-  goal: string;
-}
+export type { ImportedRun } from '@/lib/forms/index';
 
 type Phase =
   | { kind: 'idle' }
@@ -61,61 +57,53 @@ function upload(url: string, file: File, onProgress: (fraction: number | null) =
   });
 }
 
-function looksLikeJson(file: File): boolean {
-  return /\.json$/i.test(file.name) || file.type === 'application/json';
-}
-
-export function ImportDropZone({ tag, onImported, className }: ImportDropZoneProps) {
+/**
+ * The import as a mutation: checks the file, uploads it with its progress, reads the answer, and refreshes the runs
+ * list when runs came in. The phase is what the zone shows (a file refused before sending is an error too).
+ */
+function useImport(tag: string | undefined, onImported: ((runs: ImportedRun[]) => void) | undefined) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const inputId = useId();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
-  const [dragging, setDragging] = useState(false);
-  const busy = phase.kind === 'uploading' || phase.kind === 'importing';
-
-  async function importFile(file: File) {
-    if (!looksLikeJson(file)) {
-      setPhase({
-        kind: 'error',
-        fileName: file.name,
-        message: 'choose a .json file: an Arborist export, a Tree-of-Thoughts log or an llm-reasoners log',
-      });
-      return;
-    }
-    if (file.size > MAX_IMPORT_MB * 1024 * 1024) {
-      setPhase({
-        kind: 'error',
-        fileName: file.name,
-        message: `the file is larger than the ${MAX_IMPORT_MB} MB limit`,
-      });
-      return;
-    }
-    const query = new URLSearchParams({ name: file.name });
-    if (tag) query.set('tag', tag);
-    setPhase({ kind: 'uploading', fileName: file.name, fraction: 0 });
-    try {
+  const mutation = useMutation({
+    mutationFn: async (file: File) => {
+      const query = new URLSearchParams({ name: file.name });
+      if (tag) query.set('tag', tag);
+      setPhase({ kind: 'uploading', fileName: file.name, fraction: 0 });
       const { status, body } = await upload(
         `/api/runs/import?${query.toString()}`,
         file,
         (fraction) => setPhase({ kind: 'uploading', fileName: file.name, fraction }),
         () => setPhase({ kind: 'importing', fileName: file.name }),
       );
-      const result = body as { runs?: ImportedRun[]; error?: string } | null;
-      if (status === 200 && result?.runs) {
-        setPhase({ kind: 'done', fileName: file.name, runs: result.runs });
-        onImported?.(result.runs);
-        await queryClient.invalidateQueries({ queryKey: trpc.run.list.pathKey() });
-      } else {
-        setPhase({
-          kind: 'error',
-          fileName: file.name,
-          message: result?.error ?? `the server answered ${status}: nothing was imported`,
-        });
+      return importAnswer(status, body);
+    },
+    onSuccess: async (answer, file) => {
+      if ('error' in answer) {
+        setPhase({ kind: 'error', fileName: file.name, message: answer.error });
+        return;
       }
-    } catch (error) {
-      setPhase({ kind: 'error', fileName: file.name, message: (error as Error).message });
-    }
+      setPhase({ kind: 'done', fileName: file.name, runs: answer.runs });
+      onImported?.(answer.runs);
+      await queryClient.invalidateQueries({ queryKey: trpc.run.list.pathKey() });
+    },
+    onError: (error, file) => setPhase({ kind: 'error', fileName: file.name, message: error.message }),
+  });
+
+  function importFile(file: File) {
+    const problem = importFileProblem(file);
+    if (problem) setPhase({ kind: 'error', fileName: file.name, message: problem });
+    else mutation.mutate(file);
   }
+  const refuse = (message: string) => setPhase({ kind: 'error', fileName: null, message });
+  return { phase, importFile, refuse };
+}
+
+export function ImportDropZone({ tag, onImported, className }: ImportDropZoneProps) {
+  const inputId = useId();
+  const { phase, importFile, refuse } = useImport(tag, onImported);
+  const [dragging, setDragging] = useState(false);
+  const busy = phase.kind === 'uploading' || phase.kind === 'importing';
 
   function onDrop(e: DragEvent<HTMLDivElement>) {
     e.preventDefault();
@@ -123,10 +111,10 @@ export function ImportDropZone({ tag, onImported, className }: ImportDropZonePro
     if (busy) return;
     const files = [...e.dataTransfer.files];
     if (files.length > 1) {
-      setPhase({ kind: 'error', fileName: null, message: 'drop one file at a time' });
+      refuse('drop one file at a time');
       return;
     }
-    if (files[0]) void importFile(files[0]);
+    if (files[0]) importFile(files[0]);
   }
 
   return (
@@ -174,48 +162,55 @@ export function ImportDropZone({ tag, onImported, className }: ImportDropZonePro
           onChange={(e) => {
             const file = e.currentTarget.files?.[0];
             e.currentTarget.value = ''; // the same file can be picked again
-            if (file) void importFile(file);
+            if (file) importFile(file);
           }}
         />
       </div>
 
-      <div className={s.status} role="status" aria-live="polite" data-testid="import-status">
-        {phase.kind === 'uploading' && (
-          <>
-            <span>
-              Uploading {phase.fileName}
-              {phase.fraction !== null && ` · ${Math.round(phase.fraction * 100)}%`}
-            </span>
-            <progress className={s.progress} max={1} value={phase.fraction ?? undefined} />
-          </>
-        )}
-        {phase.kind === 'importing' && (
-          <>
-            <span>Checking and importing {phase.fileName}…</span>
-            <progress className={s.progress} />
-          </>
-        )}
-        {phase.kind === 'error' && (
-          <p className={s.error}>
-            {phase.fileName ? <>Could not import {phase.fileName}: </> : <>Could not import: </>}
-            {phase.message}
-          </p>
-        )}
-        {phase.kind === 'done' && (
-          <div className={s.done}>
-            <span>
-              Imported {phase.runs.length === 1 ? 'one run' : `${phase.runs.length} runs`} from {phase.fileName}:
-            </span>
-            <ul className={s.runs}>
-              {phase.runs.map((run) => (
-                <li key={run.id}>
-                  <Link href={`/runs/${run.id}`}>{run.goal}</Link>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-      </div>
+      <ImportStatus phase={phase} />
+    </div>
+  );
+}
+
+/** The upload's progress, then the imported runs as links, or why nothing was imported. */
+function ImportStatus({ phase }: { phase: Phase }) {
+  return (
+    <div className={s.status} role="status" aria-live="polite" data-testid="import-status">
+      {phase.kind === 'uploading' && (
+        <>
+          <span>
+            Uploading {phase.fileName}
+            {phase.fraction !== null && ` · ${Math.round(phase.fraction * 100)}%`}
+          </span>
+          <progress className={s.progress} max={1} value={phase.fraction ?? undefined} />
+        </>
+      )}
+      {phase.kind === 'importing' && (
+        <>
+          <span>Checking and importing {phase.fileName}…</span>
+          <progress className={s.progress} />
+        </>
+      )}
+      {phase.kind === 'error' && (
+        <p className={s.error}>
+          {phase.fileName ? <>Could not import {phase.fileName}: </> : <>Could not import: </>}
+          {phase.message}
+        </p>
+      )}
+      {phase.kind === 'done' && (
+        <div className={s.done}>
+          <span>
+            Imported {phase.runs.length === 1 ? 'one run' : `${phase.runs.length} runs`} from {phase.fileName}:
+          </span>
+          <ul className={s.runs}>
+            {phase.runs.map((run) => (
+              <li key={run.id}>
+                <Link href={`/runs/${run.id}`}>{run.goal}</Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </div>
   );
 }
