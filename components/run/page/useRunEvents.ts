@@ -4,7 +4,8 @@
 // seq, resuming from the last one received on reconnect. The history from seq 1 is paged in behind (run.events,
 // light: model calls without their prompts) for time travel, the timeline and the event log: one query per page,
 // keyed by where the store's history reaches (eventCount), so folding a page asks for the next; it changes the
-// store's history, not the tree on screen. React Query retries what may succeed later (lib/store/run-stream.ts),
+// store's history, not the tree on screen. React Query retries a history page while it may succeed later
+// (lib/store/run-stream.ts; a failed snapshot is not retried: the stream then starts from seq 1),
 // cancels what the page no longer needs, and never asks twice for what it has (the log does not change).
 // Each query folds its answer into this page's store and keeps only a few numbers in the cache (the store holds
 // the events), so its key names the store: another store of the same run (a second tab's page, the compare page)
@@ -43,6 +44,8 @@ export function useRunEvents(runId: string) {
   // the latest tree, folded into the store; the cache keeps where the stream and the history start
   const snapshot = useQuery({
     ...LOG_QUERY,
+    // not asked again: without it the stream brings the whole log from the start, so the page need not wait
+    retry: false,
     queryKey: [...trpc.run.snapshot.queryKey({ id: runId }), { store: storeKey }],
     queryFn: async ({ signal }) => {
       const latest = await client.run.snapshot.query({ id: runId }, { signal });
