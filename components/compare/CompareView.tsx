@@ -10,13 +10,13 @@ import { diffRuns, type PathStep, RUN_FACTS, type RunDiff, sharedText } from '@/
 import { createPageViewStore, createRunStore, type RunStore } from '@/lib/store/index';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { useStore } from 'zustand';
-import { RunAccessProvider } from '../run/RunAccess';
-import { RunCanvas } from '../run/RunCanvas';
-import { PageViewProvider } from '../run/PageViewContext';
-import { RunStoreProvider } from '../run/RunStoreContext';
-import { SharedNodesContext } from '../run/SharedNodes';
-import { useRunCommands } from '../run/useRunCommands';
-import { useRunEvents } from '../run/useRunEvents';
+import { RunAccessProvider } from '../run/page/RunAccess';
+import { RunCanvas } from '../run/canvas/RunCanvas';
+import { PageViewProvider } from '../run/page/PageViewContext';
+import { RunStoreProvider } from '../run/page/RunStoreContext';
+import { SharedNodesContext } from '../run/canvas/SharedNodes';
+import { useRunCommands } from '../run/steering/useRunCommands';
+import { useRunEvents } from '../run/page/useRunEvents';
 import styles from './CompareView.module.css';
 
 function Side({ store, label, shared }: { store: RunStore; label: string; shared: ReadonlySet<string> }) {

@@ -8,9 +8,9 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import { useSession } from '@/components/session/useSession';
 import { pagePermissions } from '@/lib/store/index';
-import { ImportDropZone } from './ImportDropZone';
-import { NewRunForm } from './NewRunForm';
-import { RunsPanelSkeleton, RunsTable } from './RunsTable';
+import { ImportDropZone } from './import/ImportDropZone';
+import { NewRunForm } from './form/NewRunForm';
+import { RunsPanelSkeleton, RunsTable } from './list/RunsTable';
 
 export function RunsHome() {
   const { who } = useSession();

@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH } from '@/lib/contract/access';
 import { useTRPC } from '@/lib/trpc/index';
-import { TextField } from '../TextField';
+import { TextField } from '../shared/TextField';
 import { useSession } from './useSession';
 import s from './AuthCard.module.css';
 

@@ -9,7 +9,7 @@ import { useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { safeNextPath } from '@/lib/forms/index';
 import { useTRPC } from '@/lib/trpc/index';
-import { TextField } from '../TextField';
+import { TextField } from '../shared/TextField';
 import { useSession } from './useSession';
 import s from './AuthCard.module.css';
 

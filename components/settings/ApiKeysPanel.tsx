@@ -4,9 +4,9 @@
 // an admin sees everyone's, with the owner), revoke. Not responsible for hashing or checking keys (the server).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { CopyText } from '../CopyText';
-import { ListTable } from '../ListTable';
-import { TextField } from '../TextField';
+import { CopyText } from '../shared/CopyText';
+import { ListTable } from '../shared/ListTable';
+import { TextField } from '../shared/TextField';
 import { useTRPC } from '@/lib/trpc/index';
 import s from './Settings.module.css';
 

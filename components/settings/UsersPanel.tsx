@@ -6,8 +6,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH, ROLES, type Role } from '@/lib/contract/access';
 import { useTRPC } from '@/lib/trpc/index';
-import { ListTable } from '../ListTable';
-import { TextField } from '../TextField';
+import { ListTable } from '../shared/ListTable';
+import { TextField } from '../shared/TextField';
 import s from './Settings.module.css';
 
 export function UsersPanel({ me }: { me: string }) {

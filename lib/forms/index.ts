@@ -6,6 +6,7 @@
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 export * from './code-goal';
+export * from './import-file';
 export * from './model-choice';
 export * from './run-form';
 export * from './runs-list';

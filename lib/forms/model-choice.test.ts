@@ -5,6 +5,7 @@ import {
   defaultModelChoice,
   modelChoiceError,
   modelSpec,
+  forkModelNote,
   parentModel,
   serverSelectValue,
   withServer,
@@ -116,5 +117,23 @@ describe("a fork's model (issue 10, item 12)", () => {
       label: 'replay of r',
     });
     expect(parentModel(null, 'gpt-4 (imported)')).toEqual({ kind: 'other', label: 'gpt-4 (imported)' });
+  });
+});
+
+describe("the fork dialog's model note", () => {
+  const sim = { kind: 'simulated', seed: 3, latencyMs: 150 } as const;
+  const other = { kind: 'other', label: 'gpt @ lab' } as const;
+  const choice = { listed: null, simulated: true, seed: '3', latency: '150' };
+  it('says whether the simulator is the parent’s, changed from it, or not the parent’s model', () => {
+    expect(forkModelNote(sim, choice)).toBe('simulated (offline), seed 3, 150 ms · the parent’s');
+    expect(forkModelNote(sim, { ...choice, seed: '4' })).toBe(
+      'simulated (offline), seed 4, 150 ms · changed from the parent’s',
+    );
+    expect(forkModelNote(other, choice)).toBe('simulated (offline), seed 3, 150 ms · not the parent’s model');
+  });
+  it("names a listed server's model, or the parent's own", () => {
+    const listed = { label: 'Lab', model: 'qwen' };
+    expect(forkModelNote(other, { ...choice, simulated: false, listed })).toBe('qwen @ Lab · not the parent’s model');
+    expect(forkModelNote(other, { ...choice, simulated: false })).toBe('gpt @ lab · the parent’s');
   });
 });

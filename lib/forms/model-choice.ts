@@ -148,3 +148,22 @@ export function parentModel(settings: unknown, label: string): ParentModel {
   }
   return { kind: 'other', label };
 }
+
+/**
+ * What the fork dialog's foot says of the model the fork will use: a listed server's model, the simulator with its
+ * seed and latency (the parent's, changed from the parent's, or not the parent's model), or the parent's own.
+ */
+export function forkModelNote(
+  parent: ParentModel,
+  choice: { listed: { label: string; model: string } | null; simulated: boolean; seed: string; latency: string },
+): string {
+  if (choice.listed) return `${choice.listed.model || '?'} @ ${choice.listed.label} · not the parent’s model`;
+  if (!choice.simulated) return `${parent.kind === 'other' ? parent.label : 'simulated'} · the parent’s`;
+  const whose =
+    parent.kind !== 'simulated'
+      ? ' · not the parent’s model'
+      : Number(choice.seed) !== parent.seed || Number(choice.latency) !== parent.latencyMs
+        ? ' · changed from the parent’s'
+        : ' · the parent’s';
+  return `simulated (offline), seed ${choice.seed}, ${choice.latency} ms${whose}`;
+}

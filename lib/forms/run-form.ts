@@ -3,7 +3,7 @@
  * the values as typed (strings), parsing them into run.create's input with the same schema the server uses, and
  * turning a server error (BAD_REQUEST with `field`, or zod's fieldErrors) into messages per field.
  * Where it helps: the form renders from FIELD_SPECS and shows `errors[name]` beside each field; tests need no DOM.
- * Not responsible for rendering, focus or when a message is shown (components/runs/NewRunForm.tsx).
+ * Not responsible for rendering, focus or when a message is shown (components/runs/form/NewRunForm.tsx).
  */
 import { z } from 'zod';
 import { simulatedSettingsSchema } from '@/lib/contract/model-spec';

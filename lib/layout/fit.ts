@@ -1,10 +1,10 @@
 /**
  * How the canvas frames things, as arithmetic: the box around some nodes of a published layout, and the viewport that
  * shows a box in a canvas of a given size (the whole tree at up to zoom 1, with room left at the top for the canvas
- * toolbar and at the left for the zoom buttons). Pure; the canvas's hook that applies it is components/run/fit.ts.
+ * toolbar and at the left for the zoom buttons). Pure; the canvas's hook that applies it is components/run/canvas/fit.ts.
  * Not responsible for where items go (place.ts) nor for moving the view (React Flow, through the hook).
  */
-import type { CanvasLayout } from '../store/index';
+import type { CanvasLayout } from './canvas-layout';
 import { CARD_MIN_ZOOM } from './lod';
 
 // left: clear of the zoom buttons in the bottom-left corner

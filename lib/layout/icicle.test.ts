@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold, type ThoughtTree } from '../engine/index';
-import type { CanvasLayout } from '../store/index';
-import { computeIcicle, forEachDrawnCell, icicleCellAt, nodesByItem, subtreeCells, viewExtent } from './icicle';
+import type { CanvasLayout } from './canvas-layout';
+import {
+  computeIcicle,
+  forEachDrawnCell,
+  framedIds,
+  icicleCellAt,
+  icicleNeighbour,
+  MAX_FRAMED,
+  nodesByItem,
+  subtreeCells,
+  viewExtent,
+} from './icicle';
 
 /** A tree from a parent list: node i is `n${i}`, parents[i] its parent's index (null for the root, index 0). */
 function treeOf(parents: readonly (number | null)[]): ThoughtTree {
@@ -188,5 +198,36 @@ describe('viewExtent', () => {
       x1: [7 / 8, 15 / 32],
     });
     expect(viewExtent(layout, canvas, byItem, { tx: 5000, ty: 0, zoom: 1, width: 100, height: 100 })).toBeNull();
+  });
+});
+
+describe('icicleNeighbour', () => {
+  it('moves up to the parent, down to the first child, and sideways along the row', () => {
+    const layout = computeIcicle(SMALL);
+    const cell = (id: string) => at(layout, id);
+    const id = (c: number) => (c < 0 ? null : layout.ids[c]);
+    expect(id(icicleNeighbour(layout, cell('n5'), 'up'))).toBe('n1');
+    expect(id(icicleNeighbour(layout, cell('n1'), 'down'))).toBe('n4');
+    expect(id(icicleNeighbour(layout, cell('n4'), 'down'))).toBeNull();
+    expect(id(icicleNeighbour(layout, cell('n5'), 'left'))).toBe('n4');
+    expect(id(icicleNeighbour(layout, cell('n6'), 'right'))).toBe('n7');
+    expect(id(icicleNeighbour(layout, cell('n0'), 'up'))).toBeNull();
+    expect(id(icicleNeighbour(layout, cell('n3'), 'right'))).toBeNull();
+  });
+});
+
+describe('framedIds', () => {
+  it('frames a small subtree whole', () => {
+    const layout = computeIcicle(SMALL);
+    expect(framedIds(layout, SMALL, at(layout, 'n1')).sort()).toEqual(['n1', 'n4', 'n5', 'n6', 'n8']);
+  });
+
+  it('frames a subtree too big to read as the node and its children', () => {
+    // n0 with n1, and under n1 a chain longer than MAX_FRAMED
+    const parents: (number | null)[] = [null, 0];
+    for (let i = 2; i < MAX_FRAMED + 10; i++) parents.push(i - 1);
+    const tree = treeOf(parents);
+    const layout = computeIcicle(tree);
+    expect(framedIds(layout, tree, at(layout, 'n1'))).toEqual(['n1', 'n2']);
   });
 });

@@ -12,7 +12,7 @@
  * layout (tidy.ts, published through lib/store/page-view.ts).
  */
 import type { ThoughtNode, ThoughtTree } from '../engine/index';
-import type { CanvasLayout } from '../store/index';
+import type { CanvasLayout } from './canvas-layout';
 
 export interface IcicleLayout {
   /** Cell index -> node id; cells are numbered in depth-first pre-order (the root is 0). */
@@ -221,6 +221,35 @@ export function cellOf(layout: IcicleLayout, tree: ThoughtTree, nodeId: string):
 /** Every cell of the subtree under `cell` (pre-order numbering keeps a subtree contiguous). */
 export function subtreeCells(layout: IcicleLayout, cell: number): { from: number; to: number } {
   return { from: cell, to: cell + (layout.size[cell] ?? 1) };
+}
+
+/** A subtree bigger than this is framed as the node and its children: thousands of cards fit only as specks. */
+export const MAX_FRAMED = 200;
+
+/** The node ids to frame for a clicked cell: its whole subtree, or, when that is too big, the node and its children. */
+export function framedIds(layout: IcicleLayout, tree: ThoughtTree, cell: number): string[] {
+  const { from, to } = subtreeCells(layout, cell);
+  if (to - from <= MAX_FRAMED) return layout.ids.slice(from, to) as string[];
+  const id = layout.ids[cell] as string;
+  const children = tree.nodes[id]?.childIds ?? [];
+  return children.length < MAX_FRAMED ? [id, ...children] : [id];
+}
+
+/**
+ * The cell an arrow key moves to from `cell`: up its parent, down its first child, left and right the neighbouring
+ * cell of its row; -1 when there is none that way.
+ */
+export function icicleNeighbour(
+  layout: IcicleLayout,
+  cell: number,
+  direction: 'up' | 'down' | 'left' | 'right',
+): number {
+  if (direction === 'up') return layout.parent[cell] ?? -1;
+  if (direction === 'down') return layout.parent[cell + 1] === cell ? cell + 1 : -1;
+  const row = layout.rows[layout.depth[cell] ?? 0];
+  const at = row ? row.indexOf(cell) : -1;
+  const to = row?.[at + (direction === 'left' ? -1 : 1)];
+  return at >= 0 && to !== undefined ? to : -1;
 }
 
 /**

@@ -6,6 +6,8 @@
  */
 
 export { buildCanvasElements } from './canvas-elements';
+export { AUTO_COLLAPSE_ABOVE, canvasViewOf, createCanvasModelMemo } from './canvas-layout';
+export type { CanvasLayout, CanvasModel, CanvasModelMemo, CanvasViewInputs } from './canvas-layout';
 export type {
   DroppedFlowNode,
   DroppedFoldFlowNode,
@@ -24,7 +26,18 @@ export {
   traceLines,
 } from './code-change';
 export type { CodeVerdict, TraceTone } from './code-change';
-export { cellOf, computeIcicle, forEachDrawnCell, icicleCellAt, nodesByItem, subtreeCells, viewExtent } from './icicle';
+export {
+  cellOf,
+  computeIcicle,
+  forEachDrawnCell,
+  framedIds,
+  icicleCellAt,
+  icicleNeighbour,
+  MAX_FRAMED,
+  nodesByItem,
+  subtreeCells,
+  viewExtent,
+} from './icicle';
 export type { IcicleLayout, ViewExtent } from './icicle';
 export { CARD_MIN_ZOOM, levelOf, READABLE_ZOOM } from './lod';
 export { formatQ, hasMctsStats, MCTS_SECTION_KEYS, mctsFigure } from './mcts';

@@ -7,9 +7,11 @@
  */
 
 export { createPageViewStore } from './page-view';
-export type { CanvasLayout, PageViewState, PageViewStore } from './page-view';
+export type { PageViewState, PageViewStore } from './page-view';
 export { PRUNE_ASK_ABOVE, pruneReach } from './prune';
 export { elapsedMs, pausesOf, runStatus } from './run-clock';
+export { connectionState, HISTORY_PAGE, nextHistoryPage, retryDelayMs, retryUnlessRefused } from './run-stream';
+export type { ConnectionState } from './run-stream';
 export {
   clampDrawerWidth,
   DEFAULT_DRAWER,

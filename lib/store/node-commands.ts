@@ -4,7 +4,7 @@
  * expand, their keys), so a control is disabled with the reason a person reads before asking (the server still
  * checks: engine/control.ts checkCommand, the run manager, and for a search Arborist does not run the ingest side).
  * Also the arrow-key walk through the tree. Pure and React-free so it is unit-tested.
- * Not responsible for sending commands (components/run/useRunCommands.ts) nor for who may steer (permissions.ts:
+ * Not responsible for sending commands (components/run/steering/useRunCommands.ts) nor for who may steer (permissions.ts:
  * its answer comes in as `allowed`).
  */
 import { externalSteerBlock, type SteerTaker } from '@/lib/contract/steering';
@@ -12,7 +12,7 @@ import type { SteerKind } from '@/lib/contract/vocabulary';
 import type { ThoughtNode, ThoughtTree } from '@/lib/engine/index';
 import { hasEnded } from '../contract/run-status';
 
-/** What the decision reads of the run; the page builds it once (components/run/useSteering.ts). */
+/** What the decision reads of the run; the page builds it once (components/run/steering/useSteering.ts). */
 export interface SteerContext {
   /** Whether the person here may steer this run at all (RunPermissions.steer). */
   allowed: boolean;

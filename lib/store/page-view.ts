@@ -1,18 +1,14 @@
 /**
  * What the run page's parts tell each other about the view, apart from the run itself: the search (query, hits,
- * which hit is active), where the canvas laid the tree out (so the overview can show the view's rectangle and frame
- * a subtree), requests to frame some nodes (from the overview, the search or a breakpoint stop), and why a link's
+ * which hit is active), whether the canvas collapses the tree around its focus (the person's choice; null:
+ * automatic), requests to frame some nodes (from the overview, the search or a breakpoint stop), and why a link's
  * breakpoint list was ignored.
  * A store per run page (createPageViewStore), beside the run store; pure zustand, no React.
  * Not responsible for the run's events or tree (run-store.ts), nor for computing layouts or hits (lib/layout,
- * lib/search): it only carries their results between components.
+ * lib/search). The canvas's layout is not kept here: it is derived from the run store, this store's collapse choice
+ * and the canvas prefs (lib/layout/canvas-layout.ts), where it is read.
  */
 import { createStore } from 'zustand/vanilla';
-
-export interface Point {
-  x: number;
-  y: number;
-}
 
 export interface SearchState {
   query: string;
@@ -21,17 +17,6 @@ export interface SearchState {
   hitSet: ReadonlySet<string>;
   /** Index into hits of the one stepped to last; -1 when none is. */
   active: number;
-}
-
-/** Where the canvas placed what it shows, in canvas (flow) coordinates: top-left corners of each item. */
-export interface CanvasLayout {
-  /** Visible item id -> its top-left corner. */
-  positions: ReadonlyMap<string, Point>;
-  /** Node id -> the visible item that stands for it (itself, or the fold or summary card hiding it). */
-  itemOf: ReadonlyMap<string, string>;
-  /** Size of a full card in flow units (every item has this box). */
-  itemWidth: number;
-  itemHeight: number;
 }
 
 export interface FocusRequest {
@@ -43,13 +28,14 @@ export interface FocusRequest {
 
 export interface PageViewState {
   search: SearchState;
-  layout: CanvasLayout | null;
+  /** Collapse the tree around its focus: the person's choice, or null for automatic (by the tree's size). */
+  collapseChoice: boolean | null;
   focusRequest: FocusRequest | null;
   /** Why the link's breakpoint list (`bp=`) was ignored, for the breakpoints panel to say; null: nothing to say. */
   breakpointLinkNote: string | null;
   setBreakpointLinkNote(note: string | null): void;
   setSearch(patch: Partial<Pick<SearchState, 'query' | 'active'>> & { hits?: readonly string[] }): void;
-  setLayout(layout: CanvasLayout | null): void;
+  setCollapseChoice(choice: boolean | null): void;
   requestFocus(nodeIds: readonly string[]): void;
 }
 
@@ -60,7 +46,7 @@ const EMPTY_SEARCH: SearchState = { query: '', hits: [], hitSet: new Set(), acti
 export function createPageViewStore() {
   return createStore<PageViewState>()((set, get) => ({
     search: EMPTY_SEARCH,
-    layout: null,
+    collapseChoice: null,
     focusRequest: null,
     breakpointLinkNote: null,
     setBreakpointLinkNote(note) {
@@ -78,8 +64,8 @@ export function createPageViewStore() {
       if (next.query === current.query && next.hits === current.hits && next.active === current.active) return;
       set({ search: next });
     },
-    setLayout(layout) {
-      if (get().layout !== layout) set({ layout });
+    setCollapseChoice(choice) {
+      if (get().collapseChoice !== choice) set({ collapseChoice: choice });
     },
     requestFocus(nodeIds) {
       set({ focusRequest: { nodeIds: [...nodeIds], n: (get().focusRequest?.n ?? 0) + 1 } });

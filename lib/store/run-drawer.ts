@@ -1,7 +1,7 @@
 /**
  * The run page's side drawer as a person left it (open or not, which tab, how wide), kept in localStorage so the
  * page opens the way they work. Pure: parsing, clamping and the defaults for a window width; no React, no DOM.
- * Not responsible for reading or writing localStorage (components/run/useRunDrawer.ts) nor for drawing the drawer.
+ * Not responsible for reading or writing localStorage (components/run/page/useRunDrawer.ts) nor for drawing the drawer.
  */
 
 export type DrawerTab = 'inspector' | 'events' | 'breakpoints';

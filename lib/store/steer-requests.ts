@@ -3,7 +3,7 @@
  * when), then applied, or refused with the client's reason (tree.commands, folded from steer.requested and
  * steer.acked). Which one a node's card shows, which one the header shows beside its buttons, and the words for each.
  * Pure: the clock's format comes in as a function, so the words are unit-tested without a time zone.
- * Not responsible for folding the commands (lib/engine reduce) nor for sending them (components/run/useRunCommands).
+ * Not responsible for folding the commands (lib/engine reduce) nor for sending them (components/run/steering/useRunCommands).
  */
 import type { SteerRequest } from '@/lib/engine/index';
 

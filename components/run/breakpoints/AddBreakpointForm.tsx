@@ -69,19 +69,6 @@ export function AddBreakpointForm({
   }
 
   const fieldId = (field: DraftField) => `${id}-${field}`;
-  const message = (field: DraftField): ReactNode => {
-    const error = shown(field);
-    return error ? (
-      <span id={`${fieldId(field)}-error`} className={`field-error ${styles.fieldError}`} role="alert">
-        {error}
-      </span>
-    ) : null;
-  };
-  const invalid = (field: DraftField) => ({
-    'aria-invalid': Boolean(shown(field)),
-    'aria-describedby': shown(field) ? `${fieldId(field)}-error` : undefined,
-  });
-
   return (
     <div
       className={styles.add}
@@ -112,113 +99,16 @@ export function AddBreakpointForm({
           ))}
         </select>
       </div>
-      {fields.map((field) => {
-        const number = NUMBER_INPUTS[field];
-        if (number) {
-          return (
-            <div key={field} className={styles.addRow}>
-              <label className={styles.addLabel} htmlFor={fieldId(field)}>
-                {number.label}
-              </label>
-              <div className={styles.addField}>
-                <input
-                  id={fieldId(field)}
-                  className="input"
-                  type="number"
-                  inputMode="decimal"
-                  step={number.step}
-                  min={number.min}
-                  value={draft[field] as string}
-                  onChange={(e) => set(field, e.target.value)}
-                  title={number.hint}
-                  data-testid={`breakpoint-${field}`}
-                  {...invalid(field)}
-                />
-                {message(field)}
-              </div>
-            </div>
-          );
-        }
-        if (field === 'pattern') {
-          return (
-            <div key={field} className={styles.addRow}>
-              <label className={styles.addLabel} htmlFor={fieldId(field)}>
-                Text
-              </label>
-              <div className={styles.addField}>
-                <input
-                  id={fieldId(field)}
-                  className="input"
-                  value={draft.pattern}
-                  onChange={(e) => set('pattern', e.target.value)}
-                  placeholder={draft.regex ? 'a regular expression' : 'text to look for'}
-                  spellCheck={false}
-                  autoComplete="off"
-                  data-testid="breakpoint-pattern"
-                  {...invalid('pattern')}
-                />
-                {message('pattern')}
-              </div>
-            </div>
-          );
-        }
-        if (field === 'field') {
-          return (
-            <div key={field} className={styles.addRow}>
-              <label className={styles.addLabel} htmlFor={fieldId(field)}>
-                In
-              </label>
-              <select
-                id={fieldId(field)}
-                className="input"
-                value={draft.field}
-                onChange={(e) => set('field', e.target.value as TextField)}
-                data-testid="breakpoint-field"
-              >
-                {TEXT_FIELDS.map((f) => (
-                  <option key={f.value} value={f.value}>
-                    {f.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          );
-        }
-        if (field === 'regex' || field === 'caseSensitive') {
-          return (
-            <label key={field} className={styles.check}>
-              <input
-                type="checkbox"
-                checked={draft[field]}
-                onChange={(e) => set(field, e.target.checked)}
-                data-testid={`breakpoint-${field}`}
-              />
-              {field === 'regex' ? 'Regular expression' : 'Match case'}
-            </label>
-          );
-        }
-        return (
-          <div key={field} className={styles.addRow}>
-            <label className={styles.addLabel} htmlFor={fieldId(field)}>
-              Node
-            </label>
-            <div className={styles.addField}>
-              <input
-                id={fieldId(field)}
-                className="input mono"
-                value={draft.nodeId}
-                onChange={(e) => set('nodeId', e.target.value)}
-                placeholder="n12"
-                spellCheck={false}
-                autoComplete="off"
-                data-testid="breakpoint-nodeId"
-                {...invalid('nodeId')}
-              />
-              {message('nodeId')}
-            </div>
-          </div>
-        );
-      })}
+      {fields.map((field) => (
+        <ConditionField
+          key={field}
+          field={field}
+          draft={draft}
+          onSet={set}
+          inputId={fieldId(field)}
+          error={shown(field)}
+        />
+      ))}
       <div className={styles.addFoot}>
         {disabled && <span className="field-hint">{disabled}</span>}
         <button
@@ -230,6 +120,134 @@ export function AddBreakpointForm({
         >
           Add breakpoint
         </button>
+      </div>
+    </div>
+  );
+}
+
+/** One field a kind of breakpoint needs, with its message beside it. */
+function ConditionField({
+  field,
+  draft,
+  onSet,
+  inputId,
+  error,
+}: {
+  field: DraftField;
+  draft: BreakpointDraft;
+  onSet: <K extends DraftField>(field: K, value: BreakpointDraft[K]) => void;
+  inputId: string;
+  /** The field's message, once it is to be shown. */
+  error: string | undefined;
+}) {
+  const message: ReactNode = error ? (
+    <span id={`${inputId}-error`} className={`field-error ${styles.fieldError}`} role="alert">
+      {error}
+    </span>
+  ) : null;
+  const invalid = { 'aria-invalid': Boolean(error), 'aria-describedby': error ? `${inputId}-error` : undefined };
+  const number = NUMBER_INPUTS[field];
+  if (number) {
+    return (
+      <div className={styles.addRow}>
+        <label className={styles.addLabel} htmlFor={inputId}>
+          {number.label}
+        </label>
+        <div className={styles.addField}>
+          <input
+            id={inputId}
+            className="input"
+            type="number"
+            inputMode="decimal"
+            step={number.step}
+            min={number.min}
+            value={draft[field] as string}
+            onChange={(e) => onSet(field, e.target.value)}
+            title={number.hint}
+            data-testid={`breakpoint-${field}`}
+            {...invalid}
+          />
+          {message}
+        </div>
+      </div>
+    );
+  }
+  if (field === 'pattern') {
+    return (
+      <div className={styles.addRow}>
+        <label className={styles.addLabel} htmlFor={inputId}>
+          Text
+        </label>
+        <div className={styles.addField}>
+          <input
+            id={inputId}
+            className="input"
+            value={draft.pattern}
+            onChange={(e) => onSet('pattern', e.target.value)}
+            placeholder={draft.regex ? 'a regular expression' : 'text to look for'}
+            spellCheck={false}
+            autoComplete="off"
+            data-testid="breakpoint-pattern"
+            {...invalid}
+          />
+          {message}
+        </div>
+      </div>
+    );
+  }
+  if (field === 'field') {
+    return (
+      <div className={styles.addRow}>
+        <label className={styles.addLabel} htmlFor={inputId}>
+          In
+        </label>
+        <select
+          id={inputId}
+          className="input"
+          value={draft.field}
+          onChange={(e) => onSet('field', e.target.value as TextField)}
+          data-testid="breakpoint-field"
+        >
+          {TEXT_FIELDS.map((f) => (
+            <option key={f.value} value={f.value}>
+              {f.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    );
+  }
+  if (field === 'regex' || field === 'caseSensitive') {
+    return (
+      <label className={styles.check}>
+        <input
+          type="checkbox"
+          checked={draft[field]}
+          onChange={(e) => onSet(field, e.target.checked)}
+          data-testid={`breakpoint-${field}`}
+        />
+        {field === 'regex' ? 'Regular expression' : 'Match case'}
+      </label>
+    );
+  }
+  return (
+    <div className={styles.addRow}>
+      <label className={styles.addLabel} htmlFor={inputId}>
+        Node
+      </label>
+      <div className={styles.addField}>
+        <input
+          id={inputId}
+          className="input mono"
+          value={draft.nodeId}
+          onChange={(e) => onSet('nodeId', e.target.value)}
+          placeholder="n12"
+          spellCheck={false}
+          autoComplete="off"
+          data-testid="breakpoint-nodeId"
+          {...invalid}
+        />
+        {message}
       </div>
     </div>
   );

@@ -7,10 +7,10 @@
 import { useEffect } from 'react';
 import { describeCondition } from '@/lib/contract/breakpoints';
 import { setEnabled } from '@/lib/store/index';
-import { usePageViewApi } from '../PageViewContext';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
-import type { RunCommands } from '../useRunCommands';
-import { useSteering } from '../useSteering';
+import { usePageViewApi } from '../page/PageViewContext';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
+import type { RunCommands } from '../steering/useRunCommands';
+import { useSteering } from '../steering/useSteering';
 import type { BreakpointsView } from './useBreakpoints';
 import styles from './Breakpoints.module.css';
 

@@ -5,8 +5,8 @@
 // only read a running run sees its list without the controls, and why.
 // Not responsible for the list's data (useBreakpoints.ts), the hits (the run store) nor the add form's checks.
 import { addBlock, addBreakpoint } from '@/lib/store/index';
-import { usePageView } from '../PageViewContext';
-import { useRunStore } from '../RunStoreContext';
+import { usePageView } from '../page/PageViewContext';
+import { useRunStore } from '../page/RunStoreContext';
 import { AddBreakpointForm } from './AddBreakpointForm';
 import { BreakpointList } from './BreakpointList';
 import type { BreakpointsView } from './useBreakpoints';

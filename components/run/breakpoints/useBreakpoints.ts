@@ -16,9 +16,9 @@ import {
   runToHere,
   type RunViewState,
 } from '@/lib/store/index';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
-import type { RunCommands } from '../useRunCommands';
-import { useSteering } from '../useSteering';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
+import type { RunCommands } from '../steering/useRunCommands';
+import { useSteering } from '../steering/useSteering';
 
 export interface BreakpointsView {
   /** live: the run's own list, sent; query: an ended run's list, kept on this page. */

@@ -22,8 +22,8 @@ import {
   type Scene,
   type SceneItem,
 } from '@/lib/layout/index';
-import { usePageViewApi } from '../PageViewContext';
-import { useRunStoreApi } from '../RunStoreContext';
+import { usePageViewApi } from '../page/PageViewContext';
+import { useRunStoreApi } from '../page/RunStoreContext';
 
 /** Above this many hidden nodes a fold draws one bar per status (its share of the width), not one cell per node. */
 const MAX_CELLS = 48;

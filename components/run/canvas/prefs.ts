@@ -18,7 +18,8 @@ const DEFAULTS: CanvasPrefs = { orientation: 'tb', mode: 'tree' };
 const listeners = new Set<() => void>();
 let cached: { raw: string | null; prefs: CanvasPrefs } = { raw: null, prefs: DEFAULTS };
 
-function read(): CanvasPrefs {
+/** The prefs now, for code outside a render (an event handler, an effect). */
+export function readCanvasPrefs(): CanvasPrefs {
   let raw: string | null = null;
   try {
     raw = window.localStorage.getItem(KEY);
@@ -50,11 +51,11 @@ function subscribe(listener: () => void) {
 }
 
 export function useCanvasPrefs(): CanvasPrefs {
-  return useSyncExternalStore(subscribe, read, () => DEFAULTS);
+  return useSyncExternalStore(subscribe, readCanvasPrefs, () => DEFAULTS);
 }
 
 export function setCanvasPrefs(patch: Partial<CanvasPrefs>) {
-  const next = { ...read(), ...patch };
+  const next = { ...readCanvasPrefs(), ...patch };
   const raw = JSON.stringify(next);
   try {
     window.localStorage.setItem(KEY, raw);

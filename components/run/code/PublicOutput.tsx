@@ -4,7 +4,7 @@
 // project's folder). The header offers the download alone (PatchDownload). Text stays text.
 // Not responsible for building the output (the code task, on the server) nor for its format (lib/contract/code.ts).
 import { parseCodeOutput, patchFileName } from '@/lib/contract/code';
-import { CopyText } from '@/components/CopyText';
+import { CopyText } from '@/components/shared/CopyText';
 import { DiffView } from './LazyDiffView';
 import styles from './PublicOutput.module.css';
 

@@ -6,7 +6,7 @@
 // Not responsible for what an event says (describe-event.ts) or which events match (filter.ts).
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ExplorationEvent, ExplorationEventType } from '@/lib/contract/events';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import {
   EVENT_KINDS,
   describeEvent,

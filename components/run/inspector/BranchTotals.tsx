@@ -1,7 +1,7 @@
 'use client';
 import type { ThoughtNode } from '@/lib/engine/index';
 import { rollupsFor } from '@/lib/layout/index';
-import { useRunStore } from '../RunStoreContext';
+import { useRunStore } from '../page/RunStoreContext';
 import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { Section } from './sections';
 import styles from './Inspector.module.css';

@@ -17,7 +17,7 @@ import {
   type ClueId,
 } from '@/lib/contract/crossword';
 import type { ThoughtNode } from '@/lib/engine/index';
-import { useRunStore } from '../RunStoreContext';
+import { useRunStore } from '../page/RunStoreContext';
 import { Section } from './sections';
 import s from './CrosswordBoard.module.css';
 

@@ -4,7 +4,7 @@
 // For the root, the run itself: goal, task, config, stats and the output. With nothing selected, how to select.
 // Reads the selected node alone from the store (a new object exactly when that node changed) and a node's events
 // by seq. Not responsible for the canvas, the event log, or applying commands (the server and the engine).
-import { useRunStore } from '../RunStoreContext';
+import { useRunStore } from '../page/RunStoreContext';
 import { NodeDetails } from './NodeDetails';
 import styles from './Inspector.module.css';
 

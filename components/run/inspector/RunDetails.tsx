@@ -12,14 +12,15 @@ import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/con
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { parseCodeOutput } from '@/lib/contract/code';
 import { taskLabel } from '@/lib/contract/tasks';
+import type { ThoughtTree } from '@/lib/engine/index';
 import { formatScore } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
-import { useRunStore } from '../RunStoreContext';
+import { useRunStore } from '../page/RunStoreContext';
 import { formatClock } from '@/lib/event-log/index';
 import { jsonText } from '@/lib/store/index';
 import { BenchRequest } from '../code/BenchRequest';
 import { PublicOutput } from '../code/PublicOutput';
-import { SteerCommandList } from '../SteerCommands';
+import { SteerCommandList } from '../steering/SteerCommands';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
 
@@ -68,11 +69,9 @@ export function RunDetails({ runId }: { runId: string }) {
   const record = useQuery(trpc.run.byId.queryOptions({ id: runId })).data;
   useRunStore((s) => s.version); // the tree's stats and outcome are updated in place; version says when
   const tree = useRunStore((s) => s.tree);
-  const selectNode = useRunStore((s) => s.select);
   const { stats } = tree;
   const finished = tree.status === 'finished';
   const task = taskLabel(tree.taskId);
-  const codeOutput = tree.taskId === 'code' && tree.output !== null && parseCodeOutput(tree.output) !== null;
   const duration = tree.startedAt !== null && tree.finishedAt !== null ? tree.finishedAt - tree.startedAt : null;
 
   return (
@@ -84,54 +83,7 @@ export function RunDetails({ runId }: { runId: string }) {
         <BenchRequest taskId={tree.taskId} goal={tree.goal} />
       </Section>
 
-      {finished && (
-        <Section title="Outcome" testId="inspector-outcome">
-          <div className={styles.outcomeTags}>
-            <span className={`badge ${tree.success ? 'st-completed' : 'st-failed'}`}>
-              {tree.success ? 'success' : 'no success'}
-            </span>
-            {tree.verified !== null && (
-              <span className={`badge ${tree.verified ? 'st-verified' : 'st-failed'}`} data-testid="inspector-verified">
-                {tree.verified ? 'verified' : 'not verified'}
-              </span>
-            )}
-          </div>
-          {codeOutput ? (
-            // a code run's public output: the change in words and its patch, apart from the tree and scratchpad
-            <PublicOutput runId={runId} output={tree.output ?? ''} />
-          ) : (
-            <TextBox text={tree.output ?? ''} label="output" />
-          )}
-          <dl className={styles.facts}>
-            <div className={styles.fact}>
-              <dt>finished</dt>
-              <dd>
-                {tree.finishReason ? FINISH_REASONS[tree.finishReason] : '—'}
-                {tree.finishDetail && <span className={styles.muted}> ({tree.finishDetail})</span>}
-              </dd>
-            </div>
-            <div className={styles.fact}>
-              <dt>answer from</dt>
-              <dd>{tree.answerSource ? ANSWER_SOURCES[tree.answerSource] : '—'}</dd>
-            </div>
-            {tree.bestNodeId && (
-              <div className={styles.fact}>
-                <dt>best node</dt>
-                <dd>
-                  <button
-                    type="button"
-                    className={styles.linkButton}
-                    data-testid="inspector-best"
-                    onClick={() => selectNode(tree.bestNodeId)}
-                  >
-                    {tree.bestNodeId}
-                  </button>
-                </dd>
-              </div>
-            )}
-          </dl>
-        </Section>
-      )}
+      {finished && <OutcomeSection runId={runId} tree={tree} />}
 
       {tree.external && (
         <Section title="Commands" aside={`${tree.commands.length} asked`} testId="inspector-commands">
@@ -198,36 +150,95 @@ export function RunDetails({ runId }: { runId: string }) {
         </dl>
       </Section>
 
-      {tree.external ? (
-        <>
-          <Section title="Config" aside={`${tree.agentName || 'the client'}’s own`} testId="inspector-external-config">
-            {Object.keys(tree.external.config).length === 0 ? (
-              <p className={styles.muted}>The search gave no config.</p>
-            ) : (
-              <dl className={styles.configGrid}>
-                {Object.entries(tree.external.config).map(([key, value]) => (
-                  <div key={key} className={styles.configRow} data-key={key}>
-                    <dt>{key}</dt>
-                    <dd>{jsonText(value)}</dd>
-                  </div>
-                ))}
-              </dl>
-            )}
-          </Section>
-        </>
+      <ConfigSection tree={tree} />
+    </>
+  );
+}
+
+/** A finished run's outcome: success and verification, its output (a code run's change and patch), why it ended. */
+function OutcomeSection({ runId, tree }: { runId: string; tree: ThoughtTree }) {
+  const selectNode = useRunStore((s) => s.select);
+  const codeOutput = tree.taskId === 'code' && tree.output !== null && parseCodeOutput(tree.output) !== null;
+  return (
+    <Section title="Outcome" testId="inspector-outcome">
+      <div className={styles.outcomeTags}>
+        <span className={`badge ${tree.success ? 'st-completed' : 'st-failed'}`}>
+          {tree.success ? 'success' : 'no success'}
+        </span>
+        {tree.verified !== null && (
+          <span className={`badge ${tree.verified ? 'st-verified' : 'st-failed'}`} data-testid="inspector-verified">
+            {tree.verified ? 'verified' : 'not verified'}
+          </span>
+        )}
+      </div>
+      {codeOutput ? (
+        // a code run's public output: the change in words and its patch, apart from the tree and scratchpad
+        <PublicOutput runId={runId} output={tree.output ?? ''} />
       ) : (
-        <Section title="Config">
+        <TextBox text={tree.output ?? ''} label="output" />
+      )}
+      <dl className={styles.facts}>
+        <div className={styles.fact}>
+          <dt>finished</dt>
+          <dd>
+            {tree.finishReason ? FINISH_REASONS[tree.finishReason] : '—'}
+            {tree.finishDetail && <span className={styles.muted}> ({tree.finishDetail})</span>}
+          </dd>
+        </div>
+        <div className={styles.fact}>
+          <dt>answer from</dt>
+          <dd>{tree.answerSource ? ANSWER_SOURCES[tree.answerSource] : '—'}</dd>
+        </div>
+        {tree.bestNodeId && (
+          <div className={styles.fact}>
+            <dt>best node</dt>
+            <dd>
+              <button
+                type="button"
+                className={styles.linkButton}
+                data-testid="inspector-best"
+                onClick={() => selectNode(tree.bestNodeId)}
+              >
+                {tree.bestNodeId}
+              </button>
+            </dd>
+          </div>
+        )}
+      </dl>
+    </Section>
+  );
+}
+
+/** The run's config: the engine's settings, or a search Arborist does not run's own, as it gave them. */
+function ConfigSection({ tree }: { tree: ThoughtTree }) {
+  return tree.external ? (
+    <>
+      <Section title="Config" aside={`${tree.agentName || 'the client'}’s own`} testId="inspector-external-config">
+        {Object.keys(tree.external.config).length === 0 ? (
+          <p className={styles.muted}>The search gave no config.</p>
+        ) : (
           <dl className={styles.configGrid}>
-            {CONFIG_ROWS.map(({ key, label }) => (
-              <div key={key} className={styles.configRow}>
-                <dt>{label}</dt>
-                <dd>{configValue(tree.config, key)}</dd>
+            {Object.entries(tree.external.config).map(([key, value]) => (
+              <div key={key} className={styles.configRow} data-key={key}>
+                <dt>{key}</dt>
+                <dd>{jsonText(value)}</dd>
               </div>
             ))}
           </dl>
-        </Section>
-      )}
+        )}
+      </Section>
     </>
+  ) : (
+    <Section title="Config">
+      <dl className={styles.configGrid}>
+        {CONFIG_ROWS.map(({ key, label }) => (
+          <div key={key} className={styles.configRow}>
+            <dt>{label}</dt>
+            <dd>{configValue(tree.config, key)}</dd>
+          </div>
+        ))}
+      </dl>
+    </Section>
   );
 }
 

@@ -7,88 +7,56 @@
  * keyboard's position would jump, and a 100k-node layout would be computed twice), and because in a Tree-of-Thoughts
  * run cost per node is roughly even, so cost widths mostly repeat node-count widths; colouring each cell by its own
  * spend shows the nodes that break that evenness, and the tooltip gives the subtree's total.
- * The view's outline goes round the cells of the nodes the canvas has in view, row by row (from the layout the canvas publishes to
- * the page-view store and React Flow's transform); search hits, the active hit and the selected node are marked.
+ * The view's outline goes round the cells of the nodes the canvas has in view, row by row (from the canvas's layout,
+ * derived here as the canvas derives it: ../canvas/useCanvasModel.ts, and React Flow's transform); search hits, the
+ * active hit and the selected node are marked.
  * Click a cell: select the node and ask the canvas to frame its subtree (the node and its children when the subtree
  * is too big to read at once). Hover: the node's id, status, score (and MCTS Q and N), first line of thought,
  * subtree size and cost. Colour by status, score, cost, depth, and by MCTS Q or visits when the tree has them.
  * Keys, when focused: arrows move through the picture (up parent, down first child, left/right the neighbouring
  * cell of the row), Enter frames the node's subtree.
- * Not responsible for geometry (lib/layout/icicle.ts), colours (colours.ts) or the drawing itself (draw.ts), nor for
- * moving the canvas (the canvas answers focus requests).
+ * Not responsible for geometry and key moves (lib/layout/icicle.ts), colours or the drawing itself (lib/layout's
+ * overview-*, applied by useOverviewDrawing.ts), nor for moving the canvas (the canvas answers focus requests).
  */
 import { useStore as useFlowStore } from '@xyflow/react';
+import { useDeferredValue, useMemo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import {
-  useDeferredValue,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type MouseEvent,
-} from 'react';
-import {
+  cellColours,
   cellOf,
+  COLOURINGS,
   computeIcicle,
   displayStatus,
   firstLine,
   formatScore,
+  framedIds,
   hasMctsStats,
   icicleCellAt,
+  icicleNeighbour,
+  legend,
   mctsFigure,
-  type IcicleLayout,
   nodesByItem,
   rollupsFor,
-  STATUS_LABELS,
-  subtreeCells,
-  viewExtent,
-  type ViewExtent,
-  cellColours,
-  COLOURINGS,
-  legend,
-  palette,
-  themeVar,
-  type Colouring,
-  drawCells,
-  drawMarks,
-  prepare,
   rowHeight,
+  STATUS_LABELS,
+  viewExtent,
+  type Colouring,
+  type IcicleLayout,
+  type ViewExtent,
 } from '@/lib/layout/index';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
-import { usePageView, usePageViewApi } from '../PageViewContext';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { useCanvasModel } from '../canvas/useCanvasModel';
+import { usePageView, usePageViewApi } from '../page/PageViewContext';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
+import { useOverviewDrawing } from './useOverviewDrawing';
 import s from './Overview.module.css';
 
-/** A subtree bigger than this is framed as the node and its children: thousands of cards fit only as specks. */
-const MAX_FRAMED = 200;
-
-/** The ids to frame for a clicked cell. */
-function framing(layout: IcicleLayout, tree: ThoughtTree, cell: number): string[] {
-  const { from, to } = subtreeCells(layout, cell);
-  if (to - from <= MAX_FRAMED) return layout.ids.slice(from, to) as string[];
-  const id = layout.ids[cell] as string;
-  const children = tree.nodes[id]?.childIds ?? [];
-  return children.length < MAX_FRAMED ? [id, ...children] : [id];
-}
-
-/** Bumped when the page's colour scheme changes, so the cells are redrawn in the new theme's colours. */
-function useThemeTick(): number {
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    const media = window.matchMedia('(prefers-color-scheme: dark)');
-    const bump = () => setTick((t) => t + 1);
-    media.addEventListener('change', bump);
-    const observer = new MutationObserver(bump); // an explicit data-theme on <html>
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
-    return () => {
-      media.removeEventListener('change', bump);
-      observer.disconnect();
-    };
-  }, []);
-  return tick;
-}
+const ARROWS: Partial<Record<string, 'up' | 'down' | 'left' | 'right'>> = {
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+};
 
 interface Hover {
   cell: number;
@@ -103,18 +71,13 @@ export function Overview() {
   const version = useRunStore((st) => st.version);
   const selectedNodeId = useRunStore((st) => st.selectedNodeId);
   const search = usePageView((st) => st.search);
-  const canvasLayout = usePageView((st) => st.layout);
+  const canvasLayout = useCanvasModel().layout;
   const [tx, ty, zoom] = useFlowStore((st) => st.transform);
   const paneWidth = useFlowStore((st) => st.width);
   const paneHeight = useFlowStore((st) => st.height);
   const [chosen, setColouring] = useState<Colouring>('status');
   const [large, setLarge] = useState(false);
   const [hover, setHover] = useState<Hover | null>(null);
-  const [size, setSize] = useState({ width: 0, height: 0 });
-  const themeTick = useThemeTick();
-  const plotRef = useRef<HTMLDivElement>(null);
-  const cellsRef = useRef<HTMLCanvasElement>(null);
-  const marksRef = useRef<HTMLCanvasElement>(null);
 
   // a big live tree changes every frame: let React recompute the picture when it has time, not on every event
   const shownVersion = useDeferredValue(version);
@@ -131,10 +94,9 @@ export function Overview() {
   const choices = COLOURINGS.filter((c) => mcts || !c.mcts);
   const colouring: Colouring = choices.some((c) => c.value === chosen) ? chosen : 'status';
   const colours = useMemo(() => cellColours(layout, colouring), [layout, colouring]);
-  const byItem = useMemo(() => (canvasLayout ? nodesByItem(canvasLayout) : null), [canvasLayout]);
+  const byItem = useMemo(() => nodesByItem(canvasLayout), [canvasLayout]);
   // as text, so a pan that keeps the same nodes in view gives the same value and the marks are not redrawn
   const viewText = useMemo(() => {
-    if (!canvasLayout || !byItem) return 'null';
     const extent = viewExtent(layout, canvasLayout, byItem, { tx, ty, zoom, width: paneWidth, height: paneHeight });
     return JSON.stringify(extent);
   }, [layout, canvasLayout, byItem, tx, ty, zoom, paneWidth, paneHeight]);
@@ -154,55 +116,14 @@ export function Overview() {
   const activeId = search.active >= 0 ? search.hits[search.active] : undefined;
   const activeCell = activeId !== undefined ? (layout.indexOf.get(activeId) ?? -1) : -1;
 
-  useLayoutEffect(() => {
-    const el = plotRef.current;
-    if (!el) return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (!entry) return;
-      const { width, height } = entry.contentRect;
-      setSize((old) => (old.width === width && old.height === height ? old : { width, height }));
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  // the cells: only when the tree, the colouring, the size or the theme changed
-  useEffect(() => {
-    const canvas = cellsRef.current;
-    if (!canvas || size.width === 0) return;
-    const started = performance.now();
-    const ctx = prepare(canvas, size.width, size.height, window.devicePixelRatio || 1);
-    if (!ctx) return;
-    const style = getComputedStyle(canvas);
-    const drawn = drawCells(ctx, layout, size.width, size.height, colours.bucket, palette(style, colouring));
-    canvas.dataset.drawn = String(drawn);
-    canvas.dataset.drawMs = (performance.now() - started).toFixed(2);
-  }, [layout, colours, colouring, size, themeTick]);
-
-  // the marks: the view's rectangle, hits, selection and hover
   const hoveredCell = hover?.cell ?? -1;
-  useEffect(() => {
-    const canvas = marksRef.current;
-    if (!canvas || size.width === 0) return;
-    const ctx = prepare(canvas, size.width, size.height, window.devicePixelRatio || 1);
-    if (!ctx) return;
-    const style = getComputedStyle(canvas);
-    const text = themeVar(style, '--text', '#17202c');
-    drawMarks(
-      ctx,
-      layout,
-      size.width,
-      size.height,
-      { view, hits: hitCells, active: activeCell, selected: selectedCell, hovered: hoveredCell },
-      {
-        view: themeVar(style, '--focus', '#2563eb'),
-        hit: text,
-        active: themeVar(style, '--best', '#7c3aed'),
-        selected: themeVar(style, '--focus', '#2563eb'),
-        hovered: text,
-      },
-    );
-  }, [layout, size, view, hitCells, activeCell, selectedCell, hoveredCell, themeTick]);
+  const { plotRef, cellsRef, marksRef, size } = useOverviewDrawing(layout, colours, colouring, {
+    view,
+    hits: hitCells,
+    active: activeCell,
+    selected: selectedCell,
+    hovered: hoveredCell,
+  });
 
   const cellAt = (event: MouseEvent<HTMLCanvasElement>): { cell: number; x: number; y: number } => {
     const rect = event.currentTarget.getBoundingClientRect();
@@ -216,23 +137,16 @@ export function Overview() {
     const id = layout.ids[cell];
     if (id === undefined) return;
     store.getState().select(id);
-    pageView.getState().requestFocus(framing(layout, tree, cell));
+    pageView.getState().requestFocus(framedIds(layout, tree, cell));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLCanvasElement>) => {
     if (layout.ids.length === 0) return;
     const current = selectedCell >= 0 ? selectedCell : 0;
-    let next = -1;
-    if (event.key === 'ArrowUp') next = layout.parent[current] ?? -1;
-    else if (event.key === 'ArrowDown') next = layout.parent[current + 1] === current ? current + 1 : -1;
-    else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-      const row = layout.rows[layout.depth[current] ?? 0];
-      const at = row ? row.indexOf(current) : -1;
-      const to = row?.[at + (event.key === 'ArrowLeft' ? -1 : 1)];
-      next = at >= 0 && to !== undefined ? to : -1;
-    } else if (event.key === 'Enter') {
-      open(current);
-    } else return;
+    const direction = ARROWS[event.key];
+    if (!direction && event.key !== 'Enter') return;
+    const next = direction ? icicleNeighbour(layout, current, direction) : -1;
+    if (!direction) open(current);
     // the page's own arrow keys walk the canvas's siblings: here they walk the picture instead
     event.preventDefault();
     event.stopPropagation();
@@ -243,33 +157,13 @@ export function Overview() {
   const key = legend(colouring, colours.unit, colours.range);
   return (
     <div className={s.panel} data-size={large ? 'large' : 'small'} data-testid="overview">
-      <div className={s.bar}>
-        <span className={s.title}>Overview</span>
-        <select
-          className={s.select}
-          aria-label="Colour the overview by"
-          data-testid="overview-colouring"
-          value={colouring}
-          onChange={(e) => setColouring(e.target.value as Colouring)}
-        >
-          {choices.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className={s.size}
-          aria-label={large ? 'Smaller overview' : 'Larger overview'}
-          aria-pressed={large}
-          title={large ? 'Smaller' : 'Larger'}
-          data-testid="overview-size"
-          onClick={() => setLarge((l) => !l)}
-        >
-          {large ? '↘' : '↖'}
-        </button>
-      </div>
+      <OverviewBar
+        choices={choices}
+        colouring={colouring}
+        onColouring={setColouring}
+        large={large}
+        onLarge={() => setLarge((l) => !l)}
+      />
       <div className={s.plot} ref={plotRef}>
         <canvas
           ref={cellsRef}
@@ -303,6 +197,50 @@ export function Overview() {
           <span>{key.high}</span>
         </div>
       )}
+    </div>
+  );
+}
+
+function OverviewBar({
+  choices,
+  colouring,
+  onColouring,
+  large,
+  onLarge,
+}: {
+  choices: readonly { value: Colouring; label: string }[];
+  colouring: Colouring;
+  onColouring: (colouring: Colouring) => void;
+  large: boolean;
+  onLarge: () => void;
+}) {
+  return (
+    <div className={s.bar}>
+      <span className={s.title}>Overview</span>
+      <select
+        className={s.select}
+        aria-label="Colour the overview by"
+        data-testid="overview-colouring"
+        value={colouring}
+        onChange={(e) => onColouring(e.target.value as Colouring)}
+      >
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className={s.size}
+        aria-label={large ? 'Smaller overview' : 'Larger overview'}
+        aria-pressed={large}
+        title={large ? 'Smaller' : 'Larger'}
+        data-testid="overview-size"
+        onClick={onLarge}
+      >
+        {large ? '↘' : '↖'}
+      </button>
     </div>
   );
 }

@@ -6,9 +6,9 @@
 // Not responsible for matching (lib/search/tree-search.ts) or for drawing the highlights (the canvas, the overview).
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { buildSearchIndex, hitSnippet, normaliseQuery, searchIndex } from '@/lib/search/index';
-import { usePageView, usePageViewApi } from '../PageViewContext';
-import { typing } from '../useRunKeyboard';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { usePageView, usePageViewApi } from '../page/PageViewContext';
+import { typing } from '../page/useRunKeyboard';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import styles from './SearchBox.module.css';
 
 const DEBOUNCE_MS = 120;
@@ -42,10 +42,12 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-export function SearchBox() {
-  const inputRef = useRef<HTMLInputElement>(null);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const snippetId = useId();
+/**
+ * The search's state: the text typed, the query it settles into after a pause, the index and hits over the
+ * (throttled) tree and log, and stepping through the hits. The hits are published to the page-view store, which the
+ * canvas's cards, the far level and the overview read.
+ */
+function useRunSearch() {
   const [text, setText] = useState('');
   const [query, setQuery] = useState('');
   // Enter pressed before the debounce ran: step once this query's hits are in
@@ -104,20 +106,6 @@ export function SearchBox() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hits, query, pageView]);
 
-  // Ctrl/Cmd+F and "/" focus the box
-  useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      const find = (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f';
-      const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !typing(event.target);
-      if (!find && !slash) return;
-      event.preventDefault();
-      inputRef.current?.focus();
-      inputRef.current?.select();
-    }
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-
   function step(direction: 1 | -1) {
     const { search } = pageView.getState();
     if (search.hits.length === 0) return;
@@ -133,6 +121,35 @@ export function SearchBox() {
     setQuery('');
     pageView.getState().setSearch({ query: '', hits: [], active: -1 });
   }
+
+  /** Enter before the pause: search now, and step once the hits are in. */
+  function searchNowThenStep(direction: 1 | -1) {
+    stepWhenReady.current = { query: text, direction };
+    setQuery(text);
+  }
+
+  return { text, setText, query, searching, index, hits, active, step, searchNowThenStep, clear };
+}
+
+export function SearchBox() {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const snippetId = useId();
+  const { text, setText, query, searching, index, hits, active, step, searchNowThenStep, clear } = useRunSearch();
+
+  // Ctrl/Cmd+F and "/" focus the box
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      const find = (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f';
+      const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !typing(event.target);
+      if (!find && !slash) return;
+      event.preventDefault();
+      inputRef.current?.focus();
+      inputRef.current?.select();
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   function backToCanvas() {
     inputRef.current?.blur();
@@ -179,11 +196,8 @@ export function SearchBox() {
             if (e.key === 'Enter') {
               e.preventDefault();
               const direction = e.shiftKey ? -1 : 1;
-              if (pending) {
-                // Enter before the pause: search now, and step once the hits are in
-                stepWhenReady.current = { query: text, direction };
-                setQuery(text);
-              } else step(direction);
+              if (pending) searchNowThenStep(direction);
+              else step(direction);
             } else if (e.key === 'Escape') {
               e.preventDefault();
               e.stopPropagation();

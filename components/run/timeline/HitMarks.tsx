@@ -7,7 +7,7 @@
 import { useMemo } from 'react';
 import { describeCondition } from '@/lib/contract/breakpoints';
 import { hitMarkers, type HitMarker } from '@/lib/store/index';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { showHit } from '../breakpoints/useBreakpoints';
 import styles from './Timeline.module.css';
 

@@ -14,12 +14,12 @@ import {
   MomentBuckets,
   MomentIndex,
   type MomentKind,
-  playhead,
   type PlayUnit,
 } from '@/lib/store/index';
-import { useRunStore, useRunStoreApi } from '../RunStoreContext';
+import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { useHitJump } from '../breakpoints/useBreakpoints';
 import { HitMarks } from './HitMarks';
+import { usePlayback } from './usePlayback';
 import styles from './Timeline.module.css';
 
 const COLORS: Record<MomentKind, string> = {
@@ -135,7 +135,6 @@ export function Timeline() {
     if (jumpKind === 'hit') hits.jump(direction);
     else jumpTo(jumpKind, direction);
   };
-  const jumpWords = jumpKind === 'hit' ? 'breakpoint hit' : jumpKind;
 
   const go = (seq: number | null) => {
     store.getState().setView({ followLive: false });
@@ -146,41 +145,7 @@ export function Timeline() {
     if (seq !== null) go(seq);
   };
 
-  // Playing shows one search step (or one event) after another at the run's own pace times the speed, and stops at
-  // the end. It keeps to its schedule (playhead): when drawing a step takes longer than the step's share of the time,
-  // steps are passed over, so a 30k-event run plays in its scheduled time. A step the history has not reached yet
-  // waits for it. The head remembers when the step on screen was due; a scrub while playing starts it again there.
-  const head = useRef<{ seq: number; since: number } | null>(null);
-  useEffect(() => {
-    if (!playing) {
-      head.current = null;
-      return;
-    }
-    const state = store.getState();
-    const from = state.viewSeq ?? state.lastSeq;
-    if (head.current?.seq !== from) head.current = { seq: from, since: performance.now() };
-    const anchor = head.current;
-    let timer = 0;
-    // never from inside this effect: a step whose time has come moves on after the frame that shows this one (a
-    // synchronous seek here would re-render into this effect again, without end when drawing falls behind)
-    const tick = () => {
-      const at = playhead(store.getState().events, moments, anchor.seq, anchor.since, performance.now(), unit, speed);
-      if (at.seq !== anchor.seq) {
-        head.current = { seq: at.seq, since: at.since };
-        const end = at.seq >= store.getState().lastSeq;
-        // at the end, playback is over: a later scrub back must not set it playing again
-        if (end) setPlaying(false);
-        go(end ? null : at.seq); // re-renders: the effect runs again from there
-      } else if (at.dueAt !== null) timer = window.setTimeout(tick, at.dueAt - performance.now());
-      else anchor.since = performance.now(); // waiting for the history: the schedule starts again when it arrives
-    };
-    const frame = requestAnimationFrame(tick);
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` and `eventCount` move the player on
-  }, [playing, shown, speed, unit, eventCount, store, moments]);
+  usePlayback(playing, { speed, unit, moments, go, stop: () => setPlaying(false) });
 
   const atEnd = viewSeq === null;
   return (
@@ -203,41 +168,18 @@ export function Timeline() {
         >
           ◀
         </button>
-        <button
-          className="btn btn-sm"
-          onClick={() => {
+        <PlayControls
+          playing={playing}
+          onPlay={() => {
             if (!playing && atEnd) go(0);
             setPlaying(!playing);
           }}
           disabled={lastSeq === 0}
-          title={playing ? 'Pause playback' : 'Play from here'}
-          data-testid="timeline-play"
-        >
-          {playing ? '❚❚' : '▶ play'}
-        </button>
-        <select
-          className={`input ${styles.select}`}
-          value={unit}
-          onChange={(e) => setUnit(e.target.value as PlayUnit)}
-          aria-label="Play by"
-          title="What one tick of playback shows: a whole search step (one expansion) or one event"
-          data-testid="play-unit"
-        >
-          <option value="step">by step</option>
-          <option value="event">by event</option>
-        </select>
-        <select
-          className={`input ${styles.select}`}
-          value={speed}
-          onChange={(e) => setSpeed(Number(e.target.value))}
-          aria-label="Playback speed"
-        >
-          {SPEEDS.map((s) => (
-            <option key={s} value={s}>
-              {s}x
-            </option>
-          ))}
-        </select>
+          unit={unit}
+          onUnit={setUnit}
+          speed={speed}
+          onSpeed={setSpeed}
+        />
         <button
           className="btn btn-sm"
           onClick={() => jumpTo('event', 1)}
@@ -256,38 +198,13 @@ export function Timeline() {
           ▶|
         </button>
         <span className={styles.divider} />
-        <button
-          className={`btn btn-sm${jumpKind === 'hit' ? ` ${styles.hitNav}` : ''}`}
-          onClick={() => jumpBy(-1)}
-          disabled={!canJump(-1)}
-          title={`Previous ${jumpWords}${jumpKind === 'hit' ? ' (Shift F8)' : ''}`}
-          aria-label={`Previous ${jumpWords}`}
-          data-testid="jump-prev"
-        >
-          ⤺
-        </button>
-        <select
-          className={`input ${styles.select}`}
-          value={jumpKind}
-          onChange={(e) => setJumpKind(e.target.value as JumpKind)}
-          aria-label="Jump to"
-          data-testid="jump-kind"
-        >
-          {(hits.count > 0 || jumpKind === 'hit') && <option value="hit">breakpoint hit</option>}
-          <option value="backtrack">backtrack</option>
-          <option value="prune">prune</option>
-          <option value="command">person's command</option>
-        </select>
-        <button
-          className={`btn btn-sm${jumpKind === 'hit' ? ` ${styles.hitNav}` : ''}`}
-          onClick={() => jumpBy(1)}
-          disabled={!canJump(1)}
-          title={`Next ${jumpWords}${jumpKind === 'hit' ? ' (F8)' : ''}`}
-          aria-label={`Next ${jumpWords}`}
-          data-testid="jump-next"
-        >
-          ⤻
-        </button>
+        <JumpControls
+          jumpKind={jumpKind}
+          onJumpKind={setJumpKind}
+          hitsOnOffer={hits.count > 0 || jumpKind === 'hit'}
+          canJump={canJump}
+          jumpBy={jumpBy}
+        />
         <span className={styles.position} data-testid="timeline-position">
           step <b>{shown}</b> / {lastSeq}
           {loadingHistory && (
@@ -326,5 +243,114 @@ export function Timeline() {
         />
       </div>
     </div>
+  );
+}
+
+/** Play and pause, and what one tick shows at which speed. */
+function PlayControls({
+  playing,
+  onPlay,
+  disabled,
+  unit,
+  onUnit,
+  speed,
+  onSpeed,
+}: {
+  playing: boolean;
+  onPlay: () => void;
+  disabled: boolean;
+  unit: PlayUnit;
+  onUnit: (unit: PlayUnit) => void;
+  speed: number;
+  onSpeed: (speed: number) => void;
+}) {
+  return (
+    <>
+      <button
+        className="btn btn-sm"
+        onClick={onPlay}
+        disabled={disabled}
+        title={playing ? 'Pause playback' : 'Play from here'}
+        data-testid="timeline-play"
+      >
+        {playing ? '❚❚' : '▶ play'}
+      </button>
+      <select
+        className={`input ${styles.select}`}
+        value={unit}
+        onChange={(e) => onUnit(e.target.value as PlayUnit)}
+        aria-label="Play by"
+        title="What one tick of playback shows: a whole search step (one expansion) or one event"
+        data-testid="play-unit"
+      >
+        <option value="step">by step</option>
+        <option value="event">by event</option>
+      </select>
+      <select
+        className={`input ${styles.select}`}
+        value={speed}
+        onChange={(e) => onSpeed(Number(e.target.value))}
+        aria-label="Playback speed"
+      >
+        {SPEEDS.map((s) => (
+          <option key={s} value={s}>
+            {s}x
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+/** The jumps: previous and next moment of the chosen kind (a breakpoint hit, a backtrack, a prune, a command). */
+function JumpControls({
+  jumpKind,
+  onJumpKind,
+  hitsOnOffer,
+  canJump,
+  jumpBy,
+}: {
+  jumpKind: JumpKind;
+  onJumpKind: (kind: JumpKind) => void;
+  hitsOnOffer: boolean;
+  canJump: (direction: 1 | -1) => boolean;
+  jumpBy: (direction: 1 | -1) => void;
+}) {
+  const jumpWords = jumpKind === 'hit' ? 'breakpoint hit' : jumpKind;
+  return (
+    <>
+      <button
+        className={`btn btn-sm${jumpKind === 'hit' ? ` ${styles.hitNav}` : ''}`}
+        onClick={() => jumpBy(-1)}
+        disabled={!canJump(-1)}
+        title={`Previous ${jumpWords}${jumpKind === 'hit' ? ' (Shift F8)' : ''}`}
+        aria-label={`Previous ${jumpWords}`}
+        data-testid="jump-prev"
+      >
+        ⤺
+      </button>
+      <select
+        className={`input ${styles.select}`}
+        value={jumpKind}
+        onChange={(e) => onJumpKind(e.target.value as JumpKind)}
+        aria-label="Jump to"
+        data-testid="jump-kind"
+      >
+        {hitsOnOffer && <option value="hit">breakpoint hit</option>}
+        <option value="backtrack">backtrack</option>
+        <option value="prune">prune</option>
+        <option value="command">person's command</option>
+      </select>
+      <button
+        className={`btn btn-sm${jumpKind === 'hit' ? ` ${styles.hitNav}` : ''}`}
+        onClick={() => jumpBy(1)}
+        disabled={!canJump(1)}
+        title={`Next ${jumpWords}${jumpKind === 'hit' ? ' (F8)' : ''}`}
+        aria-label={`Next ${jumpWords}`}
+        data-testid="jump-next"
+      >
+        ⤻
+      </button>
+    </>
   );
 }

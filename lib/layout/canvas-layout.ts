@@ -1,0 +1,103 @@
+/**
+ * The canvas's layout as one derived value every part of the run page can read: the view choices gathered from the
+ * run store, the page-view store and the canvas prefs (`canvasViewOf`), and a per-page memo (`createCanvasModelMemo`)
+ * that builds the canvas elements once for a given tree version and view, so the canvas, the overview and the
+ * framing hook all read the same object from the same inputs instead of one copying its result into a store.
+ * Pure and React-free.
+ * Not responsible for building the elements (canvas-elements.ts), nor for keeping their objects stable across builds
+ * (stable-elements.ts), nor for where the inputs live (lib/store, components/run/canvas/prefs.ts).
+ */
+import type { ThoughtTree } from '../engine/index';
+import { buildCanvasElements, type CanvasElements, type CanvasView } from './canvas-elements';
+import { CARD_HEIGHT, CARD_WIDTH, type Orientation } from './place';
+import type { Position } from './tidy';
+
+/** Trees up to this many nodes show everything unless asked to collapse; bigger ones start focused. */
+export const AUTO_COLLAPSE_ABOVE = 40;
+
+/** Where the canvas places what it shows, in canvas (flow) coordinates: top-left corners of each item. */
+export interface CanvasLayout {
+  /** Visible item id -> its top-left corner. */
+  positions: ReadonlyMap<string, Position>;
+  /** Node id -> the visible item that stands for it (itself, or the fold or summary card hiding it). */
+  itemOf: ReadonlyMap<string, string>;
+  /** Size of a full card in flow units (every item has this box). */
+  itemWidth: number;
+  itemHeight: number;
+}
+
+/** The elements of one build and their layout (the part the overview and the framing read). */
+export interface CanvasModel extends CanvasElements {
+  layout: CanvasLayout;
+  /** The view it was built for. */
+  view: CanvasView;
+}
+
+/** What the view depends on, as the run store holds it. */
+export interface CanvasViewInputs {
+  tree: ThoughtTree;
+  selectedNodeId: string | null;
+  bestNodeId: string | null;
+  lastBacktrack: CanvasView['lastBacktrack'];
+  foldDeadEnds: boolean;
+  showDropped: boolean;
+  openFolds: ReadonlySet<string>;
+}
+
+/**
+ * The canvas's view from the run store's choices, the person's collapse choice (null: automatic, which collapses
+ * trees over AUTO_COLLAPSE_ABOVE nodes) and their canvas prefs.
+ */
+export function canvasViewOf(
+  run: CanvasViewInputs,
+  collapseChoice: boolean | null,
+  prefs: { orientation: Orientation; mode: CanvasView['mode'] },
+): CanvasView {
+  return {
+    selectedNodeId: run.selectedNodeId,
+    bestNodeId: run.bestNodeId,
+    lastBacktrack: run.lastBacktrack,
+    foldDeadEnds: run.foldDeadEnds,
+    showDropped: run.showDropped,
+    openFolds: run.openFolds,
+    autoCollapse: collapseChoice ?? run.tree.nodeOrder.length > AUTO_COLLAPSE_ABOVE,
+    orientation: prefs.orientation,
+    mode: prefs.mode,
+  };
+}
+
+const VIEW_KEYS: readonly (keyof CanvasView)[] = [
+  'selectedNodeId',
+  'bestNodeId',
+  'lastBacktrack',
+  'foldDeadEnds',
+  'showDropped',
+  'openFolds',
+  'autoCollapse',
+  'orientation',
+  'mode',
+];
+
+export type CanvasModelMemo = (tree: ThoughtTree, version: number, view: CanvasView) => CanvasModel;
+
+/**
+ * A memo of the last build: the same tree (object and version, since the tree is updated in place) and the same
+ * view (field by field) give back the same model object; anything else builds anew. One per canvas (page view).
+ */
+export function createCanvasModelMemo(build: typeof buildCanvasElements = buildCanvasElements): CanvasModelMemo {
+  let last: { tree: ThoughtTree; version: number; view: CanvasView; model: CanvasModel } | null = null;
+  return (tree, version, view) => {
+    if (last && last.tree === tree && last.version === version && VIEW_KEYS.every((k) => last!.view[k] === view[k])) {
+      return last.model;
+    }
+    const elements = build(tree, view);
+    const layout: CanvasLayout = {
+      positions: elements.positions,
+      itemOf: elements.itemOf,
+      itemWidth: CARD_WIDTH,
+      itemHeight: CARD_HEIGHT,
+    };
+    last = { tree, version, view, model: { ...elements, layout, view } };
+    return last.model;
+  };
+}
