@@ -28,11 +28,16 @@ describe('nextHistoryPage', () => {
 
 describe('connectionState', () => {
   it('is connecting until the stream starts, then follows the subscription', () => {
-    expect(connectionState(false, 'idle', false)).toBe('connecting');
-    expect(connectionState(true, 'connecting', false)).toBe('connecting');
-    expect(connectionState(true, 'pending', false)).toBe('live');
-    expect(connectionState(true, 'connecting', true)).toBe('reconnecting');
-    expect(connectionState(true, 'error', true)).toBe('error');
-    expect(connectionState(true, 'idle', true)).toBe('ended');
+    expect(connectionState(false, 'idle', false, false)).toBe('connecting');
+    expect(connectionState(true, 'connecting', false, false)).toBe('connecting');
+    expect(connectionState(true, 'pending', false, true)).toBe('live');
+    expect(connectionState(true, 'connecting', true, true)).toBe('reconnecting');
+    expect(connectionState(true, 'error', true, true)).toBe('error');
+    expect(connectionState(true, 'idle', true, true)).toBe('ended');
+  });
+
+  it('never calls ended a subscription that has not opened yet (the render that enables it is still idle)', () => {
+    expect(connectionState(true, 'idle', false, false)).toBe('connecting');
+    expect(connectionState(true, 'idle', false, true)).toBe('ended');
   });
 });

@@ -43,15 +43,19 @@ export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'ended' |
 /**
  * The connection as the page shows it: connecting until the stream can start (the snapshot is in), then from the
  * subscription's status (tRPC's 'pending' is a subscription receiving), 'reconnecting' once something has arrived.
+ * `opened`: the subscription has started at least once. tRPC's 'idle' means both "not started yet" (the render that
+ * enables it) and "ended": only a subscription that has opened can have ended (the page reads the run's record again
+ * on an end it cannot explain, and a record is read once).
  */
 export function connectionState(
   started: boolean,
   subscription: 'idle' | 'connecting' | 'pending' | 'error',
   received: boolean,
+  opened: boolean,
 ): ConnectionState {
   if (!started) return 'connecting';
   if (subscription === 'error') return 'error';
   if (subscription === 'pending') return 'live';
   if (subscription === 'connecting') return received ? 'reconnecting' : 'connecting';
-  return 'ended';
+  return opened ? 'ended' : 'connecting';
 }

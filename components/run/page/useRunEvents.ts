@@ -80,10 +80,13 @@ export function useRunEvents(runId: string) {
   const [received, setReceived] = useState(false);
   // whether the stream brought the log's end (the store folds it only at the next frame, after the stream has ended)
   const [broughtEnd, setBroughtEnd] = useState(false);
+  // whether the subscription has started once: before that its 'idle' is "not yet", not "ended"
+  const [opened, setOpened] = useState(false);
   const subscription = useSubscription(
     trpc.run.onEvents.subscriptionOptions(
       startAfter === null ? skipToken : { runId, lastEventId: startAfter > 0 ? String(startAfter) : null },
       {
+        onStarted: () => setOpened(true),
         onData: (message) => {
           store.getState().receive(message.data);
           if (!received) setReceived(true);
@@ -92,7 +95,7 @@ export function useRunEvents(runId: string) {
       },
     ),
   );
-  const state = connectionState(startAfter !== null, subscription.status, received);
+  const state = connectionState(startAfter !== null, subscription.status, received, opened);
   return {
     state,
     /** The stream ended without the log's end: the row knows why (lib/store/run-clock.ts). */
