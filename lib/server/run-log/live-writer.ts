@@ -32,6 +32,8 @@ export interface RunWriteState {
   pendingSince: number;
   /** When the last transaction committed (performance.now()); -Infinity before the first. */
   lastWriteEnd: number;
+  /** A committed batch ended the run, and the log room ended it there (snapshot, streams closed). */
+  endedByLog: boolean;
 }
 
 /** A live run's write state before its first group. */
@@ -48,6 +50,7 @@ export function createWriteState(id: string, tree: ThoughtTree): RunWriteState {
     detached: false,
     pendingSince: 0,
     lastWriteEnd: -Infinity,
+    endedByLog: false,
   };
 }
 
@@ -145,7 +148,11 @@ async function writeLoop(deps: RunWriterDeps, run: RunWriteState): Promise<void>
     while (run.pending.length > 0 && !run.detached) {
       const batch = takeBatch(run);
       const nodes = foldTouched(run.tree, batch);
-      await deps.runLog.commit(run.id, run.tree, batch, nodes, { fence: deps.fence, fenceError: deps.fenceError });
+      const { ended } = await deps.runLog.commit(run.id, run.tree, batch, nodes, {
+        fence: deps.fence,
+        fenceError: deps.fenceError,
+      });
+      if (ended) run.endedByLog = true;
       run.lastWriteEnd = performance.now();
       // what is left came while this transaction ran: the run is busy (a full batch left over goes at once)
       if (run.pending.length > 0 && run.pendingEvents < MAX_BATCH_EVENTS) await gather(run);

@@ -120,7 +120,7 @@ export class RunLog {
   /**
    * Events already numbered and folded onto `tree` by their producer, with the nodes they changed (foldTouched's):
    * one transaction (fence, events, nodes, the row's summary, `also`), then published; a batch that ended the run
-   * ends it (`end`). Throws what the database or the fence threw, having written nothing.
+   * ends it (`end`; `ended` says so). Throws what the database or the fence threw, having written nothing.
    */
   async commit(
     runId: string,
@@ -128,7 +128,7 @@ export class RunLog {
     events: readonly ExplorationEvent[],
     nodes: readonly ThoughtNode[],
     options: CommitOptions = {},
-  ): Promise<void> {
+  ): Promise<{ ended: boolean }> {
     const { fence, fenceError, also } = options;
     await this.options.prisma.$transaction(
       async (tx) => {
@@ -144,7 +144,9 @@ export class RunLog {
       { timeout: TRANSACTION_TIMEOUT_MS },
     );
     this.options.bus.publish(runId, [...events]);
-    if (events.length > 0 && hasEnded(tree.status)) await this.end(runId, tree, tree.status);
+    const ended = events.length > 0 && hasEnded(tree.status);
+    if (ended) await this.end(runId, tree, tree.status);
+    return { ended };
   }
 
   /**

@@ -541,11 +541,11 @@ export class RunManager implements ClusterHost {
       .catch((error: unknown) => this.log.error('run failed', { runId, error }))
       .finally(async () => {
         this.live.delete(runId);
-        // a run whose log ended was ended by the log room with that batch (snapshot, streams closed); whatever the
-        // log says (a write may have failed after the tree in memory ended), its streams close and Prisma forgets
-        // its queries here too (a second close finds no one). A detached run's log goes on elsewhere (or after the
-        // next start): its streams keep waiting for it.
-        if (!run.detached) await this.runLog.end(runId, null, 'stopped');
+        // a run whose log ended was ended by the log room with the batch that ended it (snapshot, streams closed);
+        // one that stopped otherwise (a write failed, even after the tree in memory ended) has its streams closed and
+        // Prisma's queries forgotten here. A detached run's log goes on elsewhere (or after the next start): its
+        // streams keep waiting for it.
+        if (!run.detached && !run.endedByLog) await this.runLog.end(runId, null, 'stopped');
         finish();
         this.schedule();
       });
@@ -603,14 +603,15 @@ export class RunManager implements ClusterHost {
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
-      await this.writeLifecycle(run.id, [{ type: 'run.failed', payload: { error: message } }]).catch(
-        async (writeError: unknown) => {
-          // the database itself failed (it may be why the run failed): the row says failed if it still can, and
-          // a page watching learns it when the stream closes (it reads the row again then)
-          this.log.error('run.failed not written', { runId: run.id, error: writeError });
-          await this.runLog.markFailedOutsideLog(run.id, message);
-        },
-      );
+      try {
+        await this.writeLifecycle(run.id, [{ type: 'run.failed', payload: { error: message } }]);
+        run.endedByLog = true; // the log room ended it with that batch
+      } catch (writeError) {
+        // the database itself failed (it may be why the run failed): the row says failed if it still can, and a
+        // page watching learns it when the stream closes (it reads the row again then)
+        this.log.error('run.failed not written', { runId: run.id, error: writeError });
+        await this.runLog.markFailedOutsideLog(run.id, message);
+      }
       throw error;
     }
   }
