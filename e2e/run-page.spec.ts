@@ -321,7 +321,15 @@ async function liveRun(page: Page, latencyMs: number): Promise<string> {
 }
 
 test('focus stays on the run controls when Pause becomes Resume, and back', async ({ page }) => {
-  const id = await liveRun(page, 300);
+  // a search that cannot end while the test watches it (a Game of 24 run at 300 ms a call is over in ~6 s, and on a
+  // loaded machine it could finish between Resume and the header saying running); the test aborts it at the end
+  const { id } = await mutate<{ id: string }>(E2E_BASE, 'run.create', {
+    taskId: 'open-goal',
+    goal: 'Plan a library move across town',
+    config: { maxTotalNodes: 200, maxDepth: 4, terminationConfidence: 1 },
+    model: { provider: 'simulated', seed: 5, latencyMs: 300 },
+  });
+  await page.goto(`/runs/${id}`);
   await expect(page.getByTestId('run-status')).toHaveText('running');
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('paused');
