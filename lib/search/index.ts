@@ -5,3 +5,4 @@
  */
 
 export { buildSearchIndex, hitSnippet, normaliseQuery, searchIndex, searchTree } from './tree-search';
+export type { HitSnippet, SearchField, SearchHit, TreeSearchIndex } from './tree-search';

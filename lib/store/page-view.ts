@@ -9,12 +9,18 @@
  * and the canvas prefs (lib/layout/canvas-layout.ts), where it is read.
  */
 import { createStore } from 'zustand/vanilla';
+import type { SearchHit, TreeSearchIndex } from '../search/index';
 
 export interface SearchState {
+  /** The query the hits are for (set by the run search, run-search.ts, never by a component). */
   query: string;
   /** Node ids that match, in tree order (the order Enter steps through). */
   hits: readonly string[];
   hitSet: ReadonlySet<string>;
+  /** What matched in each hit (field, call), in the order of hits. */
+  matches: readonly SearchHit[];
+  /** The index the hits were found in (the box reads a hit's words and what is still loading); null: no search. */
+  index: TreeSearchIndex | null;
   /** Index into hits of the one stepped to last; -1 when none is. */
   active: number;
 }
@@ -34,14 +40,28 @@ export interface PageViewState {
   /** Why the link's breakpoint list (`bp=`) was ignored, for the breakpoints panel to say; null: nothing to say. */
   breakpointLinkNote: string | null;
   setBreakpointLinkNote(note: string | null): void;
-  setSearch(patch: Partial<Pick<SearchState, 'query' | 'active'>> & { hits?: readonly string[] }): void;
+  /**
+   * New hits for `query`: the hit stepped to stays active while the tree grows, as long as it still matches the
+   * same query. The same hits for the same query change nothing.
+   */
+  setSearchResults(query: string, index: TreeSearchIndex | null, matches: readonly SearchHit[]): void;
+  setSearchActive(active: number): void;
   setCollapseChoice(choice: boolean | null): void;
   requestFocus(nodeIds: readonly string[]): void;
 }
 
 export type PageViewStore = ReturnType<typeof createPageViewStore>;
 
-const EMPTY_SEARCH: SearchState = { query: '', hits: [], hitSet: new Set(), active: -1 };
+const EMPTY_SEARCH: SearchState = { query: '', hits: [], hitSet: new Set(), matches: [], index: null, active: -1 };
+
+/** The same nodes matched at the same places: a new index of a grown tree that changes nothing the page shows. */
+function sameMatches(a: readonly SearchHit[], b: readonly SearchHit[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((x, i) => {
+    const y = b[i]!;
+    return x.nodeId === y.nodeId && x.field === y.field && x.seq === y.seq && x.at === y.at && x.length === y.length;
+  });
+}
 
 export function createPageViewStore() {
   return createStore<PageViewState>()((set, get) => ({
@@ -52,17 +72,25 @@ export function createPageViewStore() {
     setBreakpointLinkNote(note) {
       if (get().breakpointLinkNote !== note) set({ breakpointLinkNote: note });
     },
-    setSearch(patch) {
+    setSearchResults(query, index, matches) {
       const current = get().search;
-      const hits = patch.hits ?? current.hits;
-      const next: SearchState = {
-        query: patch.query ?? current.query,
-        hits,
-        hitSet: patch.hits ? new Set(patch.hits) : current.hitSet,
-        active: Math.min(patch.active ?? current.active, hits.length - 1),
-      };
-      if (next.query === current.query && next.hits === current.hits && next.active === current.active) return;
-      set({ search: next });
+      // a live tree gives a new index every refresh: the page hears of it only when what it shows changed (the
+      // hits, where they matched, how many responses are still loading)
+      if (
+        current.query === query &&
+        sameMatches(current.matches, matches) &&
+        (current.index?.missingCalls ?? 0) === (index?.missingCalls ?? 0)
+      )
+        return;
+      const hits = matches.map((m) => m.nodeId);
+      const activeId = current.active >= 0 ? current.hits[current.active] : undefined;
+      const active = current.query === query && activeId !== undefined ? hits.indexOf(activeId) : -1;
+      set({ search: { query, hits, hitSet: new Set(hits), matches, index, active } });
+    },
+    setSearchActive(active) {
+      const current = get().search;
+      const next = Math.max(-1, Math.min(active, current.hits.length - 1));
+      if (next !== current.active) set({ search: { ...current, active: next } });
     },
     setCollapseChoice(choice) {
       if (get().collapseChoice !== choice) set({ collapseChoice: choice });

@@ -2,140 +2,77 @@
 // The run page's search: a box over the canvas (Ctrl/Cmd+F or "/" focuses it, Escape clears it and gives the keys
 // back to the canvas). Typing (debounced a little) finds the nodes that say the text; Enter / Shift+Enter select the
 // next / previous hit (the canvas brings the selected node into view). Under the box: which field of the active
-// hit matched and the words around it, as text. Hits go to the page-view store for the canvas and the overview.
-// Not responsible for matching (lib/search/tree-search.ts) or for drawing the highlights (the canvas, the overview).
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { buildSearchIndex, hitSnippet, normaliseQuery, searchIndex } from '@/lib/search/index';
+// hit matched and the words around it, as text.
+// Not responsible for finding the hits or keeping them up to date (lib/store/run-search.ts puts them in the page-view
+// store, where the canvas and the overview read them too), nor for drawing the highlights (the canvas, the overview).
+import { useEffect, useId, useRef, useState } from 'react';
+import { hitSnippet, normaliseQuery } from '@/lib/search/index';
+import { createRunSearch } from '@/lib/store/index';
 import { usePageView, usePageViewApi } from '../page/PageViewContext';
 import { typing } from '../page/useRunKeyboard';
-import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
+import { useRunStoreApi } from '../page/RunStoreContext';
 import styles from './SearchBox.module.css';
 
 const DEBOUNCE_MS = 120;
-/**
- * Hits follow a changing tree at most this often: an index walk costs ~10-20 ms at 10k nodes, and a tree from a
- * snapshot (time travel) shares no node objects with the last one, so its index is built cold.
- */
-const LIVE_REFRESH_MS = 300;
-
-/** `value`, changing at most once per `ms` (the latest value wins once the time has passed). */
-function useThrottled<T>(value: T, ms: number): T {
-  const [shown, setShown] = useState(value);
-  const last = useRef(0);
-  useEffect(() => {
-    if (Object.is(value, shown)) return;
-    const timer = setTimeout(
-      () => {
-        last.current = Date.now();
-        setShown(value);
-      },
-      Math.max(0, last.current + ms - Date.now()),
-    );
-    return () => clearTimeout(timer);
-  }, [value, shown, ms]);
-  return shown;
-}
-
-function sameIds(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /**
- * The search's state: the text typed, the query it settles into after a pause, the index and hits over the
- * (throttled) tree and log, and stepping through the hits. The hits are published to the page-view store, which the
- * canvas's cards, the far level and the overview read.
+ * The box's state: the text typed and, after a pause, the query handed to the run search (lib/store/run-search.ts),
+ * which puts the hits in the page-view store and keeps them following the run; the box reads them back from there,
+ * as the canvas and the overview do.
  */
 function useRunSearch() {
-  const [text, setText] = useState('');
-  const [query, setQuery] = useState('');
-  // Enter pressed before the debounce ran: step once this query's hits are in
-  const stepWhenReady = useRef<{ query: string; direction: 1 | -1 } | null>(null);
-  // Throttled: a live tree is updated in place (version says when it or the log changed), and scrubbing through
-  // time hands over a new tree per step; hits follow both, at most every LIVE_REFRESH_MS.
-  const tree = useThrottled(
-    useRunStore((s) => s.tree),
-    LIVE_REFRESH_MS,
-  );
-  const version = useThrottled(
-    useRunStore((s) => s.version),
-    LIVE_REFRESH_MS,
-  );
-  // history pages arrive without changing the tree: the index is rebuilt as they bring model responses in
-  const eventCount = useThrottled(
-    useRunStore((s) => s.eventCount),
-    LIVE_REFRESH_MS,
-  );
   const runStore = useRunStoreApi();
-  const select = useRunStore((s) => s.select);
   const pageView = usePageViewApi();
+  const [search] = useState(() => createRunSearch(runStore, pageView));
+  const [text, setText] = useState('');
+  const debounce = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const query = usePageView((s) => s.search.query);
+  const hits = usePageView((s) => s.search.matches);
+  const index = usePageView((s) => s.search.index);
   const active = usePageView((s) => s.search.active);
 
-  useEffect(() => {
-    if (normaliseQuery(text) === normaliseQuery(query)) return;
-    // clearing is immediate; typing waits for a pause
-    const timer = setTimeout(() => setQuery(text), text.trim() === '' ? 0 : DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [text, query]);
-
-  const searching = normaliseQuery(query) !== '';
-  const index = useMemo(
-    () => (searching ? buildSearchIndex(tree, runStore.getState().events) : null),
-    // version and eventCount (throttled) stand for the tree changing in place and for the log growing
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [searching, tree, version, eventCount, runStore],
+  // the run search follows the run store while a query stands: it stops with the page
+  useEffect(
+    () => () => {
+      if (debounce.current) clearTimeout(debounce.current);
+      search.stop();
+    },
+    [search],
   );
-  const hits = useMemo(() => (index ? searchIndex(index, query) : []), [index, query]);
 
-  // publish to the page-view store (the canvas and the overview read it); the same hits are not sent twice
-  useEffect(() => {
-    const ids = hits.map((h) => h.nodeId);
-    const current = pageView.getState().search;
-    if (current.query === query && sameIds(current.hits, ids)) return;
-    const activeId = current.active >= 0 ? current.hits[current.active] : undefined;
-    // the hit stepped to stays active while the tree grows, as long as it still matches the same query
-    const keep = current.query === query && activeId !== undefined ? ids.indexOf(activeId) : -1;
-    pageView.getState().setSearch({ query, hits: ids, active: keep });
-    const wanted = stepWhenReady.current;
-    if (wanted && wanted.query === query) {
-      stepWhenReady.current = null;
-      step(wanted.direction);
-    }
-    // step reads the store when called; it is not a dependency
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [hits, query, pageView]);
+  function type(next: string) {
+    setText(next);
+    if (debounce.current) clearTimeout(debounce.current);
+    debounce.current = null;
+    if (normaliseQuery(next) === normaliseQuery(query)) return;
+    // clearing is immediate; typing waits for a pause
+    if (next.trim() === '') search.setQuery('');
+    else debounce.current = setTimeout(() => search.setQuery(next), DEBOUNCE_MS);
+  }
 
+  /** Enter: a query still waiting for its pause is searched now, then the hits are stepped through. */
   function step(direction: 1 | -1) {
-    const { search } = pageView.getState();
-    if (search.hits.length === 0) return;
-    const n = search.hits.length;
-    const next = search.active < 0 ? (direction === 1 ? 0 : n - 1) : (search.active + direction + n) % n;
-    if (search.active !== next) pageView.getState().setSearch({ active: next });
-    const id = search.hits[next];
-    if (id) select(id);
+    if (debounce.current) {
+      clearTimeout(debounce.current);
+      debounce.current = null;
+      search.setQuery(text);
+    }
+    search.step(direction);
   }
 
   function clear() {
-    setText('');
-    setQuery('');
-    pageView.getState().setSearch({ query: '', hits: [], active: -1 });
+    type('');
   }
 
-  /** Enter before the pause: search now, and step once the hits are in. */
-  function searchNowThenStep(direction: 1 | -1) {
-    stepWhenReady.current = { query: text, direction };
-    setQuery(text);
-  }
-
-  return { text, setText, query, searching, index, hits, active, step, searchNowThenStep, clear };
+  const searching = normaliseQuery(query) !== '';
+  return { text, setText: type, searching, index, hits, active, step, clear };
 }
 
 export function SearchBox() {
   const inputRef = useRef<HTMLInputElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const snippetId = useId();
-  const { text, setText, query, searching, index, hits, active, step, searchNowThenStep, clear } = useRunSearch();
+  const { text, setText, searching, index, hits, active, step, clear } = useRunSearch();
 
   // Ctrl/Cmd+F and "/" focus the box
   useEffect(() => {
@@ -161,7 +98,6 @@ export function SearchBox() {
     }
   }
 
-  const pending = normaliseQuery(text) !== normaliseQuery(query);
   const activeHit = active >= 0 ? hits[active] : undefined;
   const snippet = index && activeHit ? hitSnippet(index, activeHit) : null;
   const count = !searching
@@ -195,9 +131,7 @@ export function SearchBox() {
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
               e.preventDefault();
-              const direction = e.shiftKey ? -1 : 1;
-              if (pending) searchNowThenStep(direction);
-              else step(direction);
+              step(e.shiftKey ? -1 : 1);
             } else if (e.key === 'Escape') {
               e.preventDefault();
               e.stopPropagation();
