@@ -59,6 +59,7 @@ test('search finds a thought three levels down, steps through the hits with Ente
   await expect(inspected(page)).toHaveAttribute('data-node-id', target.id);
   await expect(page.getByTestId('inspector-thought')).toHaveText(text);
   await expect(page.getByTestId('run-search-snippet')).toContainText(`${target.id} · thought`);
+  await page.screenshot({ path: test.info().outputPath('search-stepped.png') });
 
   await box.press('Shift+Enter');
   const previous = hits[(at - 1 + hits.length) % hits.length] as string;
