@@ -229,7 +229,7 @@ function drift(models: SchemaModel[], catalog: Catalog): string[] {
     if (JSON.stringify(primary?.columns) !== JSON.stringify(model.id)) found.push(`${model.name} primary key`);
     const expected = [
       ...model.indexes.map((columns) => ({ name: `${model.name}_${columns.join('_')}_idx`, columns, unique: false })),
-      ...model.unique.map((field) => ({ name: `${model.name}_${field}_key`, columns: [field], unique: true })),
+      ...model.unique.map((columns) => ({ name: `${model.name}_${columns.join('_')}_key`, columns, unique: true })),
     ];
     const secondary = indexes.filter((i) => !i.primary);
     for (const index of expected) {

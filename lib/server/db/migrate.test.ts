@@ -132,7 +132,11 @@ describe('schema.prisma and the migrations agree', () => {
   it('parses the models this project expects', () => {
     expect(models.map((m) => m.name).sort()).toEqual([
       'ApiKey',
+      'Dataset',
+      'DatasetVersion',
       'Event',
+      'Experiment',
+      'ExperimentCell',
       'IngestClient',
       'IngestItem',
       'Node',
@@ -181,7 +185,7 @@ describe('schema.prisma and the migrations agree', () => {
           .sort();
         const expected = [
           ...model.indexes.map((cols) => `${model.name}_${cols.join('_')}_idx`),
-          ...model.unique.map((field) => `${model.name}_${field}_key`),
+          ...model.unique.map((cols) => `${model.name}_${cols.join('_')}_key`),
         ].sort();
         expect(created, `${model.name} indexes`).toEqual(expected);
         for (const cols of model.indexes) {

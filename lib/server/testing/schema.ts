@@ -31,12 +31,12 @@ export interface SchemaModel {
   fields: SchemaField[];
   id: string[];
   indexes: string[][];
-  /** Fields marked @unique: Prisma names their index <Model>_<field>_key. */
-  unique: string[];
+  /** Fields marked @unique, and @@unique lists: Prisma names their index <Model>_<fields joined by _>_key. */
+  unique: string[][];
   relations: SchemaRelation[];
 }
 
-/** Just enough of the Prisma schema language for this project: scalar fields, @id, @unique, @@id and @@index. */
+/** Just enough of the Prisma schema language for this project: scalar fields, @id, @unique, @@id, @@unique, @@index. */
 export function parseSchema(text: string = readFileSync(SCHEMA_FILE, 'utf8')): SchemaModel[] {
   const models: SchemaModel[] = [];
   const blocks = text.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm);
@@ -52,6 +52,8 @@ export function parseSchema(text: string = readFileSync(SCHEMA_FILE, 'utf8')): S
       if (compoundId) model.id = list(compoundId[1]!);
       const index = /^@@index\(\[(.*?)\]\)/.exec(line);
       if (index) model.indexes.push(list(index[1]!));
+      const unique = /^@@unique\(\[(.*?)\]\)/.exec(line);
+      if (unique) model.unique.push(list(unique[1]!));
       const field = /^(\w+)\s+(\w+)(\?|\[\])?/.exec(line);
       if (!field || line.startsWith('@@')) continue;
       const [, fieldName, type, modifier] = field;
@@ -72,7 +74,7 @@ export function parseSchema(text: string = readFileSync(SCHEMA_FILE, 'utf8')): S
         hasDefault: /\s@default\(/.test(line),
       });
       if (/\s@id\b/.test(line)) model.id = [fieldName!];
-      if (/\s@unique\b/.test(line)) model.unique.push(fieldName!);
+      if (/\s@unique\b/.test(line)) model.unique.push([fieldName!]);
     }
     models.push(model);
   }

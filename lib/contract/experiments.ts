@@ -1,0 +1,121 @@
+/**
+ * Experiments as every room sees them, defined once: a dataset (a named, versioned list of goals of one task), an
+ * experiment (a dataset's items x configurations x repetitions; every cell an ordinary run), a cell's outcome read
+ * from its run's stored row, and the API's inputs (tRPC `dataset.*`, `experiment.*`, the CLI, the page's form).
+ * Browser-safe; imports zod and the rest of the contract only.
+ * Not responsible for running cells (lib/server/experiments), for aggregates and intervals (lib/experiments), nor for
+ * parsing uploaded files (lib/experiments/datasets.ts).
+ */
+import { z } from 'zod';
+import { modelSpecSchema } from './model-spec';
+import type { StoredRunStatus } from './run-status';
+import { GOAL_MAX_LENGTH } from './tasks';
+import { toTConfigFields } from './vocabulary';
+
+/** An experiment holds at least one cell and at most this many (items x configurations x repetitions). */
+export const EXPERIMENT_MAX_CELLS = 10_000;
+/** Configurations side by side in one experiment. */
+export const EXPERIMENT_MAX_CONFIGURATIONS = 12;
+export const EXPERIMENT_MAX_REPETITIONS = 100;
+/** Items in one dataset version. */
+export const DATASET_MAX_ITEMS = 10_000;
+/** Tags on one item, and their length. */
+export const ITEM_MAX_TAGS = 20;
+export const TAG_MAX_LENGTH = 60;
+/** An uploaded dataset file, in bytes. */
+export const DATASET_MAX_BYTES = 4 * 1024 * 1024;
+
+/** One goal of a dataset: what a cell searches, what it should find (optional, shown beside the run's answer), tags. */
+export const datasetItemSchema = z.strictObject({
+  goal: z.string().min(1).max(GOAL_MAX_LENGTH),
+  expected: z.string().max(GOAL_MAX_LENGTH).nullish(),
+  tags: z.array(z.string().min(1).max(TAG_MAX_LENGTH)).max(ITEM_MAX_TAGS).default([]),
+});
+export type DatasetItem = z.infer<typeof datasetItemSchema>;
+
+const nameSchema = z.string().trim().min(1, 'a name is needed').max(120);
+
+/** dataset.create: items given directly, a file's text (JSONL or CSV), or a shipped set. */
+export const createDatasetInput = z
+  .strictObject({
+    name: nameSchema,
+    taskId: z.string().min(1).max(40),
+    items: z.array(datasetItemSchema).max(DATASET_MAX_ITEMS).optional(),
+    /** A file's text: JSONL (one JSON object or string per line) or CSV (a header with `goal`). */
+    file: z
+      .strictObject({ format: z.enum(['jsonl', 'csv']), text: z.string().max(DATASET_MAX_BYTES) })
+      .optional(),
+    /** A shipped set by id (lib/experiments/datasets.ts `SHIPPED_DATASETS`), e.g. "game24:900-999". */
+    shipped: z.string().min(1).max(80).optional(),
+  })
+  .refine((d) => [d.items, d.file, d.shipped].filter((x) => x !== undefined).length === 1, {
+    message: 'give exactly one of items, file or shipped',
+    path: ['items'],
+  });
+export type CreateDatasetInput = z.infer<typeof createDatasetInput>;
+
+/** dataset.update: a new version of a dataset (its items replaced); experiments keep the version they ran. */
+export const updateDatasetInput = z.strictObject({
+  id: z.string().min(1).max(100),
+  items: z.array(datasetItemSchema).max(DATASET_MAX_ITEMS).optional(),
+  file: z.strictObject({ format: z.enum(['jsonl', 'csv']), text: z.string().max(DATASET_MAX_BYTES) }).optional(),
+});
+
+/** One configuration of an experiment: a label, config changes and a model, as `run.create` takes them. */
+export const experimentConfigurationSchema = z.strictObject({
+  label: z.string().trim().min(1, 'a configuration needs a label').max(80),
+  config: toTConfigFields.partial().default({}),
+  model: modelSpecSchema.optional(),
+});
+export type ExperimentConfiguration = z.infer<typeof experimentConfigurationSchema>;
+
+export const createExperimentInput = z.strictObject({
+  name: z.string().trim().max(120).optional(),
+  taskId: z.string().min(1).max(40),
+  /** The goals directly (a dataset is made for them), or a dataset (its latest version). */
+  items: z.array(z.string().max(GOAL_MAX_LENGTH)).max(EXPERIMENT_MAX_CELLS).optional(),
+  datasetId: z.string().min(1).max(100).optional(),
+  configurations: z.array(experimentConfigurationSchema).min(1).max(EXPERIMENT_MAX_CONFIGURATIONS),
+  /** Runs per item and configuration, each with its own seed (the model's seed + repetition). */
+  repetitions: z.number().int().min(1).max(EXPERIMENT_MAX_REPETITIONS).default(1),
+  /** The most the whole experiment may spend, in USD: no cell starts once it is spent, and each run is capped to what is left. */
+  costCapUsd: z.number().positive().max(100_000).optional(),
+});
+export type CreateExperimentInput = z.input<typeof createExperimentInput>;
+
+/** What a cell's run says of it: its stored row's status and success, nothing computed apart. */
+export const CELL_OUTCOMES = ['solved', 'failed', 'error', 'running', 'queued', 'skipped'] as const;
+export type CellOutcome = (typeof CELL_OUTCOMES)[number];
+
+/**
+ * A cell's outcome from its run's row: solved or failed as the run finished (its own `success`), error for a run
+ * that failed, running while it runs, is paused or waits to resume, queued before its run exists or starts, skipped
+ * when it never ran (the experiment was aborted or reached its cost cap) or its run was aborted.
+ */
+export function cellOutcome(
+  run: { status: StoredRunStatus | string; success: boolean | null; finishReason: string | null } | null,
+  experimentEnded: boolean,
+): CellOutcome {
+  if (!run) return experimentEnded ? 'skipped' : 'queued';
+  switch (run.status) {
+    case 'queued':
+      return experimentEnded ? 'skipped' : 'queued';
+    case 'running':
+    case 'paused':
+    case 'interrupted':
+      return 'running';
+    case 'failed':
+      return 'error';
+    case 'finished':
+      if (run.finishReason === 'aborted') return 'skipped';
+      return run.success ? 'solved' : 'failed';
+    default:
+      return 'error';
+  }
+}
+
+export const EXPERIMENT_STATUSES = ['running', 'paused', 'finished', 'aborted'] as const;
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+
+/** Why an experiment stopped starting cells, when it did before every cell ran. */
+export type ExperimentStopReason = 'aborted' | 'cost-cap' | null;
