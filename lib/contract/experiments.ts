@@ -119,3 +119,62 @@ export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 
 /** Why an experiment stopped starting cells, when it did before every cell ran. */
 export type ExperimentStopReason = 'aborted' | 'cost-cap' | null;
+
+/** A cell as the page and the aggregates see it: its outcome and its run's own stored figures (zero before it ran). */
+export interface CellFigures {
+  /** The item's index in the experiment's dataset version. */
+  item: number;
+  /** The configuration's index in the experiment's list. */
+  configuration: number;
+  repetition: number;
+  runId: string | null;
+  outcome: CellOutcome;
+  /** The run's cost in USD (calls on a model with no price are counted in unpricedCalls, not here). */
+  costUsd: number;
+  unpricedCalls: number;
+  /** Input + output tokens of every model call. */
+  tokens: number;
+  modelCalls: number;
+  /** From the run's first start to its end; null while it has not ended. */
+  wallMs: number | null;
+  exploredNodes: number;
+  backtracks: number;
+  /** The best node's own score (0..1), null when none. */
+  bestScore: number | null;
+  /** The run's answer, null when it has none. */
+  output: string | null;
+}
+
+/** A 95% interval of a rate (Wilson score interval), both ends in 0..1. */
+export interface RateInterval {
+  low: number;
+  high: number;
+}
+
+/** One configuration's figures over its cells: every one an aggregate of the runs' stored figures. */
+export interface ConfigurationFigures {
+  cells: number;
+  /** Cells whose run ended: solved + failed + error. */
+  done: number;
+  solved: number;
+  failed: number;
+  error: number;
+  running: number;
+  queued: number;
+  skipped: number;
+  /** solved / done (an error counts as not solved); null before any cell is done. */
+  successRate: number | null;
+  /** The Wilson interval of successRate at 95%; null before any cell is done. */
+  interval: RateInterval | null;
+  /** Sums over every cell that ran, and per ended cell (mean, median); null before any cell is done. */
+  costUsd: number;
+  unpricedCalls: number;
+  meanCostUsd: number | null;
+  medianCostUsd: number | null;
+  meanTokens: number | null;
+  meanModelCalls: number | null;
+  meanWallMs: number | null;
+  medianWallMs: number | null;
+  meanExploredNodes: number | null;
+  meanBacktracks: number | null;
+}
