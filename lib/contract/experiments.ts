@@ -178,3 +178,62 @@ export interface ConfigurationFigures {
   meanExploredNodes: number | null;
   meanBacktracks: number | null;
 }
+
+/** A configuration as experiment.byId returns it: what it is, and its figures. */
+export interface ConfigurationView extends ConfigurationFigures {
+  index: number;
+  label: string;
+  /** The config changes it makes (the rest is the task's defaults). */
+  config: Record<string, unknown>;
+  /** How the model is shown ("simulated (seed 1, 150 ms)", "gpt-4o-mini at api.openai.com"). */
+  modelLabel: string;
+}
+
+export interface ExperimentItemView {
+  index: number;
+  goal: string;
+  expected: string | null;
+  tags: string[];
+}
+
+/** experiment.byId's answer: the experiment, its items, configurations with their figures, and every cell. */
+export interface ExperimentView {
+  id: string;
+  name: string;
+  taskId: string;
+  status: ExperimentStatus;
+  stopReason: ExperimentStopReason;
+  createdAt: string;
+  finishedAt: string | null;
+  repetitions: number;
+  costCapUsd: number | null;
+  estimatedCostUsd: number | null;
+  /** Set for the experiment an import of a many-game log made. */
+  importTag: string | null;
+  dataset: { id: string; name: string; version: number; itemCount: number };
+  items: ExperimentItemView[];
+  configurations: ConfigurationView[];
+  cells: CellFigures[];
+  progress: {
+    done: number;
+    total: number;
+    costUsd: number;
+    /** ms left at the pace so far (cells done per ms since the first start), null before a cell is done or once ended. */
+    etaMs: number | null;
+  };
+}
+
+/** One row of experiment.list. */
+export interface ExperimentListItem {
+  id: string;
+  name: string;
+  taskId: string;
+  status: ExperimentStatus;
+  createdAt: string;
+  datasetName: string;
+  configurations: string[];
+  cells: number;
+  done: number;
+  costUsd: number;
+  importTag: string | null;
+}
