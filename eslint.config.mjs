@@ -12,7 +12,10 @@ const BROWSER = [
   'lib/layout/**/*.ts',
   'lib/forms/**/*.ts',
   'lib/event-log/**/*.ts',
+  'lib/experiments/**/*.ts',
 ];
+// lib/experiments is browser code but for its second door, which reads a shipped set's items from lib/tasks
+const BROWSER_SERVER_SIDE = ['lib/experiments/server.ts', 'lib/experiments/shipped.ts'];
 // the browser's tests and their test support run a real search in node, so they may bring a task and run the engine
 const BROWSER_TESTS = [
   'components/**/*.test.ts',
@@ -21,6 +24,7 @@ const BROWSER_TESTS = [
   'lib/layout/**/*.test.ts',
   'lib/forms/**/*.test.ts',
   'lib/event-log/**/*.test.ts',
+  'lib/experiments/**/*.test.ts',
 ];
 const LIB_SERVER = {
   group: ['@/lib/server', '@/lib/server/*', '**/lib/server', '**/lib/server/*', '../server', '../server/*'],
@@ -37,7 +41,8 @@ const NO_TASKS = {
 // ENGINE_SERVER_DOOR). lib/contract is flat (every file is one public definition) and lib/generated is Prisma's.
 // Relative imports between rooms ('../store/run-store') are caught by naming each non-door entry of the room, read
 // from the disk, rather than '../store/*', which would also catch components/run/search/* from components/run/x/.
-const SECOND_DOORS = { engine: ['server'], server: ['bench'] }; // lib/server/bench: the benchmarks' door (rooms.test.ts)
+// lib/server/bench: the benchmarks' door (rooms.test.ts); lib/experiments/server: a shipped set's items (lib/tasks)
+const SECOND_DOORS = { engine: ['server'], server: ['bench'], experiments: ['server'] };
 const DOOR_HINTS = { engine: "; event schemas and the vocabulary are lib/contract's" };
 const ROOM_DOORS = readdirSync(join(import.meta.dirname, 'lib'), { withFileTypes: true })
   .filter((d) => d.isDirectory() && !['contract', 'generated'].includes(d.name))
@@ -63,6 +68,10 @@ const ROOM_DOORS = readdirSync(join(import.meta.dirname, 'lib'), { withFileTypes
 const ENGINE_SERVER_DOOR = {
   group: ['**/engine/server'],
   message: 'the browser does not run a search: import the pure engine from lib/engine/index.',
+};
+const EXPERIMENTS_SERVER_DOOR = {
+  group: ['**/experiments/server'],
+  message: "the browser does not read a shipped set's items (lib/tasks): import lib/experiments/index.",
 };
 const ENGINE_TEST_SUPPORT = {
   group: ['**/engine/testing'],
@@ -122,11 +131,20 @@ export default tseslint.config(
     // shared definitions from lib/contract (app/api and any route.ts are the server's HTTP face and may); nor does it
     // run a search, nor import lib/tasks, whose prompts and simulations would otherwise be bundled for the browser
     files: BROWSER,
-    ignores: ['app/api/**', 'app/**/route.ts', ...BROWSER_TESTS],
+    ignores: ['app/api/**', 'app/**/route.ts', ...BROWSER_TESTS, ...BROWSER_SERVER_SIDE],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [LIB_SERVER, NO_TASKS, ENGINE_SERVER_DOOR, ENGINE_TEST_SUPPORT, ...ROOM_DOORS] },
+        {
+          patterns: [
+            LIB_SERVER,
+            NO_TASKS,
+            ENGINE_SERVER_DOOR,
+            EXPERIMENTS_SERVER_DOOR,
+            ENGINE_TEST_SUPPORT,
+            ...ROOM_DOORS,
+          ],
+        },
       ],
     },
   },
