@@ -6,6 +6,8 @@
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 export * from './code-goal';
+export * from './experiment-form';
+export * from './experiment-view';
 export * from './import-file';
 export * from './model-choice';
 export * from './run-form';

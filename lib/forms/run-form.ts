@@ -277,6 +277,35 @@ export function parseForm(values: FormValues): ParsedForm {
     if (problem) set('goal', sentence(problem));
   }
 
+  const settings = parseSettings(values);
+  for (const [name, message] of Object.entries(settings.errors) as [FieldName, string][]) set(name, message);
+
+  if (Object.keys(errors).length > 0 || !settings.config || !settings.model || !entry) return { input: null, errors };
+  return {
+    input: { taskId: entry.id, goal, config: settings.config, model: { provider: 'simulated', ...settings.model } },
+    errors,
+  };
+}
+
+/** The settings part of the form (every config field, the simulated model's seed and latency). */
+export type SettingValues = Omit<FormValues, 'taskId' | 'goal'>;
+
+export interface ParsedSettings {
+  /** The config and the simulated model's settings, or null when a field is wrong. */
+  config: ToTConfig | null;
+  model: { seed: number; latencyMs: number } | null;
+  errors: FieldErrors;
+}
+
+/**
+ * The settings alone, checked the way the server will (the engine's config schema, the model's bounds): the run
+ * form's half beside its goal, and each of an experiment's configurations (lib/forms/experiment-form.ts).
+ */
+export function parseSettings(values: SettingValues): ParsedSettings {
+  const errors: FieldErrors = {};
+  const set = (name: FieldName, message: string) => {
+    errors[name] ??= message;
+  };
   const numbers: Partial<Record<NumberFieldSpec['name'], number | null>> = {};
   for (const field of NUMBER_FIELDS) {
     const value = readNumber(values[field.name]);
@@ -304,11 +333,8 @@ export function parseForm(values: FormValues): ParsedForm {
     }
   }
 
-  if (Object.keys(errors).length > 0 || !config.success || !model.success || !entry) return { input: null, errors };
-  return {
-    input: { taskId: entry.id, goal, config: config.data, model: { provider: 'simulated', ...model.data } },
-    errors,
-  };
+  if (Object.keys(errors).length > 0 || !config.success || !model.success) return { config: null, model: null, errors };
+  return { config: config.data, model: model.data, errors };
 }
 
 /**
