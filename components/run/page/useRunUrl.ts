@@ -1,11 +1,14 @@
 'use client';
 // The URL holds what is on screen: /runs/<id>?step=<seq>&node=<nodeId>, and for a run that has ended the breakpoints
 // the person is querying its history with (&bp=<the list as compact JSON>). Opening such a link shows the same step
-// with the same node selected once the history has arrived that far, and the same hits; afterwards the URL follows
+// with the same node selected once the history has arrived that far, and the same hits; `node=best` (an experiment's
+// cell links there) selects the tree's best node (markedBestNode, the store's bestNodeId) once, when the tree is
+// known: as soon as the run is seen ended (its winner), or for a running run its first best; afterwards the URL follows
 // the screen (replaced, not pushed, so the back button leaves the run instead of undoing every click). A `bp` that is
 // not a list the contract takes is ignored, and the breakpoints panel says why.
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { hasEnded } from '@/lib/contract/run-status';
 import { decodeBreakpoints, encodeBreakpoints } from '@/lib/store/index';
 import { usePageViewApi } from './PageViewContext';
 import { useRunStoreApi } from './RunStoreContext';
@@ -26,7 +29,9 @@ export function useRunUrl(): UrlProblem | null {
   // Apply the link: select its node now, show its step as soon as the log reaches it.
   useEffect(() => {
     const step = initial.step !== null && /^\d+$/.test(initial.step) ? Number(initial.step) : null;
-    if (initial.node) store.getState().select(initial.node);
+    // `best` names no node: the tree's best is chosen below, once it is known
+    let wantBest = initial.node === 'best';
+    if (initial.node && !wantBest) store.getState().select(initial.node);
     if (initial.bp !== null) {
       const decoded = decodeBreakpoints(initial.bp);
       if (decoded.ok) store.getState().setLocalBreakpoints(decoded.list);
@@ -39,6 +44,17 @@ export function useRunUrl(): UrlProblem | null {
     const sync = () => {
       if (applying) return;
       const s = store.getState();
+      if (wantBest && s.liveStatus !== null && (hasEnded(s.liveStatus) || s.bestNodeId !== null)) {
+        wantBest = false;
+        if (s.bestNodeId) {
+          applying = true;
+          try {
+            s.select(s.bestNodeId);
+          } finally {
+            applying = false;
+          }
+        }
+      }
       if (!applied && step !== null) {
         const ended = s.liveStatus === 'finished';
         // once the run is known to reach the step, ask the store for it: it shows the step when the history gets
