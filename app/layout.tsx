@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import '@xyflow/react/dist/style.css';
 import './globals.css';
 import { SessionBar } from '@/components/session/SessionBar';
+import { TopNav } from '@/components/session/TopNav';
 import { Providers } from './providers';
 
 export const metadata: Metadata = {
@@ -24,6 +25,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               Arborist
             </Link>
             <span className="topbar-note">Tree-of-Thought debugger</span>
+            <TopNav />
             <SessionBar />
           </header>
           {children}
