@@ -1,0 +1,164 @@
+'use client';
+/**
+ * One configuration of a new experiment: its label, the search strategy, the run form's main settings (beam width,
+ * branch factor, depth...) and the simulated model's seed and latency, the rest under "More settings". Every field is
+ * the run form's own (lib/forms NUMBER_FIELDS, STRATEGIES), its message beside it.
+ * Not responsible for parsing (lib/forms/experiment-form.ts) nor for other models (an experiment's configuration
+ * runs on the simulated model here; the API takes any model).
+ */
+import { useState } from 'react';
+import {
+  NUMBER_FIELDS,
+  STRATEGIES,
+  rangeText,
+  type ConfigurationDraft,
+  type FieldErrors,
+  type NumberFieldSpec,
+  type SettingValues,
+} from '@/lib/forms/index';
+import s from './NewExperimentForm.module.css';
+
+/** The fields shown at once; the others wait under "More settings". */
+const MAIN: readonly NumberFieldSpec['name'][] = ['beamWidth', 'branchFactor', 'maxDepth', 'seed', 'latencyMs'];
+const MAIN_FIELDS = MAIN.map((name) => NUMBER_FIELDS.find((f) => f.name === name)).filter(
+  (f): f is NumberFieldSpec => f !== undefined,
+);
+const MORE_FIELDS = NUMBER_FIELDS.filter((f) => !MAIN.includes(f.name));
+
+function NumberField({
+  id,
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  field: NumberFieldSpec;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  const range = rangeText(field);
+  return (
+    <div className={s.setting} data-invalid={Boolean(error)}>
+      <label htmlFor={id} className={s.settingLabel} title={field.hint}>
+        {field.label}
+        {range && <span className={s.rangeText}>{range}</span>}
+      </label>
+      <input
+        id={id}
+        className={`input ${s.control}`}
+        type="number"
+        step={field.step}
+        min={field.min ?? undefined}
+        max={field.max ?? undefined}
+        placeholder={field.nullable ? 'none' : undefined}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        data-testid={`${id}`}
+      />
+      {error && (
+        <span className={`field-error ${s.settingError}`} role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function ConfigurationCard({
+  index,
+  draft,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  draft: ConfigurationDraft;
+  errors: FieldErrors & { label?: string };
+  onChange: (next: ConfigurationDraft) => void;
+  /** null: the last configuration cannot be removed. */
+  onRemove: (() => void) | null;
+}) {
+  const [more, setMore] = useState(false);
+  const prefix = `config-${index}`;
+  const set = (name: keyof SettingValues, value: string) =>
+    onChange({ ...draft, settings: { ...draft.settings, [name]: value } });
+  const showMore = more || MORE_FIELDS.some((f) => errors[f.name]);
+  return (
+    <fieldset className={s.configuration} data-testid={`configuration-${index}`}>
+      <legend className={s.legend}>Configuration {index + 1}</legend>
+      <div className={s.configHead}>
+        <div className="field">
+          <label htmlFor={`${prefix}-label`}>Label</label>
+          <input
+            id={`${prefix}-label`}
+            value={draft.label}
+            onChange={(e) => onChange({ ...draft, label: e.target.value })}
+            aria-invalid={Boolean(errors.label)}
+            data-testid={`${prefix}-label`}
+          />
+          {errors.label && <span className="field-error">{errors.label}</span>}
+        </div>
+        <div className="field">
+          <label htmlFor={`${prefix}-strategy`}>Strategy</label>
+          <select
+            id={`${prefix}-strategy`}
+            value={draft.settings.explorationStrategy}
+            onChange={(e) => set('explorationStrategy', e.target.value)}
+            data-testid={`${prefix}-strategy`}
+          >
+            {STRATEGIES.map((st) => (
+              <option key={st.value} value={st.value}>
+                {st.label} ({st.hint})
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className={s.settings}>
+        {MAIN_FIELDS.map((f) => (
+          <NumberField
+            key={f.name}
+            id={`${prefix}-${f.name}`}
+            field={f}
+            value={draft.settings[f.name]}
+            error={errors[f.name]}
+            onChange={(v) => set(f.name, v)}
+          />
+        ))}
+      </div>
+      {showMore && (
+        <div className={s.settings} data-testid={`${prefix}-more`}>
+          {MORE_FIELDS.map((f) => (
+            <NumberField
+              key={f.name}
+              id={`${prefix}-${f.name}`}
+              field={f}
+              value={draft.settings[f.name]}
+              error={errors[f.name]}
+              onChange={(v) => set(f.name, v)}
+            />
+          ))}
+        </div>
+      )}
+      <div className={s.configFoot}>
+        <button type="button" className={s.linkButton} aria-expanded={showMore} onClick={() => setMore(!showMore)}>
+          {showMore ? 'Fewer settings' : 'More settings'}
+        </button>
+        <span className="field-hint">simulated model</span>
+        {onRemove && (
+          <button
+            type="button"
+            className={`${s.linkButton} ${s.remove}`}
+            onClick={onRemove}
+            data-testid={`${prefix}-remove`}
+          >
+            Remove
+          </button>
+        )}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,218 @@
+'use client';
+/**
+ * The form that starts an experiment: a name, the task, the items (ItemsPicker.tsx), one or more configurations
+ * (ConfigurationCard.tsx), repetitions and a cost cap. Before Start it shows what experiment.estimate says of the
+ * draft as it stands: the cell count, the estimated cost and every problem create would refuse (beside the
+ * browser's own); Start is disabled while there is any. A refusal of create is shown with the field it names. On
+ * success it opens the experiment's page.
+ * Not responsible for parsing the draft (lib/forms/experiment-form.ts) nor for the server's checks.
+ */
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useDeferredValue, useMemo, useState, type FormEvent } from 'react';
+import { formatCost } from '@/lib/contract/format';
+import { TASK_INFO } from '@/lib/contract/tasks';
+import {
+  configurationDraft,
+  configurationFieldErrors,
+  experimentRequest,
+  initialConfigurations,
+  problemPlace,
+  type ConfigurationDraft,
+  type Problem,
+} from '@/lib/forms/index';
+import { useTRPC } from '@/lib/trpc/index';
+import { ConfigurationCard } from './ConfigurationCard';
+import { ItemsPicker, type ChosenDataset } from './ItemsPicker';
+import s from './NewExperimentForm.module.css';
+
+export function NewExperimentForm() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [taskId, setTaskId] = useState<string>(TASK_INFO[0]?.id ?? 'game24');
+  const [dataset, setDataset] = useState<ChosenDataset | null>(null);
+  const [configurations, setConfigurations] = useState<ConfigurationDraft[]>(initialConfigurations);
+  const [repetitions, setRepetitions] = useState('1');
+  const [costCapUsd, setCostCapUsd] = useState('');
+
+  const request = useMemo(
+    () => experimentRequest({ name, taskId, datasetId: dataset?.id ?? null, configurations, repetitions, costCapUsd }),
+    [name, taskId, dataset, configurations, repetitions, costCapUsd],
+  );
+  // typing in a field asks again once React has a moment, not on every keystroke's render
+  const input = useDeferredValue(request.input);
+  const estimate = useQuery({
+    ...trpc.experiment.estimate.queryOptions(input ?? skipToken),
+    placeholderData: keepPreviousData,
+  });
+  const create = useMutation(
+    trpc.experiment.create.mutationOptions({
+      onSuccess: ({ id }) => {
+        void queryClient.invalidateQueries({ queryKey: trpc.experiment.list.pathKey() });
+        router.push(`/experiments/${encodeURIComponent(id)}`);
+      },
+    }),
+  );
+
+  const current = input !== null && input === request.input && !estimate.isPlaceholderData;
+  const serverProblems: Problem[] = current ? (estimate.data?.problems ?? []) : [];
+  const refusal = create.error
+    ? [{ field: (create.error.data as { field?: string } | undefined)?.field ?? '', message: create.error.message }]
+    : [];
+  const problems = [...request.problems, ...serverProblems, ...refusal];
+  const busy = create.isPending || create.isSuccess;
+  const ready = request.input !== null && current && estimate.isSuccess && serverProblems.length === 0;
+  const labels = configurations.map((c) => c.label);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!ready || busy || !request.input) return;
+    create.mutate(request.input);
+  }
+
+  function update(next: ConfigurationDraft[]) {
+    setConfigurations(next);
+    create.reset();
+  }
+
+  return (
+    <form className={s.form} onSubmit={submit} aria-label="Start an experiment" noValidate data-testid="new-experiment">
+      <div className={s.topRow}>
+        <div className="field">
+          <label htmlFor="experiment-name">Name</label>
+          <input
+            id="experiment-name"
+            value={name}
+            placeholder={dataset ? `${dataset.name}: ${labels.join(' vs ')}` : 'optional'}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="field-experiment-name"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="experiment-task">Task</label>
+          <select
+            id="experiment-task"
+            value={taskId}
+            onChange={(e) => {
+              setTaskId(e.target.value);
+              setDataset(null);
+            }}
+            data-testid="field-experiment-task"
+          >
+            {TASK_INFO.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="experiment-repetitions">Repetitions</label>
+          <input
+            id="experiment-repetitions"
+            type="number"
+            min={1}
+            value={repetitions}
+            onChange={(e) => setRepetitions(e.target.value)}
+            data-testid="field-repetitions"
+          />
+          <span className="field-hint">runs per item and configuration</span>
+        </div>
+        <div className="field">
+          <label htmlFor="experiment-cap">Cost cap ($)</label>
+          <input
+            id="experiment-cap"
+            type="number"
+            step="0.1"
+            min={0}
+            placeholder="none"
+            value={costCapUsd}
+            onChange={(e) => setCostCapUsd(e.target.value)}
+            data-testid="field-cost-cap"
+          />
+          <span className="field-hint">for the whole experiment</span>
+        </div>
+      </div>
+
+      <ItemsPicker key={taskId} taskId={taskId} chosen={dataset} onDataset={setDataset} />
+
+      <div className={s.configurations}>
+        {configurations.map((c, i) => (
+          <ConfigurationCard
+            key={c.key}
+            index={i}
+            draft={c}
+            errors={configurationFieldErrors(problems, i)}
+            onChange={(next) => update(configurations.map((x) => (x.key === c.key ? next : x)))}
+            onRemove={configurations.length > 1 ? () => update(configurations.filter((x) => x.key !== c.key)) : null}
+          />
+        ))}
+        <button
+          type="button"
+          className={`btn ${s.addConfiguration}`}
+          onClick={() => {
+            const key = Math.max(0, ...configurations.map((c) => c.key)) + 1;
+            const last = configurations.at(-1);
+            update([...configurations, configurationDraft(key, `configuration ${key}`, last?.settings)]);
+          }}
+          data-testid="add-configuration"
+        >
+          + Add a configuration
+        </button>
+      </div>
+
+      <div className={s.foot}>
+        <Estimate
+          cells={current ? (estimate.data?.cells ?? null) : null}
+          cost={current ? (estimate.data?.estimatedCostUsd ?? null) : null}
+          basis={current ? (estimate.data?.basis ?? '') : ''}
+          pending={request.input !== null && !current}
+          error={estimate.error?.message ?? null}
+        />
+        <button type="submit" className="btn btn-primary" disabled={!ready || busy} data-testid="start-experiment">
+          {busy ? 'Starting…' : 'Start experiment'}
+        </button>
+      </div>
+      {problems.length > 0 && (
+        <ul className={s.problems} data-testid="experiment-problems" aria-live="polite">
+          {problems.map((p, i) => (
+            <li key={`${p.field}-${i}`}>
+              <b>{problemPlace(p.field, labels)}</b>: {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </form>
+  );
+}
+
+function Estimate({
+  cells,
+  cost,
+  basis,
+  pending,
+  error,
+}: {
+  cells: number | null;
+  cost: number | null;
+  basis: string;
+  pending: boolean;
+  error: string | null;
+}) {
+  if (error) return <span className="field-error">Could not estimate: {error}</span>;
+  if (cells === null)
+    return (
+      <span className="field-hint">{pending ? 'Estimating…' : 'The estimate shows once the draft is complete.'}</span>
+    );
+  return (
+    <span className={s.estimate} data-testid="experiment-estimate">
+      <b data-testid="estimate-cells">{cells.toLocaleString('en-US')} cells</b>
+      <span title={basis}>
+        {cost === null ? 'cost not known' : `about ${formatCost(cost)}`}
+        {basis && <span className={s.basis}> · {basis}</span>}
+      </span>
+    </span>
+  );
+}
