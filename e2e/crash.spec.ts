@@ -110,3 +110,72 @@ test('an import cut by SIGKILL mid-way is gone whole after the restart, and the 
     server.kill('SIGKILL');
   }
 });
+
+interface ExperimentProgress {
+  status: string;
+  progress: { done: number; total: number };
+  cells: { item: number; configuration: number; runId: string | null; outcome: string; costUsd: number }[];
+}
+
+test('an experiment cut by SIGKILL keeps every finished cell and runs the rest after the restart', async () => {
+  const db = 'data/e2e-crash-experiment.db';
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const start = () =>
+    startServer(port, {
+      DATABASE_URL: `file:./${db}`,
+      ARBORIST_DEMO: '0',
+      ARBORIST_RESUME: 'auto',
+      ARBORIST_MAX_CONCURRENT_RUNS: '2',
+    });
+  let server = start();
+  try {
+    await waitUntilUp(server, base);
+    const { id } = await mutate<{ id: string }>(base, 'experiment.create', {
+      taskId: 'game24',
+      items: ['4 9 10 13', '1 1 4 6', '2 7 8 8', '1 2 3 4', '3 3 8 8', '1 5 5 5'],
+      configurations: [
+        { label: 'beam 1', config: { beamWidth: 1 }, model: { provider: 'simulated', seed: 1, latencyMs: 40 } },
+        { label: 'beam 3', config: { beamWidth: 3 }, model: { provider: 'simulated', seed: 1, latencyMs: 40 } },
+      ],
+    });
+    const view = () => query<ExperimentProgress>(base, 'experiment.byId', { id });
+    await expect.poll(async () => (await view()).progress.done, { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+    server.kill('SIGKILL');
+    await new Promise((resolve) => server.once('exit', resolve));
+
+    // what the file holds at the kill, read without a server: the cells whose runs had finished
+    const file = new Database(db, { readonly: true });
+    const finishedBefore = file
+      .prepare(
+        `SELECT c."item", c."configuration", c."runId", r."cost" FROM "ExperimentCell" c JOIN "Run" r ON r."id" = c."runId"
+         WHERE c."experimentId" = ? AND r."status" = 'finished'`,
+      )
+      .all(id) as { item: number; configuration: number; runId: string; cost: number }[];
+    file.close();
+    expect(finishedBefore.length).toBeGreaterThanOrEqual(3);
+    expect(finishedBefore.length).toBeLessThan(12);
+
+    server = start();
+    await waitUntilUp(server, base);
+    await expect.poll(async () => (await view()).status, { timeout: 90_000 }).toBe('finished');
+    const after = await view();
+    expect(after.progress).toMatchObject({ done: 12, total: 12 });
+    expect(after.cells.every((c) => c.outcome === 'solved' || c.outcome === 'failed')).toBe(true);
+    expect(new Set(after.cells.map((c) => c.runId)).size).toBe(12); // one run per cell, none started twice
+    for (const cell of finishedBefore) {
+      const now = after.cells.find((c) => c.item === cell.item && c.configuration === cell.configuration)!;
+      expect(now.runId).toBe(cell.runId);
+      expect(now.costUsd).toBe(cell.cost);
+    }
+    // the runs cut mid-search resumed from their logs: no gap, one run.finished each
+    for (const cell of after.cells) {
+      const events = await ndjson(base, cell.runId!);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      expect(events.filter((e) => e.type === 'run.finished')).toHaveLength(1);
+    }
+  } finally {
+    server.kill('SIGKILL');
+  }
+});

@@ -16,6 +16,7 @@ import { prepareTeamMode } from './auth/setup';
 import { EventBus, RunLog, sweepStagedImports } from './run-log/index';
 import { RunManager, type RunManagerOptions } from './runs/run-manager';
 import { IngestRuns } from './ingest/service';
+import { ExperimentService } from './experiments/index';
 import { seedDemoRun } from './runs/demo';
 import { configureSandbox } from '../tasks/index';
 
@@ -30,6 +31,8 @@ export interface ServerServices {
   manager: RunManager;
   /** External runs (the ingest API): a program elsewhere runs the search and streams it in. */
   ingest: IngestRuns;
+  /** Experiments: datasets x configurations, every cell a run of the manager's. */
+  experiments: ExperimentService;
 }
 
 /** What wires one set of services (the process's, or a test's on its own database). */
@@ -38,6 +41,8 @@ export interface WireOptions extends Omit<RunManagerOptions, 'runLog'> {
   /** External runs: the silence after which one is interrupted, and the heartbeat asked for. */
   ingestTimeoutMs?: number;
   ingestHeartbeatMs?: number;
+  /** Cells of one experiment queued or running at once; default twice maxConcurrentRuns. */
+  experimentCellsInFlight?: number;
 }
 
 /**
@@ -45,7 +50,7 @@ export interface WireOptions extends Omit<RunManagerOptions, 'runLog'> {
  * runs) each get the RunLog and neither knows the other.
  */
 export function wireServices(options: WireOptions): ServerServices {
-  const { bus, ingestTimeoutMs, ingestHeartbeatMs, ...managerOptions } = options;
+  const { bus, ingestTimeoutMs, ingestHeartbeatMs, experimentCellsInFlight, ...managerOptions } = options;
   const log: Logger =
     options.log === undefined
       ? loggerFromFunction((message) => console.log(`[arborist] ${message}`))
@@ -61,7 +66,14 @@ export function wireServices(options: WireOptions): ServerServices {
     heartbeatMs: ingestHeartbeatMs ?? 5_000,
     log: (message) => log.info(message),
   });
-  return { prisma: options.prisma, bus, runLog, manager, ingest };
+  const experiments = new ExperimentService({
+    prisma: options.prisma,
+    manager,
+    runLog,
+    log,
+    cellsInFlight: experimentCellsInFlight ?? 2 * options.maxConcurrentRuns,
+  });
+  return { prisma: options.prisma, bus, runLog, manager, ingest, experiments };
 }
 
 const globalForServices = globalThis as typeof globalThis & {
@@ -103,6 +115,9 @@ async function createServices(): Promise<ServerServices> {
     resumeMode: env.ARBORIST_RESUME,
     ingestTimeoutMs: env.ARBORIST_INGEST_TIMEOUT_MS,
     ingestHeartbeatMs: env.ARBORIST_INGEST_HEARTBEAT_MS,
+    ...(env.ARBORIST_EXPERIMENT_CELLS_IN_FLIGHT && {
+      experimentCellsInFlight: env.ARBORIST_EXPERIMENT_CELLS_IN_FLIGHT,
+    }),
     log,
     instanceId,
     ...(cluster && { cluster }),
@@ -117,6 +132,8 @@ async function createServices(): Promise<ServerServices> {
   await manager.recover();
   // external runs whose client fell silent (this start's clock: one left running by the last server gets its timeout)
   ingest.startSweeper();
+  // running experiments start the cells they had not started (their interrupted runs resume with the manager)
+  services.experiments.start();
   if (env.ARBORIST_DEMO === '1') {
     if (clustered) {
       // instances starting together on an empty database: one seeds, the others (after the lock) see its run
@@ -144,8 +161,9 @@ export function shutdownServices(): Promise<void> {
     const log = globalForServices.arboristLog;
     const limitMs = readEnv().ARBORIST_SHUTDOWN_MS;
     const work = (async () => {
-      const { manager, ingest, prisma } = await services;
+      const { manager, ingest, experiments, prisma } = await services;
       ingest.stopSweeper();
+      experiments.stop();
       const { handedBack, stopped } = await manager.shutdown();
       log?.info('graceful shutdown done', { handedBack, stopped });
       await prisma.$disconnect();

@@ -82,6 +82,8 @@ const envSchema = z.object({
    * model costs little but memory, so a team server's instance may run hundreds.
    */
   ARBORIST_MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(1000).default(4),
+  /** Cells of one experiment queued or running at once (default: twice ARBORIST_MAX_CONCURRENT_RUNS). */
+  ARBORIST_EXPERIMENT_CELLS_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).optional(),
   /** After a restart, continue interrupted runs at once ("auto") or when a person asks ("manual"). */
   ARBORIST_RESUME: z.enum(['auto', 'manual']).default('auto'),
   /** Seed a finished demo run into an empty database ("0" to skip). */

@@ -20,7 +20,7 @@ import type { ServerServices } from '../services';
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 const MAX_TAG_LENGTH = 200;
 
-type Services = Pick<ServerServices, 'prisma'>;
+type Services = Pick<ServerServices, 'prisma'> & Partial<Pick<ServerServices, 'experiments'>>;
 
 function jsonError(status: number, error: string): Response {
   return Response.json({ error }, { status, headers: { 'cache-control': 'no-store' } });
@@ -139,7 +139,27 @@ export async function importRunsResponse(
       now,
       ownerId,
     });
-    if (result.ok) return Response.json({ kind: result.kind, runs: result.runs });
+    if (result.ok) {
+      // a log of many games of one search is an experiment over those games (its runs are its cells)
+      // (the runs are stored by now: an experiment that cannot be made is logged, and the import still succeeded)
+      const experiment =
+        result.kind === 'tot-log' && services.experiments
+          ? await services.experiments
+              .recordImport(
+                result.runs.map((r) => r.id),
+                { fileName, ownerId },
+              )
+              .catch((error: unknown) => {
+                console.error('[arborist] the imported log was stored, its experiment not:', error);
+                return null;
+              })
+          : null;
+      return Response.json({
+        kind: result.kind,
+        runs: result.runs,
+        ...(experiment && { experimentId: experiment.id }),
+      });
+    }
     if (result.input) return jsonError(400, result.message);
     console.error('[arborist] import failed:', result.message);
     return jsonError(500, 'Internal server error: nothing was imported');

@@ -48,7 +48,14 @@ export {
 } from './live-writer';
 export { listNodes, type NodeRecord, nodeRow } from './nodes';
 export { foldTouched } from './projection';
-export { type AlsoWrite, type CommitOptions, RunLog, type RunLogOptions, type WriteFence } from './run-log';
+export {
+  type AlsoWrite,
+  type CommitOptions,
+  RunLog,
+  type RunLogOptions,
+  type StopListener,
+  type WriteFence,
+} from './run-log';
 export type { NewRun } from './run-row';
 export type { RunPatch } from './run-rows';
 export { latestTreeText } from './snapshots';

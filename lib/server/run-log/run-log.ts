@@ -54,8 +54,33 @@ export interface RunLogOptions {
 /** Interactive transactions of the log: generous, since one holds whole steps of a busy run or an import's chunk. */
 const TRANSACTION_TIMEOUT_MS = 30_000;
 
+/** Told when a run has stopped in this process (its end stored, or its row marked failed): see RunLog.onStop. */
+export type StopListener = (runId: string) => void;
+
 export class RunLog {
+  private readonly stopListeners = new Set<StopListener>();
+
   constructor(private readonly options: RunLogOptions) {}
+
+  /**
+   * Calls `listener` after a run's end is stored here (or its row marked failed when its log could not say so), so
+   * a producer waiting for runs (an experiment starting its next cells) need not poll. Listeners must not throw and
+   * must not wait: they are told, not awaited. Returns the unsubscribe.
+   */
+  onStop(listener: StopListener): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
+  }
+
+  private told(runId: string): void {
+    for (const listener of this.stopListeners) {
+      try {
+        listener(runId);
+      } catch (error) {
+        this.options.log.warn('a stop listener failed', { runId, error });
+      }
+    }
+  }
 
   get bus(): EventBus {
     return this.options.bus;
@@ -163,6 +188,7 @@ export class RunLog {
     }
     forgetQueryHistory();
     await this.closeStreams(runId, why);
+    this.told(runId);
   }
 
   /** Ends every stream following a run (a cluster's other instances hear it through NOTIFY). */
@@ -193,6 +219,7 @@ export class RunLog {
    */
   async markFailedOutsideLog(runId: string, message: string): Promise<void> {
     await writeRunPatch(this.options.prisma, runId, { status: 'failed', error: message, finishedAt: new Date() });
+    this.told(runId);
   }
 
   /** Deletes a run with its log, nodes and snapshot (foreign keys cascade); false when there was none. */

@@ -37,6 +37,7 @@ import { remainingDailyBudget } from './daily-budget';
 import { type ModelSpec, modelSpecSchema } from '../../contract/model-spec';
 import { createModel, modelLabel, specModelId } from './model-factory';
 import {
+  type AlsoWrite,
   createWriteState,
   drainWrites,
   dropPending,
@@ -109,6 +110,13 @@ export interface StartRunInput {
   breakpoints?: Breakpoint[];
   /** Who asks, for the policy (goal, model, budget: policy.ts); absent for the server's own runs (the demo). */
   caller?: Caller;
+  /** The new run's id, when its producer must name it before it exists (an experiment's cell claims it). */
+  id?: string;
+  /**
+   * Written in the run's own creation transaction (an experiment's cell claimed for it): when it throws, the run is
+   * not created.
+   */
+  alsoWrite?: AlsoWrite;
 }
 
 interface LiveRun extends RunWriteState {
@@ -208,6 +216,7 @@ export class RunManager implements ClusterHost {
     const breakpoints = input.breakpoints ?? [];
     const { record } = await this.runLog.open(
       {
+        ...(input.id && { id: input.id }),
         taskId: task,
         goal: replayGoal,
         modelId,
@@ -223,6 +232,7 @@ export class RunManager implements ClusterHost {
           ? [{ type: 'breakpoints.set' as const, payload: { breakpoints, actor: input.actor ?? 'person' } }]
           : []),
       ],
+      input.alsoWrite ? { also: input.alsoWrite } : {},
     );
     await this.dispatch(record.id);
     return record;

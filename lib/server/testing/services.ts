@@ -41,13 +41,15 @@ export function createTestServices(options: Partial<WireOptions> = {}, database?
     log: () => {},
     ...options,
   });
-  const { manager, ingest } = services;
+  const { manager, ingest, experiments } = services;
   return {
     ...services,
     file: location,
     restart: (more) => createTestServices({ ...options, ...more }, location),
     async close() {
       ingest.stopSweeper();
+      experiments.stop();
+      await experiments.settled();
       await manager.stopAll();
       await prisma.$disconnect();
       if (dir) rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 /** Every router, registered once. The browser imports `type AppRouter` only. */
 import { authRouter } from './auth';
 import { backendRouter } from './backend';
+import { datasetRouter, experimentRouter } from './experiment';
 import { benchRouter } from './bench';
 import { keysRouter } from './keys';
 import { nodeRouter } from './node';
@@ -18,6 +19,8 @@ export const appRouter = router({
   users: usersRouter,
   keys: keysRouter,
   shares: sharesRouter,
+  experiment: experimentRouter,
+  dataset: datasetRouter,
 });
 
 export type AppRouter = typeof appRouter;
