@@ -8,7 +8,7 @@
  */
 
 export { createPrismaClient } from './db/client';
-export { withoutPrompt } from './run-log/index';
+export { EventBus, withoutPrompt } from './run-log/index';
 export { migrate } from './db/migrate';
 export { eventPagesText, ndjsonBody, streamRunEventPages, streamRunEvents } from './streaming/event-stream';
 export { isSecureRequest } from './auth/cookies';
@@ -23,10 +23,16 @@ export {
   ingestFinishResponse,
   ingestHeartbeatResponse,
 } from './http/ingest';
-export { getServices, shutdownServices } from './services';
+export { getServices, shutdownServices, wireServices } from './services';
 export { checkHealth, type HealthReport } from './cluster/index';
 export { actorFromHeader } from './auth/actor';
 export { createContextInner } from './trpc/context';
-export { appRouter } from './trpc/routers/root';
+export { appRouter, createCaller } from './trpc/routers/root';
 export { runFor } from './trpc/run-access';
 export type { AppRouter } from './trpc/routers/root';
+// the experiment CLI's local mode (lib/cli/experiment-local.ts) wires the services in its own process on the app's
+// SQLite file, without recovering or sweeping anything, and calls the routers through createCaller as the local person
+export { readEnv } from './core/env';
+export { resolveDatabase } from './db/backend';
+export { authSettings } from './auth/settings';
+export { principalFor } from './auth/principal';
