@@ -86,6 +86,33 @@ describe('POST /api/runs/import', () => {
     expect(new Set(tags.map((t) => t.importTag))).toEqual(new Set(['tot-log:sample.json:2025-01-01T00:00:00.000Z']));
   });
 
+  it('makes a log of many games an experiment over those games, with the log’s own outcomes and cost', async () => {
+    const { s } = await setupWithRun();
+    const res = await importRuns(s, post(readFileSync(SAMPLE), '?name=sample.json'));
+    const body = (await res.json()) as { runs: { id: string; goal: string }[]; experimentId: string };
+    expect(body.experimentId).toEqual(expect.any(String));
+    const view = await s.experiments.view(body.experimentId);
+    expect(view).toMatchObject({ status: 'finished', taskId: 'game24', importTag: expect.stringMatching(/^tot-log:/) });
+    expect(view.name).toBe('sample.json (5 games)');
+    expect(view.items.map((i) => i.goal)).toEqual(body.runs.map((r) => r.goal));
+    expect(view.configurations).toHaveLength(1);
+    expect(view.configurations[0]!.label).toMatch(/gpt-4/);
+    const runs = await s.prisma.run.findMany({ where: { id: { in: body.runs.map((r) => r.id) } } });
+    const byId = new Map(runs.map((r) => [r.id, r]));
+    expect(view.cells.map((c) => c.runId)).toEqual(body.runs.map((r) => r.id));
+    for (const cell of view.cells) {
+      const run = byId.get(cell.runId!)!;
+      expect(cell.outcome).toBe(run.success ? 'solved' : 'failed');
+      expect(cell.costUsd).toBe(run.cost);
+    }
+    expect(view.configurations[0]!.solved).toBe(runs.filter((r) => r.success).length);
+    expect(view.configurations[0]!.costUsd).toBeCloseTo(
+      runs.reduce((sum, r) => sum + r.cost, 0),
+      10,
+    );
+    expect((await s.experiments.list()).map((e) => e.id)).toContain(body.experimentId);
+  });
+
   it('answers 400 with the reason, and writes nothing', async () => {
     const { s, runId } = await setupWithRun();
     const text = await (await exportRunResponse(s, runId)).text();
