@@ -27,7 +27,7 @@ import { progressOf, summarizeByConfiguration } from '../../experiments/index';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../core/errors';
 import { loadPriceTable, readEnv } from '../core/env';
 import type { Logger } from '../core/logger';
-import type { PrismaClient } from '../db/client';
+import { databaseKindOf, type PrismaClient } from '../db/client';
 import {
   cellCounts,
   CellTakenError,
@@ -199,7 +199,26 @@ export class ExperimentService {
     return run;
   }
 
+  /**
+   * One look at an experiment. On a team server every instance feeds every running experiment: one at a time per
+   * experiment (a transaction's advisory lock, held while this instance starts its cells; the others skip the turn),
+   * so the cells in flight keep to the limit across the cluster. The claim in each run's creation keeps a cell from
+   * running twice even without it.
+   */
   private async feedOnce(id: string): Promise<void> {
+    const prisma = this.options.prisma;
+    if (databaseKindOf(prisma) !== 'postgresql') return this.feedUnlocked(id);
+    await prisma.$transaction(
+      async (tx) => {
+        const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
+          SELECT pg_try_advisory_xact_lock(hashtext(${`arborist-experiment:${id}`})) AS locked`;
+        if (row?.locked) await this.feedUnlocked(id);
+      },
+      { timeout: 120_000 },
+    );
+  }
+
+  private async feedUnlocked(id: string): Promise<void> {
     const prisma = this.options.prisma;
     const experiment = await getExperiment(prisma, id);
     if (!experiment || experiment.status !== 'running') return;

@@ -96,6 +96,7 @@ async function createClusterDatabase(): Promise<TestClusterDatabase> {
     },
     async close() {
       for (const instance of instances) {
+        instance.experiments.stop();
         await instance.manager.crash().catch(() => undefined);
         await instance.prisma.$disconnect();
       }
