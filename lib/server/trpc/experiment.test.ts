@@ -112,6 +112,18 @@ describe.each(BACKENDS)('experiments (%s)', (backend) => {
       configurations: ['beam 1', 'beam 3'],
     });
     expect(await s.prisma.run.count()).toBe(16);
+
+    // a cell's run knows its way back; a run of no experiment says none
+    const cell = view.cells.find((c) => c.item === 2 && c.configuration === 1 && c.repetition === 1)!;
+    expect(await api.experiment.ofRun({ runId: cell.runId! })).toMatchObject({
+      experimentId: id,
+      item: 2,
+      configuration: 1,
+      repetition: 1,
+      configurationLabel: 'beam 3',
+    });
+    const alone = await api.run.create({ taskId: 'game24', goal: '4 9 10 13', model: simulated() });
+    expect(await api.experiment.ofRun({ runId: alone.id })).toBeNull();
   });
 
   it('refuses what cannot run before anything starts, naming the field', async () => {

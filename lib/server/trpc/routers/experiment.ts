@@ -13,7 +13,8 @@ import { SHIPPED_DATASETS } from '../../../experiments/index';
 import { shippedDatasetItems } from '../../../experiments/server';
 import { ForbiddenError } from '../../core/errors';
 import { editDataset, makeDataset } from '../../experiments/index';
-import { listDatasets } from '../../repositories/experiments';
+import { cellOfRun, listDatasets } from '../../repositories/experiments';
+import { runFor } from '../run-access';
 import { callerOf } from '../../runs/policy';
 import { memberProcedure, router, signedInProcedure } from '../trpc';
 import type { Context } from '../context';
@@ -78,6 +79,21 @@ export const experimentRouter = router({
     .mutation(({ ctx, input }) => ctx.experiments.create(input, requester(ctx))),
   list: readProcedure.query(({ ctx }) => ctx.experiments.list()),
   byId: readProcedure.input(idInput).query(({ ctx, input }) => ctx.experiments.view(input.id)),
+  /**
+   * The experiment cell a run is (its experiment's id and name, the item, configuration and repetition), for the run
+   * page's way back; null for a run of no experiment, and for a share link's holder (who sees the run only).
+   */
+  ofRun: signedInProcedure
+    .input(z.strictObject({ runId: z.string().min(1).max(100) }))
+    .query(async ({ ctx, input }) => {
+      await runFor(ctx, input.runId, 'read');
+      if (!canListRuns(ctx.who)) return null;
+      const cell = await cellOfRun(ctx.prisma, input.runId);
+      if (!cell) return null;
+      const experiment = await ctx.experiments.record(cell.experimentId);
+      const configurations = (experiment?.configurations ?? []) as { label: string }[];
+      return { ...cell, configurationLabel: configurations[cell.configuration]?.label ?? '' };
+    }),
   pause: memberProcedure.input(idInput).mutation(async ({ ctx, input }) => {
     await ctx.experiments.pause(input.id);
     return { ok: true as const };
