@@ -110,8 +110,8 @@ export function ConfigurationCard({
             data-testid={`${prefix}-strategy`}
           >
             {STRATEGIES.map((st) => (
-              <option key={st.value} value={st.value}>
-                {st.label} ({st.hint})
+              <option key={st.value} value={st.value} title={st.hint}>
+                {st.label}
               </option>
             ))}
           </select>

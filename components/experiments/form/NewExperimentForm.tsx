@@ -62,6 +62,8 @@ export function NewExperimentForm() {
     ? [{ field: (create.error.data as { field?: string } | undefined)?.field ?? '', message: create.error.message }]
     : [];
   const problems = [...request.problems, ...serverProblems, ...refusal];
+  // no items yet is where every draft starts, not a mistake: the estimate's line asks for them
+  const shownProblems = problems.filter((p) => p.field !== 'datasetId');
   const busy = create.isPending || create.isSuccess;
   const ready = request.input !== null && current && estimate.isSuccess && serverProblems.length === 0;
   const labels = configurations.map((c) => c.label);
@@ -79,62 +81,20 @@ export function NewExperimentForm() {
 
   return (
     <form className={s.form} onSubmit={submit} aria-label="Start an experiment" noValidate data-testid="new-experiment">
-      <div className={s.topRow}>
-        <div className="field">
-          <label htmlFor="experiment-name">Name</label>
-          <input
-            id="experiment-name"
-            value={name}
-            placeholder={dataset ? `${dataset.name}: ${labels.join(' vs ')}` : 'optional'}
-            onChange={(e) => setName(e.target.value)}
-            data-testid="field-experiment-name"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="experiment-task">Task</label>
-          <select
-            id="experiment-task"
-            value={taskId}
-            onChange={(e) => {
-              setTaskId(e.target.value);
-              setDataset(null);
-            }}
-            data-testid="field-experiment-task"
-          >
-            {TASK_INFO.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="experiment-repetitions">Repetitions</label>
-          <input
-            id="experiment-repetitions"
-            type="number"
-            min={1}
-            value={repetitions}
-            onChange={(e) => setRepetitions(e.target.value)}
-            data-testid="field-repetitions"
-          />
-          <span className="field-hint">runs per item and configuration</span>
-        </div>
-        <div className="field">
-          <label htmlFor="experiment-cap">Cost cap ($)</label>
-          <input
-            id="experiment-cap"
-            type="number"
-            step="0.1"
-            min={0}
-            placeholder="none"
-            value={costCapUsd}
-            onChange={(e) => setCostCapUsd(e.target.value)}
-            data-testid="field-cost-cap"
-          />
-          <span className="field-hint">for the whole experiment</span>
-        </div>
-      </div>
+      <DraftBasics
+        name={name}
+        namePlaceholder={dataset ? `${dataset.name}: ${labels.join(' vs ')}` : 'optional'}
+        taskId={taskId}
+        repetitions={repetitions}
+        costCapUsd={costCapUsd}
+        onName={setName}
+        onTask={(id) => {
+          setTaskId(id);
+          setDataset(null);
+        }}
+        onRepetitions={setRepetitions}
+        onCostCap={setCostCapUsd}
+      />
 
       <ItemsPicker key={taskId} taskId={taskId} chosen={dataset} onDataset={setDataset} />
 
@@ -169,15 +129,16 @@ export function NewExperimentForm() {
           cost={current ? (estimate.data?.estimatedCostUsd ?? null) : null}
           basis={current ? (estimate.data?.basis ?? '') : ''}
           pending={request.input !== null && !current}
+          noItems={dataset === null}
           error={estimate.error?.message ?? null}
         />
         <button type="submit" className="btn btn-primary" disabled={!ready || busy} data-testid="start-experiment">
           {busy ? 'Starting…' : 'Start experiment'}
         </button>
       </div>
-      {problems.length > 0 && (
+      {shownProblems.length > 0 && (
         <ul className={s.problems} data-testid="experiment-problems" aria-live="polite">
-          {problems.map((p, i) => (
+          {shownProblems.map((p, i) => (
             <li key={`${p.field}-${i}`}>
               <b>{problemPlace(p.field, labels)}</b>: {p.message}
             </li>
@@ -193,18 +154,26 @@ function Estimate({
   cost,
   basis,
   pending,
+  noItems,
   error,
 }: {
   cells: number | null;
   cost: number | null;
   basis: string;
   pending: boolean;
+  noItems: boolean;
   error: string | null;
 }) {
   if (error) return <span className="field-error">Could not estimate: {error}</span>;
   if (cells === null)
     return (
-      <span className="field-hint">{pending ? 'Estimating…' : 'The estimate shows once the draft is complete.'}</span>
+      <span className="field-hint" data-testid="estimate-hint">
+        {pending
+          ? 'Estimating…'
+          : noItems
+            ? 'Choose the items: the cell count and the cost estimate follow.'
+            : 'The estimate shows once the problems below are fixed.'}
+      </span>
     );
   return (
     <span className={s.estimate} data-testid="experiment-estimate">
@@ -214,5 +183,84 @@ function Estimate({
         {basis && <span className={s.basis}> · {basis}</span>}
       </span>
     </span>
+  );
+}
+
+/** The draft's basics: its name, task, repetitions and cost cap. */
+function DraftBasics({
+  name,
+  namePlaceholder,
+  taskId,
+  repetitions,
+  costCapUsd,
+  onName,
+  onTask,
+  onRepetitions,
+  onCostCap,
+}: {
+  name: string;
+  namePlaceholder: string;
+  taskId: string;
+  repetitions: string;
+  costCapUsd: string;
+  onName: (v: string) => void;
+  onTask: (v: string) => void;
+  onRepetitions: (v: string) => void;
+  onCostCap: (v: string) => void;
+}) {
+  return (
+    <div className={s.topRow}>
+      <div className="field">
+        <label htmlFor="experiment-name">Name</label>
+        <input
+          id="experiment-name"
+          value={name}
+          placeholder={namePlaceholder}
+          onChange={(e) => onName(e.target.value)}
+          data-testid="field-experiment-name"
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="experiment-task">Task</label>
+        <select
+          id="experiment-task"
+          value={taskId}
+          onChange={(e) => onTask(e.target.value)}
+          data-testid="field-experiment-task"
+        >
+          {TASK_INFO.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="experiment-repetitions">Repetitions</label>
+        <input
+          id="experiment-repetitions"
+          type="number"
+          min={1}
+          value={repetitions}
+          onChange={(e) => onRepetitions(e.target.value)}
+          data-testid="field-repetitions"
+        />
+        <span className="field-hint">runs per item and configuration</span>
+      </div>
+      <div className="field">
+        <label htmlFor="experiment-cap">Cost cap ($)</label>
+        <input
+          id="experiment-cap"
+          type="number"
+          step="0.1"
+          min={0}
+          placeholder="none"
+          value={costCapUsd}
+          onChange={(e) => onCostCap(e.target.value)}
+          data-testid="field-cost-cap"
+        />
+        <span className="field-hint">for the whole experiment</span>
+      </div>
+    </div>
   );
 }

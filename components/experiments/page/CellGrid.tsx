@@ -17,6 +17,9 @@ function squareTitle(goal: string, label: string, sq: GridSquare): string {
   return `${goal} · ${label}: ${sq.outcome}${counts}${sq.runId ? '' : ' · no run yet'}`;
 }
 
+/** Past this many items, off-screen rows skip layout and paint (content-visibility). */
+const LARGE_GRID_ITEMS = 200;
+
 const Row = memo(function Row({
   goal,
   tags,
@@ -79,7 +82,10 @@ export function CellGrid({ view }: { view: ExperimentView }) {
   const shown = useMemo(() => filterItems(view.items, grid, filters), [view.items, grid, filters]);
   const labels = useMemo(() => view.configurations.map((c) => c.label), [view.configurations]);
   const set = (patch: Partial<GridFilters>) => setFilters((f) => ({ ...f, ...patch }));
-  const columns = `minmax(140px, 320px) repeat(${labels.length}, 30px)`;
+  // a column as wide as its label reads (within bounds), the squares centred in it
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  const columnPx = Math.min(96, Math.max(32, longest * 7 + 10));
+  const columns = `minmax(140px, 320px) repeat(${labels.length}, ${columnPx}px)`;
   return (
     <section className="panel" aria-labelledby="grid-heading" data-testid="cell-grid">
       <div className={`panel-head ${s.gridHead}`}>
@@ -137,7 +143,7 @@ export function CellGrid({ view }: { view: ExperimentView }) {
         ))}
       </div>
       <div
-        className={s.gridScroll}
+        className={`${s.gridScroll} ${view.items.length > LARGE_GRID_ITEMS ? s.gridLarge : ''}`}
         role="grid"
         aria-label="Items by configuration"
         style={{ ['--grid-columns' as string]: columns }}

@@ -82,9 +82,9 @@ export function CompareConfigurations({ view }: { view: ExperimentView }) {
         ) : (
           <>
             <p className={s.compareSummary} data-testid="compare-summary">
-              both solve {comparison.both.length} · neither {comparison.neither.length} · only {label(a)}{' '}
-              {comparison.onlyA.length} · only {label(b)} {comparison.onlyB.length}
-              {comparison.pending.length > 0 && ` · ${comparison.pending.length} not decided yet`}
+              both solve: {comparison.both.length} · neither: {comparison.neither.length} · only {label(a)}:{' '}
+              {comparison.onlyA.length} · only {label(b)}: {comparison.onlyB.length}
+              {comparison.pending.length > 0 && ` · not decided yet: ${comparison.pending.length}`}
             </p>
             <div className={s.diffColumns}>
               <DiffList title={`Only ${label(a)} solves`} rows={comparison.onlyA} view={view} />

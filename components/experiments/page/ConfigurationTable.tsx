@@ -52,13 +52,15 @@ export function ConfigurationTable({ configurations }: { configurations: readonl
           {configurations.map((c) => (
             <tr key={c.index} data-testid="configuration-row">
               <td className={s.labelCell}>
-                <span className={s.swatch} style={{ background: seriesColour(c.index) }} aria-hidden />
-                <span className={s.labelText}>
-                  <b>{c.label}</b>
-                  <span className={s.muted} title={configText(c.config)}>
-                    {c.modelLabel} · {configText(c.config)}
+                <div className={s.labelInner}>
+                  <span className={s.swatch} style={{ background: seriesColour(c.index) }} aria-hidden />
+                  <span className={s.labelText}>
+                    <b>{c.label}</b>
+                    <span className={s.muted} title={configText(c.config)}>
+                      {c.modelLabel} · {configText(c.config)}
+                    </span>
                   </span>
-                </span>
+                </div>
               </td>
               <td className={s.rate} data-testid="configuration-rate">
                 {formatRate(c.successRate, c.interval)}

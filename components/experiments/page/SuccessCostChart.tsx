@@ -12,7 +12,7 @@ import s from './ExperimentView.module.css';
 
 const W = 560;
 const H = 300;
-const PAD = { left: 52, right: 20, top: 16, bottom: 44 };
+const PAD = { left: 52, right: 40, top: 16, bottom: 44 };
 const TICKS = [0, 0.25, 0.5, 0.75, 1];
 
 export function SuccessCostChart({ configurations }: { configurations: readonly ConfigurationView[] }) {
@@ -20,7 +20,8 @@ export function SuccessCostChart({ configurations }: { configurations: readonly 
   const xMax = niceMax(Math.max(0, ...shown.map((c) => c.meanCostUsd ?? 0)) * 1.1);
   const x = (v: number) => PAD.left + (v / xMax) * (W - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + (1 - v) * (H - PAD.top - PAD.bottom);
-  const xTicks = TICKS.map((t) => t * xMax);
+  // fifths of a round maximum (1, 2, 2.5, 5 x 10^n) are round themselves
+  const xTicks = [0, 1, 2, 3, 4, 5].map((i) => (i * xMax) / 5);
   return (
     <figure className={s.chart} data-testid="success-cost-chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Success rate against mean cost per run, per configuration">
