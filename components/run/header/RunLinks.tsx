@@ -1,6 +1,6 @@
 'use client';
-// The run's relations and sharing: "copy link" (the URL holds the step and node on screen), where a fork came
-// from, the forks made from this run, and compare.
+// The run's relations and sharing: "copy link" (the URL holds the step and node on screen), the experiment cell it is
+// (a way back to the experiment's page), where a fork came from, the forks made from this run, and compare.
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useTRPC } from '@/lib/trpc/index';
@@ -29,8 +29,18 @@ export function RunRelations({
 }) {
   const trpc = useTRPC();
   const forks = useQuery(trpc.run.forks.queryOptions({ id: runId }));
+  const cell = useQuery(trpc.experiment.ofRun.queryOptions({ runId }));
   return (
     <span className="run-relations">
+      {cell.data && (
+        <Link
+          href={`/experiments/${cell.data.experimentId}`}
+          data-testid="experiment-cell"
+          title={`${cell.data.name}: item ${cell.data.item + 1}, ${cell.data.configurationLabel}, repetition ${cell.data.repetition + 1}`}
+        >
+          experiment cell · item {cell.data.item + 1} · {cell.data.configurationLabel}
+        </Link>
+      )}
       {parentRunId && (
         <>
           <Link href={`/runs/${parentRunId}${parentNodeId ? `?node=${parentNodeId}` : ''}`} data-testid="forked-from">
