@@ -3,12 +3,14 @@
  * on a fresh temporary SQLite file (maxConcurrentRuns 4, the default cells in flight: twice that), called through the
  * same router procedures the page and the CLI use (createCaller, the local person); the shipped Game of 24 puzzles
  * 900-999 x 3 configurations (beam 1, 3 and 5) on the offline simulated model:
- *   a. latency 0: the 300 cells from experiment.create to the experiment finished, in cells per second;
+ *   a. latency 0: the 300 cells from experiment.create to the experiment finished, in cells per second, beside the
+ *      same 300 runs started directly with run.create (all at once, the manager's queue and limit): what the
+ *      experiment's feeding costs;
  *   b. 200 ms a model call: the wall time beside the ideal (cells x one run's mean wall time / the concurrency limit),
  *      on as many of the puzzles as fit in about BENCH_EXPERIMENTS_B_SECONDS (default 240), as a pilot of 4 puzzles
  *      at 200 ms sizes it (every puzzle when they fit); the items used are printed;
  *   c. experiment.byId on (a)'s 300-cell experiment (what the page loads): the median of 10 calls, server side.
- * The page in a browser is not measured here (see the printed note).
+ * The page in a browser: `npm run bench:experiment-page`.
  * Not a test; not responsible for the engine's own figures (bench:engine) nor the write path's (bench:write).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -124,6 +126,31 @@ async function main() {
     for (const line of configurationLines(a.view)) console.log(line);
     figures.push({ name: `cells/s, ${cellsA} cells, latency 0`, value: perSecond, unit: 'cells/s' });
 
+    // the same runs without the experiment: run.create for each, all at once, then every one waited for
+    const direct = performance.now();
+    const runIds: string[] = [];
+    for (const cell of a.view.cells) {
+      const configuration = CONFIGURATIONS[cell.configuration]!;
+      const { id } = await bench.caller.run.create({
+        taskId: 'game24',
+        goal: a.view.items[cell.item]!.goal,
+        config: configuration.config,
+        model: { provider: 'simulated', seed: 1, latencyMs: 0 },
+      });
+      runIds.push(id);
+    }
+    for (const id of runIds) await bench.services.manager.settled(id);
+    const directPerSecond = runIds.length / ((performance.now() - direct) / 1000);
+    console.log(
+      `   the same ${runIds.length} runs started directly (run.create, all at once): ${directPerSecond.toFixed(1)} runs/s` +
+        ` · the experiment at ${((perSecond / directPerSecond) * 100).toFixed(0)}% of it`,
+    );
+    figures.push({
+      name: `runs/s, the same ${runIds.length} runs by run.create`,
+      value: directPerSecond,
+      unit: 'runs/s',
+    });
+
     // b. 200 ms a call: a pilot's wall times size the set to fit the time budget (a run's calls overlap, so the
     // calls counted in (a) overstate its wall time)
     const model200 = { provider: 'simulated' as const, seed: 1, latencyMs: LATENCY_MS };
@@ -181,7 +208,7 @@ async function main() {
       `\nc. experiment.byId, ${cellsA} cells: median ${byIdMs.toFixed(1)} ms of ${BYID_SAMPLES} ` +
         `(min ${Math.min(...samples).toFixed(1)}, max ${Math.max(...samples).toFixed(1)}) · ${(bytes / 1024).toFixed(0)} KB as JSON`,
     );
-    console.log('   the experiment page in Chromium: not measured (this bench neither builds nor starts the app)');
+    console.log('   the experiment page in Chromium: npm run bench:experiment-page');
     figures.push({ name: `experiment.byId, ${cellsA} cells (median of ${BYID_SAMPLES})`, value: byIdMs, unit: 'ms' });
     reportFigures('experiments', figures);
   } finally {

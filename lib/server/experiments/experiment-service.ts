@@ -44,6 +44,7 @@ import {
   moveExperiment,
   nextCells,
   type CellRow,
+  type DatasetVersionRecord,
   type ExperimentRecord,
 } from '../repositories/experiments';
 import type { RunLog } from '../run-log/index';
@@ -57,6 +58,8 @@ import { estimateRunCost } from './estimate';
 export const DEFAULT_EXPERIMENT_MODEL: ModelSpec = { provider: 'simulated', seed: 1, latencyMs: 150 };
 /** How often running experiments are looked at when no run stop told them anything (a restart, another instance). */
 const TICK_MS = 2_000;
+/** Dataset versions kept in memory (the ones being fed). */
+const VERSIONS_KEPT = 16;
 /** A cell starts under a cap only when it may spend at least this share of its configuration's estimate. */
 const MIN_CAP_SHARE = 0.5;
 
@@ -144,6 +147,10 @@ const ended = (experiment: ExperimentRecord) => experiment.status === 'finished'
 
 export class ExperimentService {
   private readonly feeding = new Map<string, Promise<void>>();
+  /** Dataset versions' items by version id: written once, never edited, so read once per process. */
+  private readonly versions = new Map<string, DatasetVersionRecord>();
+  /** The experiment of each cell run this process started (a stop of one needs no query to find its experiment). */
+  private readonly cellRuns = new Map<string, string>();
   private readonly again = new Set<string>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -154,6 +161,12 @@ export class ExperimentService {
   start(): void {
     if (this.timer) return;
     this.unsubscribe = this.options.runLog.onStop((runId) => {
+      const known = this.cellRuns.get(runId);
+      if (known) {
+        this.cellRuns.delete(runId);
+        void this.feed(known);
+        return;
+      }
       void experimentsOfRuns(this.options.prisma, [runId])
         .then((ids) => ids.forEach((id) => void this.feed(id)))
         .catch((error: unknown) => this.options.log.warn('experiment not told of a run stop', { runId, error }));
@@ -230,8 +243,7 @@ export class ExperimentService {
     }
     const slots = this.options.cellsInFlight - counts.inFlight;
     if (slots <= 0) return;
-    const version = await getDatasetVersion(prisma, { id: experiment.datasetVersionId });
-    if (!version) throw new Error(`experiment ${id}: its dataset version is gone`);
+    const version = await this.version(experiment.datasetVersionId);
     const configurations = experiment.configurations as (ExperimentConfiguration & {
       model: ModelSpec;
       perRunUsd?: number | null;
@@ -257,6 +269,7 @@ export class ExperimentService {
         maxCostUsd = Math.min(maxCostUsd ?? Infinity, remaining);
       }
       const runId = randomUUID();
+      this.cellRuns.set(runId, id);
       try {
         await this.options.manager.create({
           id: runId,
@@ -269,11 +282,23 @@ export class ExperimentService {
           alsoWrite: (tx) => claimCell(tx, { experimentId: id, ...cell }, runId),
         });
       } catch (error) {
+        this.cellRuns.delete(runId);
         if (error instanceof CellTakenError) continue; // another instance started it
         throw error;
       }
       if (remaining !== null && maxCostUsd !== null) remaining -= maxCostUsd;
     }
+  }
+
+  private async version(id: string): Promise<DatasetVersionRecord> {
+    const cached = this.versions.get(id);
+    if (cached) return cached;
+    const version = await getDatasetVersion(this.options.prisma, { id });
+    if (!version) throw new Error(`dataset version ${id} is gone`);
+    // a few versions are fed at once; a version holds up to 10,000 items, so the oldest goes past VERSIONS_KEPT
+    if (this.versions.size >= VERSIONS_KEPT) this.versions.delete(this.versions.keys().next().value!);
+    this.versions.set(id, version);
+    return version;
   }
 
   /** What the experiment's runs spent, plus what its runs in flight may still spend under their caps. */
