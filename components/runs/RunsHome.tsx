@@ -17,15 +17,22 @@ export function RunsHome() {
   const allowed = pagePermissions(who);
   if (who === null) return <RunsPanelSkeleton />;
   if (who.kind === 'share') {
+    const what = who.runId ? 'run' : 'experiment';
+    const href = who.runId
+      ? `/runs/${encodeURIComponent(who.runId)}`
+      : `/experiments/${encodeURIComponent(who.experimentId ?? '')}`;
     return (
       <section className="panel" data-testid="shared-note">
         <div className="panel-head">
-          <h2>A run was shared with you</h2>
+          <h2>
+            A{what === 'experiment' ? 'n' : ''} {what} was shared with you
+          </h2>
         </div>
         <div className="panel-body">
           <p style={{ margin: 0 }}>
-            Your link opens one run, read only. <Link href={`/runs/${encodeURIComponent(who.runId)}`}>Open it</Link>. To
-            see other runs, <Link href="/signin">sign in</Link> with an account.
+            Your link opens one {what}
+            {who.runId ? '' : ' and the runs that are its cells'}, read only. <Link href={href}>Open it</Link>. To see
+            other runs, <Link href="/signin">sign in</Link> with an account.
           </p>
         </div>
       </section>

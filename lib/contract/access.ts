@@ -16,8 +16,11 @@ export type Principal =
   /** Local mode: the one person at this machine. */
   | { kind: 'local' }
   | { kind: 'user'; id: string; email: string; name: string; role: Role }
-  /** A share link's holder: one run, read only, whole prompts only when the sharer allowed them. */
-  | { kind: 'share'; linkId: string; runId: string; allowPrompts: boolean }
+  /**
+   * A share link's holder, read only: one run (whole prompts only when the sharer allowed them), or one experiment
+   * (its page and the runs that are its cells; runId null).
+   */
+  | { kind: 'share'; linkId: string; runId: string | null; experimentId: string | null; allowPrompts: boolean }
   /** Team mode, nobody signed in. */
   | { kind: 'anonymous' };
 
@@ -32,6 +35,8 @@ export type RunAction = (typeof RUN_ACTIONS)[number];
 export interface RunAccessFacts {
   id: string;
   ownerId: string | null;
+  /** The experiment the run is a cell of, when the caller looked (a share link of that experiment reads it). */
+  experimentId?: string | null;
 }
 
 export function canOnRun(who: Principal, action: RunAction, run: RunAccessFacts): boolean {
@@ -40,8 +45,11 @@ export function canOnRun(who: Principal, action: RunAction, run: RunAccessFacts)
       return true;
     case 'anonymous':
       return false;
-    case 'share':
-      return run.id === who.runId && (action === 'read' || (action === 'readPrompts' && who.allowPrompts));
+    case 'share': {
+      const shared =
+        run.id === who.runId || (who.experimentId !== null && (run.experimentId ?? null) === who.experimentId);
+      return shared && (action === 'read' || (action === 'readPrompts' && who.allowPrompts));
+    }
     case 'user':
       if (who.role === 'admin') return true;
       if (action === 'read' || action === 'readPrompts') return true;
@@ -71,6 +79,19 @@ export function canCreateRuns(who: Principal): boolean {
 /** See the runs list (a share link shows its one run only). */
 export function canListRuns(who: Principal): boolean {
   return who.kind === 'local' || who.kind === 'user';
+}
+
+/** Open an experiment's page: whoever may list runs, and the holder of a link to that experiment. */
+export function canReadExperiment(who: Principal, experiment: { id: string }): boolean {
+  if (who.kind === 'share') return who.experimentId === experiment.id;
+  return canListRuns(who);
+}
+
+/** Make read-only links to an experiment: as for a run, the local person, admins, and the member who made it. */
+export function canShareExperiment(who: Principal, experiment: { ownerId: string | null }): boolean {
+  if (who.kind === 'local') return true;
+  if (who.kind !== 'user' || who.role === 'viewer') return false;
+  return who.role === 'admin' || experiment.ownerId === who.id;
 }
 
 /** Users, API keys of others, and a custom model server URL in team mode. */

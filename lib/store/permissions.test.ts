@@ -7,7 +7,13 @@ import { pagePermissions, runPermissions } from './permissions';
 const member: Principal = { kind: 'user', id: 'u-m', email: 'm@x.io', name: 'M', role: 'member' };
 const viewer: Principal = { kind: 'user', id: 'u-v', email: 'v@x.io', name: 'V', role: 'viewer' };
 const admin: Principal = { kind: 'user', id: 'u-a', email: 'a@x.io', name: 'A', role: 'admin' };
-const link = (allowPrompts: boolean): Principal => ({ kind: 'share', linkId: 'l1', runId: 'r1', allowPrompts });
+const link = (allowPrompts: boolean): Principal => ({
+  kind: 'share',
+  linkId: 'l1',
+  runId: 'r1',
+  experimentId: null,
+  allowPrompts,
+});
 
 describe('runPermissions', () => {
   it('lets the local person do everything', () => {

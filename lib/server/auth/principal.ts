@@ -10,7 +10,7 @@ import { userForApiKey } from './api-keys';
 import { readCookie, SESSION_COOKIE, SHARE_COOKIE } from './cookies';
 import { userForSession } from './sessions';
 import type { AuthSettings } from './settings';
-import { resolveShareToken } from './share-links';
+import { resolveAnyShareToken } from './share-links';
 import type { UserRecord } from './users';
 
 export function userPrincipal(user: UserRecord): Principal {
@@ -37,8 +37,20 @@ export async function principalFor(
   }
   const share = readCookie(headers, SHARE_COOKIE);
   if (share) {
-    const link = await resolveShareToken(db, settings.secret, share, now);
-    if (link) return { kind: 'share', linkId: link.id, runId: link.runId, allowPrompts: link.allowPrompts };
+    const link = await resolveAnyShareToken(db, settings.secret, share, now);
+    if (link && 'run' in link) {
+      const { id, runId, allowPrompts } = link.run;
+      return { kind: 'share', linkId: id, runId, experimentId: null, allowPrompts };
+    }
+    if (link) {
+      return {
+        kind: 'share',
+        linkId: link.experiment.id,
+        runId: null,
+        experimentId: link.experiment.experimentId,
+        allowPrompts: false,
+      };
+    }
   }
   return { kind: 'anonymous' };
 }

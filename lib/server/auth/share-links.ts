@@ -1,6 +1,6 @@
 /**
- * Read-only share links to one run: made by a member (or the local person), optionally pinned to a step and a node,
- * with an expiry, revocable, listed on the run. The URL carries `signShareToken(secret, row id)`; opening it
+ * Read-only share links to one run (or one experiment: its page and its cells' runs): made by a member (or the local
+ * person), a run's optionally pinned to a step and a node, with an expiry, revocable, listed on the run or experiment. The URL carries `signShareToken(secret, row id)`; opening it
  * (app/share/[token]) checks the signature, the row, its expiry and revocation every time.
  * Not responsible for what a share holder may do (lib/contract/access.ts) nor the cookie (cookies.ts).
  */
@@ -80,4 +80,62 @@ export async function resolveShareToken(
   const link = await getShareLink(db, id);
   if (!link || link.revokedAt || link.expiresAt <= now) return null;
   return link;
+}
+
+/** A read-only link to one experiment: its page and the runs that are its cells. */
+export interface ExperimentShareLinkRecord {
+  id: string;
+  experimentId: string;
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+export async function createExperimentShareLink(
+  db: Db,
+  secret: string,
+  input: { experimentId: string; createdBy: string; expiresInDays: number },
+  now = new Date(),
+): Promise<{ token: string; record: ExperimentShareLinkRecord }> {
+  const record = await db.experimentShareLink.create({
+    data: {
+      id: randomUUID(),
+      experimentId: input.experimentId,
+      createdBy: input.createdBy,
+      expiresAt: new Date(now.getTime() + Math.min(input.expiresInDays, MAX_SHARE_DAYS) * 24 * 3600_000),
+    },
+  });
+  return { token: signShareToken(secret, record.id), record };
+}
+
+export async function listExperimentShareLinks(db: Db, experimentId: string): Promise<ExperimentShareLinkRecord[]> {
+  return db.experimentShareLink.findMany({ where: { experimentId }, orderBy: { createdAt: 'desc' } });
+}
+
+export async function getExperimentShareLink(db: Db, id: string): Promise<ExperimentShareLinkRecord | null> {
+  return db.experimentShareLink.findUnique({ where: { id } });
+}
+
+export async function revokeExperimentShareLink(db: Db, id: string, now = new Date()): Promise<void> {
+  await db.experimentShareLink.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
+}
+
+/**
+ * The live link a token names, a run's or an experiment's (one token format: the row's id signed; ids are UUIDs, so
+ * the two tables never share one); null for a token that is not ours, revoked or expired.
+ */
+export async function resolveAnyShareToken(
+  db: Db,
+  secret: string,
+  token: string,
+  now = new Date(),
+): Promise<{ run: ShareLinkRecord } | { experiment: ExperimentShareLinkRecord } | null> {
+  const id = verifyShareToken(secret, token);
+  if (!id) return null;
+  const run = await getShareLink(db, id);
+  if (run) return run.revokedAt || run.expiresAt <= now ? null : { run };
+  const experiment = await getExperimentShareLink(db, id);
+  if (!experiment || experiment.revokedAt || experiment.expiresAt <= now) return null;
+  return { experiment };
 }

@@ -137,6 +137,7 @@ describe('schema.prisma and the migrations agree', () => {
       'Event',
       'Experiment',
       'ExperimentCell',
+      'ExperimentShareLink',
       'IngestClient',
       'IngestItem',
       'Node',

@@ -12,6 +12,7 @@ import type { AuthSettings } from '../auth/settings';
 import { createUser } from '../auth/users';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest, type TestServices } from '../testing/services';
+import { openShareLinkResponse } from '../http/share-open';
 import { createContextInner } from './context';
 import { testContext } from '../testing/context';
 import { createCaller } from './routers/root';
@@ -189,6 +190,76 @@ describe.each(BACKENDS)('team mode (%s)', (backend) => {
       expect((await principalFor(s.prisma, otherSecret, new Headers({ cookie: `arborist_share=${token}` }))).kind).toBe(
         'anonymous',
       );
+    });
+  });
+
+  describe('team mode: experiments and their share links', () => {
+    it('members run experiments, viewers read them; a link to one opens it and its cells’ runs, nothing else', async () => {
+      const t = await team();
+      t.s.experiments.start();
+      const api = as(t.s, t.member);
+      const { id } = await api.experiment.create({
+        taskId: 'game24',
+        items: ['4 9 10 13', '1 1 4 6'],
+        configurations: [{ label: 'b', model: { provider: 'simulated', seed: 1, latencyMs: 0 } }],
+      });
+      for (;;) {
+        if ((await api.experiment.byId({ id })).status === 'finished') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const viewer = as(t.s, t.viewer);
+      expect((await viewer.experiment.byId({ id })).cells).toHaveLength(2);
+      expect(await codeOf(viewer.experiment.pause({ id }))).toBe('FORBIDDEN');
+      expect(
+        await codeOf(
+          viewer.experiment.create({ taskId: 'game24', items: ['4 9 10 13'], configurations: [{ label: 'b' }] }),
+        ),
+      ).toBe('FORBIDDEN');
+      // only its maker (or an admin) shares it
+      expect(await codeOf(as(t.s, t.other).shares.createForExperiment({ experimentId: id }))).toBe('FORBIDDEN');
+      expect(await codeOf(viewer.shares.createForExperiment({ experimentId: id }))).toBe('FORBIDDEN');
+      const link = await api.shares.createForExperiment({ experimentId: id });
+      const token = link.path.replace('/share/', '');
+      // opening it sets the share cookie and goes to the experiment's page
+      const opened = await openShareLinkResponse(
+        { services: t.s, settings: TEAM, who: { kind: 'anonymous' } },
+        new Request(`http://localhost${link.path}`),
+        token,
+      );
+      expect(opened.status).toBe(303);
+      expect(opened.headers.get('location')).toBe(`/experiments/${id}`);
+      expect(opened.headers.get('set-cookie')).toContain(`arborist_share=${token}`);
+      const headers = new Headers({ cookie: `arborist_share=${token}` });
+      const holder = await principalFor(t.s.prisma, TEAM, headers);
+      expect(holder).toMatchObject({ kind: 'share', runId: null, experimentId: id, allowPrompts: false });
+
+      const h = as(t.s, holder);
+      const view = await h.experiment.byId({ id });
+      const cellRun = view.cells[0]!.runId!;
+      expect((await h.run.byId({ id: cellRun })).id).toBe(cellRun);
+      expect(await h.experiment.ofRun({ runId: cellRun })).toMatchObject({ experimentId: id });
+      // nothing else: another run, the lists, another experiment, steering, prompts, sharing
+      const { id: otherRun } = await api.run.create(game);
+      await t.s.manager.settled(otherRun);
+      expect(await codeOf(h.run.byId({ id: otherRun }))).toBe('FORBIDDEN');
+      expect(await codeOf(h.experiment.list())).toBe('FORBIDDEN');
+      expect(await codeOf(h.run.list({}))).toBe('FORBIDDEN');
+      const { id: otherExperiment } = await api.experiment.create({
+        taskId: 'game24',
+        items: ['2 7 8 8'],
+        configurations: [{ label: 'b', model: { provider: 'simulated', seed: 1, latencyMs: 0 } }],
+      });
+      expect(await codeOf(h.experiment.byId({ id: otherExperiment }))).toBe('FORBIDDEN');
+      expect(await codeOf(h.experiment.pause({ id }))).toBe('FORBIDDEN');
+      expect(await codeOf(h.run.pause({ id: cellRun }))).toBe('FORBIDDEN');
+      const call = (await h.run.events({ id: cellRun, light: false })).events.find((e) => e.type === 'model.called');
+      expect(call?.type === 'model.called' && call.payload.messages.length).toBe(0);
+      expect(await codeOf(h.shares.createForExperiment({ experimentId: id }))).toBe('FORBIDDEN');
+
+      // listed for its maker with the same URL; revoked, it opens nothing
+      expect((await api.shares.listForExperiment({ experimentId: id })).map((l) => l.path)).toEqual([link.path]);
+      await api.shares.revoke({ id: link.id });
+      expect((await principalFor(t.s.prisma, TEAM, headers)).kind).toBe('anonymous');
     });
   });
 

@@ -7,7 +7,7 @@
  * (lib/experiments).
  */
 import { z } from 'zod';
-import { canListRuns, type Principal } from '../../../contract/access';
+import { canListRuns, canReadExperiment, type Principal } from '../../../contract/access';
 import { createDatasetInput, createExperimentInput, updateDatasetInput } from '../../../contract/experiments';
 import { SHIPPED_DATASETS } from '../../../experiments/index';
 import { shippedDatasetItems } from '../../../experiments/server';
@@ -78,18 +78,21 @@ export const experimentRouter = router({
     .input(createExperimentInput)
     .mutation(({ ctx, input }) => ctx.experiments.create(input, requester(ctx))),
   list: readProcedure.query(({ ctx }) => ctx.experiments.list()),
-  byId: readProcedure.input(idInput).query(({ ctx, input }) => ctx.experiments.view(input.id)),
+  /** Whoever may list runs, and the holder of a link to this experiment. */
+  byId: signedInProcedure.input(idInput).query(({ ctx, input }) => {
+    if (!canReadExperiment(ctx.who, input)) throw new ForbiddenError('this share link opens another page');
+    return ctx.experiments.view(input.id);
+  }),
   /**
    * The experiment cell a run is (its experiment's id and name, the item, configuration and repetition), for the run
-   * page's way back; null for a run of no experiment, and for a share link's holder (who sees the run only).
+   * page's way back; null for a run of no experiment, and for a run link's holder (who sees the run only).
    */
   ofRun: signedInProcedure
     .input(z.strictObject({ runId: z.string().min(1).max(100) }))
     .query(async ({ ctx, input }) => {
       await runFor(ctx, input.runId, 'read');
-      if (!canListRuns(ctx.who)) return null;
       const cell = await cellOfRun(ctx.prisma, input.runId);
-      if (!cell) return null;
+      if (!cell || !canReadExperiment(ctx.who, { id: cell.experimentId })) return null;
       const experiment = await ctx.experiments.record(cell.experimentId);
       const configurations = (experiment?.configurations ?? []) as { label: string }[];
       return { ...cell, configurationLabel: configurations[cell.configuration]?.label ?? '' };
