@@ -7,7 +7,7 @@
  * and a server's BAD_REQUEST is shown beside the field it names. On success it opens the new run.
  * Not responsible for validation rules (lib/forms/run-form.ts, lib/contract/vocabulary.ts) or the runs list.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { TASK_INFO, taskInfo } from '@/lib/contract/tasks';
@@ -37,7 +37,7 @@ import { defaultModelChoice, modelChoiceError, type ModelChoice } from '@/lib/fo
 import type { Breakpoint } from '@/lib/contract/breakpoints';
 import { CodeGoalPicker } from './CodeGoalPicker';
 import { NewRunBreakpoints } from './NewRunBreakpoints';
-import { ModelPicker } from './ModelPicker';
+import { ModelPicker } from '../../shared/ModelPicker';
 import s from './NewRunForm.module.css';
 
 /** Moves focus to a field once React has rendered it (an advanced field may only now be shown). */
@@ -404,7 +404,7 @@ function SettingGroup({
             </select>
           </SettingRow>
         )}
-        {model && <ModelPicker choice={model.choice} onChange={model.onChange} error={model.error} />}
+        {model && <RunModelPicker choice={model.choice} onChange={model.onChange} error={model.error} />}
         {main
           .filter(() => !model || model.choice.provider === 'simulated')
           .map((f) => (
@@ -434,5 +434,32 @@ function SettingGroup({
         </div>
       )}
     </fieldset>
+  );
+}
+
+/** The shared model picker with what a run may use: the server's backends, or a replay of a finished run's calls. */
+function RunModelPicker({
+  choice,
+  onChange,
+  error,
+}: {
+  choice: ModelChoice;
+  onChange: (choice: ModelChoice) => void;
+  error: string | null;
+}) {
+  const trpc = useTRPC();
+  const backends = useQuery(trpc.backend.list.queryOptions());
+  const recorded = useQuery({
+    ...trpc.run.list.queryOptions({ limit: 100, status: 'finished' }),
+    enabled: choice.provider === 'replay',
+  });
+  return (
+    <ModelPicker
+      choice={choice}
+      onChange={onChange}
+      error={error}
+      backends={backends.data}
+      replay={{ runs: recorded.data?.items ?? [] }}
+    />
   );
 }
