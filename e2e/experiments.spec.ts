@@ -1,11 +1,13 @@
 // Experiments from the page: a 10-puzzle x 2-configuration Game of 24 experiment (a shipped range narrowed to
 // game24:900-909, after a pasted file's bad line is refused; beam width 1 against beam width 5 on the simulated model with a small latency) is made with the
-// form, whose estimate shows the cell count before Start; its page's progress bar moves and reaches the end; a
+// form, whose estimate shows the cell count before Start (a card's model picker offers a real model: a custom server
+// without its URL is refused, then back to the simulator); its page's progress bar moves and reaches the end; a
 // failed cell's run (else a solved one's) opens with its best node selected (?node=best); the comparison of the two
 // configurations links to /compare; the CSV download has a row per cell and a header. Screenshots at 1280x720 and
 // 1920x1080, light and dark, go to the test's output folder.
 // data-testid used: source-file, field-dataset-name, field-paste, use-file, dataset-error, source-shipped, field-shipped, field-shipped-from, field-shipped-to, use-shipped, dataset-chosen,
-// config-<i>-label, config-<i>-branchFactor, config-<i>-beamWidth, config-<i>-latencyMs, estimate-cells, experiment-problems,
+// config-<i>-label, config-<i>-branchFactor, config-<i>-beamWidth, config-<i>-latencyMs, config-<i>-seed,
+// config-<i>-provider, config-<i>-model, config-<i>-preset, config-<i>-model-error, configuration-<i>, estimate-cells, experiment-problems,
 // start-experiment, experiment-page (data-status), progress-bar (aria-valuenow), progress-count, grid-cell
 // (data-outcome), inspector-node (data-node-id), compare-a, compare-b, compare-summary, compare-row, download-csv,
 // nav-experiments, experiments-panel, experiment-row.
@@ -81,6 +83,21 @@ test('an experiment made from the page runs every cell, opens a cell at its best
   await expect(page.getByTestId('experiment-problems')).toContainText('Configuration 2 (beam 5) · Beam width');
   await expect(page.getByTestId('start-experiment')).toBeDisabled();
   await page.getByTestId('config-1-beamWidth').fill('5');
+  await expect(page.getByTestId('start-experiment')).toBeEnabled();
+
+  // a configuration's model is the run form's picker: a real model keeps the seed, not the simulator's latency, and
+  // a custom server without its URL is refused in the run form's words; back on the simulator, its latency is kept
+  await page.getByTestId('config-1-provider').selectOption('openai');
+  await expect(page.getByTestId('config-1-model')).toHaveValue('gpt-4o-mini');
+  await expect(page.getByTestId('config-1-latencyMs')).toHaveCount(0);
+  await expect(page.getByTestId('config-1-seed')).toBeVisible();
+  await page.getByTestId('config-1-preset').selectOption('custom');
+  await expect(page.getByTestId('config-1-model-error')).toContainText('a custom server needs its base URL');
+  await expect(page.getByTestId('experiment-problems')).toContainText('Configuration 2 (beam 5) · Model');
+  await expect(page.getByTestId('start-experiment')).toBeDisabled();
+  await page.getByTestId('configuration-1').screenshot({ path: test.info().outputPath('configuration-openai.png') });
+  await page.getByTestId('config-1-provider').selectOption('simulated');
+  await expect(page.getByTestId('config-1-latencyMs')).toHaveValue('20');
   await expect(page.getByTestId('start-experiment')).toBeEnabled();
 
   await page.getByTestId('start-experiment').click();

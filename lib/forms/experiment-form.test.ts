@@ -10,6 +10,13 @@ import {
   type ExperimentDraft,
 } from './experiment-form';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
+import { defaultModelChoice, modelChoiceError, type ModelChoice } from './model-choice';
+
+const openai = (patch: Partial<ModelChoice> = {}): ModelChoice => ({
+  ...defaultModelChoice(),
+  provider: 'openai',
+  ...patch,
+});
 
 const draft = (patch: Partial<ExperimentDraft> = {}): ExperimentDraft => ({
   name: '',
@@ -60,6 +67,44 @@ describe('experimentRequest', () => {
     expect(configurationFieldErrors(problems, 0)).toEqual({});
   });
 
+  it('sends a real model’s spec from the picker’s choice, with the configuration’s seed for its repetitions', () => {
+    const model = openai({ baseUrlPreset: 'server', serverId: 'lab', model: 'llama3.1', temperature: '0.4' });
+    // a latency the real model does not take is not shown, so a bad one left from the simulator is no problem
+    const real = configurationDraft(3, 'llama', { seed: '7', latencyMs: 'x' }, model);
+    const { input, problems } = experimentRequest(draft({ configurations: [initialConfigurations()[0]!, real] }));
+    expect(problems).toEqual([]);
+    expect(input?.configurations[0]?.model).toEqual({ provider: 'simulated', seed: 3, latencyMs: 150 });
+    expect(input?.configurations[1]?.model).toEqual({
+      provider: 'openai',
+      baseUrlPreset: 'server',
+      serverId: 'lab',
+      model: 'llama3.1',
+      temperature: 0.4,
+      seed: 7,
+    });
+    expect(createExperimentInput.safeParse(input).success).toBe(true);
+  });
+
+  it('refuses a model choice in the run form’s words, beside that configuration’s picker', () => {
+    const custom = openai({ baseUrlPreset: 'custom', baseURL: '' });
+    const { input, problems } = experimentRequest(
+      draft({ configurations: [initialConfigurations()[0]!, configurationDraft(2, 'local', {}, custom)] }),
+    );
+    expect(input).toBeNull();
+    expect(problems).toEqual([{ field: 'configurations.1.model', message: modelChoiceError(custom) }]);
+    expect(configurationFieldErrors(problems, 1)).toEqual({ model: modelChoiceError(custom) });
+    // the server's words on a part of the model go beside the picker too; its seed beside the seed
+    expect(
+      configurationFieldErrors(
+        [
+          { field: 'configurations.0.model.baseURL', message: 'must be an http(s) URL' },
+          { field: 'configurations.0.model.seed', message: 'too big' },
+        ],
+        0,
+      ),
+    ).toEqual({ model: 'must be an http(s) URL', seed: 'too big' });
+  });
+
   it('keeps only what differs from the defaults', () => {
     expect(configChanges({ ...DEFAULT_TOT_CONFIG })).toEqual({});
     expect(configChanges({ ...DEFAULT_TOT_CONFIG, explorationStrategy: 'dfs' })).toEqual({
@@ -74,6 +119,9 @@ describe('problemPlace', () => {
       'Configuration 2 (beam 5) · Beam width',
     );
     expect(problemPlace('configurations.0.label', ['a'])).toBe('Configuration 1 (a) · label');
+    expect(problemPlace('configurations.0.model', ['a'])).toBe('Configuration 1 (a) · Model');
+    expect(problemPlace('configurations.0.model.baseURL', ['a'])).toBe('Configuration 1 (a) · Base URL');
+    expect(problemPlace('configurations.0.model.seed', ['a'])).toBe('Configuration 1 (a) · Seed');
     expect(problemPlace('items.2', [])).toBe('Items · item 3');
     expect(problemPlace('repetitions', [])).toBe('Repetitions');
     expect(problemPlace('something.else', [])).toBe('something.else');

@@ -1,6 +1,7 @@
 /**
- * The new-experiment form's model, free of React: its configurations as typed (a label and the run form's settings
- * each: lib/forms/run-form.ts's fields, parsed by the same parseSettings), repetitions and a cost cap, turned into
+ * The new-experiment form's model, free of React: its configurations as typed (a label, the run form's settings
+ * each: lib/forms/run-form.ts's fields, parsed by the same parseSettings, and the run form's model choice:
+ * model-choice.ts, checked in the same words), repetitions and a cost cap, turned into
  * experiment.create's input with every problem named by the path the server would name it by
  * (`configurations.1.config.beamWidth`), and a server's path read back in the form's words.
  * Not responsible for the items (a dataset is made or chosen first: components/experiments/form/ItemsPicker.tsx), for
@@ -10,6 +11,7 @@ import type { CreateExperimentInput, ExperimentConfiguration } from '@/lib/contr
 import { EXPERIMENT_MAX_CONFIGURATIONS, EXPERIMENT_MAX_REPETITIONS } from '@/lib/contract/experiments';
 import type { ToTConfig } from '@/lib/contract/vocabulary';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
+import { defaultModelChoice, modelChoiceError, modelSpec, type ModelChoice, type ModelProvider } from './model-choice';
 import { FIELD_LABELS, defaultSettings, parseSettings, type FieldErrors, type SettingValues } from './run-form';
 
 /** One configuration as typed: `key` keeps React's rows stable when one is removed. */
@@ -17,7 +19,20 @@ export interface ConfigurationDraft {
   key: number;
   label: string;
   settings: SettingValues;
+  /** Which model its runs use, as the run form's picker holds it. */
+  model: ModelChoice;
 }
+
+/** The model's own settings fields a configuration shows for a provider (the others are not sent). */
+export function modelSettingFields(provider: ModelProvider): readonly ('seed' | 'latencyMs')[] {
+  // the simulator takes both; a real model only the seed, sent as its own (each repetition adds one to it)
+  if (provider === 'simulated') return ['seed', 'latencyMs'];
+  if (provider === 'openai') return ['seed'];
+  return [];
+}
+
+/** A configuration's problems and message beside each field: the settings', its label's and its model's. */
+export type ConfigurationErrors = FieldErrors & { label?: string; model?: string };
 
 export interface ExperimentDraft {
   name: string;
@@ -36,9 +51,14 @@ export interface Problem {
   message: string;
 }
 
-/** A configuration at the run form's defaults, with what it changes. */
-export function configurationDraft(key: number, label: string, patch: Partial<SettingValues> = {}): ConfigurationDraft {
-  return { key, label, settings: { ...defaultSettings(), ...patch } };
+/** A configuration at the run form's defaults (the simulated model unless `model` is given), with what it changes. */
+export function configurationDraft(
+  key: number,
+  label: string,
+  patch: Partial<SettingValues> = {},
+  model: ModelChoice = defaultModelChoice(),
+): ConfigurationDraft {
+  return { key, label, settings: { ...defaultSettings(), ...patch }, model };
 }
 
 /** The drafts a new form starts with: a narrow and a wide beam, so the comparison is there from the start. */
@@ -82,16 +102,24 @@ export function experimentRequest(draft: ExperimentDraft): {
     else if (labels.has(label))
       problems.push({ field: `configurations.${i}.label`, message: `two configurations are labelled "${label}"` });
     labels.add(label);
-    const parsed = parseSettings(c.settings);
+    // a model setting the chosen model does not take is not shown, so it is read at its default, never a problem
+    const shown = modelSettingFields(c.model.provider);
+    const unused = (['seed', 'latencyMs'] as const).filter((name) => !shown.includes(name));
+    const parsed = parseSettings({
+      ...c.settings,
+      ...Object.fromEntries(unused.map((name) => [name, defaultSettings()[name]])),
+    });
     for (const [name, message] of Object.entries(parsed.errors)) {
       const path = name === 'seed' || name === 'latencyMs' ? `model.${name}` : `config.${name}`;
       problems.push({ field: `configurations.${i}.${path}`, message });
     }
-    if (parsed.config && parsed.model)
+    const modelError = modelChoiceError(c.model);
+    if (modelError) problems.push({ field: `configurations.${i}.model`, message: modelError });
+    if (parsed.config && parsed.model && !modelError)
       configurations.push({
         label,
         config: configChanges(parsed.config),
-        model: { provider: 'simulated', ...parsed.model },
+        model: configurationModel(c.model, parsed.model),
       });
   });
   const repetitions = readNumber(draft.repetitions);
@@ -119,6 +147,18 @@ export function experimentRequest(draft: ExperimentDraft): {
   };
 }
 
+/**
+ * A configuration's `model`: run.create's spec for the choice (model-choice.ts's modelSpec), with the configuration's
+ * seed on a real model too, as the seed its repetitions count from (the server adds the repetition to it).
+ */
+export function configurationModel(
+  choice: ModelChoice,
+  simulated: { seed: number; latencyMs: number },
+): NonNullable<ExperimentConfiguration['model']> {
+  const spec = modelSpec(choice, simulated);
+  return spec.provider === 'openai' ? { ...spec, seed: simulated.seed } : spec;
+}
+
 const PART_NAMES: Record<string, string> = {
   datasetId: 'Items',
   items: 'Items',
@@ -128,7 +168,11 @@ const PART_NAMES: Record<string, string> = {
   costCapUsd: 'Cost cap',
   configurations: 'Configurations',
   label: 'label',
-  model: 'model',
+  model: 'Model',
+  serverId: 'Server',
+  baseURL: 'Base URL',
+  temperature: 'Temperature',
+  reasoningEffort: 'Reasoning effort',
 };
 
 /**
@@ -150,18 +194,19 @@ export function problemPlace(field: string, labels: readonly string[]): string {
   return PART_NAMES[head ?? ''] ?? field;
 }
 
-/** The settings field a problem's path names inside configuration `index`, for the message beside it. */
-export function configurationFieldErrors(
-  problems: readonly Problem[],
-  index: number,
-): FieldErrors & { label?: string } {
-  const errors: FieldErrors & { label?: string } = {};
+/**
+ * The field a problem's path names inside configuration `index`, for the message beside it: a setting, the label,
+ * or the model picker (`model`, or any part of it but the seed and latency, which have fields of their own).
+ */
+export function configurationFieldErrors(problems: readonly Problem[], index: number): ConfigurationErrors {
+  const errors: ConfigurationErrors = {};
   const prefix = `configurations.${index}.`;
   for (const p of problems) {
     if (!p.field.startsWith(prefix)) continue;
     const parts = p.field.slice(prefix.length).split('.');
-    const name = parts[0] === 'label' ? 'label' : parts[1];
-    if (name && (name === 'label' || name in FIELD_LABELS)) {
+    const modelPart = parts[0] === 'model' && !(parts[1] && parts[1] in FIELD_LABELS);
+    const name = parts[0] === 'label' ? 'label' : modelPart ? 'model' : parts[1];
+    if (name && (name === 'label' || name === 'model' || name in FIELD_LABELS)) {
       const key = name as keyof typeof errors;
       errors[key] ??= p.message;
     }

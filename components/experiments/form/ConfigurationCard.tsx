@@ -1,21 +1,24 @@
 'use client';
 /**
- * One configuration of a new experiment: its label, the search strategy, the run form's main settings (beam width,
- * branch factor, depth...) and the simulated model's seed and latency, the rest under "More settings". Every field is
- * the run form's own (lib/forms NUMBER_FIELDS, STRATEGIES), its message beside it.
- * Not responsible for parsing (lib/forms/experiment-form.ts) nor for other models (an experiment's configuration
- * runs on the simulated model here; the API takes any model).
+ * One configuration of a new experiment: its label, the search strategy, its model (the run form's picker,
+ * components/shared/ModelPicker.tsx: the simulator, or an OpenAI-compatible server the backends list offers), the run
+ * form's main settings (beam width, branch factor, depth...) with the model's seed (and the simulator's latency), the
+ * rest under "More settings". Every field is the run form's own (lib/forms NUMBER_FIELDS, STRATEGIES), its message
+ * beside it.
+ * Not responsible for parsing (lib/forms/experiment-form.ts) nor for fetching the backends (the form asks once).
  */
 import { useState } from 'react';
 import {
   NUMBER_FIELDS,
   STRATEGIES,
+  modelSettingFields,
   rangeText,
   type ConfigurationDraft,
-  type FieldErrors,
+  type ConfigurationErrors,
   type NumberFieldSpec,
   type SettingValues,
 } from '@/lib/forms/index';
+import { ModelPicker, type ModelBackends } from '../../shared/ModelPicker';
 import s from './NewExperimentForm.module.css';
 
 /** The fields shown at once; the others wait under "More settings". */
@@ -23,6 +26,8 @@ const MAIN: readonly NumberFieldSpec['name'][] = ['beamWidth', 'branchFactor', '
 const MAIN_FIELDS = MAIN.map((name) => NUMBER_FIELDS.find((f) => f.name === name)).filter(
   (f): f is NumberFieldSpec => f !== undefined,
 );
+/** A real model's seed means its server's seed, not the simulator's tree. */
+const REAL_SEED_HINT = 'sent to the server as its seed (best-effort); each repetition adds one';
 const MORE_FIELDS = NUMBER_FIELDS.filter((f) => !MAIN.includes(f.name));
 
 function NumberField({
@@ -71,12 +76,15 @@ export function ConfigurationCard({
   index,
   draft,
   errors,
+  backends,
   onChange,
   onRemove,
 }: {
   index: number;
   draft: ConfigurationDraft;
-  errors: FieldErrors & { label?: string };
+  errors: ConfigurationErrors;
+  /** backend.list's answer, undefined while it loads. */
+  backends: ModelBackends | undefined;
   onChange: (next: ConfigurationDraft) => void;
   /** null: the last configuration cannot be removed. */
   onRemove: (() => void) | null;
@@ -86,6 +94,10 @@ export function ConfigurationCard({
   const set = (name: keyof SettingValues, value: string) =>
     onChange({ ...draft, settings: { ...draft.settings, [name]: value } });
   const showMore = more || MORE_FIELDS.some((f) => errors[f.name]);
+  const modelFields: readonly string[] = modelSettingFields(draft.model.provider);
+  const mainFields = MAIN_FIELDS.filter((f) => f.group !== 'model' || modelFields.includes(f.name)).map((f) =>
+    f.name === 'seed' && draft.model.provider !== 'simulated' ? { ...f, hint: REAL_SEED_HINT } : f,
+  );
   return (
     <fieldset className={s.configuration} data-testid={`configuration-${index}`}>
       <legend className={s.legend}>Configuration {index + 1}</legend>
@@ -117,8 +129,16 @@ export function ConfigurationCard({
           </select>
         </div>
       </div>
+      <ModelPicker
+        prefix={prefix}
+        choice={draft.model}
+        onChange={(model) => onChange({ ...draft, model })}
+        error={errors.model ?? null}
+        backends={backends}
+        replay={false}
+      />
       <div className={s.settings}>
-        {MAIN_FIELDS.map((f) => (
+        {mainFields.map((f) => (
           <NumberField
             key={f.name}
             id={`${prefix}-${f.name}`}
@@ -147,7 +167,6 @@ export function ConfigurationCard({
         <button type="button" className={s.linkButton} aria-expanded={showMore} onClick={() => setMore(!showMore)}>
           {showMore ? 'Fewer settings' : 'More settings'}
         </button>
-        <span className="field-hint">simulated model</span>
         {onRemove && (
           <button
             type="button"

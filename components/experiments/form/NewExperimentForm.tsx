@@ -36,6 +36,8 @@ export function NewExperimentForm() {
   const [configurations, setConfigurations] = useState<ConfigurationDraft[]>(initialConfigurations);
   const [repetitions, setRepetitions] = useState('1');
   const [costCapUsd, setCostCapUsd] = useState('');
+  // the model pickers' backends, asked once for every configuration
+  const backends = useQuery(trpc.backend.list.queryOptions());
 
   const request = useMemo(
     () => experimentRequest({ name, taskId, datasetId: dataset?.id ?? null, configurations, repetitions, costCapUsd }),
@@ -105,6 +107,7 @@ export function NewExperimentForm() {
             index={i}
             draft={c}
             errors={configurationFieldErrors(problems, i)}
+            backends={backends.data}
             onChange={(next) => update(configurations.map((x) => (x.key === c.key ? next : x)))}
             onRemove={configurations.length > 1 ? () => update(configurations.filter((x) => x.key !== c.key)) : null}
           />
@@ -115,7 +118,7 @@ export function NewExperimentForm() {
           onClick={() => {
             const key = Math.max(0, ...configurations.map((c) => c.key)) + 1;
             const last = configurations.at(-1);
-            update([...configurations, configurationDraft(key, `configuration ${key}`, last?.settings)]);
+            update([...configurations, configurationDraft(key, `configuration ${key}`, last?.settings, last?.model)]);
           }}
           data-testid="add-configuration"
         >
