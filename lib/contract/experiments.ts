@@ -210,6 +210,8 @@ export interface ExperimentView {
   estimatedCostUsd: number | null;
   /** Set for the experiment an import of a many-game log made. */
   importTag: string | null;
+  /** The user who made it (team mode: they may share it); null in local mode. */
+  ownerId: string | null;
   dataset: { id: string; name: string; version: number; itemCount: number };
   items: ExperimentItemView[];
   configurations: ConfigurationView[];

@@ -1,19 +1,23 @@
 'use client';
 /**
  * The experiment's header: its name, status (and why it stopped early), task, dataset and version, when it was made;
- * pause, resume and abort as its status allows (for whoever may create runs), Copy link, and the CSV and JSON
+ * pause, resume and abort as its status allows (for whoever may create runs), Copy link, Share (a read-only link, on
+ * a team server, for its maker and admins), and the CSV and JSON
  * downloads (lib/experiments' export of what is on screen, as a Blob: no server route).
  * Not responsible for the figures or the cells.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useState } from 'react';
 import { CopyText } from '@/components/shared/CopyText';
 import { useSession } from '@/components/session/useSession';
+import { canShareExperiment } from '@/lib/contract/access';
 import type { ExperimentView } from '@/lib/contract/experiments';
 import { taskLabel } from '@/lib/contract/tasks';
 import { experimentCsv, experimentFileName, experimentJson } from '@/lib/experiments/index';
 import { pagePermissions } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
+import { ExperimentShareDialog } from './ExperimentShareDialog';
 import s from './ExperimentView.module.css';
 
 function download(text: string, fileName: string, type: string) {
@@ -34,6 +38,9 @@ export function ExperimentHeader({ view }: { view: ExperimentView }) {
   const queryClient = useQueryClient();
   const { who } = useSession();
   const canSteer = pagePermissions(who).createRuns;
+  // local mode has no Share: whoever reaches a local server may already see everything
+  const canShare = who !== null && who.kind === 'user' && canShareExperiment(who, view);
+  const [sharing, setSharing] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.experiment.pathKey() });
   const pause = useMutation(trpc.experiment.pause.mutationOptions({ onSettled: refresh }));
   const resume = useMutation(trpc.experiment.resume.mutationOptions({ onSettled: refresh }));
@@ -109,6 +116,12 @@ export function ExperimentHeader({ view }: { view: ExperimentView }) {
           </button>
         )}
         <CopyText text={() => window.location.href} label="Copy link" testId="experiment-copy-link" />
+        {canShare && (
+          <button type="button" className="btn" onClick={() => setSharing(true)} data-testid="experiment-share">
+            Share
+          </button>
+        )}
+        {sharing && <ExperimentShareDialog experimentId={view.id} onClose={() => setSharing(false)} />}
         <button
           type="button"
           className="btn"

@@ -11,7 +11,7 @@ import { useTRPC } from '@/lib/trpc/index';
 import { CopyText } from '../../shared/CopyText';
 import { ListTable } from '../../shared/ListTable';
 import { useRunStore } from '../page/RunStoreContext';
-import { useDialogKeys } from '../page/useDialogKeys';
+import { useDialogKeys } from '../../shared/useDialogKeys';
 
 function fullUrl(path: string): string {
   return `${window.location.origin}${path}`;

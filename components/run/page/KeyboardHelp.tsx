@@ -3,7 +3,7 @@
 // the keys of the side drawer's own controls. Escape (wherever focus is) or a click outside closes it, and focus
 // goes back where it was. Not responsible for handling the keys.
 import { useRunAccess } from './RunAccess';
-import { useDialogKeys } from './useDialogKeys';
+import { useDialogKeys } from '../../shared/useDialogKeys';
 import { KEYS } from './useRunKeyboard';
 import { useSteering } from '../steering/useSteering';
 

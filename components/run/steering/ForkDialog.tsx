@@ -12,7 +12,7 @@ import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
 import { useTRPC } from '@/lib/trpc/index';
 import { ModelNameInput } from '../../shared/ModelNameInput';
 import { useRunStore } from '../page/RunStoreContext';
-import { useDialogKeys } from '../page/useDialogKeys';
+import { useDialogKeys } from '../../shared/useDialogKeys';
 
 export function ForkDialog({ runId, nodeId, onClose }: { runId: string; nodeId: string; onClose: () => void }) {
   const trpc = useTRPC();

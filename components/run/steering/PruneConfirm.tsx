@@ -2,7 +2,7 @@
 // Asks before a keyboard prune of a branch of more than a few nodes (lib/store/prune.ts says why: a prune cannot be
 // undone). Escape or Cancel keeps the branch; Prune sends the command. While it asks, the page's keys are inert (a
 // second slip must not act), and focus starts on Cancel and goes back where it was. Not responsible for the prune.
-import { useDialogKeys } from '../page/useDialogKeys';
+import { useDialogKeys } from '../../shared/useDialogKeys';
 
 export function PruneConfirm({
   nodeId,

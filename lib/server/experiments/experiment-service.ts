@@ -555,6 +555,7 @@ export class ExperimentService {
       costCapUsd: experiment.costCapUsd,
       estimatedCostUsd: experiment.estimatedCostUsd,
       importTag: experiment.importTag,
+      ownerId: experiment.ownerId,
       dataset: {
         id: version.datasetId,
         name: dataset?.name ?? '',

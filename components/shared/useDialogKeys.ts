@@ -1,5 +1,5 @@
 'use client';
-// What every dialog of the run page (key help, fork, prune question) does with keys and focus: Escape closes it
+// What every dialog (the run page's key help, fork, prune question, share; the experiment page's share) does with keys and focus: Escape closes it
 // wherever focus is, captured before the page's keys so it does not also clear the selection (a click on a dialog's
 // text moves focus out of its controls); with `pageKeysInert`, every other key is kept from the page's handlers too
 // while it is open (a second slip must not act; a control's own Enter or space still presses it, being its default
