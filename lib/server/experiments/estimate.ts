@@ -1,8 +1,9 @@
 /**
  * What an experiment will cost before it starts: per configuration, the mean cost of the runs this server already
  * stored with the same task, model and config (the best guess there is), else of the same task and model, else a
- * bound from the config (every node the search may explore, each a generation share and an evaluation of about
- * TOKENS_PER_CALL tokens at the model's price). Null for a model with no price: nothing is invented.
+ * bound from the search's shape: the nodes it may explore (a beam: maxDepth levels of beamWidth nodes; best-first and
+ * dfs: maxTotalNodes), CALLS_PER_NODE calls each, of INPUT/OUTPUT_TOKENS_PER_CALL tokens, at the model's price. Null
+ * for a model with no price: nothing is invented.
  * Not responsible for refusing an experiment over its cap or budget (experiment-service.ts) nor for prices
  * (lib/engine/pricing, the deployment's table).
  */
@@ -12,9 +13,14 @@ import type { Db } from '../db/client';
 
 /** Runs of history an estimate reads, newest first. */
 const HISTORY_RUNS = 50;
-/** A call of the bound: a prompt of about 500 tokens and an answer of about 150 (Game of 24's are 300-700 in). */
-const INPUT_TOKENS_PER_CALL = 500;
-const OUTPUT_TOKENS_PER_CALL = 150;
+/**
+ * The bound's calls. Measured on Game of 24 (npm run explore, beam width 3, puzzles 900-905): ~2 calls per explored
+ * node (its generation's share and its evaluation), ~230 prompt tokens a call; a hosted model answers at more length
+ * than the simulator (13 tokens a call), so its answers are taken at 100.
+ */
+const CALLS_PER_NODE = 2;
+const INPUT_TOKENS_PER_CALL = 250;
+const OUTPUT_TOKENS_PER_CALL = 100;
 
 export interface RunEstimate {
   /** About what one run costs, in USD; null when the model has no price. */
@@ -47,13 +53,17 @@ export async function estimateRunCost(
   if (similar) {
     return { perRunUsd: similar.mean, basis: `mean of ${similar.n} earlier run(s) of this task on ${run.modelId}` };
   }
-  // no history: every node the search may explore costs an evaluation, and a generation per branchFactor children
-  const nodes = run.config.maxTotalNodes;
-  const calls = nodes * (1 + 1 / Math.max(1, run.config.branchFactor));
+  // no history: the nodes the search may explore, at the measured calls and tokens of one
+  const { config } = run;
+  const nodes =
+    config.explorationStrategy === 'beam'
+      ? Math.min(config.maxTotalNodes, config.maxDepth * config.beamWidth)
+      : config.maxTotalNodes;
+  const calls = nodes * CALLS_PER_NODE;
   const perCall =
     (INPUT_TOKENS_PER_CALL * price.inputPerMillion + OUTPUT_TOKENS_PER_CALL * price.outputPerMillion) / 1_000_000;
   return {
     perRunUsd: calls * perCall,
-    basis: `no earlier run: a bound of ${nodes} nodes x ~${INPUT_TOKENS_PER_CALL + OUTPUT_TOKENS_PER_CALL} tokens a call`,
+    basis: `no earlier run: at most ${nodes} nodes x ${CALLS_PER_NODE} calls of ~${INPUT_TOKENS_PER_CALL + OUTPUT_TOKENS_PER_CALL} tokens`,
   };
 }
