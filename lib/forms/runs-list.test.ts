@@ -63,6 +63,10 @@ describe('origin, sort and the summary (issue 10, item 14)', () => {
 
   it('turn filters into the server query: the whole filter, sorted', () => {
     expect(listQuery({ ...NO_FILTERS, origin: { kind: 'mine' }, q: 'x' })).toEqual({ q: 'x', mine: true });
+    expect(listQuery({ ...NO_FILTERS, origin: { kind: 'cells' } })).toEqual({ cells: true });
+    const cells = parseFilters(params('origin=cells'));
+    expect(cells).toEqual({ ...NO_FILTERS, origin: { kind: 'cells' } });
+    expect(filtersQuery(cells)).toBe('?origin=cells');
     expect(listQuery({ ...NO_FILTERS, origin: { kind: 'tag', tag: TAG }, status: 'finished' })).toEqual({
       status: 'finished',
       tag: TAG,

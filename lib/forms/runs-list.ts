@@ -34,7 +34,7 @@ export const STATUS_FILTERS = [
 export const ACTIVE_STATUSES: ReadonlySet<StoredRunStatus> = new Set(['queued', 'running', 'paused']);
 
 /** Whose runs: all, the ones started here (no import tag), or one import's (its exact tag). */
-export type RunOrigin = { kind: 'all' } | { kind: 'mine' } | { kind: 'tag'; tag: string };
+export type RunOrigin = { kind: 'all' } | { kind: 'mine' } | { kind: 'cells' } | { kind: 'tag'; tag: string };
 
 export interface RunFilters {
   status: StoredRunStatus | null;
@@ -57,7 +57,7 @@ export const NO_FILTERS: RunFilters = {
 /** The longest search the server accepts (lib/server/trpc/schemas.ts listRunsInput.q). */
 export const MAX_SEARCH_LENGTH = 200;
 
-/** Filters from the URL (?status=&task=&q=&origin=mine|&tag=&sort=&dir=); an unknown value is ignored. */
+/** Filters from the URL (?status=&task=&q=&origin=mine|cells&tag=&sort=&dir=); an unknown value is ignored. */
 export function parseFilters(params: { get(name: string): string | null }): RunFilters {
   const status = params.get('status');
   const task = params.get('task');
@@ -69,7 +69,14 @@ export function parseFilters(params: { get(name: string): string | null }): RunF
     status: (STATUS_FILTERS as readonly string[]).includes(status ?? '') ? (status as StoredRunStatus) : null,
     taskId: task !== null && isTaskId(task) ? task : null,
     q: (params.get('q') ?? '').trim().slice(0, MAX_SEARCH_LENGTH),
-    origin: params.get('origin') === 'mine' ? { kind: 'mine' } : tag ? { kind: 'tag', tag } : { kind: 'all' },
+    origin:
+      params.get('origin') === 'mine'
+        ? { kind: 'mine' }
+        : params.get('origin') === 'cells'
+          ? { kind: 'cells' }
+          : tag
+            ? { kind: 'tag', tag }
+            : { kind: 'all' },
     sort: { by: sortBy, dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_RUN_SORT.dir },
   };
 }
@@ -81,7 +88,7 @@ export function filtersQuery(filters: RunFilters, current = ''): string {
   if (filters.status) params.set('status', filters.status);
   if (filters.taskId) params.set('task', filters.taskId);
   if (filters.q.trim()) params.set('q', filters.q.trim());
-  if (filters.origin.kind === 'mine') params.set('origin', 'mine');
+  if (filters.origin.kind === 'mine' || filters.origin.kind === 'cells') params.set('origin', filters.origin.kind);
   if (filters.origin.kind === 'tag') params.set('tag', filters.origin.tag);
   if (filters.sort.by !== DEFAULT_RUN_SORT.by || filters.sort.dir !== DEFAULT_RUN_SORT.dir) {
     params.set('sort', filters.sort.by);
@@ -102,6 +109,7 @@ export function listQuery(filters: RunFilters): {
   q?: string;
   tag?: string;
   mine?: boolean;
+  cells?: boolean;
 } {
   return {
     ...(filters.status && { status: filters.status }),
@@ -109,6 +117,7 @@ export function listQuery(filters: RunFilters): {
     ...(filters.q && { q: filters.q }),
     ...(filters.origin.kind === 'tag' && { tag: filters.origin.tag }),
     ...(filters.origin.kind === 'mine' && { mine: true }),
+    ...(filters.origin.kind === 'cells' && { cells: true }),
   };
 }
 

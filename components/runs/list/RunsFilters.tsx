@@ -17,13 +17,14 @@ const STATUS_OPTIONS: { value: StoredRunStatus | null; label: string }[] = [
   ...STATUS_FILTERS.map((status) => ({ value: status, label: status.charAt(0).toUpperCase() + status.slice(1) })),
 ];
 
-/** The origin select's value for each choice: 'all', 'mine', or 'tag:' and the tag. */
+/** The origin select's value for each choice: 'all', 'mine', 'cells', or 'tag:' and the tag. */
 function originValue(origin: RunOrigin): string {
   return origin.kind === 'tag' ? `tag:${origin.tag}` : origin.kind;
 }
 
 function parseOrigin(value: string): RunOrigin {
   if (value === 'mine') return { kind: 'mine' };
+  if (value === 'cells') return { kind: 'cells' };
   if (value.startsWith('tag:')) return { kind: 'tag', tag: value.slice(4) };
   return { kind: 'all' };
 }
@@ -76,7 +77,8 @@ export function RunsFilters({
           data-testid="origin-filter"
         >
           <option value="all">All runs</option>
-          <option value="mine">Started here (not imported)</option>
+          <option value="mine">Started here (not imported, not in an experiment)</option>
+          <option value="cells">Experiments’ cells</option>
           {shownTags.length > 0 && (
             <optgroup label="Imports">
               {shownTags.map((t) => (

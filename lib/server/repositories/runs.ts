@@ -24,8 +24,10 @@ export interface RunFilter {
   q?: string | null;
   /** Only runs imported under this tag (Run.importTag, exactly). */
   tag?: string | null;
-  /** Only the runs people started here (and their forks): those with no import tag. */
+  /** Only the runs people started here (and their forks): no import tag, and no experiment's cell. */
   mine?: boolean;
+  /** Only the runs that are experiments' cells. */
+  cells?: boolean;
 }
 
 export interface ListRunsOptions extends RunFilter {
@@ -163,7 +165,9 @@ function filterConditions(db: Db, filter: RunFilter): Prisma.Sql[] | null {
   }
   if (filter.taskId !== undefined) conditions.push(Prisma.sql`r."taskId" = ${filter.taskId}`);
   if (filter.tag) conditions.push(Prisma.sql`r."importTag" = ${filter.tag}`);
-  if (filter.mine) conditions.push(Prisma.sql`r."importTag" IS NULL`);
+  const isCell = Prisma.sql`EXISTS (SELECT 1 FROM "ExperimentCell" c WHERE c."runId" = r."id")`;
+  if (filter.mine) conditions.push(Prisma.sql`r."importTag" IS NULL AND NOT ${isCell}`);
+  if (filter.cells) conditions.push(isCell);
   return conditions;
 }
 

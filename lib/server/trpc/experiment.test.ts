@@ -124,6 +124,12 @@ describe.each(BACKENDS)('experiments (%s)', (backend) => {
     });
     const alone = await api.run.create({ taskId: 'game24', goal: '4 9 10 13', model: simulated() });
     expect(await api.experiment.ofRun({ runId: alone.id })).toBeNull();
+    // the runs list tells a person's own runs from the experiments' cells
+    const runIds = async (filter: { mine?: boolean; cells?: boolean }) =>
+      (await api.run.list({ ...filter, limit: 200 })).items.map((r) => r.id).sort();
+    expect(await runIds({ mine: true })).toEqual([alone.id]);
+    expect(await runIds({ cells: true })).toEqual(view.cells.map((c) => c.runId!).sort());
+    expect((await api.run.summary({ cells: true })).runs).toBe(16);
   });
 
   it('refuses what cannot run before anything starts, naming the field', async () => {
@@ -277,7 +283,9 @@ describe.each(BACKENDS)('experiments (%s)', (backend) => {
     const api = createCaller(testContext(first));
     const { id } = await api.experiment.create(twoBeams({ configurations: [{ label: 'b', model: simulated(1, 5) }] }));
     await until(api, id, (v) => v.progress.done >= 2);
+    // the process dies: nothing of it goes on (its feed in flight ends first, as its connections would with it)
     first.experiments.stop();
+    await first.experiments.settled();
     await first.manager.crash();
     const doneBefore = (await api.experiment.byId({ id })).cells.filter(
       (c) => c.outcome === 'solved' || c.outcome === 'failed',
@@ -299,5 +307,5 @@ describe.each(BACKENDS)('experiments (%s)', (backend) => {
       expect(now.costUsd).toBe(cell.costUsd);
     }
     expect(await second.prisma.run.count()).toBe(PUZZLES.length);
-  });
+  }, 60_000);
 });

@@ -37,8 +37,10 @@ export const runFilterInput = z.object({
   q: z.string().max(200).optional(),
   /** Only the runs of this import (Run.importTag, exactly). */
   tag: z.string().min(1).max(MAX_TAG_FILTER_LENGTH).optional(),
-  /** Only the runs started here (no import tag). */
+  /** Only the runs started here by hand (no import tag, no experiment's cell). */
   mine: z.boolean().optional(),
+  /** Only the runs that are experiments' cells. */
+  cells: z.boolean().optional(),
 });
 
 export const listRunsInput = runFilterInput.extend({
