@@ -42,9 +42,14 @@ test('an imported ToT log shows solved games, the log values and where it came f
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(log)),
   });
-  const links = page.getByTestId('import-status').getByRole('link');
+  const links = page.getByTestId('import-status').getByRole('listitem').getByRole('link');
   await expect(links).toHaveCount(6, { timeout: 30_000 });
   const ids = await links.evaluateAll((as) => as.map((a) => (a.getAttribute('href') ?? '').split('/').pop() ?? ''));
+  // a log of many games is an experiment too: its games side by side, with the log's own outcomes
+  await page.getByTestId('import-experiment').click();
+  await expect(page.getByTestId('experiment-status')).toHaveText('finished');
+  await expect(page.getByTestId('grid-cell')).toHaveCount(6);
+  await expect(page.getByTestId('configuration-row')).toContainText('4/6');
 
   // the runs list (opened afresh): solved where any final answer is right, as the log's own r says
   await page.goto('/');

@@ -16,6 +16,7 @@ describe('importAnswer', () => {
   it("reads the imported runs, or the server's words, or its status when it said nothing", () => {
     const runs = [{ id: 'r1', goal: 'g' }];
     expect(importAnswer(200, { runs })).toEqual({ runs });
+    expect(importAnswer(200, { runs, experimentId: 'e1' })).toEqual({ runs, experimentId: 'e1' });
     expect(importAnswer(400, { error: 'not an export' })).toEqual({ error: 'not an export' });
     expect(importAnswer(502, null)).toEqual({ error: 'the server answered 502: nothing was imported' });
   });

@@ -23,9 +23,18 @@ export function importFileProblem(file: { name: string; type: string; size: numb
   return null;
 }
 
-/** The server's answer to an upload: the runs it imported, or why nothing was. */
-export function importAnswer(status: number, body: unknown): { runs: ImportedRun[] } | { error: string } {
-  const result = body as { runs?: ImportedRun[]; error?: string } | null;
-  if (status === 200 && result?.runs) return { runs: result.runs };
+/**
+ * The server's answer to an upload: the runs it imported (and the experiment a log of many games became), or why
+ * nothing was.
+ */
+export function importAnswer(
+  status: number,
+  body: unknown,
+): { runs: ImportedRun[]; experimentId?: string } | { error: string } {
+  const result = body as { runs?: ImportedRun[]; error?: string; experimentId?: unknown } | null;
+  if (status === 200 && result?.runs) {
+    const experimentId = typeof result.experimentId === 'string' ? result.experimentId : undefined;
+    return { runs: result.runs, ...(experimentId && { experimentId }) };
+  }
   return { error: result?.error ?? `the server answered ${status}: nothing was imported` };
 }

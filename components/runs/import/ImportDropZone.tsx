@@ -20,7 +20,7 @@ type Phase =
   | { kind: 'idle' }
   | { kind: 'uploading'; fileName: string; fraction: number | null }
   | { kind: 'importing'; fileName: string }
-  | { kind: 'done'; fileName: string; runs: ImportedRun[] }
+  | { kind: 'done'; fileName: string; runs: ImportedRun[]; experimentId?: string }
   | { kind: 'error'; fileName: string | null; message: string };
 
 export interface ImportDropZoneProps {
@@ -83,7 +83,7 @@ function useImport(tag: string | undefined, onImported: ((runs: ImportedRun[]) =
         setPhase({ kind: 'error', fileName: file.name, message: answer.error });
         return;
       }
-      setPhase({ kind: 'done', fileName: file.name, runs: answer.runs });
+      setPhase({ kind: 'done', fileName: file.name, runs: answer.runs, experimentId: answer.experimentId });
       onImported?.(answer.runs);
       await queryClient.invalidateQueries({ queryKey: trpc.run.list.pathKey() });
     },
@@ -200,7 +200,18 @@ function ImportStatus({ phase }: { phase: Phase }) {
       {phase.kind === 'done' && (
         <div className={s.done}>
           <span>
-            Imported {phase.runs.length === 1 ? 'one run' : `${phase.runs.length} runs`} from {phase.fileName}:
+            Imported {phase.runs.length === 1 ? 'one run' : `${phase.runs.length} runs`} from {phase.fileName}
+            {phase.experimentId && (
+              <>
+                {' '}
+                as one experiment (
+                <Link href={`/experiments/${phase.experimentId}`} data-testid="import-experiment">
+                  its games side by side
+                </Link>
+                )
+              </>
+            )}
+            :
           </span>
           <ul className={s.runs}>
             {phase.runs.map((run) => (
