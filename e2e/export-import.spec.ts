@@ -44,8 +44,9 @@ async function postImport(base: string, body: string, query = ''): Promise<{ sta
   return { status: res.status, answer: (await res.json()) as ImportAnswer };
 }
 
-async function allRuns(base: string): Promise<RunRow[]> {
-  return (await query<{ items: RunRow[] }>(base, 'run.list', { limit: 200 })).items;
+/** How many runs the server holds (the summary counts them all; a page of the list would stop at its limit). */
+async function runCount(base: string): Promise<number> {
+  return (await query<{ runs: number }>(base, 'run.summary', {})).runs;
 }
 
 async function demoRun(base: string): Promise<RunRow> {
@@ -53,7 +54,10 @@ async function demoRun(base: string): Promise<RunRow> {
   await expect
     .poll(
       async () => {
-        demo = (await allRuns(base)).find((r) => r.goal === '4 9 10 13' && r.importTag === null);
+        // the runs started here with its goal (the server's runs list holds every spec's runs, experiments' too)
+        const started = (await query<{ items: RunRow[] }>(base, 'run.list', { limit: 200, mine: true, q: '4 9 10 13' }))
+          .items;
+        demo = started.find((r) => r.goal === '4 9 10 13' && r.importTag === null);
         return demo?.status;
       },
       { timeout: 30_000 },
@@ -114,7 +118,7 @@ test('a wrong file is refused with its reason and writes nothing', async ({ base
   const base = baseURL as string;
   const demo = await demoRun(base);
   const file = await exportOf(base, demo.id);
-  const before = (await allRuns(base)).length;
+  const before = await runCount(base);
 
   const gap = structuredClone(file);
   (gap.events[41] as ExplorationEvent).seq = 44;
@@ -133,15 +137,18 @@ test('a wrong file is refused with its reason and writes nothing', async ({ base
   expect(missing.status).toBe(404);
   expect(await missing.json()).toEqual({ error: 'no run no-such-run' });
 
-  expect((await allRuns(base)).length).toBe(before);
+  expect(await runCount(base)).toBe(before);
 });
 
 test('the runs page imports a ToT log dropped on it, and the imported runs open', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('import-file-input').setInputFiles(SAMPLE);
   const status = page.getByTestId('import-status');
-  await expect(status.getByRole('link')).toHaveCount(5, { timeout: 30_000 });
-  await status.getByRole('link').first().click();
+  const runs = status.getByRole('listitem').getByRole('link');
+  await expect(runs).toHaveCount(5, { timeout: 30_000 });
+  // the five games are one experiment as well
+  await expect(status.getByTestId('import-experiment')).toBeVisible();
+  await runs.first().click();
   await expect(page.getByTestId('run-status')).toHaveText('finished');
   await expect(page.locator('[data-testid=thought-node]').first()).toBeVisible();
   await expect(page.getByTestId('run-header')).toContainText('gpt-4');
