@@ -86,7 +86,10 @@ test('expand again gives a node fresh children; step runs exactly one step', asy
   // its parent's "+N more" card; a selected node is always open), expand with the keyboard, then one step runs it
   await page.goto(`/runs/${id}?node=${nodeId}`);
   await expect(page.getByTestId('run-status')).toHaveText('paused');
-  await card(page, nodeId).click();
+  // the link selected it (the page's keys act on the selected node); no click on the card, which the canvas may be
+  // moving into view on a loaded machine (CI once saw it never hold still for 90 s)
+  await expect(card(page, nodeId)).toHaveClass(/is-selected/);
+  await expect(page.getByTestId('inspector-node')).toHaveAttribute('data-node-id', nodeId);
   await page.keyboard.press('e');
   await expect(card(page, nodeId).getByTestId('mark-expand')).toBeVisible(); // the person's action, on the node
   const startsBefore = (await ndjson(BASE, id)).filter((e) => e.type === 'node.started').length;

@@ -57,7 +57,10 @@ async function demoRun(base: string): Promise<RunRow> {
         // the runs started here with its goal (the server's runs list holds every spec's runs, experiments' too)
         const started = (await query<{ items: RunRow[] }>(base, 'run.list', { limit: 200, mine: true, q: '4 9 10 13' }))
           .items;
-        demo = started.find((r) => r.goal === '4 9 10 13' && r.importTag === null);
+        // a finished one: another spec's run of the same goal may be left paused or running
+        demo =
+          started.find((r) => r.goal === '4 9 10 13' && r.importTag === null && r.status === 'finished') ??
+          started.find((r) => r.goal === '4 9 10 13' && r.importTag === null);
         return demo?.status;
       },
       { timeout: 30_000 },
