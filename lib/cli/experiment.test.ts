@@ -140,7 +140,7 @@ describe('npm run experiment (local mode)', () => {
     expect(out.stderr).toMatch(/^6 cells \(3 items x 2 configurations x 1 repetition\)/m);
     expect(out.code).toBe(0);
     const id = /Experiment: (\S+) · (\S+)/.exec(out.stderr)?.[1];
-    expect(id).toBeTruthy();
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(out.stdout).toContain(`/experiments/${id}`);
 
     // read back from the file by a fresh set of services, as the app would

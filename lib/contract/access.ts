@@ -81,6 +81,11 @@ export function canListRuns(who: Principal): boolean {
   return who.kind === 'local' || who.kind === 'user';
 }
 
+/** Who a new run or experiment belongs to: the signed-in user; nobody in local mode. */
+export function ownerIdOf(who: Principal): string | null {
+  return who.kind === 'user' ? who.id : null;
+}
+
 /** Open an experiment's page: whoever may list runs, and the holder of a link to that experiment. */
 export function canReadExperiment(who: Principal, experiment: { id: string }): boolean {
   if (who.kind === 'share') return who.experimentId === experiment.id;

@@ -7,13 +7,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { CopyText } from '@/components/shared/CopyText';
-import { ListTable } from '@/components/shared/ListTable';
+import { MadeShareLink, ShareDaysField, ShareLinkTable } from '@/components/shared/ShareLinks';
 import { useDialogKeys } from '@/components/shared/useDialogKeys';
-import { parseShareDays, SHARE_DAYS, shareLinkState } from '@/lib/forms/index';
+import { parseShareDays, SHARE_DAYS } from '@/lib/forms/index';
 import { useTRPC } from '@/lib/trpc/index';
-
-const fullUrl = (path: string) => `${window.location.origin}${path}`;
 
 export function ExperimentShareDialog({ experimentId, onClose }: { experimentId: string; onClose: () => void }) {
   useDialogKeys(onClose, { pageKeysInert: true });
@@ -48,24 +45,7 @@ export function ExperimentShareDialog({ experimentId, onClose }: { experimentId:
             them. Whole prompts, export, steering and the other runs stay with your team.
           </p>
           <div className="share-row">
-            <div className="field">
-              <label htmlFor="experiment-share-days">Expires after (days)</label>
-              <input
-                id="experiment-share-days"
-                type="number"
-                min={SHARE_DAYS.min}
-                max={SHARE_DAYS.max}
-                value={days}
-                autoFocus
-                aria-invalid={!('days' in parsedDays) || undefined}
-                aria-describedby="experiment-share-days-hint"
-                onChange={(e) => setDays(e.target.value)}
-                data-testid="share-days"
-              />
-              <span className={'days' in parsedDays ? 'field-hint' : 'field-error'} id="experiment-share-days-hint">
-                {'days' in parsedDays ? `${SHARE_DAYS.min} to ${SHARE_DAYS.max}` : parsedDays.error}
-              </span>
-            </div>
+            <ShareDaysField id="experiment-share-days" days={days} parsed={parsedDays} onChange={setDays} autoFocus />
           </div>
           {(create.error ?? revoke.error) && (
             <p className="field-error" role="alert">
@@ -82,19 +62,7 @@ export function ExperimentShareDialog({ experimentId, onClose }: { experimentId:
               {create.isPending ? 'Creating…' : 'Create link'}
             </button>
           </div>
-          {create.data && (
-            <div className="share-made" data-testid="share-made">
-              <input
-                className="input mono"
-                readOnly
-                value={fullUrl(create.data.path)}
-                aria-label="The new link"
-                data-testid="share-url"
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <CopyText text={fullUrl(create.data.path)} testId="share-copy" />
-            </div>
-          )}
+          {create.data && <MadeShareLink path={create.data.path} />}
         </form>
         <div className="share-list">
           <h3>Links to this experiment</h3>
@@ -105,40 +73,12 @@ export function ExperimentShareDialog({ experimentId, onClose }: { experimentId:
           ) : links.data.length === 0 ? (
             <p className="field-hint">None yet.</p>
           ) : (
-            <ListTable columns={['made by', 'expires', 'status']} testId="share-links">
-              {links.data.map((link) => {
-                const state = shareLinkState(link, now);
-                return (
-                  <tr key={link.id} data-testid="share-link" data-state={state}>
-                    <td>{link.createdByName}</td>
-                    <td title={new Date(link.expiresAt).toLocaleString()}>
-                      {new Date(link.expiresAt).toLocaleDateString()}
-                    </td>
-                    <td>
-                      <span className={`share-state share-${state}`} data-testid="share-link-state">
-                        {state}
-                      </span>
-                    </td>
-                    <td>
-                      {state === 'active' && (
-                        <div className="share-actions">
-                          <CopyText text={fullUrl(link.path)} testId="share-link-copy" small />
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-danger"
-                            disabled={revoke.isPending}
-                            onClick={() => revoke.mutate({ id: link.id })}
-                            data-testid="share-revoke"
-                          >
-                            Revoke
-                          </button>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </ListTable>
+            <ShareLinkTable
+              links={links.data}
+              now={now}
+              revoking={revoke.isPending}
+              onRevoke={(id) => revoke.mutate({ id })}
+            />
           )}
         </div>
       </div>

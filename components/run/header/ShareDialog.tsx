@@ -6,16 +6,11 @@
 // Not responsible for who may share (RunAccess.tsx) nor for signing links (the server's shares router).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { parseShareDays, SHARE_DAYS, shareLinkState } from '@/lib/forms/index';
+import { parseShareDays, SHARE_DAYS } from '@/lib/forms/index';
 import { useTRPC } from '@/lib/trpc/index';
-import { CopyText } from '../../shared/CopyText';
-import { ListTable } from '../../shared/ListTable';
+import { MadeShareLink, ShareDaysField, ShareLinkTable } from '../../shared/ShareLinks';
 import { useRunStore } from '../page/RunStoreContext';
 import { useDialogKeys } from '../../shared/useDialogKeys';
-
-function fullUrl(path: string): string {
-  return `${window.location.origin}${path}`;
-}
 
 export function ShareDialog({ runId, onClose }: { runId: string; onClose: () => void }) {
   useDialogKeys(onClose, { pageKeysInert: true });
@@ -103,23 +98,7 @@ function ShareForm({ runId, onMade }: { runId: string; onMade: () => void }) {
         </label>
       </fieldset>
       <div className="share-row">
-        <div className="field">
-          <label htmlFor="share-days">Expires after (days)</label>
-          <input
-            id="share-days"
-            type="number"
-            min={SHARE_DAYS.min}
-            max={SHARE_DAYS.max}
-            value={days}
-            aria-invalid={!('days' in parsedDays) || undefined}
-            aria-describedby="share-days-hint"
-            onChange={(e) => setDays(e.target.value)}
-            data-testid="share-days"
-          />
-          <span className={'days' in parsedDays ? 'field-hint' : 'field-error'} id="share-days-hint">
-            {'days' in parsedDays ? `${SHARE_DAYS.min} to ${SHARE_DAYS.max}` : parsedDays.error}
-          </span>
-        </div>
+        <ShareDaysField id="share-days" days={days} parsed={parsedDays} onChange={setDays} />
         <label className="check share-prompts">
           <input
             type="checkbox"
@@ -145,19 +124,7 @@ function ShareForm({ runId, onMade }: { runId: string; onMade: () => void }) {
           {create.isPending ? 'Creating…' : 'Create link'}
         </button>
       </div>
-      {create.data && (
-        <div className="share-made" data-testid="share-made">
-          <input
-            className="input mono"
-            readOnly
-            value={fullUrl(create.data.path)}
-            aria-label="The new link"
-            data-testid="share-url"
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <CopyText text={fullUrl(create.data.path)} testId="share-copy" />
-        </div>
-      )}
+      {create.data && <MadeShareLink path={create.data.path} />}
     </form>
   );
 }
@@ -179,46 +146,25 @@ function ShareLinks({ runId, onRevoked }: { runId: string; onRevoked: () => void
       ) : links.data.length === 0 ? (
         <p className="field-hint">None yet.</p>
       ) : (
-        <ListTable columns={['made by', 'opens at', 'expires', 'prompts', 'status']} testId="share-links">
-          {links.data.map((link) => {
-            const state = shareLinkState(link, now);
-            return (
-              <tr key={link.id} data-testid="share-link" data-state={state}>
-                <td>{link.createdByName}</td>
+        <ShareLinkTable
+          links={links.data}
+          now={now}
+          extra={{
+            columns: ['opens at', 'prompts'],
+            cells: (link) => (
+              <>
                 <td>
                   {[link.step !== null && `step ${link.step}`, link.nodeId !== null && link.nodeId]
                     .filter(Boolean)
                     .join(' · ') || 'latest'}
                 </td>
-                <td title={new Date(link.expiresAt).toLocaleString()}>
-                  {new Date(link.expiresAt).toLocaleDateString()}
-                </td>
                 <td>{link.allowPrompts ? 'yes' : 'no'}</td>
-                <td>
-                  <span className={`share-state share-${state}`} data-testid="share-link-state">
-                    {state}
-                  </span>
-                </td>
-                <td>
-                  {state === 'active' && (
-                    <div className="share-actions">
-                      <CopyText text={fullUrl(link.path)} testId="share-link-copy" small />
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-danger"
-                        disabled={revoke.isPending}
-                        onClick={() => revoke.mutate({ id: link.id })}
-                        data-testid="share-revoke"
-                      >
-                        Revoke
-                      </button>
-                    </div>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </ListTable>
+              </>
+            ),
+          }}
+          revoking={revoke.isPending}
+          onRevoke={(id) => revoke.mutate({ id })}
+        />
       )}
       {revoke.error && (
         <p className="field-error" role="alert">

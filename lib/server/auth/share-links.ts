@@ -12,6 +12,11 @@ import { signShareToken, verifyShareToken } from './tokens';
 /** The longest a link may live: a link is for a conversation about a run, not a permanent publication. */
 export const MAX_SHARE_DAYS = 90;
 
+/** When a link made now for `days` lapses (never past MAX_SHARE_DAYS). */
+function expiryOf(now: Date, days: number): Date {
+  return new Date(now.getTime() + Math.min(days, MAX_SHARE_DAYS) * 24 * 3600_000);
+}
+
 export interface ShareLinkRecord {
   id: string;
   runId: string;
@@ -44,7 +49,7 @@ export async function createShareLink(
       id: randomUUID(),
       runId: input.runId,
       createdBy: input.createdBy,
-      expiresAt: new Date(now.getTime() + Math.min(input.expiresInDays, MAX_SHARE_DAYS) * 24 * 3600_000),
+      expiresAt: expiryOf(now, input.expiresInDays),
       step: input.step ?? null,
       nodeId: input.nodeId ?? null,
       allowPrompts: input.allowPrompts,
@@ -103,7 +108,7 @@ export async function createExperimentShareLink(
       id: randomUUID(),
       experimentId: input.experimentId,
       createdBy: input.createdBy,
-      expiresAt: new Date(now.getTime() + Math.min(input.expiresInDays, MAX_SHARE_DAYS) * 24 * 3600_000),
+      expiresAt: expiryOf(now, input.expiresInDays),
     },
   });
   return { token: signShareToken(secret, record.id), record };

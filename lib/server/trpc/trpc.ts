@@ -7,9 +7,9 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import { type DomainErrorKind, domainErrorKind, errorField } from '../core/errors';
+import { type DomainErrorKind, domainErrorKind, errorField, ForbiddenError } from '../core/errors';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { canCreateRuns, isAdmin, type Principal } from '../../contract/access';
+import { canCreateRuns, canListRuns, isAdmin, type Principal } from '../../contract/access';
 import type { Context } from './context';
 
 const t = initTRPC.context<Context>().create({
@@ -76,6 +76,16 @@ export const createCallerFactory = t.createCallerFactory;
 /** Anyone but nobody: a user, the local person, or a share link's holder (whose reads are checked per run). */
 export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
   if (ctx.who.kind === 'anonymous') throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
+  return next();
+});
+
+/** Whoever may see the lists of runs and experiments: users and the local person (a share link opens one page). */
+export const listProcedure = signedInProcedure.use(({ ctx, next }) => {
+  const who = ctx.who;
+  if (!canListRuns(who)) {
+    const what = who.kind === 'share' && who.experimentId ? 'experiment' : 'run';
+    throw new ForbiddenError(`this share link opens one ${what} only`);
+  }
   return next();
 });
 

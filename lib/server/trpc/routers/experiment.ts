@@ -7,7 +7,7 @@
  * (lib/experiments).
  */
 import { z } from 'zod';
-import { canListRuns, canReadExperiment, type Principal } from '../../../contract/access';
+import { canReadExperiment, ownerIdOf } from '../../../contract/access';
 import { createDatasetInput, createExperimentInput, updateDatasetInput } from '../../../contract/experiments';
 import { SHIPPED_DATASETS } from '../../../experiments/index';
 import { shippedDatasetItems } from '../../../experiments/server';
@@ -16,28 +16,19 @@ import { editDataset, makeDataset } from '../../experiments/index';
 import { cellOfRun, listDatasets } from '../../repositories/experiments';
 import { runFor } from '../run-access';
 import { callerOf } from '../../runs/policy';
-import { memberProcedure, router, signedInProcedure } from '../trpc';
+import { listProcedure, memberProcedure, router, signedInProcedure } from '../trpc';
 import type { Context } from '../context';
 
 const idInput = z.strictObject({ id: z.string().min(1).max(100) });
 
-/** Experiments and datasets are read by whoever may list runs (a share link's holder sees its one run only). */
-const readProcedure = signedInProcedure.use(({ ctx, next }) => {
-  if (!canListRuns(ctx.who)) throw new ForbiddenError('this share link opens one run only');
-  return next();
-});
-
-function ownerOf(who: Principal): string | null {
-  return who.kind === 'user' ? who.id : null;
-}
-
+/** Who asks, for the experiment service: the record's actor and owner, and the policy's caller. */
 function requester(ctx: Context) {
-  return { actor: ctx.actor, ownerId: ownerOf(ctx.who), caller: callerOf(ctx.who, ctx.auth.team) };
+  return { actor: ctx.actor, ownerId: ownerIdOf(ctx.who), caller: callerOf(ctx.who, ctx.auth.team) };
 }
 
 export const datasetRouter = router({
   create: memberProcedure.input(createDatasetInput).mutation(async ({ ctx, input }) => {
-    const { dataset, version } = await makeDataset(ctx.prisma, input, ownerOf(ctx.who));
+    const { dataset, version } = await makeDataset(ctx.prisma, input, ownerIdOf(ctx.who));
     return { id: dataset.id, version: version.version, itemCount: version.itemCount };
   }),
   /** A new version of a dataset; experiments that ran the old one keep it. */
@@ -45,7 +36,7 @@ export const datasetRouter = router({
     const version = await editDataset(ctx.prisma, input);
     return { id: input.id, version: version.version, itemCount: version.itemCount };
   }),
-  list: readProcedure
+  list: listProcedure
     .input(z.strictObject({ taskId: z.string().max(40).optional() }).default({}))
     .query(async ({ ctx, input }) => {
       const datasets = await listDatasets(ctx.prisma, input);
@@ -64,7 +55,7 @@ export const datasetRouter = router({
       }));
     }),
   /** The sets that ship with Arborist (Game of 24 ranges, the code benchmark's projects). */
-  shipped: readProcedure.query(() =>
+  shipped: listProcedure.query(() =>
     SHIPPED_DATASETS.map((d) => ({ ...d, itemCount: shippedDatasetItems(d.id)?.length ?? 0 })),
   ),
 });
@@ -77,7 +68,7 @@ export const experimentRouter = router({
   create: memberProcedure
     .input(createExperimentInput)
     .mutation(({ ctx, input }) => ctx.experiments.create(input, requester(ctx))),
-  list: readProcedure.query(({ ctx }) => ctx.experiments.list()),
+  list: listProcedure.query(({ ctx }) => ctx.experiments.list()),
   /** Whoever may list runs, and the holder of a link to this experiment. */
   byId: signedInProcedure.input(idInput).query(({ ctx, input }) => {
     if (!canReadExperiment(ctx.who, input)) throw new ForbiddenError('this share link opens another page');

@@ -8,15 +8,15 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { SteeringCommand } from '../../../engine/server';
-import { canListRuns, canOnRun, type Principal } from '../../../contract/access';
+import { canListRuns, canOnRun, ownerIdOf } from '../../../contract/access';
 import { callerOf, checkResumeAllowed } from '../../runs/policy';
 import { steer } from '../steer';
-import { ForbiddenError, NotFoundError } from '../../core/errors';
+import { NotFoundError } from '../../core/errors';
 import { streamRunEvents } from '../../streaming/event-stream';
 import { getEvent, listEvents, withoutPrompt } from '../../run-log/index';
 import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
 import { latestTreeText } from '../../run-log/index';
-import { memberProcedure, signedInProcedure, router } from '../trpc';
+import { listProcedure, memberProcedure, signedInProcedure, router } from '../trpc';
 import { runFor } from '../run-access';
 import {
   configInput,
@@ -38,15 +38,6 @@ const command = (type: 'pause' | 'resume' | 'step' | 'abort') =>
   });
 
 /** The runs list: users and the local person (a share link's holder sees its one run, not the list). */
-const listProcedure = signedInProcedure.use(({ ctx, next }) => {
-  if (!canListRuns(ctx.who)) throw new ForbiddenError('this share link opens one run only');
-  return next();
-});
-
-/** The user a new run belongs to (team mode); null in local mode. */
-function ownerOf(who: Principal): string | null {
-  return who.kind === 'user' ? who.id : null;
-}
 
 export const runRouter = router({
   create: memberProcedure.input(createRunInput).mutation(async ({ ctx, input }) => {
@@ -54,7 +45,7 @@ export const runRouter = router({
     const run = await ctx.manager.create({
       ...input,
       actor: ctx.actor,
-      ownerId: ownerOf(ctx.who),
+      ownerId: ownerIdOf(ctx.who),
       caller: callerOf(ctx.who, ctx.auth.team),
     });
     return { id: run.id, status: run.status };
@@ -79,7 +70,7 @@ export const runRouter = router({
       const { run, nodeId } = await ctx.manager.fork({
         ...input,
         actor: ctx.actor,
-        ownerId: ownerOf(ctx.who),
+        ownerId: ownerIdOf(ctx.who),
         caller: callerOf(ctx.who, ctx.auth.team),
       });
       // nodeId: the fork's own copy of the node, so the page opens with it selected

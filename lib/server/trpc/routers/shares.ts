@@ -36,6 +36,19 @@ async function experimentToShare(ctx: Context, experimentId: string) {
   return experiment;
 }
 
+/** Links as the dialogs list them: with their maker's name and their URL (a token is the id signed: shown again). */
+async function listed<L extends { id: string; createdBy: string }>(ctx: Context, links: readonly L[]) {
+  const emails = await emailsByUserId(
+    ctx.prisma,
+    links.map((link) => link.createdBy),
+  );
+  return links.map((link) => ({
+    ...link,
+    createdByName: emails.get(link.createdBy) ?? (link.createdBy === 'local' ? 'you' : 'a deleted user'),
+    path: `${SHARE_PATH}${signShareToken(ctx.auth.secret, link.id)}`,
+  }));
+}
+
 const experimentIdInput = z.object({ experimentId: z.string().min(1).max(100) });
 
 export const sharesRouter = router({
@@ -59,15 +72,7 @@ export const sharesRouter = router({
   list: signedInProcedure.input(z.object({ runId: z.string().min(1).max(100) })).query(async ({ ctx, input }) => {
     await runFor(ctx, input.runId, 'share');
     const links = await listShareLinks(ctx.prisma, input.runId);
-    const emails = await emailsByUserId(
-      ctx.prisma,
-      links.map((link) => link.createdBy),
-    );
-    return links.map((link) => ({
-      ...link,
-      createdByName: emails.get(link.createdBy) ?? (link.createdBy === 'local' ? 'you' : 'a deleted user'),
-      path: `${SHARE_PATH}${signShareToken(ctx.auth.secret, link.id)}`,
-    }));
+    return listed(ctx, links);
   }),
 
   revoke: signedInProcedure.input(z.object({ id: z.string().min(1).max(100) })).mutation(async ({ ctx, input }) => {
@@ -97,14 +102,6 @@ export const sharesRouter = router({
   listForExperiment: signedInProcedure.input(experimentIdInput).query(async ({ ctx, input }) => {
     await experimentToShare(ctx, input.experimentId);
     const links = await listExperimentShareLinks(ctx.prisma, input.experimentId);
-    const emails = await emailsByUserId(
-      ctx.prisma,
-      links.map((link) => link.createdBy),
-    );
-    return links.map((link) => ({
-      ...link,
-      createdByName: emails.get(link.createdBy) ?? (link.createdBy === 'local' ? 'you' : 'a deleted user'),
-      path: `${SHARE_PATH}${signShareToken(ctx.auth.secret, link.id)}`,
-    }));
+    return listed(ctx, links);
   }),
 });
