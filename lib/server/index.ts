@@ -23,6 +23,7 @@ export {
   ingestFinishResponse,
   ingestHeartbeatResponse,
 } from './http/ingest';
+export { otlpEmptyResponse, otlpTracesResponse } from './http/otlp';
 export { getServices, shutdownServices, wireServices } from './services';
 export { checkHealth, type HealthReport } from './cluster/index';
 export { actorFromHeader } from './auth/actor';

@@ -9,7 +9,7 @@
  */
 import { getPrisma, type PrismaClient } from './db/client';
 import { resolveDatabase } from './db/backend';
-import { clusterTimings, isTeamMode, readEnv } from './core/env';
+import { clusterTimings, isTeamMode, loadPriceTable, readEnv } from './core/env';
 import { Cluster, defaultInstanceId } from './cluster/index';
 import { createLogger, type Logger, loggerFromFunction } from './core/logger';
 import { prepareTeamMode } from './auth/setup';
@@ -17,6 +17,8 @@ import { EventBus, RunLog, sweepStagedImports } from './run-log/index';
 import { RunManager, type RunManagerOptions } from './runs/run-manager';
 import { IngestRuns } from './ingest/service';
 import { ExperimentService } from './experiments/index';
+import { TraceReceiver } from './otel/index';
+import { priceCall } from '../engine/index';
 import { seedDemoRun } from './runs/demo';
 import { configureSandbox } from '../tasks/index';
 
@@ -33,6 +35,8 @@ export interface ServerServices {
   ingest: IngestRuns;
   /** Experiments: datasets x configurations, every cell a run of the manager's. */
   experiments: ExperimentService;
+  /** OpenTelemetry traces in: every trace an external run, written through `ingest`. */
+  traces: TraceReceiver;
 }
 
 /** What wires one set of services (the process's, or a test's on its own database). */
@@ -43,6 +47,9 @@ export interface WireOptions extends Omit<RunManagerOptions, 'runLog'> {
   ingestHeartbeatMs?: number;
   /** Cells of one experiment queued or running at once; default twice maxConcurrentRuns. */
   experimentCellsInFlight?: number;
+  /** Traces: a run ends this long after its root span, when nothing more came; a span waits this long for its parent. */
+  otelIdleMs?: number;
+  otelWaitMs?: number;
 }
 
 /**
@@ -50,7 +57,8 @@ export interface WireOptions extends Omit<RunManagerOptions, 'runLog'> {
  * runs) each get the RunLog and neither knows the other.
  */
 export function wireServices(options: WireOptions): ServerServices {
-  const { bus, ingestTimeoutMs, ingestHeartbeatMs, experimentCellsInFlight, ...managerOptions } = options;
+  const { bus, ingestTimeoutMs, ingestHeartbeatMs, experimentCellsInFlight, otelIdleMs, otelWaitMs, ...managerOptions } =
+    options;
   const log: Logger =
     options.log === undefined
       ? loggerFromFunction((message) => console.log(`[arborist] ${message}`))
@@ -73,7 +81,18 @@ export function wireServices(options: WireOptions): ServerServices {
     log,
     cellsInFlight: experimentCellsInFlight ?? 2 * options.maxConcurrentRuns,
   });
-  return { prisma: options.prisma, bus, runLog, manager, ingest, experiments };
+  const prices = loadPriceTable(readEnv());
+  const traces = new TraceReceiver({
+    writer: ingest,
+    idleMs: otelIdleMs ?? 5_000,
+    waitMs: otelWaitMs ?? 6_000,
+    maxWaitingPerTrace: 10_000,
+    maxPending: 200_000,
+    abandonMs: ingestTimeoutMs ?? 30_000,
+    price: (modelId, usage) => priceCall(modelId, usage, prices),
+    log: (message) => log.warn(message),
+  });
+  return { prisma: options.prisma, bus, runLog, manager, ingest, experiments, traces };
 }
 
 const globalForServices = globalThis as typeof globalThis & {
@@ -115,6 +134,8 @@ async function createServices(): Promise<ServerServices> {
     resumeMode: env.ARBORIST_RESUME,
     ingestTimeoutMs: env.ARBORIST_INGEST_TIMEOUT_MS,
     ingestHeartbeatMs: env.ARBORIST_INGEST_HEARTBEAT_MS,
+    otelIdleMs: env.ARBORIST_OTEL_IDLE_MS,
+    otelWaitMs: env.ARBORIST_OTEL_WAIT_MS,
     ...(env.ARBORIST_EXPERIMENT_CELLS_IN_FLIGHT && {
       experimentCellsInFlight: env.ARBORIST_EXPERIMENT_CELLS_IN_FLIGHT,
     }),
@@ -132,6 +153,7 @@ async function createServices(): Promise<ServerServices> {
   await manager.recover();
   // external runs whose client fell silent (this start's clock: one left running by the last server gets its timeout)
   ingest.startSweeper();
+  services.traces.start();
   // running experiments start the cells they had not started (their interrupted runs resume with the manager)
   services.experiments.start();
   if (env.ARBORIST_DEMO === '1') {
@@ -161,8 +183,9 @@ export function shutdownServices(): Promise<void> {
     const log = globalForServices.arboristLog;
     const limitMs = readEnv().ARBORIST_SHUTDOWN_MS;
     const work = (async () => {
-      const { manager, ingest, experiments, prisma } = await services;
+      const { manager, ingest, experiments, traces, prisma } = await services;
       ingest.stopSweeper();
+      traces.stop();
       experiments.stop();
       const { handedBack, stopped } = await manager.shutdown();
       log?.info('graceful shutdown done', { handedBack, stopped });

@@ -3,7 +3,8 @@
  * - a write (any method but GET/HEAD) from a browser page of another site is refused: its Origin must be this
  *   server's own host or an allowed origin, and Sec-Fetch-Site, when sent, must say same-origin. Clients that send
  *   neither (curl, scripts) are not browsers and carry no one's ambient cookies, so they pass on to authentication.
- * - a write must say what it sends (`application/json`, or `application/x-ndjson` for ingest batches), so an HTML form or a "simple" cross-site fetch, which can
+ * - a write must say what it sends (`application/json`; `application/x-ndjson` for ingest batches,
+ *   `application/x-protobuf` for OTLP exports), so an HTML form or a "simple" cross-site fetch, which can
  *   only send text/plain, form or multipart bodies, never reaches a handler.
  * - in local mode, the Host must be a loopback name (or an allowed origin's host), so a web page that rebinds its
  *   own DNS name to 127.0.0.1 cannot read or write this server (ARBORIST_ALLOW_OPEN=1 lifts it).
@@ -14,10 +15,11 @@ import type { AuthSettings } from './settings';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /**
- * The bodies a write may say it sends: JSON, and NDJSON (the ingest API's batches). Neither is a type a form or a
- * "simple" cross-site fetch can send, so a page of another site still cannot write without a preflight.
+ * The bodies a write may say it sends: JSON, NDJSON (the ingest API's batches) and protobuf (OTLP exports; the
+ * receiver takes `application/protobuf` too). None is a type a form or a "simple" cross-site fetch can send, so a
+ * page of another site still cannot write without a preflight.
  */
-const WRITE_TYPES = new Set(['application/json', 'application/x-ndjson']);
+const WRITE_TYPES = new Set(['application/json', 'application/x-ndjson', 'application/x-protobuf', 'application/protobuf']);
 
 function refuse(status: number, error: string): Response {
   return Response.json({ error }, { status, headers: { 'cache-control': 'no-store' } });
@@ -65,7 +67,10 @@ export function checkRequestOrigin(request: Request, settings: AuthSettings): Re
   }
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (!WRITE_TYPES.has(type)) {
-    return refuse(415, `send the body as application/json (got ${type || 'no content type'})`);
+    return refuse(
+      415,
+      `send the body as application/json (application/x-protobuf for OTLP exports; got ${type || 'no content type'})`,
+    );
   }
   return null;
 }

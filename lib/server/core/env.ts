@@ -142,6 +142,13 @@ const envSchema = z.object({
     unsetIfEmpty,
     z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   ),
+  /** OpenTelemetry traces in (lib/server/otel): a traced run ends this long (ms) after its root span came, when nothing more has. */
+  ARBORIST_OTEL_IDLE_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(100).max(3_600_000).default(5_000)),
+  /**
+   * How long (ms) a span waits for its parent before it hangs off the root: above the exporters' 5 s batch delay, so a
+   * parent sent in the next batch is still in time.
+   */
+  ARBORIST_OTEL_WAIT_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(50).max(600_000).default(6_000)),
   /** How many code verifications (type-check + tests in the sandbox) run at once; unset: the machine's cores. */
   ARBORIST_VERIFY_CONCURRENCY: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(1).max(64).optional()),
   /** This instance's name in a cluster (logs, leases, the health endpoint); unset: `<hostname>-<pid>-<4 hex>`. */

@@ -68,7 +68,8 @@ async function onRun(
   }
 }
 
-function creatorOf(who: Principal, request: Request): { ownerId: string | null; actor: string } {
+/** Who makes a run, for the log and its row: the local person by the page's name, else the principal. */
+export function creatorOf(who: Principal, request: Request): { ownerId: string | null; actor: string } {
   if (who.kind === 'local') return { ownerId: null, actor: actorFromHeader(request.headers.get('x-arborist-actor')) };
   return { ownerId: who.kind === 'user' ? who.id : null, actor: actorName(who) };
 }

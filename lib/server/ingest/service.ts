@@ -45,6 +45,7 @@ import { ConflictError } from '../core/errors';
 import {
   createIngestClient,
   getIngestClient,
+  ingestClientOfTrace,
   type IngestClientRecord,
   silentIngestRuns,
   storedItemHashes,
@@ -79,6 +80,16 @@ export interface IngestCreator {
   actor: string;
 }
 
+/** The run a trace is, as the trace receiver (lib/server/otel) continues it. */
+export interface TraceRunState {
+  runId: string;
+  ownerId: string | null;
+  status: string;
+  /** The client seq the receiver's next item must have. */
+  nextSeq: number;
+  nodeIds: string[];
+}
+
 /** A run's state as loaded inside its queue. */
 interface Loaded {
   client: IngestClientRecord;
@@ -99,6 +110,23 @@ function invalidBody(error: z.ZodError): IngestRefusal {
   return invalidBatch(
     error.issues.map((i) => ({ path: formatPath('', i.path).slice(1) || '(body)', message: i.message })),
   );
+}
+
+/**
+ * A root given a thought of its own, refused: the root is the goal itself (the engine's root has no branch; the page
+ * shows the run's goal as its text), so a different text would be dropped without a word. A thought that is the goal
+ * (or empty) says nothing new and passes.
+ */
+function rootThoughtIssue(item: IngestItem, index: number, goal: string): { path: string; message: string }[] {
+  if (!('op' in item) || item.op !== 'node' || item.parent !== null) return [];
+  if (item.thought.trim() === '' || item.thought.trim() === goal.trim()) return [];
+  return [
+    {
+      path: `items[${index}].thought`,
+      message:
+        "the root is the goal itself: its text is the run's goal, so a root takes no thought (leave it out, or give the text as the goal when creating the run)",
+    },
+  ];
 }
 
 function notFound(runId: string): IngestRefusal {
@@ -127,7 +155,7 @@ export class IngestRuns {
   }
 
   /** A new external run, running at once: run.queued and run.started (with the program's config and commands). */
-  async create(body: unknown, creator: IngestCreator): Promise<IngestCreated> {
+  async create(body: unknown, creator: IngestCreator, options: { traceId?: string } = {}): Promise<IngestCreated> {
     const parsed = ingestCreateSchema.safeParse(body);
     if (!parsed.success) throw invalidBody(parsed.error);
     const input = parsed.data;
@@ -163,10 +191,30 @@ export class IngestRuns {
           : []),
       ].map((draft) => ({ ...draft, ts: now }) as EventDraft),
       // the client's row in the same transaction: the run is external from its first event
-      { also: (tx) => createIngestClient(tx, runId, new Date(now)), startedAt: new Date(now) },
+      { also: (tx) => createIngestClient(tx, runId, new Date(now), options.traceId ?? null), startedAt: new Date(now) },
     );
     this.trees.set(runId, tree);
     return { runId, url: `/runs/${runId}`, nextSeq: 1, heartbeatMs: this.options.heartbeatMs };
+  }
+
+  /**
+   * The run an OpenTelemetry trace is (lib/server/otel), as the trace receiver continues it: where the client's
+   * numbering stands and the nodes the run has; null when no run has the trace.
+   */
+  async traceRun(traceId: string): Promise<TraceRunState | null> {
+    const client = await ingestClientOfTrace(this.options.prisma, traceId);
+    if (!client) return null;
+    return this.queue.run(client.runId, async () => {
+      const { client: current, tree } = await this.load(client.runId);
+      const run = await getRun(this.options.prisma, client.runId);
+      return {
+        runId: client.runId,
+        ownerId: run?.ownerId ?? null,
+        status: tree.status,
+        nextSeq: current.lastClientSeq + 1,
+        nodeIds: Object.keys(tree.nodes),
+      };
+    });
   }
 
   /**
@@ -199,6 +247,8 @@ export class IngestRuns {
           message: `the run has ${tree.status}: it takes no more items`,
         });
       }
+      const rootThought = fresh.flatMap((item, i) => rootThoughtIssue(item, firstNew + i, tree.goal));
+      if (rootThought.length > 0) throw invalidBatch(rootThought);
       const drafts: EventDraft[] = this.revival(tree);
       const origin: number[] = drafts.map(() => -1);
       const times: number[] = drafts.map(() => Date.now());

@@ -24,8 +24,24 @@ const CLIENT_SELECT = {
 /** Rows per INSERT: 500 x 3 parameters, far below SQLite's and Postgres's bound-parameter limits. */
 const ITEM_CHUNK_ROWS = 500;
 
-export async function createIngestClient(db: Db, runId: string, now: Date): Promise<void> {
-  await db.ingestClient.create({ data: { runId, lastSeenAt: now }, select: { runId: true } });
+/** `traceId`: the run is an OpenTelemetry trace (one run per trace; the unique index refuses a second). */
+export async function createIngestClient(db: Db, runId: string, now: Date, traceId: string | null = null): Promise<void> {
+  await db.ingestClient.create({ data: { runId, lastSeenAt: now, traceId }, select: { runId: true } });
+}
+
+/** The run a trace is, with where its client numbering stands; null when no run has the trace. */
+export async function ingestClientOfTrace(db: Db, traceId: string): Promise<IngestClientRecord | null> {
+  return db.ingestClient.findUnique({ where: { traceId }, select: CLIENT_SELECT });
+}
+
+/** Of these runs, the trace each is (runs that are no trace are left out). */
+export async function traceIdsOf(db: Db, runIds: readonly string[]): Promise<Map<string, string>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await db.ingestClient.findMany({
+    where: { runId: { in: [...runIds] }, traceId: { not: null } },
+    select: { runId: true, traceId: true },
+  });
+  return new Map(rows.map((r) => [r.runId, r.traceId!]));
 }
 
 export async function getIngestClient(db: Db, runId: string): Promise<IngestClientRecord | null> {

@@ -141,6 +141,23 @@ export function toFtsQuery(text: string): string | null {
  * as words that must all occur, adjacent or not.
  */
 function searchCondition(kind: DatabaseKind, q: string): Prisma.Sql | null {
+  const trace = traceSearch(q);
+  const text = textSearch(kind, q);
+  if (trace === null) return text;
+  return text === null ? trace : Prisma.sql`(${text} OR ${trace})`;
+}
+
+/**
+ * A search that is a trace id, or the start of one (8 to 32 hex digits, as a person pastes it from their tracing
+ * tool), also finds the run that trace is (IngestClient.traceId, lower-case hex; lib/server/otel).
+ */
+function traceSearch(q: string): Prisma.Sql | null {
+  const id = q.trim().toLowerCase();
+  if (!/^[0-9a-f]{8,32}$/.test(id)) return null;
+  return Prisma.sql`r."id" IN (SELECT "runId" FROM "IngestClient" WHERE "traceId" LIKE ${`${id}%`})`;
+}
+
+function textSearch(kind: DatabaseKind, q: string): Prisma.Sql | null {
   if (kind === 'postgresql') {
     const words = searchWords(q);
     if (words === null) return null;

@@ -1,5 +1,5 @@
 /**
- * Test support: the ingest API's real route handlers (lib/server/ingest/http.ts: guard, principal, service) served on
+ * Test support: the ingest API's and the OTLP receiver's real route handlers (lib/server/ingest/http.ts: guard, principal, service) served on
  * a loopback port over the given services, so a client (the TypeScript SDK, the Python client) can be tested against
  * the production server's answers without building Next. Local mode: the loopback guard admits it as the local person.
  * Used by the server's tests only; the process's services are these until close(), so one at a time.
@@ -14,6 +14,7 @@ import {
   ingestFinishResponse,
   ingestHeartbeatResponse,
 } from '../http/ingest';
+import { otlpEmptyResponse, otlpTracesResponse } from '../http/otlp';
 import type { ServerServices } from '../services';
 
 export interface IngestRoutesServer {
@@ -33,6 +34,11 @@ const RUN_ROUTES: Record<string, (request: Request, runId: string) => Promise<Re
 async function route(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname;
   if (request.method === 'POST' && path === '/api/ingest/runs') return ingestCreateResponse(request);
+  // the OTLP receiver's routes (app/v1/... and app/api/otel/v1/...)
+  const otlp = /^(?:\/api\/otel)?\/v1\/(traces|metrics|logs)$/.exec(path);
+  if (request.method === 'POST' && otlp) {
+    return otlp[1] === 'traces' ? otlpTracesResponse(request) : otlpEmptyResponse(request, otlp[1] as 'metrics' | 'logs');
+  }
   const match = /^\/api\/ingest\/runs\/([^/]+)\/([a-z]+)$/.exec(path);
   const handler = match && RUN_ROUTES[`${request.method} ${match[2]}`];
   return handler

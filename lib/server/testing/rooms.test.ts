@@ -17,7 +17,7 @@ const ROOMS: readonly (readonly string[])[] = [
   ['index.ts', 'bench.ts', 'start.ts'], // the doors and `npm start`
   ['http', 'trpc'], // the API's faces
   ['services.ts'], // the wiring: one set of services per process
-  ['experiments'], // experiments: datasets x configurations, every cell an engine run (above the producers it feeds)
+  ['experiments', 'otel'], // above the producers they feed: experiments (every cell an engine run), traces (every trace an external run)
   ['runs', 'ingest', 'imports'], // the producers of runs (engine runs, external runs, imports): none knows another
   ['cluster', 'auth'],
   ['streaming'], // following a run's log

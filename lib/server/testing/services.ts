@@ -41,13 +41,14 @@ export function createTestServices(options: Partial<WireOptions> = {}, database?
     log: () => {},
     ...options,
   });
-  const { manager, ingest, experiments } = services;
+  const { manager, ingest, experiments, traces } = services;
   return {
     ...services,
     file: location,
     restart: (more) => createTestServices({ ...options, ...more }, location),
     async close() {
       ingest.stopSweeper();
+      traces.stop();
       experiments.stop();
       await experiments.settled();
       await manager.stopAll();

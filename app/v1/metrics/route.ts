@@ -1,0 +1,10 @@
+// POST OTLP/HTTP metrics exports: an empty success, so an SDK set up to export metrics too logs no errors.
+import 'server-only';
+import { otlpEmptyResponse } from '@/lib/server/index';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export function POST(req: Request) {
+  return otlpEmptyResponse(req, 'metrics');
+}
