@@ -94,6 +94,8 @@ export default tseslint.config(
       'node_modules/',
       '.next/',
       'lib/generated/',
+      // the SDK's build output (npm pack makes and removes it; a local `npm run build` in lib/sdk leaves it)
+      'lib/sdk/dist/',
       'data/',
       'test-results/',
       'playwright-report/',

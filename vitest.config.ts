@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts'],
     // the benchmark's projects hold node:test files of their own, run only inside the sandbox
-    exclude: ['node_modules', 'e2e', 'lib/tasks/code/bench/**'],
+    exclude: ['node_modules', 'e2e', 'lib/tasks/code/bench/**', 'lib/sdk/dist/**'],
     environment: 'node',
     // one PostgreSQL cluster for the run: the repository and router tests run on it as well as on SQLite
     globalSetup: ['lib/server/testing/postgres-setup.ts'],

@@ -28,7 +28,10 @@ export interface ArboristOptions {
   finishTimeoutMs?: number;
   /** Node: send what is buffered when the program is about to exit (default true). */
   flushOnExit?: boolean;
-  /** Where warnings go (default console.warn); each kind is said once per run until it clears. */
+  /**
+   * Where warnings go (default console.warn). A warning about the run (unreachable, overflow, ...) is said once until
+   * it clears; one about an item (refused, converted) is said per item, at most ten lines in ten seconds.
+   */
   onWarning?: (warning: ArboristWarning) => void;
   /** The fetch to use (default globalThis.fetch). */
   fetch?: typeof fetch;

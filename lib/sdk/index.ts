@@ -23,4 +23,5 @@ export type {
 } from './run';
 export { BUILTIN_COMMANDS, CommandRefused } from './steering';
 export type { Breakpoint, BreakpointCondition, BreakpointHit } from '../contract/breakpoints';
+export type { FinishReason } from '../contract/vocabulary';
 export { retryDelay } from './transport';

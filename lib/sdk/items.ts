@@ -2,7 +2,7 @@
  * What the SDK needs to know about an item it sends without understanding the search: the node it creates (and
  * under which parent) and the nodes it refers to. With these the SDK drops, along with a node it had to drop, every
  * later item about that node (the server would refuse them all, one batch at a time), and answers isPruned() for a
- * node whose ancestor was pruned.
+ * node whose ancestor was pruned; and how a warning names an item.
  * Not responsible for checking items (the server does, with lib/contract/ingest.ts's schemas).
  */
 import type { IngestItemInput } from '../contract/ingest';
@@ -44,4 +44,11 @@ export function referencedNodes(item: UnsequencedItem): string[] {
     if (Array.isArray(p.childIds)) ids.push(...p.childIds.filter((c): c is string => typeof c === 'string'));
   }
   return ids.filter((id): id is string => typeof id === 'string');
+}
+
+/** The item as a warning names it: its op (or event type) and the node it is about ("node 'a'", "finish"). */
+export function describeItem(item: UnsequencedItem): string {
+  const kind = 'op' in item ? item.op : item.type;
+  const node = referencedNodes(item)[0];
+  return node === undefined ? String(kind) : `${String(kind)} '${node}'`;
 }

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Arborist, BUILTIN_COMMANDS, retryDelay, type ArboristOptions, type ArboristWarning } from './index';
-import { startFakeIngestServer, until, type FakeIngestServer } from './testing';
+import { quietClient, startFakeIngestServer, until, type FakeIngestServer } from './testing';
 
 let server: FakeIngestServer;
 let warnings: ArboristWarning[];
@@ -17,15 +17,7 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 function client(options: Partial<ArboristOptions> = {}) {
-  return new Arborist({
-    server: server.url,
-    flushIntervalMs: 20,
-    retryBaseMs: 5,
-    retryMaxMs: 40,
-    flushOnExit: false,
-    onWarning: (w) => warnings.push(w),
-    ...options,
-  });
+  return quietClient(server, warnings, options);
 }
 
 const appends = () => server.requests.filter((r) => r.path.endsWith('/events'));
@@ -124,7 +116,9 @@ describe('delivery', () => {
     expect(stored.map((i) => i.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(stored.map((i) => i.id ?? i.op)).toEqual(['root', 'n0', 'n1', 'fine', 'complete', 'finish']);
     expect(run.stats().droppedBy).toMatchObject({ invalid: 1, dependent: 2 });
-    expect(warnings.find((w) => w.kind === 'invalid')?.message).toMatch(/items\[3\]\.parent: no node nowhere/);
+    expect(warnings.filter((w) => w.kind === 'invalid').map((w) => w.message)).toEqual([
+      "the server refused node 'orphan' (seq 4): parent: no node nowhere in this run; dropped it and later items about its node",
+    ]);
   });
 
   it('resends from the expected seq after a 409 gap', async () => {

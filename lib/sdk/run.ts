@@ -14,8 +14,12 @@
  *   the search's beginning, which everything later refers to, so the page still shows a consistent tree up to the
  *   outage; dropping the oldest would cut nodes out from under the items that remain, and the server would refuse
  *   them. Later items about a dropped node are dropped with it (counted as `dependent`) instead of being refused;
- * - a 400 names the bad items: those (and items that depend on them) are dropped with a warning and the rest of
- *   the batch is sent again, renumbered (the server stored nothing); without names the whole batch is dropped;
+ * - every item is checked and copied as JSON data when it is queued (json.ts): one holding a value JSON cannot
+ *   carry (a cycle, a function, a symbol, NaN) is refused there, named in a warning, and never reaches a batch, where
+ *   it would fail the batch of every item queued with it, retry after retry; BigInt, Date, Map, Set are converted;
+ * - a 400 names the bad items: those (and items that depend on them) are dropped, each with a warning line giving
+ *   the server's reason (rate-limited, item-warnings.ts), and the rest of the batch is sent again, renumbered (the
+ *   server stored nothing); without names the whole batch is dropped;
  * - a 409 gap resends from the server's expectedSeq (from the items kept after sending) or renumbers from it; a
  *   conflict renumbers; closed (the run was finished or interrupted) stops the run's sending, counted.
  * Not responsible for the HTTP details (transport.ts) or the built-in steering's rules (steering.ts).
@@ -34,7 +38,9 @@ import type {
 import type { Breakpoint, BreakpointHit } from '../contract/breakpoints';
 import type { EventPayloads } from '../contract/events';
 import type { JsonValue, ModelPurpose, FrontierMode, SteerKind, ProposedAction } from '../contract/vocabulary';
-import { createdNode, referencedNodes, type UnsequencedItem } from './items';
+import { ItemWarnings } from './item-warnings';
+import { createdNode, describeItem, referencedNodes, type UnsequencedItem } from './items';
+import { toJson } from './json';
 import { CommandRefused, Steering, type SteeringEvent } from './steering';
 import { every, later, pause } from './timers';
 import { baseUrl, request, retryDelay, type BackoffOptions, type TransportOptions } from './transport';
@@ -91,7 +97,13 @@ export interface RunStats {
   commands: number;
 }
 
-export type WarningKind = 'unreachable' | 'overflow' | 'invalid' | 'refused' | 'closed' | 'resequenced' | 'unsent';
+/**
+ * What a warning is about. Said once per run until it clears: unreachable, overflow, refused, closed, resequenced,
+ * unsent. Said per item (rate-limited): invalid (the server refused it), unsendable (JSON cannot carry one of its
+ * values; not sent), converted (a value was sent in another form, e.g. a BigInt beyond 2^53 as a string).
+ */
+export type WarningKind =
+  'unreachable' | 'overflow' | 'invalid' | 'unsendable' | 'converted' | 'refused' | 'closed' | 'resequenced' | 'unsent';
 export interface ArboristWarning {
   kind: WarningKind;
   message: string;
@@ -117,7 +129,11 @@ export interface FinishOptions {
   /** The node whose answer is the output. */
   best?: string | null;
   success?: boolean;
-  /** Why the search stopped; default 'frontier-empty', or 'aborted' after an abort command. */
+  /**
+   * Why the search stopped (README.md, "Finishing"): 'terminated' (it found its answer), 'frontier-empty' (nothing
+   * left to explore), 'node-limit', 'timeout', 'budget', 'aborted' (a person stopped it), 'error'. Default: 'aborted'
+   * after an abort command, else 'terminated' when `success` is true, else 'frontier-empty'.
+   */
   reason?: Extract<IngestOpInput, { op: 'finish' }>['reason'];
   detail?: string | null;
   /** Whether the answer was checked and held; null: not checked. */
@@ -206,6 +222,9 @@ export class ArboristRun {
     droppedBy: { overflow: 0, invalid: 0, dependent: 0, closed: 0, unsent: 0, lost: 0 } as Record<DropReason, number>,
   };
   private readonly warned = new Set<WarningKind>();
+  private readonly itemWarnings = new ItemWarnings((kind, message) => this.say(kind, message));
+  /** Items the program has queued, counted from 1: how a warning names an item that never got a seq. */
+  private queuedCount = 0;
   private pumping = false;
   private batchSize: number;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
@@ -389,7 +408,8 @@ export class ArboristRun {
         output: options.output ?? '',
         best: best !== null && this.droppedNodes.has(best) ? null : best,
         success: options.success ?? false,
-        reason: options.reason ?? (abortedBy !== null ? 'aborted' : 'frontier-empty'),
+        // sent explicitly: the server's default reads "nothing left to explore", wrong for a search that found its answer
+        reason: options.reason ?? (abortedBy !== null ? 'aborted' : options.success ? 'terminated' : 'frontier-empty'),
         detail: options.detail ?? (abortedBy !== null ? `aborted by ${abortedBy}` : null),
         verified: options.verified ?? null,
         ts: Date.now(),
@@ -440,8 +460,10 @@ export class ArboristRun {
   }
 
   /** Queues an item; `critical` ones (acks, the finish) are small and never dropped for room. */
-  private enqueue(item: UnsequencedItem, critical = false): void {
+  private enqueue(given: UnsequencedItem, critical = false): void {
     try {
+      const item = this.encodable(given);
+      if (!item) return;
       const created = createdNode(item);
       if (created) this.steering.noteNode(created.id, created.parent);
       if (!('op' in item)) this.notePaused(item.type);
@@ -463,6 +485,28 @@ export class ArboristRun {
     } catch {
       // never into the host program
     }
+  }
+
+  /**
+   * The item as plain JSON data (a copy), or null when it holds a value JSON cannot carry: then it is dropped here,
+   * with a warning naming it and the field, and later items about its node are dropped with it.
+   */
+  private encodable(item: UnsequencedItem): UnsequencedItem | null {
+    const n = ++this.queuedCount;
+    const checked = toJson(item);
+    if ('refused' in checked) {
+      const { path, problem } = checked.refused;
+      this.itemWarnings.say(
+        'unsendable',
+        `refused ${describeItem(item)} (item ${n}): ${path} ${problem}; not sent (nor later items about its node), the run goes on`,
+      );
+      this.drop('invalid', [item]);
+      return null;
+    }
+    for (const { path, problem } of checked.notes) {
+      this.itemWarnings.say('converted', `${describeItem(item)} (item ${n}): ${path} ${problem}`);
+    }
+    return checked.value as UnsequencedItem;
   }
 
   /** Whether the search waits on a person, from the events it records (built-in steering's or the program's own). */
@@ -514,9 +558,14 @@ export class ArboristRun {
     }
   }
 
+  /** A warning about the run as a whole: said once per kind until it clears (per-item ones: itemWarnings). */
   private warn(kind: WarningKind, message: string): void {
     if (this.warned.has(kind)) return;
     this.warned.add(kind);
+    this.say(kind, message);
+  }
+
+  private say(kind: WarningKind, message: string): void {
     try {
       this.settings.warn({ kind, message, runId: this.runId });
     } catch {
@@ -537,6 +586,7 @@ export class ArboristRun {
     this.steering.release();
     openRuns.delete(this);
     this.resolveReady(null); // no-op when it was created
+    this.itemWarnings.summarize();
     this.notifyIdle();
   }
 
@@ -558,10 +608,11 @@ export class ArboristRun {
   }
 
   private async createOnce(): Promise<void> {
+    const config = this.options.config === undefined ? undefined : this.encodableConfig(this.options.config);
     const body: IngestCreateInput = {
       goal: this.options.goal,
       ...(this.options.task !== undefined && { task: this.options.task }),
-      ...(this.options.config !== undefined && { config: this.options.config }),
+      ...(config !== undefined && { config }),
       ...(this.options.model !== undefined && { model: this.options.model }),
       ...(this.options.agent !== undefined && { agent: this.options.agent }),
       commands: [...this.declared],
@@ -594,6 +645,18 @@ export class ArboristRun {
       );
       await pause(retryDelay(attempt, this.settings.backoff, outcome.retryAfterMs));
     }
+  }
+
+  /** The run's config as JSON data; one JSON cannot carry is left out (the run matters more), with a warning. */
+  private encodableConfig(config: Record<string, JsonValue>): Record<string, JsonValue> | undefined {
+    const checked = toJson(config);
+    if ('refused' in checked) {
+      const { path, problem } = checked.refused;
+      this.say('unsendable', `the run's config was left out: config.${path} ${problem}`);
+      return undefined;
+    }
+    for (const { path, problem } of checked.notes) this.say('converted', `config.${path} ${problem}`);
+    return checked.value as Record<string, JsonValue>;
   }
 
   private beat(intervalMs: number): void {
@@ -681,7 +744,7 @@ export class ArboristRun {
         this.warn('closed', `the server no longer takes items for run ${this.runId}: ${outcome.message}`);
         this.close('closed');
       } else {
-        this.warn('invalid', `the server refused a batch of ${batch.length} items: ${outcome.message}; dropped`);
+        this.itemWarnings.say('invalid', `a batch of ${batch.length} items was refused (${outcome.message}); dropped`);
         this.drop('invalid', batch.map(strip));
         this.inFlight = null;
       }
@@ -701,14 +764,25 @@ export class ArboristRun {
 
   /** A 400: drop the items it names (and those about their nodes) and send the rest again; nothing was stored. */
   private dropInvalid(batch: Numbered[], error: Partial<IngestError>, message: string): void {
-    const named = new Set(
-      (error.issues ?? []).map((issue) => issueIndex(issue.path)).filter((i): i is number => i !== null),
-    );
-    const bad = named.size > 0 ? batch.filter((_, i) => named.has(i)) : batch;
-    this.warn(
-      'invalid',
-      `the server refused ${bad.length} item(s) as invalid (${message}); dropped them and any later items about their nodes`,
-    );
+    const reasons = new Map<number, string[]>();
+    for (const issue of error.issues ?? []) {
+      const index = issueIndex(issue.path);
+      if (index === null || !batch[index]) continue;
+      // "items[3].parent" -> "parent": the line already names the item
+      const field = issue.path.replace(/^(?:items)?\[\d+\]\.?/, '') || '(the item)';
+      reasons.set(index, [...(reasons.get(index) ?? []), `${field}: ${issue.message}`]);
+    }
+    const bad = reasons.size > 0 ? batch.filter((_, i) => reasons.has(i)) : batch;
+    if (reasons.size === 0) {
+      this.itemWarnings.say('invalid', `the server refused a batch of ${batch.length} items (${message}); dropped it`);
+    }
+    for (const [index, why] of reasons) {
+      const item = batch[index]!;
+      this.itemWarnings.say(
+        'invalid',
+        `the server refused ${describeItem(strip(item))} (seq ${item.seq}): ${why.join('; ')}; dropped it and later items about its node`,
+      );
+    }
     this.drop('invalid', bad.map(strip));
     const rest: UnsequencedItem[] = [];
     for (const item of batch) {

@@ -5,12 +5,17 @@
  * about an unknown parent is a 400 naming it and stores nothing, a finished run is closed, commands are long-polled and
  * answered by ack items. It can also misbehave on purpose: be down (connections cut), answer with a status, or store a
  * batch and lose the answer. Not the production server (lib/server/ingest): it checks nothing else.
+ * Also: a quiet client of it, the README's sample program, and how to run a .ts file with the repository's tsx.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import type { BreakpointHit } from '../contract/breakpoints';
 import type { IngestCommand } from '../contract/ingest';
 import type { SteerKind } from '../contract/vocabulary';
+import { Arborist, type ArboristOptions, type ArboristWarning } from './index';
 
 export interface StoredItem {
   seq: number;
@@ -47,8 +52,8 @@ export interface FakeIngestServer {
   failNext: number[];
   /** The next append request is stored, then its connection is cut (the client sees an error and retries). */
   loseNextAnswer: boolean;
-  /** Items whose path this returns are refused (400) with that path. */
-  refuse: ((item: StoredItem, index: number) => string | null) | null;
+  /** Items for which this returns a path (and optionally the message) are refused (400) with it, as a schema would. */
+  refuse: ((item: StoredItem, index: number) => string | { path: string; message: string } | null) | null;
   /**
    * A command for the client, numbered as the server's log would (separate from the client's seqs); `hit` for the
    * pause the server asks for at a breakpoint (actor "breakpoint").
@@ -189,7 +194,8 @@ export async function startFakeIngestServer(options: { heartbeatMs?: number } = 
         return send(res, 409, { error: 'gap', message: `expected seq ${expected}`, expectedSeq: expected });
       }
       const refused = fake.refuse?.(item, i) ?? null;
-      if (refused) issues.push({ path: refused, message: 'refused by the test' });
+      if (refused)
+        issues.push(typeof refused === 'string' ? { path: refused, message: 'refused by the test' } : refused);
       if (item.op === 'node') {
         if (item.parent !== null && !nodes.has(item.parent as string)) {
           issues.push({ path: `items[${i}].parent`, message: `no node ${String(item.parent)} in this run` });
@@ -250,3 +256,40 @@ export async function until(check: () => boolean, what: string, timeoutMs = 10_0
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * A client of `server` as the tests want one: quick batches and retries, no exit hook, warnings collected into
+ * `warnings` (what a program would see on stderr).
+ */
+export function quietClient(
+  server: FakeIngestServer,
+  warnings: ArboristWarning[],
+  options: Partial<ArboristOptions> = {},
+): Arborist {
+  return new Arborist({
+    server: server.url,
+    flushIntervalMs: 20,
+    retryBaseMs: 5,
+    retryMaxMs: 40,
+    flushOnExit: false,
+    onWarning: (w) => warnings.push(w),
+    ...options,
+  });
+}
+
+/** The SDK's package name, as the README's sample imports it (package.json's name). */
+export const PACKAGE_NAME: string = (
+  JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { name: string }
+).name;
+
+/** The README's sample program: its one TypeScript block that imports the package. */
+export function readmeSample(): string {
+  const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const sample = blocks.filter((block) => block.includes(`from '${PACKAGE_NAME}'`));
+  if (sample.length !== 1) throw new Error(`README.md has ${sample.length} TypeScript samples importing the package`);
+  return sample[0]!;
+}
+
+/** `--import` for node to run TypeScript with the repository's tsx from any directory (a temp project has none). */
+export const TSX_IMPORT: string = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

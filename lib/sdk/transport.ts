@@ -10,7 +10,10 @@ export type Outcome<T> =
   | { kind: 'ok'; status: number; body: T }
   /** The server is down, slow, overloaded or failing (network error, time limit, 5xx, 429): try again later. */
   | { kind: 'retry'; status: number | null; message: string; retryAfterMs: number | null }
-  /** The server answered no (4xx): trying the same request again will not help. */
+  /**
+   * The server answered no (4xx), or the body could not be encoded (status 0; run.ts checks every item when it is
+   * queued, so this is a last guard): trying the same request again will not help.
+   */
   | { kind: 'refused'; status: number; body: unknown; message: string };
 
 export interface TransportOptions {
@@ -59,12 +62,20 @@ export async function request<T>(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (transport.apiKey) headers.authorization = `Bearer ${transport.apiKey}`;
+  let encoded: string | undefined;
+  try {
+    encoded = body === undefined ? undefined : JSON.stringify(body);
+  } catch (error) {
+    // not the network's fault: retrying would fail the same way forever
+    const message = `cannot encode the request as JSON: ${error instanceof Error ? error.message : String(error)}`;
+    return { kind: 'refused', status: 0, body: null, message };
+  }
   const limit = AbortSignal.timeout(timeoutMs);
   try {
     const response = await transport.fetch(`${baseUrl(transport.server)}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: encoded,
       signal: signal ? AbortSignal.any([signal, limit]) : limit,
     });
     const text = await response.text();

@@ -1,6 +1,7 @@
 """Arborist's Python client: stream your own tree search into Arborist while it runs, and take steering back.
 
-One file, standard library only (urllib, json, threading): copy it next to your code or into a notebook.
+One file, standard library only (urllib, json, threading), Python 3.9+: copy it next to your code or into a notebook,
+or install it (`pip install ./lib/sdk/python`, which needs no package index: README.md says how).
 It speaks the ingest API (lib/contract/ingest.ts in the Arborist repository) with the same rules as the
 TypeScript SDK (lib/sdk):
 
@@ -35,26 +36,47 @@ item the program sends; on a hit it sends a pause command with the hit (command[
 seq, eventType, nodeId, detail; None for a person's command) as soon as the program polls. The built-in handling
 pauses as for a person's pause and keeps the hit (run.breakpoint_hit) until the search goes on.
 
-Not responsible for the search itself, nor for checking items (the server does).
+Values: items go as JSON, checked when queued, so a bad value is named at the call that gave it and never stops the
+run. Values JSON lacks are converted where a number or text says the same: Fraction and Decimal -> float (the nearest
+one; a whole one -> int), an int beyond 2**53 -> its digits as a string (JavaScript would round it), datetime, date and
+time -> ISO 8601 text, tuple and set -> list (a set sorted), non-text dict keys -> text as json.dumps writes them. An
+item holding NaN, Infinity or any other object (and later items about its node) is not sent, with a warning naming the
+item and the field. The server checks the rest (a score within 0..1, a parent that exists); each item it refuses gets
+a warning with its reason, at most warning_limit lines per warning_interval seconds, then a count of the others.
+
+finish(reason=...) says why the search ended (FINISH_REASONS, as lib/contract/vocabulary.ts): "terminated" (it reached
+its answer; the default with success=True), "frontier-empty" (nothing left to explore; the default otherwise),
+"node-limit" (it hit its node budget), "timeout" (out of time), "budget" (out of money or tokens), "aborted" (stopped on
+request; the default once a person aborted), "error" (the program failed).
+
+Not responsible for the search itself, nor for the server's checks.
 """
 
 from __future__ import annotations
 
 import atexit
+import datetime
 import json
+import math
+import numbers
 import random
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, Callable, Dict, List, Optional
 
-__all__ = ["Arborist", "Run", "CommandRefused", "BUILTIN_COMMANDS", "ALL_COMMANDS", "retry_delay"]
+__all__ = ["Arborist", "Run", "CommandRefused", "BUILTIN_COMMANDS", "ALL_COMMANDS", "FINISH_REASONS", "retry_delay"]
 
 BUILTIN_COMMANDS = ("prune", "pause", "resume", "step", "abort")
 ALL_COMMANDS = ("prune", "expand", "pause", "resume", "step", "abort")
 _CRITICAL = ("ack", "finish")
+# why a search ended, as the server takes them (finishReasonSchema in lib/contract/vocabulary.ts); the module's
+# docstring and the README say what each means
+FINISH_REASONS = ("terminated", "frontier-empty", "node-limit", "timeout", "budget", "aborted", "error")
 
 
 class CommandRefused(Exception):
@@ -118,6 +140,8 @@ class Arborist:
         poll_wait: float = 20.0,
         finish_timeout: float = 30.0,
         on_warning: Optional[Callable[[str, str], None]] = None,
+        warning_limit: int = 10,
+        warning_interval: float = 10.0,
     ):
         self.server = str(server).rstrip("/")
         self.api_key = api_key
@@ -130,6 +154,9 @@ class Arborist:
         self.poll_wait = poll_wait
         self.finish_timeout = finish_timeout
         self.on_warning = on_warning or (lambda kind, message: print(f"arborist: {message}", file=sys.stderr))
+        # refused items are explained one line each, but a burst (a thousand orphans) must not bury the program's output
+        self.warning_limit = max(1, int(warning_limit))
+        self.warning_interval = warning_interval
 
     def start_run(
         self,
@@ -151,7 +178,11 @@ class Arborist:
 
     # one JSON request; never raises
     def _request(self, method: str, path: str, body: Any = None, timeout: Optional[float] = None) -> _Outcome:
-        data = None if body is None else json.dumps(body).encode("utf-8")
+        try:
+            # allow_nan=False: json.dumps would write NaN, which is not JSON, and the server would refuse the batch
+            data = None if body is None else json.dumps(body, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError) as error:  # items are converted when queued; this is the last guard
+            return _Outcome("unencodable", None, None, str(error))
         headers = {"accept": "application/json"}
         if data is not None:
             headers["content-type"] = "application/json"
@@ -225,6 +256,14 @@ class Run:
         self._dropped = {"overflow": 0, "invalid": 0, "dependent": 0, "closed": 0, "unsent": 0, "lost": 0}
         self._sent = self._duplicates = self._retried = self._commands = 0
         self._warned: set = set()
+        # per-item warnings: this window's lines and the ones not shown (a lock of their own: both threads warn)
+        self._warn_lock = threading.Lock()
+        self._window_start = -math.inf
+        self._window_lines = 0
+        self._unshown = 0
+        self._unshown_kind = ""
+        self._unshown_timer: Optional[threading.Timer] = None
+        self._queued_count = 0  # items the program queued, from 1: how a warning names one that never got a seq
         self._flush_now = False
         self._heartbeat = 0.0
         self._last_request = 0.0
@@ -247,6 +286,7 @@ class Run:
         for key, value in (("task", task), ("config", config), ("model", model), ("agent", agent)):
             if value is not None:
                 create[key] = value
+        create = self._json_create(create)
         _open_runs.add(self)
         threading.Thread(target=self._sender, args=(create,), name="arborist-sender", daemon=True).start()
 
@@ -411,7 +451,14 @@ class Run:
     def finish(self, output: str = "", best: Optional[str] = None, success: bool = False,
                reason: Optional[str] = None, detail: Optional[str] = None, verified: Optional[bool] = None,
                timeout: Optional[float] = None) -> Dict[str, Any]:
-        """Ends the run (run.finished), sends everything left; returns {runId, url, finished, stats} by the deadline."""
+        """Ends the run (run.finished), sends everything left; returns {runId, url, finished, stats} by the deadline.
+
+        reason, why the search ended (FINISH_REASONS): "terminated" (it reached its answer), "frontier-empty" (nothing
+        left to explore), "node-limit" (its node budget), "timeout" (out of time), "budget" (out of money or tokens),
+        "aborted" (stopped on request), "error" (the program failed). Without one: "aborted" once a person aborted,
+        else "terminated" with success=True, else "frontier-empty". Another word is replaced by that default, with a
+        warning (the server would refuse the finish, and the run would never read as finished); put it in detail.
+        """
         try:
             with self._lock:
                 if self._summary is not None or self._finishing:
@@ -421,11 +468,20 @@ class Run:
                 self._lock.notify_all()  # releases a checkpoint() waiting
                 if best is not None and best in self._dropped_nodes:
                     best = None
+                default = "aborted" if aborted_by else ("terminated" if success else "frontier-empty")
+                if detail is None and aborted_by:
+                    detail = f"aborted by {aborted_by}"
+                if reason is not None and reason not in FINISH_REASONS:
+                    self._emit("finish-reason", f'the finish reason "{reason}" is not one of '
+                               f'{", ".join(FINISH_REASONS)}; sent as {default}')
+                    reason = None
+                # the finish is what makes the run read as finished: its fields are made what the server takes
                 self._enqueue_locked({
-                    "op": "finish", "output": output, "best": best, "success": bool(success),
-                    "reason": reason or ("aborted" if aborted_by else "frontier-empty"),
-                    "detail": detail if detail is not None else (f"aborted by {aborted_by}" if aborted_by else None),
-                    "verified": verified,
+                    "op": "finish", "output": "" if output is None else str(output),
+                    "best": None if best is None else str(best), "success": bool(success),
+                    "reason": reason or default,
+                    "detail": None if detail is None else str(detail),
+                    "verified": None if verified is None else bool(verified),
                 })
             wait = self._client.finish_timeout if timeout is None else timeout
             drained = self.flush(wait)
@@ -461,15 +517,53 @@ class Run:
             return self._close("unsent")
         if not self.flush(self._client.request_timeout):
             self._warn("unsent", f"the program exited with {self.stats()['buffered']} items unsent")
+        self._flush_warnings()
 
     # --- queueing ----------------------------------------------------------------------------------------------
 
+    def _json_create(self, create: Dict[str, Any]) -> Dict[str, Any]:
+        """The create body as JSON; a value that cannot go is left out (one config key, or the field), with a warning,
+        rather than losing the whole run over it."""
+        out: Dict[str, Any] = {}
+        for key, value in create.items():
+            entries = list(value.items()) if key == "config" and isinstance(value, Mapping) else [(None, value)]
+            for name, inner in entries:
+                try:
+                    if name is None:
+                        out[key] = _json_value(inner, key, set())
+                    else:
+                        label = _json_key(name, key)
+                        out.setdefault(key, {})[label] = _json_value(inner, f"{key}.{label}", set())
+                except (_NotJson, RecursionError) as error:
+                    path, problem = (error.path, error.problem) if isinstance(error, _NotJson) \
+                        else (key, "is nested too deeply for JSON")
+                    self._warn_item("unsendable", f"start_run: {path} {problem}; left out of the run's {key}")
+        return out
+
     def _enqueue(self, item: Dict[str, Any]) -> None:
         try:
+            self._queued_count += 1
+            number = self._queued_count
+            try:
+                # checked here, on the caller's thread, so the warning names the caller's item and a bad value can
+                # never reach (and fail) a batch of good ones
+                converted = _json_item(item)
+            except _NotJson as error:
+                return self._refuse_locally(item, error, number)
             with self._lock:
-                self._enqueue_locked(item)
+                self._enqueue_locked(converted)
         except Exception:
             pass  # never into the host
+
+    def _refuse_locally(self, item: Dict[str, Any], error: _NotJson, number: int) -> None:
+        with self._lock:
+            if self._phase == "closed":
+                return self._drop("closed", [item])
+            if any(i in self._dropped_nodes for i in _referenced(item)):
+                return self._drop("dependent", [item])  # its node's own refusal already said why
+            self._drop("invalid", [item])
+        self._warn_item("unsendable", f"{_describe(item)} (item {number}) was not sent: {error.path} {error.problem}"
+                        f"{_dependents_note(item)}")
 
     def _enqueue_locked(self, item: Dict[str, Any]) -> None:
         item.setdefault("ts", int(time.time() * 1000))
@@ -500,13 +594,59 @@ class Run:
                 self._dropped_nodes.add(created[0])
 
     def _warn(self, kind: str, message: str) -> None:
+        """A warning about the run's state (unreachable, overflow, ...): once until it clears."""
         if kind in self._warned:
             return
         self._warned.add(kind)
+        self._emit(kind, message)
+
+    def _warn_item(self, kind: str, message: str) -> None:
+        """A warning about one item: each gets its line (which call to fix is what the author needs), up to
+        warning_limit per warning_interval, since a search gone wrong makes thousands; the others are counted and
+        summed up in one line when the window ends (or the run does)."""
+        client = self._client
+        lines = []
+        with self._warn_lock:
+            now = time.monotonic()
+            if now - self._window_start >= client.warning_interval:
+                lines.extend(self._unshown_line_locked())
+                self._window_start, self._window_lines = now, 0
+            if self._window_lines < client.warning_limit:
+                self._window_lines += 1
+                lines.append((kind, message))
+            else:
+                self._unshown += 1
+                self._unshown_kind = self._unshown_kind or kind
+                if self._unshown_timer is None:
+                    left = max(0.0, self._window_start + client.warning_interval - now)
+                    self._unshown_timer = threading.Timer(left, self._flush_warnings)
+                    self._unshown_timer.daemon = True
+                    self._unshown_timer.start()
+        for line in lines:
+            self._emit(*line)
+
+    def _unshown_line_locked(self) -> List[Any]:
+        if self._unshown_timer is not None:
+            self._unshown_timer.cancel()
+            self._unshown_timer = None
+        if not self._unshown:
+            return []
+        line = (self._unshown_kind, f"... and {self._unshown} more refused items (not each said; see "
+                "stats()['dropped_by'])")
+        self._unshown, self._unshown_kind = 0, ""
+        return [line]
+
+    def _flush_warnings(self) -> None:
+        with self._warn_lock:
+            lines = self._unshown_line_locked()
+        for line in lines:
+            self._emit(*line)
+
+    def _emit(self, kind: str, message: str) -> None:
         try:
             self._client.on_warning(kind, message)
         except Exception:
-            pass
+            pass  # a warning handler that raises must not reach the host either
 
     def _close(self, reason: str) -> None:
         with self._lock:
@@ -521,6 +661,7 @@ class Run:
         _open_runs.discard(self)
         self._closed.set()
         self._ready.set()
+        self._flush_warnings()
 
     # --- the server (the sender thread) --------------------------------------------------------------------------
 
@@ -560,7 +701,7 @@ class Run:
                 if self._declared:
                     threading.Thread(target=self._poller, name="arborist-commands", daemon=True).start()
                 return True
-            if outcome.kind == "refused":
+            if outcome.kind in ("refused", "unencodable"):
                 self._warn("refused", f"the server refused to create the run: {outcome.message}; nothing will be sent")
                 self._close("closed")
                 return False
@@ -627,6 +768,10 @@ class Run:
                     if any(i.get("op") == "finish" for i in batch):
                         self._finish_stored = True
                 return
+            if outcome.kind == "unencodable":  # cannot happen (items are converted when queued); never stops the sender
+                with self._lock:
+                    self._drop_unencodable(batch)
+                continue
             if outcome.kind == "retry" and self._exit_flush_tried:
                 self._warn("unsent", f"the program exited while the server did not answer ({outcome.message})")
                 self._close("unsent")
@@ -654,26 +799,54 @@ class Run:
                     self._close("closed")  # the condition's lock is reentrant
                     return
                 else:
-                    self._warn("invalid", f"the server refused a batch of {len(batch)} items: {outcome.message}")
+                    self._warn_item("invalid", f"the server refused a batch of {len(batch)} items: {outcome.message}; "
+                                    "dropped them")
                     self._drop("invalid", [_strip(i) for i in batch])
                     self._in_flight = None
 
     def _drop_invalid(self, batch, error, message) -> None:
-        named = set()
+        # each refused item gets its line with the server's reasons: "items[3].score: ..." names item 3's score
+        reasons: Dict[int, List[str]] = {}
         for issue in error.get("issues") or []:
+            if not isinstance(issue, dict):
+                continue
             path = str(issue.get("path", ""))
             digits = path.split("[", 1)[1].split("]", 1)[0] if "[" in path else ""
-            if (path.startswith("items[") or path.startswith("[")) and digits.isdigit():
-                named.add(int(digits))
-        bad = [i for n, i in enumerate(batch) if n in named] if named else list(batch)
-        self._warn("invalid", f"the server refused {len(bad)} item(s) as invalid ({message}); "
-                   "dropped them and any later items about their nodes")
+            if (path.startswith("items[") or path.startswith("[")) and digits.isdigit() and int(digits) < len(batch):
+                field = path.split("]", 1)[1].lstrip(".")
+                text = str(issue.get("message", "")) or "invalid"
+                reasons.setdefault(int(digits), []).append(f"{field}: {text}" if field else text)
+        if reasons:
+            bad = [i for n, i in enumerate(batch) if n in reasons]
+            for n in sorted(reasons):
+                item = batch[n]
+                self._warn_item("invalid", f"the server refused {_describe(item)} (seq {item['seq']}): "
+                                f"{'; '.join(reasons[n])}{_dependents_note(item)}")
+        else:
+            bad = list(batch)
+            self._warn_item("invalid", f"the server refused a batch of {len(bad)} items ({message}); dropped them")
         self._drop("invalid", [_strip(i) for i in bad])
         rest = []
         for item in batch:
             if any(item is b for b in bad):
                 continue
             plain = _strip(item)
+            if any(i in self._dropped_nodes for i in _referenced(plain)):
+                self._drop("dependent", [plain])
+            else:
+                rest.append(plain)
+        self._renumber(rest, batch[0]["seq"])
+
+    def _drop_unencodable(self, batch) -> None:
+        rest = []
+        for item in batch:
+            plain = _strip(item)
+            try:
+                json.dumps(plain, allow_nan=False)
+            except (TypeError, ValueError) as error:
+                self._drop("invalid", [plain])
+                self._warn_item("unsendable", f"{_describe(plain)} was not sent: {error}{_dependents_note(plain)}")
+                continue
             if any(i in self._dropped_nodes for i in _referenced(plain)):
                 self._drop("dependent", [plain])
             else:
@@ -756,3 +929,135 @@ def _strip(item: Dict[str, Any]) -> Dict[str, Any]:
 def _clean(item: Dict[str, Any], keep=()) -> Dict[str, Any]:
     """Leaves out the fields not given (None), except those where None means something (a root's parent)."""
     return {k: v for k, v in item.items() if v is not None or k in keep}
+
+
+# --- values as JSON ----------------------------------------------------------------------------------------------
+
+# beyond 2**53 a JSON number loses digits where it is read (JavaScript: the server, the page), so such ints go as text
+_SAFE_INT = 2 ** 53
+
+
+class _NotJson(Exception):
+    """A value JSON cannot carry, at `path` in an item ("metadata.scores[2]")."""
+
+    def __init__(self, path: str, problem: str):
+        super().__init__(f"{path} {problem}")
+        self.path, self.problem = path, problem
+
+
+def _json_item(item: Dict[str, Any]) -> Dict[str, Any]:
+    """A copy of the item holding JSON values only (converted as the module's docstring says), or _NotJson.
+
+    A copy, so that what is sent (and resent, identically, on a retry) is what the call was given, even if the
+    caller changes its dicts afterwards.
+    """
+    converted = {}
+    for key, value in item.items():
+        try:
+            converted[key] = _json_value(value, key, set())
+        except RecursionError:
+            raise _NotJson(key, "is nested too deeply for JSON") from None
+    return converted
+
+
+def _json_value(value: Any, path: str, open_containers: set) -> Any:
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, float):  # float and its subclasses (numpy.float64)
+        return _finite(float(value), path)
+    if isinstance(value, numbers.Integral):  # int, IntEnum, numpy integers
+        return _integer(int(value))
+    if isinstance(value, Decimal):
+        if value.is_nan():
+            raise _NotJson(path, "is NaN, which JSON cannot carry")
+        if value.is_infinite():
+            raise _NotJson(path, f"is {'-' if value < 0 else ''}Infinity, which JSON cannot carry")
+        if value == value.to_integral_value():
+            return _integer(int(value))
+        return _finite(float(value), path)
+    if isinstance(value, numbers.Rational):  # Fraction: a person reading metadata wants a number, not "7/3"
+        if value.denominator == 1:
+            return _integer(int(value))
+        try:
+            return _finite(float(value), path)
+        except OverflowError:
+            raise _NotJson(path, "is too large for a JSON number") from None
+    if isinstance(value, numbers.Real):  # numpy.float32 and other real numbers
+        return _finite(float(value), path)
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date
+        return value.isoformat()
+    if isinstance(value, (Mapping, list, tuple, set, frozenset)):
+        if id(value) in open_containers:
+            raise _NotJson(path, "contains itself")
+        open_containers.add(id(value))
+        try:
+            if isinstance(value, Mapping):
+                out = {}
+                for key, inner in value.items():
+                    name = _json_key(key, path)
+                    out[name] = _json_value(inner, f"{path}.{name}" if path else name, open_containers)
+                return out
+            elements = list(value)
+            if isinstance(value, (set, frozenset)):
+                try:
+                    elements = sorted(elements)  # a set has no order; sorted reads (and diffs) the same every time
+                except TypeError:
+                    pass
+            return [_json_value(inner, f"{path}[{n}]", open_containers) for n, inner in enumerate(elements)]
+        finally:
+            open_containers.discard(id(value))
+    kind = type(value)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    raise _NotJson(path, f"is of type {name}, which JSON cannot carry (pass str(), a number, or a dict or list)")
+
+
+def _finite(number: float, path: str) -> float:
+    if math.isnan(number):
+        raise _NotJson(path, "is NaN, which JSON cannot carry")
+    if math.isinf(number):
+        raise _NotJson(path, f"is {'-' if number < 0 else ''}Infinity, which JSON cannot carry")
+    return number
+
+
+def _integer(number: int) -> Any:
+    return number if -_SAFE_INT <= number <= _SAFE_INT else str(number)
+
+
+def _json_key(key: Any, path: str) -> str:
+    """A dict key as JSON text, the way json.dumps writes one (3 -> "3", True -> "true", None -> "null")."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    if isinstance(key, numbers.Integral):
+        return str(int(key))
+    if isinstance(key, float) and math.isfinite(key):
+        return repr(float(key))
+    raise _NotJson(path or "(the item)", f"has the key {key!r}, and a JSON key is text")
+
+
+def _describe(item: Dict[str, Any]) -> str:
+    """The item as the caller wrote it: 'node "a"', 'annotate of node "a"', 'event node.pruned of node "a"'."""
+    op = item.get("op")
+    if op == "node":
+        return f'node "{item.get("id")}"'
+    if op == "backtrack":
+        return f'backtrack from "{item.get("from")}"'
+    if op == "ack":
+        return f"ack of command {item.get('command')}"
+    if op == "finish":
+        return "finish"
+    if op == "call" and item.get("node") is None:
+        return "call (for the whole search)"
+    if op is not None:
+        return f'{op} of node "{item.get("node")}"'
+    payload = item.get("payload")
+    node = payload.get("nodeId") if isinstance(payload, dict) else None
+    return f"event {item.get('type')}" + (f' of node "{node}"' if isinstance(node, str) else "")
+
+
+def _dependents_note(item: Dict[str, Any]) -> str:
+    created = _created(item)
+    return f"; later items about node {created[0]} are dropped with it" if created else ""

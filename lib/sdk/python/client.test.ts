@@ -16,7 +16,7 @@ afterEach(() => server.close());
 /** Runs python3 (a file with args, or a script on stdin with the client importable); resolves when it exits. */
 function python(args: string[], script?: string) {
   const child = spawn('python3', script ? ['-', ...args] : args, {
-    env: { ...process.env, PYTHONPATH: DIR, PYTHONUNBUFFERED: '1' },
+    env: { ...process.env, PYTHONPATH: DIR, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
   });
   let stdout = '';
   let stderr = '';
