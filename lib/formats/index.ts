@@ -22,6 +22,7 @@ export {
   encodeTraceResponse,
   OtlpDecodeError,
   PARENT_NOTE,
+  partialSuccessOf,
   ROOT_NODE,
   TraceTree,
 } from './otlp/index';

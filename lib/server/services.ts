@@ -185,7 +185,7 @@ export function shutdownServices(): Promise<void> {
     const work = (async () => {
       const { manager, ingest, experiments, traces, prisma } = await services;
       ingest.stopSweeper();
-      traces.stop();
+      await traces.flush().catch((error: unknown) => log?.warn(`traces: flush failed: ${(error as Error).message}`));
       experiments.stop();
       const { handedBack, stopped } = await manager.shutdown();
       log?.info('graceful shutdown done', { handedBack, stopped });

@@ -23,6 +23,7 @@ import type { ConnectionState, RunConnection } from '../page/useRunEvents';
 import type { RunCommands } from '../steering/useRunCommands';
 import { ExportButton } from './ExportButton';
 import { ExternalBadge } from './ExternalBadge';
+import { TraceBadge } from './TraceBadge';
 import { ImportedBadge } from './ImportedBadge';
 import { MoreMenu } from './MoreMenu';
 import { RunCommandButtons } from './RunCommandButtons';
@@ -197,6 +198,7 @@ function RunTitle({ run, status }: { run: RunRecord; status: string }) {
       </h1>
       <ImportedBadge tag={run?.importTag} />
       <ExternalBadge />
+      <TraceBadge />
       {viewSeq !== null && (
         <span
           className="badge st-paused"

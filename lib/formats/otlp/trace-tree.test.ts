@@ -344,4 +344,21 @@ describe('a trace as a search tree', () => {
     expect(nodes[agent.spanId]).toMatchObject({ calls: [] });
     expect(nodes[ROOT_NODE]!.calls).toEqual([]);
   });
+
+  it('takes a trace of 100,000 spans sent children first, holding at most its cap while they wait', () => {
+    const tree = new TraceTree(TRACE, { ...options, maxWaiting: 10_000 });
+    const ids = Array.from({ length: 100_000 }, () => sid());
+    // a chain: span i's parent is span i - 1; the exporter sends the deepest first, in batches of 512
+    const spans = ids.map((id, i) => span({ spanId: id, parentSpanId: i === 0 ? null : ids[i - 1]! }));
+    let made = 0;
+    let most = 0;
+    for (let end = spans.length; end > 0; end -= 512) {
+      const { ops } = tree.add(spans.slice(Math.max(0, end - 512), end).reverse(), 0);
+      made += ops.filter((o) => o.op === 'node').length;
+      most = Math.max(most, tree.waitingSpans);
+    }
+    expect(most).toBeLessThanOrEqual(10_000);
+    expect(made).toBe(99_999); // every span but the root is a node, placed once
+    expect(tree.waitingSpans).toBe(0);
+  });
 });

@@ -84,6 +84,9 @@ export class TraceTree {
   private readonly waitingOn = new Map<string, Set<string>>();
   /** Which explicit parent a waiting node waits for (node id -> parent id): a cycle is a loop in it. */
   private readonly explicitWaits = new Map<string, string>();
+  /** Spans whose parent has come, to be placed by `drain`, in order. */
+  private released: Waiting[] = [];
+  private releasedAt = 0;
   /** Nodes hung off the root, by what they waited for. */
   private readonly hung = new Map<string, string[]>();
   private readonly seen = new Set<string>();
@@ -164,11 +167,14 @@ export class TraceTree {
       else this.firstInputText ??= inputText(span);
       if (span.parentSpanId === null) {
         this.placeRoot(span, ops);
+        this.drain(ops);
         continue;
       }
       const blocker = this.blocker(span);
-      if (blocker === null) this.place(span, ops, null);
-      else {
+      if (blocker === null) {
+        this.place(span, ops, null);
+        this.drain(ops);
+      } else {
         const cycle = this.cycleThrough(span, blocker);
         if (cycle) {
           refused.push(...this.refuseCycle(span, cycle));
@@ -188,6 +194,7 @@ export class TraceTree {
       if (!this.waiters.has(w.span.spanId)) continue; // placed meanwhile, by an earlier one's release
       this.unwait(w);
       this.hang(w, ops);
+      this.drain(ops);
     }
     return ops;
   }
@@ -258,6 +265,7 @@ export class TraceTree {
       const oldest = this.waiters.values().next().value!;
       this.unwait(oldest);
       this.hang(oldest, ops);
+      this.drain(ops);
     }
   }
 
@@ -455,17 +463,33 @@ export class TraceTree {
     }
   }
 
-  /** The spans that waited for `key`, placed now (or waiting on, for what else they need). */
+  /**
+   * The spans that waited for `key`: a model call or an evaluator is placed at once (its node's result comes after
+   * it), anything else joins the queue `drain` works through. A loop, not recursion: a chain of 100,000 nested spans
+   * sent children first is released in one go without growing the stack.
+   */
   private releaseFor(key: string, ops: DraftOp[]): void {
     const ids = this.waitingOn.get(key);
     if (!ids) return;
     const list = [...ids].map((id) => this.waiters.get(id)!);
     for (const w of list) this.unwait(w);
     for (const w of list) {
+      const leaf = isModelCall(w.span) || (evaluatorScore(w.span) !== null && explicitNodeId(w.span) === null);
+      if (leaf && this.blocker(w.span) === null) this.place(w.span, ops, null);
+      else this.released.push(w);
+    }
+  }
+
+  /** Places what was released, and what that releases in turn. */
+  private drain(ops: DraftOp[]): void {
+    while (this.releasedAt < this.released.length) {
+      const w = this.released[this.releasedAt++]!;
       const blocker = this.blocker(w.span);
       if (blocker === null) this.place(w.span, ops, null);
       else this.wait(blocker, w.span, w.since, ops);
     }
+    this.released = [];
+    this.releasedAt = 0;
   }
 
   private callOp(span: OtlpSpan, nodeId: string): DraftOp {

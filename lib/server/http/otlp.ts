@@ -19,6 +19,7 @@ import {
   encodeStatus,
   encodeTraceResponse,
   OtlpDecodeError,
+  partialSuccessOf,
   type DecodedTraces,
 } from '../../formats/index';
 import { admit } from './admit';
@@ -126,13 +127,11 @@ export async function otlpTracesResponse(request: Request): Promise<Response> {
     const encoding = encodingOf(request);
     const decoded = decode(await readOtlpBody(request), encoding);
     const received = await services.traces.receive(decoded.spans, creatorOf(who, request));
-    const rejected = decoded.refused.length + received.rejectedSpans;
-    const reasons = [
-      ...decoded.refused.slice(0, 5).map((r) => `${r.path}: ${r.reason}`),
-      ...(decoded.refused.length > 5 ? [`and ${decoded.refused.length - 5} more`] : []),
-      ...(received.message ? [received.message] : []),
-    ].join('; ');
-    const partial = rejected > 0 || reasons ? { rejectedSpans: rejected, errorMessage: reasons } : null;
+    // the decoder's refusals and dropped values, then the mapping's (a cycle, a wrong-typed arborist.* value)
+    const decodedPartial = partialSuccessOf(decoded);
+    const rejected = (decodedPartial?.rejectedSpans ?? 0) + received.rejectedSpans;
+    const message = [decodedPartial?.errorMessage, received.message].filter(Boolean).join('. ');
+    const partial = rejected > 0 || message ? { rejectedSpans: rejected, errorMessage: message } : null;
     return reply(encodeTraceResponse(encoding, partial), encoding);
   } catch (error) {
     if (error instanceof HttpRefusal) return refusal(error.status, error.message, fallback, error.headers);

@@ -284,5 +284,74 @@ describe('what the receiver answers', () => {
   });
 });
 
+describe('a trace across a restart and across people', () => {
+  it("continues a trace's run after a restart: later spans land under the nodes stored before it", async () => {
+    const s = services.create({ otelIdleMs: 200, otelWaitMs: 300 });
+    const first = await serveIngestRoutes(s);
+    const traceId = hex(10, 32);
+    const root = hex(1, 16);
+    const parent = hex(2, 16);
+    const span = (id: string, parentId: string | null, name: string, attributes: object[] = []) => ({
+      traceId,
+      spanId: id,
+      ...(parentId && { parentSpanId: parentId }),
+      name,
+      startTimeUnixNano: '1000000',
+      endTimeUnixNano: '2000000',
+      attributes,
+    });
+    // an explicit parent: the root node is there from the start, so the step is placed (stored) at once
+    const goal = [
+      { key: 'arborist.goal', value: { stringValue: 'find it' } },
+      { key: 'arborist.node.parent_id', value: { stringValue: 'root' } },
+    ];
+    const headers = { 'content-type': 'application/json' };
+    expect(
+      (await post(`${first.url}/v1/traces`, jsonExport([span(parent, root, 'expand', goal)]), headers)).status,
+    ).toBe(200);
+    await first.close();
+    // a new process: nothing of the trace in memory, its run and nodes in the database
+    const again = s.restart({ otelIdleMs: 200, otelWaitMs: 300 });
+    services.track(again);
+    server = await serveIngestRoutes(again);
+    const late = [span(hex(3, 16), parent, 'deeper'), span(root, null, 'search')];
+    expect((await post(`${server.url}/v1/traces`, jsonExport(late), headers)).status).toBe(200);
+    const runId = await runOf(again, traceId);
+    again.traces.start(50);
+    await waitFor(async () => (await getRun(again.prisma, runId))?.status === 'finished');
+    const nodes = await listNodes(again.prisma, runId);
+    expect(Object.fromEntries(nodes.map((n) => [n.thought ?? 'root', n.parentId]))).toEqual({
+      root: null,
+      expand: 'root',
+      deeper: parent,
+    });
+    expect((await listRuns(again.prisma, { limit: 50 })).items.filter((r) => r.goal === 'find it')).toHaveLength(1);
+  });
+
+  it("refuses spans of a trace another person's run holds, and takes the rest", async () => {
+    const s = services.create({ otelIdleMs: 200, otelWaitMs: 300 });
+    const traceId = hex(11, 32);
+    const span = {
+      traceId,
+      spanId: hex(1, 16),
+      name: 'root',
+      startMs: 1,
+      endMs: 2,
+      parentSpanId: null,
+      kind: 'internal',
+      attributes: {},
+      events: [],
+      status: { code: 'unset' as const, message: '' },
+      resource: {},
+    };
+    expect((await s.traces.receive([span], { ownerId: 'alice', actor: 'alice' })).rejectedSpans).toBe(0);
+    const other = await s.traces.receive([{ ...span, spanId: hex(2, 16), parentSpanId: hex(1, 16) }], {
+      ownerId: 'bob',
+      actor: 'bob',
+    });
+    expect(other).toMatchObject({ rejectedSpans: 1, message: expect.stringContaining('another person') });
+  });
+});
+
 // the tracer provider registers nothing globally here; keep it that way for the other test files
 afterEach(() => trace.disable());

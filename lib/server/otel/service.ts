@@ -9,6 +9,7 @@
  */
 import type { IngestCreated, IngestAppended } from '../../contract/ingest';
 import { MAX_GOAL_CHARS } from '../../contract/run';
+import { TRACE_ID_KEY } from '../../contract/traces';
 import { type DraftOp, type OtlpSpan, type RefusedSpan, ROOT_NODE, TraceTree } from '../../formats/index';
 import { KeyedQueue } from '../ingest/queue';
 import { isIngestRefusal } from '../ingest/refusal';
@@ -139,6 +140,24 @@ export class TraceReceiver {
     this.timer.unref();
   }
 
+  /**
+   * Graceful shutdown: every span still waiting for its parent hangs off the root now and is written, so a restart
+   * loses none (after a kill -9, spans that were waiting are lost; the stored ones stay). Runs are not ended.
+   */
+  async flush(): Promise<void> {
+    this.stop();
+    await Promise.all(
+      [...this.traces.keys()].map((traceId) =>
+        this.queue.run(traceId, async () => {
+          const trace = this.traces.get(traceId);
+          if (!trace) return;
+          if (trace.runId === null) await this.open(trace);
+          await this.write(trace, trace.tree.release(Date.now(), true));
+        }),
+      ),
+    );
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -223,7 +242,7 @@ export class TraceReceiver {
         task: tree.task ?? 'traced',
         agent: tree.agent ?? 'otel',
         model: tree.model ?? 'unknown',
-        config: { 'otel.trace_id': tree.traceId },
+        config: { [TRACE_ID_KEY]: tree.traceId },
         commands: [],
       },
       trace.creator,
