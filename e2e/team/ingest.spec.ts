@@ -48,3 +48,42 @@ test("refuses a client without an API key, and takes one with a member's key", a
   const teammate = await keyOf('member');
   expect((await post(`/${runId}/heartbeat`, {}, teammate)).status).toBe(403);
 });
+
+/** An OTLP/JSON export of one root span of a new trace. */
+function otlpExport(traceId: string) {
+  return JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'team-agent' } }] },
+        scopeSpans: [
+          {
+            spans: [
+              {
+                traceId,
+                spanId: '00000000000000a1',
+                name: 'search',
+                startTimeUnixNano: '1000000',
+                endTimeUnixNano: '2000000',
+                attributes: [{ key: 'arborist.goal', value: { stringValue: 'a traced team search' } }],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+}
+
+test("takes OpenTelemetry traces with a member's API key only: none is a 401, a viewer's a 403", async () => {
+  const send = (key?: string) =>
+    fetch(`${TEAM_BASE}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key && { authorization: `Bearer ${key}` }) },
+      body: otlpExport(`${Date.now().toString(16).padStart(16, '0')}${'b'.repeat(16)}`),
+    });
+  expect((await send()).status).toBe(401);
+  expect((await send(await keyOf('viewer'))).status).toBe(403);
+  const taken = await send(await keyOf('member'));
+  expect(taken.status).toBe(200);
+  expect(taken.headers.get('content-type')).toBe('application/json');
+});
