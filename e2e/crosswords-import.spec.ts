@@ -120,13 +120,14 @@ test('the crosswords DFS log imports through the drop zone as 2 runs with the fi
   await expect(board.getByTestId('crossword-verdict')).toHaveText('sure 7 · maybe 1 · impossible 2');
   await expect(board.getByTestId('crossword-letters')).toHaveText('25/25');
   await expect(board.getByTestId('crossword-words')).toHaveText('10/10');
-  // pruned: the node says why, and its card on the canvas is drawn pruned
+  // pruned by the search: the node says why, and its card on the canvas is drawn as pruned by rule (as the engine's
+  // candidates pruned by score are: data-status dropped), not as a person's prune
   await expect(inspector.getByTestId('inspector-pruned')).toContainText(
     'Pruned by the search, with its subtree: GPT-4 judged 2 clues impossible',
   );
   await expect(page.locator(`[data-testid=thought-node][data-node-id=${best?.id}]`)).toHaveAttribute(
     'data-status',
-    'pruned',
+    'dropped',
   );
   await page.screenshot({ path: test.info().outputPath('xword-node-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -143,7 +143,10 @@ test('a search whose client takes some commands: the others are off with the rea
 
   // the canvas: a prune still waiting, the search's own prune and a person's read differently
   await expect(page.locator('[data-node-id=a] [data-testid=mark-asked]')).toHaveText('prune requested…');
-  await page.getByTestId('fold-node').first().click(); // the two pruned children are folded as dead ends: open them
+  // a person's prune is folded as a dead end, the search's own with what was pruned by rule: open both
+  await page.getByTestId('fold-node').first().click();
+  await expect(page.getByTestId('dropped-fold').first()).toContainText('1 pruned by the search');
+  await page.getByTestId('dropped-fold').first().click();
   await expect(page.locator('[data-testid=thought-node][data-node-id=c]')).toContainText('pruned by the search');
   await expect(page.locator('[data-testid=thought-node][data-node-id=b]')).toContainText('pruned by alice');
 

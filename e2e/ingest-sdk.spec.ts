@@ -195,12 +195,13 @@ test("the Python client's Tree-of-Thoughts Game of 24 example streams its search
   await expect(page.getByTestId('run-status')).toHaveText('finished');
   await expect(card(page, best)).toBeVisible();
   await expect(card(page, best)).toContainText('= 24');
-  // the path to the answer drawn as cards, the beam's prunes folded beside it as dead ends
+  // the path to the answer drawn as cards, the beam's prunes folded beside it with what was pruned by rule (as the
+  // engine's candidates pruned by score are), not as dead ends
   expect(await page.getByTestId('thought-node').count()).toBeGreaterThanOrEqual(3);
   await expect(
     page
-      .getByTestId('fold-node')
-      .filter({ hasText: /\d+ pruned/ })
+      .getByTestId('dropped-fold')
+      .filter({ hasText: /\d+ pruned by the search/ })
       .first(),
   ).toBeVisible();
   await expect(page.getByTestId('inspector-verification')).toContainText('passed');

@@ -36,4 +36,14 @@ describe('the compare table', () => {
     expect(sharedText(1)).toBe('1 node (the goal)');
     expect(sharedText(12)).toBe('12 nodes');
   });
+
+  it("gives a search Arborist does not run its own config as its strategy, never the engine's defaults its run stores", () => {
+    const tree = createEmptyTree('c');
+    tree.agentName = 'py-tot';
+    tree.external = { config: { beam: 3, evaluator: 'vote' }, commands: [] };
+    expect(fact(tree, 'strategy')).toBe('external: py-tot · beam 3 · evaluator vote');
+    tree.agentName = 'external'; // no agent given
+    tree.external = { config: {}, commands: [] };
+    expect(fact(tree, 'strategy')).toBe('external · no config given');
+  });
 });

@@ -1,11 +1,13 @@
 /**
  * The compare page's table: what each run is and what it cost, one row per fact, the same words for either side
- * (model, status, strategy, nodes, depth, backtracks, calls, tokens, cost, duration, verified, output).
+ * (model, status, strategy (a search Arborist does not run: its own config), nodes, depth, backtracks, calls, tokens, cost, duration, verified, output).
  * Pure; durations and costs read as everywhere else (lib/contract/format.ts: a model with no price is "unpriced").
  * Not responsible for the diff of the two trees (diff.ts) or for drawing the table (components/compare).
  */
 import { formatDuration, formatSpend, formatTokens } from '../contract/format';
+import { externalTag } from '../contract/steering';
 import type { ThoughtTree } from '../engine/index';
+import { configSummary } from '../store/index';
 
 export interface RunFact {
   label: string;
@@ -17,8 +19,11 @@ export const RUN_FACTS: readonly RunFact[] = [
   { label: 'status', value: (t) => `${t.status}${t.finishReason ? ` (${t.finishReason})` : ''}` },
   {
     label: 'strategy',
+    // a search Arborist does not run has its own config; the engine's stored with its run is only the defaults
     value: (t) =>
-      `${t.config.explorationStrategy} · depth ${t.config.maxDepth} · b${t.config.branchFactor} · w${t.config.beamWidth}`,
+      t.external
+        ? `${externalTag(t.agentName).text} · ${configSummary(t.external.config)}`
+        : `${t.config.explorationStrategy} · depth ${t.config.maxDepth} · b${t.config.branchFactor} · w${t.config.beamWidth}`,
   },
   { label: 'nodes explored / created', value: (t) => `${t.stats.exploredNodes} / ${t.stats.totalNodes}` },
   { label: 'depth reached', value: (t) => String(t.stats.maxDepthReached) },

@@ -28,14 +28,26 @@
  * Breakpoints (the create body's `breakpoints`, or set by a person on the page) are judged by the server against the
  * events a batch becomes; a hit is sent to the client as a pause command carrying it (IngestCommand.hit) when it
  * next polls, so a client that takes breakpoints must take `pause`.
+ * Sizes: a batch holds at most MAX_BATCH_ITEMS (5,000) items in MAX_BATCH_BYTES (16 MiB; a create or finish body 1 MiB).
+ * Per field, the imports' caps (FIELD_CAPS, lib/formats/field-caps.ts), a 400 naming the item and path: a thought
+ * 100,000 characters (a node's `thought`, an event's branch/branches), a prompt 1,000,000 (each message of a `call`),
+ * a response 1,000,000 (a `call`'s), the goal MAX_GOAL_CHARS (20,000). Node ids 1..200 characters; task, model and
+ * agent at most 200; a named score's name 100, a metadata key 200. Other text is held only by the body's size.
+ * Finish reasons (finishReasonSchema): terminated (the search decided it was done; for the engine, a node reached
+ * terminationConfidence), frontier-empty (nothing left to explore), node-limit, timeout, budget (the cost cap),
+ * aborted (a person stopped it), error. A finish without one gets defaultFinishReason(success): 'terminated' when
+ * successful, else 'frontier-empty'.
+ * The root (a node with parent null) is the goal; a thought given for it (the search's first state) is kept and
+ * shown beside the goal, its score is not stored. No `agent`: UNNAMED_AGENT, which the page reads as unnamed.
  * Browser-safe; imports zod and the contract only.
  */
 import { z } from 'zod';
 import { breakpointListSchema, type BreakpointHit } from './breakpoints';
 import { MAX_GOAL_CHARS } from './run';
-import { externalBreakpointBlock } from './steering';
+import { externalBreakpointBlock, UNNAMED_AGENT } from './steering';
 import {
   chatMessageSchema,
+  type FinishReason,
   finishReasonSchema,
   frontierModeSchema,
   jsonValueSchema,
@@ -91,8 +103,8 @@ export const ingestCreateSchema = z
     config: z.record(z.string(), jsonValueSchema).default({}),
     /** What model the program uses, as a label ("gpt-4o", "llama-3-8b"). */
     model: z.string().trim().min(1).max(200).default('unknown'),
-    /** The program's name ("my-tot-loop", "arborist-sdk"). */
-    agent: z.string().trim().min(1).max(200).default('external'),
+    /** The program's name ("my-tot-loop", "arborist-sdk"); none: UNNAMED_AGENT, which the page reads as unnamed. */
+    agent: z.string().trim().min(1).max(200).default(UNNAMED_AGENT),
     /** The steering commands the program applies; none: steering is shown as unavailable. */
     commands: z.array(steerKindSchema).default([]),
     /**
@@ -133,26 +145,48 @@ const annotations = {
   mcts: mctsStatsSchema.partial().optional(),
 };
 
-/** The search is over (run.finished). */
-const finishOpSchema = z.strictObject({
-  seq: clientSeq,
-  ts,
-  op: z.literal('finish'),
+/**
+ * The reason a finish without one is given: what the program said of its outcome. A successful search stopped
+ * because it was done ('terminated'), whatever it left pending; one without success ran out of things to try
+ * ('frontier-empty'). Never 'frontier-empty' for a solved run: that reads "nothing left to explore".
+ */
+export function defaultFinishReason(success: boolean): FinishReason {
+  return success ? 'terminated' : 'frontier-empty';
+}
+
+/** A finish's fields, in the op and in the finish route's body (a reason is filled in from `success` when absent). */
+const finishFields = {
   output: z.string().default(''),
   best: nodeRef.nullable().default(null),
   success: z.boolean().default(false),
-  reason: finishReasonSchema.default('frontier-empty'),
+  /** Absent: defaultFinishReason(success). */
+  reason: finishReasonSchema.optional(),
   detail: z.string().nullable().default(null),
   verified: z.boolean().nullable().default(null),
-});
+};
+
+/** Fills in a finish's reason from its success (a default that depends on another field: hence a transform). */
+function withReason<T extends { success: boolean; reason?: FinishReason | undefined }>(
+  finish: T,
+): T & { reason: FinishReason } {
+  return { ...finish, reason: finish.reason ?? defaultFinishReason(finish.success) };
+}
+
+/** The search is over (run.finished). */
+const finishOpSchema = z
+  .strictObject({ seq: clientSeq, ts, op: z.literal('finish'), ...finishFields })
+  .transform(withReason);
 
 /** The body of POST /api/ingest/runs/:id/finish (a finish without a seq, for curl; every field optional). */
-export const ingestFinishSchema = finishOpSchema.omit({ seq: true, ts: true, op: true });
+export const ingestFinishSchema = z.strictObject(finishFields).transform(withReason);
 export type IngestFinishInput = z.input<typeof ingestFinishSchema>;
 
 /** The higher-level operations, one schema each; the server turns each into canonical events (lib/server/ingest). */
 export const ingestOpSchema = z.discriminatedUnion('op', [
-  /** A node under `parent` (null: the root, the goal itself; one per run). */
+  /**
+   * A node under `parent` (null: the root, the goal itself; one per run). A root's thought (its first state) is kept
+   * beside the goal; its score is not stored.
+   */
   z.strictObject({
     seq: clientSeq,
     ts,

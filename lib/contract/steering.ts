@@ -5,17 +5,41 @@
  * Browser-safe and pure. Not responsible for the other reasons a command cannot be given now (the run's state, the
  * node: lib/store's steerBlock; who may steer: access.ts).
  */
+import { traceIdOf } from './traces';
 import type { SteerKind } from './vocabulary';
 
 /** What of run.started's `external` this needs: the commands the client applies (null: Arborist runs the search). */
 export interface SteerTaker {
   commands: readonly SteerKind[];
+  /** The program's own config: a traced run's holds its trace id (traces.ts). */
+  config?: Record<string, unknown>;
+}
+
+/**
+ * The agent name an external run gets when its program gives none (the ingest API's default). It means "unnamed":
+ * read through clientName, never shown as a name ("external: external").
+ */
+export const UNNAMED_AGENT = 'external';
+
+/** The program's own name, or null when it gave none (empty, or the ingest default). */
+export function clientName(agentName: string): string | null {
+  const name = agentName.trim();
+  return name === '' || name === UNNAMED_AGENT ? null : name;
+}
+
+/** An external run's tag: "external", and the program's name when it gave one ("external: py-tot"). */
+export function externalTag(agentName: string): { text: string; agent: string | null } {
+  const agent = clientName(agentName);
+  return { text: agent ? `external: ${agent}` : 'external', agent };
 }
 
 /** Why no command can be sent to this run at all (its client listens for none), or null when some can. */
 export function steeringUnavailable(external: SteerTaker | null, agentName: string): string | null {
   if (!external || external.commands.length > 0) return null;
-  return `steering is unavailable: ${agentName.trim() || 'the client'} does not listen for commands`;
+  if (traceIdOf(external) !== null) {
+    return 'steering is unavailable: a traced program only sends spans, no channel leads back to it';
+  }
+  return `steering is unavailable: ${clientName(agentName) ?? 'the client'} does not listen for commands`;
 }
 
 /** Why the search cannot take a `kind` command (unavailable, or not one it applies), or null when it can. */

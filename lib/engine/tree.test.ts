@@ -247,6 +247,25 @@ describe('a search Arborist does not run', () => {
     ]);
   });
 
+  it('gives a node its start when the search first works on it, expanding it or running it', () => {
+    // an external search (or an imported log) may only ever expand a node: that is when it started
+    const log = externalSearchLog();
+    log.push(followEvent(log, 'node.started', { nodeId: 'a', mode: 'expand' }));
+    const grown = log.at(-1)!.seq;
+    log.push(followEvent(log, 'node.expanded', { nodeId: 'a', childIds: [] }));
+    log.push(followEvent(log, 'node.started', { nodeId: 'a', mode: 'execute' }));
+    const ran = log.at(-1)!.seq;
+    expect(fold(log.slice(0, -1)).nodes.a?.startedSeq).toBe(grown);
+    // running it later is when it ran (the engine's "started": its execution), as before
+    expect(fold(log).nodes.a?.startedSeq).toBe(ran);
+    // a node run first keeps its run's start when it is expanded afterwards
+    log.push(
+      followEvent(log, 'node.completed', { nodeId: 'a', result: { response: 'r', iterations: 0, isAnswer: false } }),
+    );
+    log.push(followEvent(log, 'node.started', { nodeId: 'a', mode: 'expand' }));
+    expect(fold(log).nodes.a?.startedSeq).toBe(ran);
+  });
+
   it('shows a command as requested until the client answers', () => {
     const log = externalSearchLog();
     const beforeAck = fold(

@@ -18,7 +18,7 @@ import type { BreakpointHit } from '../contract/breakpoints';
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
  * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
  */
-export const TREE_FORMAT = 5;
+export const TREE_FORMAT = 6;
 
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -275,7 +275,8 @@ const APPLY: Appliers = {
     tree.inFlight = { entry, previousStatus: node.status };
     replaceNode(tree, node.id, {
       status: 'running',
-      startedSeq: payload.mode === 'execute' ? seq : node.startedSeq,
+      // when it ran; a node only ever expanded (an external search's, an imported log's) started when first expanded
+      startedSeq: payload.mode === 'execute' ? seq : (node.startedSeq ?? seq),
     });
   },
 

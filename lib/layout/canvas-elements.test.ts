@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEmptyTree, type NodeStatus, type ThoughtNode, type ThoughtTree } from '../engine/index';
 import { makeNode } from '../tasks/testing/trees';
 import { buildCanvasElements, type CanvasView } from './canvas-elements';
-import { deadFoldId, summaryId } from './visible-tree';
+import { deadFoldId, droppedFoldId, summaryId } from './visible-tree';
 
 /**
  * A small tree: the root n0 with children n1 (completed, then n3 the best answer below it), n2 (pruned by a person,
@@ -81,6 +81,30 @@ describe('buildCanvasElements', () => {
     // a search hit or a focus request for the pruned branch's child lands on the fold
     expect(elements.itemOf.get('n4')).toBe(deadFoldId('n0'));
     expect(elements.scene.items.find((i) => i.id === deadFoldId('n0'))?.cells).toHaveLength(3);
+  });
+
+  it("folds a branch the search pruned with the parent's pruned-by-score card, not with its dead ends", () => {
+    const tree = smallTree();
+    // n2 pruned by the search itself (node.pruned: no person, a reason), with its child n4
+    for (const id of ['n2', 'n4'])
+      tree.nodes[id] = { ...tree.nodes[id]!, status: 'pruned', pruneReason: 'no way to 24' };
+    const elements = buildCanvasElements(tree, { ...VIEW, foldDeadEnds: true, showDropped: true });
+    expect(elements.nodes.find((n) => n.type === 'fold')?.data).toMatchObject({ nodeIds: ['n5'] });
+    const pruned = elements.nodes.find((n) => n.type === 'droppedFold');
+    expect(pruned).toMatchObject({ id: droppedFoldId('n0'), data: { parentId: 'n0', count: 1, nodeIds: ['n2'] } });
+    expect(elements.itemOf.get('n4')).toBe(droppedFoldId('n0'));
+    const item = elements.scene.items.find((i) => i.id === droppedFoldId('n0'));
+    expect(item).toMatchObject({ status: 'dropped', label: '1 pruned by the search (click to show)' });
+    expect(item?.cells).toHaveLength(2);
+    // opened: the branch is drawn as the engine's pruned candidates are, faint
+    const opened = buildCanvasElements(tree, {
+      ...VIEW,
+      foldDeadEnds: true,
+      showDropped: true,
+      openFolds: new Set([droppedFoldId('n0')]),
+    });
+    expect(opened.itemOf.get('n4')).toBe('n4');
+    expect(edgeClass(opened, 'n0', 'n2')).toBe('edge-faint');
   });
 
   it('opens the fold around a selection inside it', () => {

@@ -137,7 +137,11 @@ export function buildCanvasElements(tree: ThoughtTree, view: CanvasView): Canvas
         },
       });
     } else if (item.kind === 'dropped-fold') {
-      nodes.push({ ...common, type: 'droppedFold', data: { foldId: id, parentId: item.parentId, count: item.count } });
+      nodes.push({
+        ...common,
+        type: 'droppedFold',
+        data: { foldId: id, parentId: item.parentId, count: item.count, nodeIds: item.nodeIds },
+      });
     } else {
       nodes.push({ ...common, type: 'dropped', data: { parentId: item.parentId, index: item.index } });
     }
@@ -146,7 +150,12 @@ export function buildCanvasElements(tree: ThoughtTree, view: CanvasView): Canvas
       const child = visible.items.get(childId);
       // the layer view links only the candidates that ran (see scene.ts)
       if (layers && child?.kind === 'node' && tree.nodes[child.nodeId]?.startedSeq === null) continue;
-      const faint = child?.kind === 'dropped' || child?.kind === 'dropped-fold';
+      // what was pruned by rule (the engine's threshold, the search's own) hangs by a faint edge
+      const childNode = child?.kind === 'node' ? tree.nodes[child.nodeId] : undefined;
+      const faint =
+        child?.kind === 'dropped' ||
+        child?.kind === 'dropped-fold' ||
+        (childNode !== undefined && displayStatus(childNode) === 'dropped');
       edges.push({
         id: `e:${id}:${childId}`,
         source: id,
@@ -158,7 +167,7 @@ export function buildCanvasElements(tree: ThoughtTree, view: CanvasView): Canvas
   }
   // nodes hidden in a fold or a summary are stood for by it (search hits, focus requests, selection marks)
   for (const item of visible.items.values()) {
-    if (item.kind !== 'dead-fold' && item.kind !== 'summary') continue;
+    if (item.kind !== 'dead-fold' && item.kind !== 'summary' && item.kind !== 'dropped-fold') continue;
     const stack = [...item.nodeIds];
     while (stack.length) {
       const n = tree.nodes[stack.pop() as string];

@@ -3,7 +3,11 @@ import type { Node } from '@xyflow/react';
 
 export type ThoughtFlowNode = Node<{ nodeId: string }, 'thought'>;
 export type FoldFlowNode = Node<{ foldId: string; parentId: string; nodeIds: string[]; hidden: number }, 'fold'>;
-export type DroppedFoldFlowNode = Node<{ foldId: string; parentId: string; count: number }, 'droppedFold'>;
+/** `count`: the candidates dropped below the threshold plus `nodeIds`, the children the search pruned itself. */
+export type DroppedFoldFlowNode = Node<
+  { foldId: string; parentId: string; count: number; nodeIds: string[] },
+  'droppedFold'
+>;
 export type DroppedFlowNode = Node<{ parentId: string; index: number }, 'dropped'>;
 export type RunFlowNode = ThoughtFlowNode | FoldFlowNode | DroppedFoldFlowNode | DroppedFlowNode | SummaryFlowNode;
 export type SummaryFlowNode = Node<

@@ -41,7 +41,17 @@ export {
 export type { IcicleLayout, ViewExtent } from './icicle';
 export { CARD_MIN_ZOOM, levelOf, READABLE_ZOOM } from './lod';
 export { formatQ, hasMctsStats, MCTS_SECTION_KEYS, mctsFigure } from './mcts';
-export { displayStatus, firstLine, formatScore, scoreFigure, STATUS_LABELS, statusLabel } from './node-status';
+export {
+  displayStatus,
+  droppedFoldText,
+  firstLine,
+  formatScore,
+  isSearchPruned,
+  rootThought,
+  scoreFigure,
+  STATUS_LABELS,
+  statusLabel,
+} from './node-status';
 export type { DisplayStatus } from './node-status';
 export { cellColours, COLOURINGS, legend, palette, themeVar } from './overview-colours';
 export type { CellColours, Colouring } from './overview-colours';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fold, type ThoughtTree } from '../engine/index';
+import { externalSearchLog } from '../engine/testing';
 import { searchedGame24 } from '../tasks/testing/trees';
 import { isVerifiedAnswer, rollupsFor, subtreeRollups, sumRollups } from './rollup';
 
@@ -65,5 +66,13 @@ describe('subtreeRollups', () => {
     expect(sum.nodes).toBe(tree.nodeOrder.length - 1);
     expect(sum.elapsedMs).toBe(rollups.get(tree.rootId!)!.elapsedMs - tree.nodes[tree.rootId!]!.modelMs);
     expect(sumRollups([]).bestComposite).toBeNull();
+  });
+});
+
+describe('dead ends in a subtree', () => {
+  it('counts failed nodes and those a person pruned, not those the search pruned by its own rule', () => {
+    const tree = fold(externalSearchLog());
+    // n0's children: a (pending), b (pruned by alice), c (pruned by the search)
+    expect(subtreeRollups(tree).get('n0')?.deadEnds).toBe(1);
   });
 });

@@ -7,6 +7,7 @@
  * (reduce keeps node.usage).
  */
 import type { ThoughtNode, ThoughtTree } from '../engine/index';
+import { isSearchPruned } from './node-status';
 
 export interface SubtreeRollup {
   /** Nodes in the subtree, itself included. */
@@ -23,7 +24,7 @@ export interface SubtreeRollup {
   verifiedAnswers: number;
   /** The highest composite score in the subtree (the node's own included); null when none is scored. */
   bestComposite: number | null;
-  /** Nodes that failed or were pruned by a person. */
+  /** Nodes that failed or were pruned by a person (not those the search pruned by its own rule: not dead ends). */
   deadEnds: number;
   /**
    * Milliseconds the subtree's model calls took, summed (node.modelMs): attributed as cost is, so it adds up
@@ -46,7 +47,7 @@ function own(node: ThoughtNode): SubtreeRollup {
     modelCalls: node.modelCallSeqs.length,
     verifiedAnswers: isVerifiedAnswer(node) ? 1 : 0,
     bestComposite: node.score?.composite ?? null,
-    deadEnds: node.status === 'failed' || node.status === 'pruned' ? 1 : 0,
+    deadEnds: node.status === 'failed' || (node.status === 'pruned' && !isSearchPruned(node)) ? 1 : 0,
     elapsedMs: node.modelMs,
   };
 }

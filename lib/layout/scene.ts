@@ -10,7 +10,7 @@ import type { ThoughtTree } from '../engine/index';
 import { CARD_HEIGHT, CARD_WIDTH, type Orientation } from './place';
 import type { Position } from './tidy';
 import type { VisibleItem } from './visible-tree';
-import { displayStatus, type DisplayStatus } from './node-status';
+import { displayStatus, type DisplayStatus, droppedFoldText } from './node-status';
 
 export type SceneStatus = DisplayStatus | 'root';
 
@@ -32,7 +32,7 @@ export interface SceneItem {
   best: boolean;
   /** Drawn faint: a dropped candidate, or, in the layer view, a candidate that never ran. */
   faint: boolean;
-  /** Folds and summaries: every node they hide (dropped folds: every candidate). */
+  /** Folds and summaries: every node they hide (dropped folds: the search's pruned branches, then every candidate). */
   cells: SceneCell[];
   /** A line of text for the hover tooltip. */
   label: string;
@@ -111,15 +111,19 @@ export function buildScene(input: SceneInput): Scene {
             : `${item.nodeIds.length} dead ends, ${item.hidden} nodes (click to unfold)`,
       });
     } else if (item.kind === 'dropped-fold') {
-      const dropped = tree.nodes[item.parentId]?.dropped ?? [];
+      const scored = item.count - item.nodeIds.length;
+      const dropped = (tree.nodes[item.parentId]?.dropped ?? []).slice(0, scored);
       items.push({
         ...base,
         nodeId: null,
         status: 'dropped',
         score: null,
         faint: true,
-        cells: dropped.map((d) => ({ status: 'dropped', score: d.score.composite })),
-        label: `${item.count} pruned by score (click to show)`,
+        cells: [
+          ...hiddenCells(tree, item.nodeIds),
+          ...dropped.map((d): SceneCell => ({ status: 'dropped', score: d.score.composite })),
+        ],
+        label: `${droppedFoldText(scored, item.nodeIds.length).title} (click to show)`,
       });
     } else {
       const candidate = tree.nodes[item.parentId]?.dropped[item.index];
@@ -146,7 +150,10 @@ export function buildScene(input: SceneInput): Scene {
       // the layer view links only the candidates that ran, as the paper draws it: the rest would be a thicket
       if (input.fadeUnrun && childNode && childNode.startedSeq === null) continue;
       const best = input.bestPath.has(parentId) && input.bestPath.has(childId);
-      const faint = child?.kind === 'dropped' || child?.kind === 'dropped-fold';
+      const faint =
+        child?.kind === 'dropped' ||
+        child?.kind === 'dropped-fold' ||
+        (!!childNode && displayStatus(childNode) === 'dropped');
       edges.push(
         orientation === 'tb'
           ? { x1: from.x + CARD_WIDTH / 2, y1: from.y + CARD_HEIGHT, x2: to.x + CARD_WIDTH / 2, y2: to.y, best, faint }

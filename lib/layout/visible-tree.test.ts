@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { fold, type ThoughtTree } from '../engine/index';
+import { externalSearchLog, followEvent } from '../engine/testing';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { DEFAULT_LAYOUT, layoutTree } from './tidy';
@@ -69,6 +70,53 @@ describe('visibleTree', () => {
     expect([...open.items.values()].filter((i) => i.kind === 'dropped' && i.parentId === parent.id)).toHaveLength(
       parent.dropped.length,
     );
+  });
+});
+
+describe("a search's own prunes", () => {
+  /** The external log (c pruned by the search, b by alice) with a child under c, pruned with it. */
+  function external(): ThoughtTree {
+    const log = externalSearchLog();
+    const at = log.findIndex((e) => e.type === 'node.pruned');
+    const child = followEvent(log.slice(0, at), 'node.created', {
+      nodeId: 'c1',
+      parentId: 'c',
+      branch: { thought: 'c1', proposedAction: { type: 'response', content: 'c1' } },
+      score: null,
+    });
+    const events = [...log.slice(0, at), child, ...log.slice(at)].map((e, i) => ({ ...e, seq: i + 1 }));
+    return fold(events as ExplorationEvent[]);
+  }
+
+  it("are not dead ends: they fold with the parent's candidates pruned by score, a person's prune stays a dead end", () => {
+    const tree = external();
+    const v = visibleTree(tree, { foldDeadEnds: true, showDropped: true, openFolds: none });
+    expect(v.items.get(deadFoldId('n0'))).toMatchObject({ kind: 'dead-fold', nodeIds: ['b'] });
+    expect(v.items.get(droppedFoldId('n0'))).toMatchObject({
+      kind: 'dropped-fold',
+      count: 1,
+      nodeIds: ['c'],
+      hidden: 2,
+    });
+    expect(v.items.has('c')).toBe(false);
+    expect(v.items.has('c1')).toBe(false);
+  });
+
+  it('opens in place with their subtrees (not folded again below), and hide with the candidates pruned by score', () => {
+    const tree = external();
+    const opened = visibleTree(tree, {
+      foldDeadEnds: true,
+      showDropped: true,
+      openFolds: new Set([droppedFoldId('n0')]),
+    });
+    expect(opened.items.get('c')).toMatchObject({ kind: 'node' });
+    expect(opened.childIds.c).toEqual(['c1']);
+    const hidden = visibleTree(tree, { foldDeadEnds: true, showDropped: false, openFolds: none });
+    expect(hidden.items.has('c')).toBe(false);
+    expect(hidden.items.has(droppedFoldId('n0'))).toBe(false);
+    // the selection is always shown
+    const revealed = visibleTree(tree, { foldDeadEnds: true, showDropped: false, openFolds: none, reveal: 'c1' });
+    expect(revealed.items.has('c1')).toBe(true);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
- * What the canvas shows of a tree: the scratchpad's compaction on screen. A node's failed and pruned children
- * (with their subtrees) fold into one summary item per parent, and the candidates dropped below the threshold into
- * another; a fold opens on request, or by itself when the item to reveal (the selection) is inside it.
+ * What the canvas shows of a tree: the scratchpad's compaction on screen. A node's dead ends (failed children and
+ * those a person pruned, with their subtrees) fold into one summary item per parent; what was pruned by rule (the
+ * candidates dropped below the threshold, and the children the search pruned by its own rule: an external search's,
+ * an imported log's) into another; a fold opens on request, or by itself when the item to reveal (the selection) is
+ * inside it.
  * With autoCollapse, the tree is shown around a focus (focusNodes: the selection with its siblings and children,
  * the best node, the frontier and the running node, each with its ancestors); a parent's other children collapse
  * into one "+N more, best 0.71" summary item, which opens in place on request.
@@ -10,11 +12,22 @@
  */
 import type { BranchScore } from '../contract/vocabulary';
 import type { ThoughtNode, ThoughtTree } from '../engine/index';
+import { isSearchPruned } from './node-status';
 
 export type VisibleItem =
   | { kind: 'node'; id: string; nodeId: string }
   | { kind: 'dead-fold'; id: string; parentId: string; nodeIds: string[]; hidden: number }
-  | { kind: 'dropped-fold'; id: string; parentId: string; count: number }
+  | {
+      kind: 'dropped-fold';
+      id: string;
+      parentId: string;
+      /** What it holds: the parent's candidates dropped below the threshold, and nodeIds. */
+      count: number;
+      /** The children the search pruned by its own rule (each hides its subtree too). */
+      nodeIds: string[];
+      /** Nodes hidden, their subtrees included. */
+      hidden: number;
+    }
   | { kind: 'dropped'; id: string; parentId: string; index: number }
   | {
       kind: 'summary';
@@ -38,9 +51,9 @@ export interface VisibleTree {
 }
 
 export interface VisibilityOptions {
-  /** Fold failed and pruned children into one summary per parent. */
+  /** Fold failed children and those a person pruned into one summary per parent. */
   foldDeadEnds: boolean;
-  /** Show the candidates dropped below the threshold (folded unless opened). */
+  /** Show the candidates dropped below the threshold and the branches the search pruned (folded unless opened). */
   showDropped: boolean;
   /** Folds opened by the person (ids of dead-fold and dropped-fold items). */
   openFolds: ReadonlySet<string>;
@@ -103,7 +116,14 @@ function withAncestors(tree: ThoughtTree, focus: ReadonlySet<string>): Set<strin
   return keep;
 }
 
-const isDead = (node: ThoughtNode) => node.status === 'failed' || node.status === 'pruned';
+/** A dead end: it failed, or a person pruned it. A branch the search pruned by its own rule is not one. */
+const isDead = (node: ThoughtNode) => node.status === 'failed' || (node.status === 'pruned' && !isSearchPruned(node));
+
+/**
+ * The top of a branch the search pruned: folded with the parent's candidates pruned by score, as the engine's own
+ * prunes are. Below it the subtree (pruned with it) is shown with it, not folded again.
+ */
+const isSearchPrunedTop = (node: ThoughtNode, parent: ThoughtNode) => isSearchPruned(node) && !isSearchPruned(parent);
 
 function countSubtree(tree: ThoughtTree, id: string): number {
   return summarize(tree, [id]).count;
@@ -138,8 +158,10 @@ function foldsToOpen(tree: ThoughtTree, reveal: string | null | undefined): Set<
   }
   let node = tree.nodes[reveal];
   while (node?.parentId) {
-    if (isDead(node)) open.add(deadFoldId(node.parentId));
-    node = tree.nodes[node.parentId];
+    const parent = tree.nodes[node.parentId];
+    if (parent && isSearchPrunedTop(node, parent)) open.add(droppedFoldId(node.parentId));
+    else if (isDead(node)) open.add(deadFoldId(node.parentId));
+    node = parent;
   }
   return open;
 }
@@ -148,7 +170,8 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
   const items = new Map<string, VisibleItem>();
   const childIds: Record<string, string[]> = {};
   if (!tree.rootId) return { rootId: null, items, childIds };
-  const open = foldsToOpen(tree, options.reveal);
+  const revealed = foldsToOpen(tree, options.reveal);
+  const open = new Set(revealed);
   for (const id of options.openFolds) open.add(id);
   const keep = options.autoCollapse ? withAncestors(tree, options.focus ?? new Set()) : null;
   if (keep) keep.add(tree.rootId);
@@ -160,11 +183,13 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
     const kids: string[] = [];
     const dead: string[] = [];
     const more: string[] = [];
+    const pruned: string[] = [];
     const collapse = keep !== null && !open.has(summaryId(id));
     for (const childId of node.childIds) {
       const child = tree.nodes[childId];
       if (!child) continue;
-      if (options.foldDeadEnds && isDead(child) && !open.has(deadFoldId(id))) dead.push(childId);
+      if (isSearchPrunedTop(child, node)) pruned.push(childId);
+      else if (options.foldDeadEnds && isDead(child) && !open.has(deadFoldId(id))) dead.push(childId);
       else if (collapse && !keep.has(childId)) more.push(childId);
       else kids.push(childId);
     }
@@ -183,20 +208,33 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
       kids.push(foldId);
       childIds[foldId] = [];
     }
-    if (options.showDropped && node.dropped.length > 0) {
-      const foldId = droppedFoldId(id);
-      if (open.has(foldId)) {
-        node.dropped.forEach((_, index) => {
-          const itemId = droppedItemId(id, index);
-          items.set(itemId, { kind: 'dropped', id: itemId, parentId: id, index });
-          kids.push(itemId);
-          childIds[itemId] = [];
-        });
-      } else {
-        items.set(foldId, { kind: 'dropped-fold', id: foldId, parentId: id, count: node.dropped.length });
-        kids.push(foldId);
-        childIds[foldId] = [];
+    // what was pruned by rule (the engine's threshold, or the search's own): shown with showDropped, folded until
+    // opened; the selection inside it is shown whatever the toggle says
+    const dropFold = droppedFoldId(id);
+    const candidates = options.showDropped ? node.dropped.length : 0;
+    if (open.has(dropFold) && (options.showDropped || revealed.has(dropFold))) {
+      for (const childId of pruned) {
+        kids.push(childId);
+        visit(childId);
       }
+      for (let index = 0; index < candidates; index++) {
+        const itemId = droppedItemId(id, index);
+        items.set(itemId, { kind: 'dropped', id: itemId, parentId: id, index });
+        kids.push(itemId);
+        childIds[itemId] = [];
+      }
+    } else if (options.showDropped && candidates + pruned.length > 0) {
+      const hidden = pruned.reduce((sum, p) => sum + countSubtree(tree, p), 0);
+      items.set(dropFold, {
+        kind: 'dropped-fold',
+        id: dropFold,
+        parentId: id,
+        count: candidates + pruned.length,
+        nodeIds: pruned,
+        hidden,
+      });
+      kids.push(dropFold);
+      childIds[dropFold] = [];
     }
     childIds[id] = kids;
   };

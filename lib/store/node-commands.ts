@@ -7,7 +7,7 @@
  * Not responsible for sending commands (components/run/steering/useRunCommands.ts) nor for who may steer (permissions.ts:
  * its answer comes in as `allowed`).
  */
-import { externalSteerBlock, type SteerTaker } from '@/lib/contract/steering';
+import { clientName, externalSteerBlock, type SteerTaker } from '@/lib/contract/steering';
 import type { SteerKind } from '@/lib/contract/vocabulary';
 import type { ThoughtNode, ThoughtTree } from '@/lib/engine/index';
 import { hasEnded } from '../contract/run-status';
@@ -32,7 +32,7 @@ function statusBlock(kind: SteerKind, { status, external, agentName }: SteerCont
   if (status === 'queued' && kind !== 'abort') return 'the run is queued and has not started yet';
   if (status === 'interrupted') {
     // an external run is interrupted when its client stopped sending: nothing here can bring it back
-    if (external) return `the run is interrupted: ${agentName.trim() || 'the client'} has stopped sending`;
+    if (external) return `the run is interrupted: ${clientName(agentName) ?? 'the client'} has stopped sending`;
     if (kind !== 'resume') return 'the run was interrupted by a server restart: resume it first';
   }
   return null;
@@ -85,7 +85,7 @@ export function breakpointsBlock(ctx: SteerContext): string | null {
   if (!ctx.allowed) return 'you may read this run, not steer it';
   if (hasEnded(ctx.status)) return 'the run has finished';
   if (ctx.external && !ctx.external.commands.includes('pause')) {
-    return `breakpoints pause the search, and ${ctx.agentName.trim() || 'its client'} does not take pause commands`;
+    return `breakpoints pause the search, and ${clientName(ctx.agentName) ?? 'its client'} does not take pause commands`;
   }
   return statusBlock('pause', ctx) ?? (ctx.status === 'loading' ? 'the run is loading' : null);
 }

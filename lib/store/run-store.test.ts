@@ -3,7 +3,7 @@ import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, fold, type ThoughtTree } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
-import { externalSearchLog } from '../engine/testing';
+import { externalSearchLog, followEvent } from '../engine/testing';
 import { createRunStore } from './run-store';
 
 const plain = (tree: ThoughtTree) => JSON.parse(JSON.stringify(tree)) as unknown;
@@ -221,5 +221,18 @@ describe('a command sent to a search Arborist does not run', () => {
     // a refusal brings no steer.prune: the mark must not wait for one forever
     expect(store.getState().pendingCommands).toEqual({});
     expect(store.getState().tree.commands.map((c) => c.outcome)).toEqual(['requested']);
+  });
+});
+
+describe('the next node of a search Arborist does not run', () => {
+  it('is never guessed from the engine config its run stores: its own program decides what runs next', () => {
+    const log = externalSearchLog('ext');
+    // the client queued a node (canonical events): the engine's strategy would pick it as "next"
+    log.push(followEvent(log, 'node.queued', { nodeId: 'a', mode: 'execute', urgent: false }));
+    const store = createRunStore('ext', () => {});
+    store.getState().receiveMany(log);
+    store.getState().flush();
+    expect(Object.keys(store.getState().tree.frontier)).toEqual(['a']);
+    expect(store.getState().nextNodeId).toBeNull();
   });
 });

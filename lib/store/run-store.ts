@@ -112,7 +112,8 @@ const nextFrame: Scheduler = (callback) => {
 
 function frontierMarks(tree: ThoughtTree): Pick<Derived, 'nextNodeId' | 'bestNodeId'> {
   return {
-    nextNodeId: tree.status === 'finished' ? null : (selectNext(tree)?.nodeId ?? null),
+    // a search Arborist does not run picks its own next node: its run's engine config (the defaults) cannot tell
+    nextNodeId: tree.status === 'finished' || tree.external ? null : (selectNext(tree)?.nodeId ?? null),
     bestNodeId: markedBestNode(tree)?.id ?? null,
   };
 }

@@ -13,7 +13,7 @@ const LEGEND: { cls: string; label: string }[] = [
   { cls: 'st-verified', label: 'verified by the task' },
   { cls: 'st-failed', label: 'failed: error, failed check, or every candidate too weak' },
   { cls: 'st-pruned', label: 'pruned by a person' },
-  { cls: 'st-dropped', label: 'pruned by score (below the threshold)' },
+  { cls: 'st-dropped', label: 'pruned by rule: by score (below the threshold), or by the search itself' },
 ];
 
 export function CanvasToolbar({
@@ -114,7 +114,7 @@ export function CanvasToolbar({
                 className={`btn btn-sm${foldDeadEnds ? ' btn-on' : ''}`}
                 aria-pressed={foldDeadEnds}
                 onClick={() => setView({ foldDeadEnds: !foldDeadEnds })}
-                title="Fold each parent's failed and pruned branches into one card"
+                title="Fold each parent's failed branches and those a person pruned into one card"
               >
                 Fold dead ends
               </button>
@@ -122,7 +122,7 @@ export function CanvasToolbar({
                 className={`btn btn-sm${showDropped ? ' btn-on' : ''}`}
                 aria-pressed={showDropped}
                 onClick={() => setView({ showDropped: !showDropped })}
-                title="Show the candidates dropped below the threshold"
+                title="Show the candidates dropped below the threshold and the branches the search pruned itself"
               >
                 Pruned by score
               </button>

@@ -1,13 +1,14 @@
 'use client';
-// The folded parts of the tree on the canvas: a parent's dead ends (failed and pruned branches) in one summary
-// card, the candidates dropped below the threshold in another, once that one is opened a ghost card per dropped
-// candidate, and, with auto-collapse, the children away from the focus in one "+N more, best 0.71" card.
+// The folded parts of the tree on the canvas: a parent's dead ends (failed branches and those a person pruned) in one
+// summary card, what was pruned by rule (the candidates dropped below the threshold, the branches the search pruned
+// itself) in another, once that one is opened the search's pruned branches and a ghost card per dropped candidate, and, with auto-collapse, the children away from the focus in one "+N more, best 0.71" card.
 // A click on a summary opens it in place (the canvas handles clicks). Between the card's readable zoom and the
 // far level each is a pill with a few large words, like the node cards (lib/layout/lod.ts).
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
+  droppedFoldText,
   type DroppedFlowNode,
   type DroppedFoldFlowNode,
   firstLine,
@@ -135,6 +136,8 @@ function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
 
 function DroppedFoldCardImpl({ data }: NodeProps<DroppedFoldFlowNode>) {
   const pill = usePill();
+  // the candidates below the threshold and the branches the search pruned itself: both pruned by rule
+  const text = droppedFoldText(data.count - data.nodeIds.length, data.nodeIds.length);
   return (
     <div
       className={`tnode tnode-dropped tnode-compact${pill ? ' tpill' : ''}`}
@@ -144,14 +147,18 @@ function DroppedFoldCardImpl({ data }: NodeProps<DroppedFoldFlowNode>) {
     >
       <NodeHandles />
       {pill ? (
-        <span className="tpill-words">{data.count} below threshold</span>
+        <span className="tpill-words">{text.title}</span>
       ) : (
         <>
-          <span className="badge st-dropped">{data.count} pruned by score</span>
-          <span className="fold-more">below the threshold · click to show</span>
+          <span className="badge st-dropped">{text.title}</span>
+          <span className="fold-more">{text.detail} · click to show</span>
         </>
       )}
-      {pill && <span className="tpill-sr">{data.count} pruned by score</span>}
+      {pill && (
+        <span className="tpill-sr">
+          {text.title} · {text.detail}
+        </span>
+      )}
     </div>
   );
 }

@@ -63,7 +63,11 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
     setMenu(null);
     if (node.type === 'summary' || node.type === 'fold' || node.type === 'droppedFold') {
       // what the summary hid opens in place: its first item takes the summary's spot on screen
-      const first = node.type === 'droppedFold' ? droppedItemId(node.data.parentId, 0) : (node.data.nodeIds[0] ?? null);
+      // (a pruned-by-rule card opens the search's own pruned branches first, then the candidates)
+      const first =
+        node.type === 'droppedFold'
+          ? (node.data.nodeIds[0] ?? droppedItemId(node.data.parentId, 0))
+          : (node.data.nodeIds[0] ?? null);
       if (first) pin(first, node.position);
       store.getState().toggleFold(node.id);
     } else if (node.type === 'dropped') store.getState().select(node.data.parentId);

@@ -17,6 +17,7 @@ import {
   nodeCodeVerdict,
   mctsFigure,
   scoreFigure,
+  rootThought,
   statusLabel,
   type ThoughtFlowNode,
 } from '@/lib/layout/index';
@@ -80,6 +81,8 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const label = isRoot ? 'goal' : statusLabel(node);
 
   const thought = isRoot ? (goal ?? '') : (node.branch?.thought ?? '');
+  // an external search's root may carry its own first state beside the goal
+  const rootText = isRoot ? rootThought(node, goal ?? '') : null;
   const classes =
     `s-${status}${isBest ? ' is-best' : ''}${isRoot ? ' is-root' : ''}${selected ? ' is-selected' : ''}` +
     `${hit ? ' is-hit' : ''}${activeHit ? ' is-active-hit' : ''}`;
@@ -142,6 +145,11 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
       <div className="tnode-thought" title={thought}>
         {isRoot ? goal : firstLine(node.branch?.thought ?? '')}
       </div>
+      {rootText && (
+        <div className="tnode-root-thought" data-testid="node-root-thought" title={rootText}>
+          {firstLine(rootText, 60)}
+        </div>
+      )}
       {mcts && (
         <div className="tnode-mcts mono" data-testid="node-mcts">
           {mcts}

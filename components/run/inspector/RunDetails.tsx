@@ -7,32 +7,24 @@
 // the defaults) and the commands asked of its client, each with its answer.
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
-import type { AnswerSource, FinishReason, ToTConfig } from '@/lib/contract/vocabulary';
+import type { AnswerSource, ToTConfig } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { parseCodeOutput } from '@/lib/contract/code';
+import { clientName } from '@/lib/contract/steering';
 import { taskLabel } from '@/lib/contract/tasks';
 import type { ThoughtTree } from '@/lib/engine/index';
-import { formatScore } from '@/lib/layout/index';
+import { formatScore, rootThought } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from '../page/RunStoreContext';
 import { formatClock } from '@/lib/event-log/index';
 import { jsonText } from '@/lib/store/index';
 import { BenchRequest } from '../code/BenchRequest';
+import { finishReasonText } from './finish-reasons';
 import { PublicOutput } from '../code/PublicOutput';
 import { SteerCommandList } from '../steering/SteerCommands';
 import { Section, TextBox } from './sections';
 import styles from './Inspector.module.css';
-
-const FINISH_REASONS: Record<FinishReason, string> = {
-  terminated: 'a node reached the termination confidence',
-  'frontier-empty': 'nothing left to explore',
-  'node-limit': 'the node limit was reached',
-  timeout: 'the time limit was reached',
-  budget: 'the cost cap was reached',
-  aborted: 'aborted by a person',
-  error: 'an error stopped it',
-};
 
 const ANSWER_SOURCES: Record<AnswerSource, string> = {
   node: 'the best node’s own answer',
@@ -70,6 +62,7 @@ export function RunDetails({ runId }: { runId: string }) {
   useRunStore((s) => s.version); // the tree's stats and outcome are updated in place; version says when
   const tree = useRunStore((s) => s.tree);
   const { stats } = tree;
+  const root = tree.rootId ? tree.nodes[tree.rootId] : undefined;
   const finished = tree.status === 'finished';
   const task = taskLabel(tree.taskId);
   const duration = tree.startedAt !== null && tree.finishedAt !== null ? tree.finishedAt - tree.startedAt : null;
@@ -80,6 +73,12 @@ export function RunDetails({ runId }: { runId: string }) {
         <p className={styles.prose} data-testid="inspector-goal">
           {tree.goal}
         </p>
+        {root && rootThought(root, tree.goal) && (
+          // an external search's own text for its root (its first state), kept beside the goal
+          <p className={styles.muted} data-testid="inspector-root-thought">
+            The search’s root: {rootThought(root, tree.goal)}
+          </p>
+        )}
         <BenchRequest taskId={tree.taskId} goal={tree.goal} />
       </Section>
 
@@ -112,7 +111,7 @@ export function RunDetails({ runId }: { runId: string }) {
           {record?.importTag && <ImportedFact tag={record.importTag} />}
           <div className={styles.fact}>
             <dt>agent</dt>
-            <dd>{tree.agentName || '—'}</dd>
+            <dd>{(tree.external ? clientName(tree.agentName) : tree.agentName) || '—'}</dd>
           </div>
           <div className={styles.fact}>
             <dt>run id</dt>
@@ -181,7 +180,7 @@ function OutcomeSection({ runId, tree }: { runId: string; tree: ThoughtTree }) {
         <div className={styles.fact}>
           <dt>finished</dt>
           <dd>
-            {tree.finishReason ? FINISH_REASONS[tree.finishReason] : '—'}
+            {tree.finishReason ? finishReasonText(tree.finishReason, tree.external !== null) : '—'}
             {tree.finishDetail && <span className={styles.muted}> ({tree.finishDetail})</span>}
           </dd>
         </div>
@@ -213,7 +212,11 @@ function OutcomeSection({ runId, tree }: { runId: string; tree: ThoughtTree }) {
 function ConfigSection({ tree }: { tree: ThoughtTree }) {
   return tree.external ? (
     <>
-      <Section title="Config" aside={`${tree.agentName || 'the client'}’s own`} testId="inspector-external-config">
+      <Section
+        title="Config"
+        aside={`${clientName(tree.agentName) ?? 'the client'}’s own`}
+        testId="inspector-external-config"
+      >
         {Object.keys(tree.external.config).length === 0 ? (
           <p className={styles.muted}>The search gave no config.</p>
         ) : (

@@ -9,7 +9,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { BranchScore } from '@/lib/contract/vocabulary';
 import type { ThoughtNode } from '@/lib/engine/index';
 import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
-import { displayStatus, firstLine, formatScore, scoreFigure, STATUS_LABELS } from '@/lib/layout/index';
+import { displayStatus, firstLine, formatScore, scoreFigure, STATUS_LABELS, statusLabel } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunAccess } from '../page/RunAccess';
 import { useRunStore } from '../page/RunStoreContext';
@@ -260,7 +260,7 @@ export function Timing({ node }: { node: ThoughtNode }) {
     ['started', node.startedSeq, started],
     ['finished', node.finishedSeq, finished],
   ];
-  // the root is the goal: it is never run, so it only has a creation time
+  // the root is the goal: it is never run, so it has a creation time, and a start once it is first expanded
   const rows = node.parentId === null ? all.filter(([, seq]) => seq !== null) : all;
   return (
     <Section
@@ -362,7 +362,7 @@ export function NodeLink({ nodeId, testId }: { nodeId: string; testId: string })
       onClick={() => selectNode(nodeId)}
       data-testid={testId}
       data-node-id={nodeId}
-      title={`${node.id}: ${STATUS_LABELS[status]}`}
+      title={`${node.id}: ${statusLabel(node)}`}
     >
       <span className={styles.dot} data-status={status} aria-hidden="true" />
       <span className={styles.nodeLinkId}>{node.id}</span>

@@ -37,7 +37,7 @@ import {
   nodesByItem,
   rollupsFor,
   rowHeight,
-  STATUS_LABELS,
+  statusLabel,
   viewExtent,
   type Colouring,
   type IcicleLayout,
@@ -273,7 +273,7 @@ function Tooltip({
     <div className={s.tip} style={style} role="tooltip" data-testid="overview-tooltip" data-node-id={node.id}>
       <div className={s.tipHead}>
         <span className="mono">{node.id}</span>
-        <span className={`badge st-${displayStatus(node)}`}>{STATUS_LABELS[displayStatus(node)]}</span>
+        <span className={`badge st-${displayStatus(node)}`}>{statusLabel(node)}</span>
         {node.score && <span className="mono">score {formatScore(node.score.composite)}</span>}
         {node.mcts && <span className="mono">{mctsFigure(node.mcts)}</span>}
       </div>

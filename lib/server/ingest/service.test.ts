@@ -204,6 +204,68 @@ describe('appending batches', () => {
   });
 });
 
+describe('finishing', () => {
+  const reasonOf = async (s: TestServices, runId: string) => {
+    const log = await listEvents(s.prisma, runId);
+    return (log.at(-1)!.payload as { reason: string }).reason;
+  };
+
+  it("gives a successful finish without a reason 'terminated', even with nodes still pending", async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.ingest.append(runId, [...opening, { seq: 4, op: 'finish', output: '24', best: 'a', success: true }]);
+    expect(await reasonOf(s, runId)).toBe('terminated');
+    expect((await getRun(s.prisma, runId))?.finishReason).toBe('terminated');
+  });
+
+  it("gives a finish without success or reason 'frontier-empty', and keeps a reason that is given", async () => {
+    const s = services.create();
+    const failed = await newRun(s);
+    await s.ingest.append(failed.runId, [...opening, { seq: 4, op: 'finish' }]);
+    expect(await reasonOf(s, failed.runId)).toBe('frontier-empty');
+    const limited = await newRun(s);
+    await s.ingest.append(limited.runId, [...opening, { seq: 4, op: 'finish', success: true, reason: 'node-limit' }]);
+    expect(await reasonOf(s, limited.runId)).toBe('node-limit');
+  });
+
+  it("the finish route follows success too: 'terminated' for a solved run, 'frontier-empty' otherwise", async () => {
+    const s = services.create();
+    const solved = await newRun(s);
+    await s.ingest.append(solved.runId, opening);
+    expect(await s.ingest.finish(solved.runId, { output: '24', success: true })).toMatchObject({ status: 'finished' });
+    expect(await reasonOf(s, solved.runId)).toBe('terminated');
+    const unsolved = await newRun(s);
+    await s.ingest.finish(unsolved.runId, undefined);
+    expect(await reasonOf(s, unsolved.runId)).toBe('frontier-empty');
+  });
+
+  it('a retried successful finish without a reason is a duplicate, not a conflict (its stored hash has the filled-in reason)', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    const batch: IngestItemInput[] = [...opening, { seq: 4, op: 'finish', success: true }];
+    await s.ingest.append(runId, batch);
+    expect(await s.ingest.append(runId, batch)).toMatchObject({ accepted: 0, duplicates: 4 });
+  });
+});
+
+describe("the root's text", () => {
+  it('keeps a thought given for the root (its first state, beside the goal), where it was dropped', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.ingest.append(runId, [{ seq: 1, op: 'node', id: 'root', parent: null, thought: '4 9 10 13' }]);
+    const tree = fold(await listEvents(s.prisma, runId));
+    expect(tree.nodes.root?.branch?.thought).toBe('4 9 10 13');
+    expect(tree.goal).toBe('make 24 from 4 9 10 13');
+  });
+
+  it('makes a root without a thought as the engine makes its own: no branch, the goal is its text', async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.ingest.append(runId, [opening[0]!]);
+    expect(fold(await listEvents(s.prisma, runId)).nodes.root?.branch).toBeNull();
+  });
+});
+
 describe('steering an external run', () => {
   it('records a command for the client, which polls it, applies it and acknowledges it', async () => {
     const s = services.create();

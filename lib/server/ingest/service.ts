@@ -112,23 +112,6 @@ function invalidBody(error: z.ZodError): IngestRefusal {
   );
 }
 
-/**
- * A root given a thought of its own, refused: the root is the goal itself (the engine's root has no branch; the page
- * shows the run's goal as its text), so a different text would be dropped without a word. A thought that is the goal
- * (or empty) says nothing new and passes.
- */
-function rootThoughtIssue(item: IngestItem, index: number, goal: string): { path: string; message: string }[] {
-  if (!('op' in item) || item.op !== 'node' || item.parent !== null) return [];
-  if (item.thought.trim() === '' || item.thought.trim() === goal.trim()) return [];
-  return [
-    {
-      path: `items[${index}].thought`,
-      message:
-        "the root is the goal itself: its text is the run's goal, so a root takes no thought (leave it out, or give the text as the goal when creating the run)",
-    },
-  ];
-}
-
 function notFound(runId: string): IngestRefusal {
   return new IngestRefusal(404, { error: 'not-found', message: `no ingest run ${runId}` });
 }
@@ -247,8 +230,6 @@ export class IngestRuns {
           message: `the run has ${tree.status}: it takes no more items`,
         });
       }
-      const rootThought = fresh.flatMap((item, i) => rootThoughtIssue(item, firstNew + i, tree.goal));
-      if (rootThought.length > 0) throw invalidBatch(rootThought);
       const drafts: EventDraft[] = this.revival(tree);
       const origin: number[] = drafts.map(() => -1);
       const times: number[] = drafts.map(() => Date.now());

@@ -34,8 +34,10 @@ export function opEvents(op: IngestOp, modelId: string): EventDraft[] {
         op.score === undefined
           ? null
           : { confidence: null, progress: null, novelty: null, composite: op.score, reasoning: '', fallback: false };
+      // the root is the goal (the engine's has no branch); a root given a thought (the search's own first state, as
+      // the SDKs' examples give it: "4 9 10 13") keeps it, shown beside the goal; its score is not stored
       const branch =
-        op.parent === null
+        op.parent === null && op.thought === '' && !op.action
           ? null
           : { thought: op.thought, proposedAction: op.action ?? { type: 'response' as const, content: op.thought } };
       return [

@@ -15,7 +15,9 @@ export interface BatchIssue {
 }
 
 type OpSchema = (typeof ingestOpSchema.options)[number];
-const OP_SCHEMAS = new Map<string, OpSchema>(ingestOpSchema.options.map((schema) => [schema.shape.op.value, schema]));
+/** An operation's name: its object's `op` literal (a finish is an object piped through a transform). */
+const opName = (schema: OpSchema): string => ('in' in schema ? schema.in : schema).shape.op.value;
+const OP_SCHEMAS = new Map<string, OpSchema>(ingestOpSchema.options.map((schema) => [opName(schema), schema]));
 const OP_NAMES = [...OP_SCHEMAS.keys()];
 
 /** "items[3].payload.nodeId" from a zod issue's path under a prefix. */
