@@ -31,6 +31,8 @@ function server(port: number, db: string, env: Record<string, string>) {
       // quick heartbeats, so a killed ingest client's run is interrupted within seconds (e2e/sdk-*.spec.ts)
       ARBORIST_INGEST_TIMEOUT_MS: '4000',
       ARBORIST_INGEST_HEARTBEAT_MS: '1000',
+      // a traced run ends 1.5 s after its root span, not 5 s (e2e/otel-traces.spec.ts)
+      ARBORIST_OTEL_IDLE_MS: '1500',
       ...env,
     },
     reuseExistingServer: false,

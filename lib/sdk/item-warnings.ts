@@ -6,8 +6,15 @@
  * Not responsible for the warnings about the run as a whole (unreachable, overflow, closed: run.ts says each kind
  * once), nor for the words of each line (run.ts).
  */
-import type { WarningKind } from './run';
 import { later } from './timers';
+
+/**
+ * What a warning is about. Said once per run until it clears: unreachable, overflow, refused, closed, resequenced,
+ * unsent. Said per item (rate-limited): invalid (the server refused it), unsendable (JSON cannot carry one of its
+ * values; not sent), converted (a value was sent in another form, e.g. a BigInt beyond 2^53 as a string).
+ */
+export type WarningKind =
+  'unreachable' | 'overflow' | 'invalid' | 'unsendable' | 'converted' | 'refused' | 'closed' | 'resequenced' | 'unsent';
 
 export class ItemWarnings {
   private said = 0;

@@ -38,7 +38,7 @@ import type {
 import type { Breakpoint, BreakpointHit } from '../contract/breakpoints';
 import type { EventPayloads } from '../contract/events';
 import type { JsonValue, ModelPurpose, FrontierMode, SteerKind, ProposedAction } from '../contract/vocabulary';
-import { ItemWarnings } from './item-warnings';
+import { ItemWarnings, type WarningKind } from './item-warnings';
 import { createdNode, describeItem, referencedNodes, type UnsequencedItem } from './items';
 import { toJson } from './json';
 import { CommandRefused, Steering, type SteeringEvent } from './steering';
@@ -97,13 +97,7 @@ export interface RunStats {
   commands: number;
 }
 
-/**
- * What a warning is about. Said once per run until it clears: unreachable, overflow, refused, closed, resequenced,
- * unsent. Said per item (rate-limited): invalid (the server refused it), unsendable (JSON cannot carry one of its
- * values; not sent), converted (a value was sent in another form, e.g. a BigInt beyond 2^53 as a string).
- */
-export type WarningKind =
-  'unreachable' | 'overflow' | 'invalid' | 'unsendable' | 'converted' | 'refused' | 'closed' | 'resequenced' | 'unsent';
+export type { WarningKind } from './item-warnings';
 export interface ArboristWarning {
   kind: WarningKind;
   message: string;

@@ -57,8 +57,15 @@ export interface WireOptions extends Omit<RunManagerOptions, 'runLog'> {
  * runs) each get the RunLog and neither knows the other.
  */
 export function wireServices(options: WireOptions): ServerServices {
-  const { bus, ingestTimeoutMs, ingestHeartbeatMs, experimentCellsInFlight, otelIdleMs, otelWaitMs, ...managerOptions } =
-    options;
+  const {
+    bus,
+    ingestTimeoutMs,
+    ingestHeartbeatMs,
+    experimentCellsInFlight,
+    otelIdleMs,
+    otelWaitMs,
+    ...managerOptions
+  } = options;
   const log: Logger =
     options.log === undefined
       ? loggerFromFunction((message) => console.log(`[arborist] ${message}`))

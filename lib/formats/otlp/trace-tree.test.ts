@@ -227,6 +227,16 @@ describe('a trace as a search tree', () => {
     expect(ops).toContainEqual(expect.objectContaining({ op: 'backtrack', from: 'a1', to: ROOT_NODE }));
   });
 
+  it('lets a span that names the root add to it, never end it (the run ends it)', () => {
+    const root = span({ attributes: { 'arborist.node.id': 'n0' } });
+    const step = span({ parentSpanId: root.spanId, attributes: { 'arborist.node.id': 'n0', 'custom.flag': 'on' } });
+    const { ops } = assemble([[root], [step]]);
+    expect(
+      ops.filter((o) => 'node' in o && o.node === ROOT_NODE && ['complete', 'fail', 'prune'].includes(o.op)),
+    ).toEqual([]);
+    expect(shape(ops)[ROOT_NODE]!.metadata['otel.attributes']).toEqual({ 'custom.flag': 'on' });
+  });
+
   it('stores a span sent twice once', () => {
     const root = span({});
     const child = span({ parentSpanId: root.spanId });

@@ -316,7 +316,9 @@ export class TraceTree {
       node: nodeId,
       metadata: { [PARENT_NOTE]: `parent never arrived (${what}); shown under the root` },
     });
-    this.hung.set(w.key, [...(this.hung.get(w.key) ?? []), nodeId]);
+    const hung = this.hung.get(w.key);
+    if (hung) hung.push(nodeId);
+    else this.hung.set(w.key, [nodeId]);
   }
 
   /** Nodes hung off the root while they waited for `key`, which has come: right where they are, or not. */
@@ -391,11 +393,9 @@ export class TraceTree {
       });
       ops.push({ op: 'start', node: nodeId, ts: Math.round(span.startMs) });
     } else {
-      ops.push({
-        op: 'annotate',
-        node: nodeId,
-        metadata: { [`otel.span ${span.spanId}`]: span.name, ...this.metadataOf(span) },
-      });
+      // a later span of the node (an "evaluate" step) adds what it carries, if anything
+      const metadata = this.metadataOf(span);
+      if (Object.keys(metadata).length > 0) ops.push({ op: 'annotate', node: nodeId, metadata });
     }
     this.arrived(`span:${span.spanId}`, false, span.name, ops);
     if (isNew) this.arrived(`node:${nodeId}`, false, `node "${nodeId}"`, ops);
@@ -407,7 +407,8 @@ export class TraceTree {
       this.releaseFor(`node:${nodeId}`, ops);
       if (explicitOwn !== null && explicitOwn !== nodeId) this.releaseFor(`node:${explicitOwn}`, ops);
     }
-    this.settle(span, nodeId, ops);
+    // the root's end is the run's (its finish), not a span's that names it
+    if (nodeId !== ROOT_NODE) this.settle(span, nodeId, ops);
     return nodeId;
   }
 

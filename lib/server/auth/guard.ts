@@ -19,7 +19,12 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * receiver takes `application/protobuf` too). None is a type a form or a "simple" cross-site fetch can send, so a
  * page of another site still cannot write without a preflight.
  */
-const WRITE_TYPES = new Set(['application/json', 'application/x-ndjson', 'application/x-protobuf', 'application/protobuf']);
+const WRITE_TYPES = new Set([
+  'application/json',
+  'application/x-ndjson',
+  'application/x-protobuf',
+  'application/protobuf',
+]);
 
 function refuse(status: number, error: string): Response {
   return Response.json({ error }, { status, headers: { 'cache-control': 'no-store' } });

@@ -13,20 +13,18 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { canCreateRuns } from '../../contract/access';
 import {
-  decodeJsonTraces,
-  decodeProtobufTraces,
   encodeEmptyResponse,
   encodeStatus,
   encodeTraceResponse,
   OtlpDecodeError,
   partialSuccessOf,
-  type DecodedTraces,
 } from '../../formats/index';
+import { decodeOtlp, type OtlpEncoding } from './otlp-decode';
 import { admit } from './admit';
 import { creatorOf } from './ingest';
 import { TraceBackpressure } from '../otel/index';
 
-type Encoding = 'protobuf' | 'json';
+type Encoding = OtlpEncoding;
 
 /** The largest body a request may send, after decompression: 16 MiB (the ingest API's cap). */
 export const MAX_OTLP_BYTES = 16 * 1024 * 1024;
@@ -85,11 +83,6 @@ function tooLarge(limit: number): HttpRefusal {
   return new HttpRefusal(413, `the body is over ${Math.round(limit / 1024 / 1024)} MiB: export smaller batches`);
 }
 
-function decode(bytes: Uint8Array, encoding: Encoding): DecodedTraces {
-  if (encoding === 'protobuf') return decodeProtobufTraces(bytes);
-  return decodeJsonTraces(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-}
-
 const CONTENT_TYPE: Record<Encoding, string> = { protobuf: 'application/x-protobuf', json: 'application/json' };
 
 function reply(body: Uint8Array | string, encoding: Encoding, status = 200, headers: Record<string, string> = {}) {
@@ -125,7 +118,7 @@ export async function otlpTracesResponse(request: Request): Promise<Response> {
   if (!canCreateRuns(who)) return refusal(403, 'your role reads runs only: ask an admin for the member role', fallback);
   try {
     const encoding = encodingOf(request);
-    const decoded = decode(await readOtlpBody(request), encoding);
+    const decoded = await decodeOtlp(await readOtlpBody(request), encoding);
     const received = await services.traces.receive(decoded.spans, creatorOf(who, request));
     // the decoder's refusals and dropped values, then the mapping's (a cycle, a wrong-typed arborist.* value)
     const decodedPartial = partialSuccessOf(decoded);

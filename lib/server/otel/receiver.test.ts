@@ -242,6 +242,35 @@ describe('what the receiver answers', () => {
     expect((await listRuns(s.prisma, { limit: 50 })).items.filter((r) => r.taskId === 'traced')).toEqual([]);
   });
 
+  it('decodes a body over 1 MiB in a worker thread, spans and refusals alike', async () => {
+    const { s, url } = await serve();
+    const traceId = hex(12, 32);
+    const padding = 'x'.repeat(1_000);
+    // ~1.3 MiB of JSON: 1,200 spans under one root, each with a long attribute
+    const spans = [
+      { traceId, spanId: hex(1, 16), name: 'root', startTimeUnixNano: '1', endTimeUnixNano: '2' },
+      ...Array.from({ length: 1_200 }, (_, i) => ({
+        traceId,
+        spanId: hex(i + 2, 16),
+        parentSpanId: hex(1, 16),
+        name: `step ${i}`,
+        startTimeUnixNano: '1',
+        endTimeUnixNano: '2',
+        attributes: [{ key: 'note', value: { stringValue: padding } }],
+      })),
+    ];
+    const body = jsonExport(spans);
+    expect(body.length).toBeGreaterThan(1024 * 1024);
+    const response = await post(`${url}/v1/traces`, body, { 'content-type': 'application/json' });
+    expect(response.status).toBe(200);
+    expect(await listNodes(s.prisma, await runOf(s, traceId))).toHaveLength(1_201);
+    const garbage = await post(`${url}/v1/traces`, `{"resourceSpans": 7, "pad": "${padding.repeat(1_200)}"}`, {
+      'content-type': 'application/json',
+    });
+    expect(garbage.status).toBe(400);
+    expect(garbage.text).toContain('resourceSpans');
+  });
+
   it('refuses a body past the cap with 413, however it is compressed', async () => {
     const { url } = await serve();
     const huge = gzipSync(Buffer.alloc(17 * 1024 * 1024, 0x20)); // 17 MiB of spaces, ~17 KB gzipped

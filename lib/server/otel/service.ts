@@ -70,6 +70,8 @@ export class TraceBackpressure extends Error {
 }
 
 const MAX_REASONS = 5;
+/** Operations a single append carries: a fifth of the ingest API's MAX_BATCH_ITEMS (a 512-span export is ~2,000). */
+const WRITE_BATCH = 1_000;
 
 export class TraceReceiver {
   private readonly queue = new KeyedQueue();
@@ -83,7 +85,11 @@ export class TraceReceiver {
   async receive(spans: readonly OtlpSpan[], creator: IngestCreator): Promise<ReceiveResult> {
     if (this.pending + spans.length > this.options.maxPending) throw new TraceBackpressure(2);
     const byTrace = new Map<string, OtlpSpan[]>();
-    for (const span of spans) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
+    for (const span of spans) {
+      const list = byTrace.get(span.traceId);
+      if (list) list.push(span);
+      else byTrace.set(span.traceId, [span]);
+    }
     this.pending += spans.length;
     try {
       const results = await Promise.all(
@@ -254,23 +260,32 @@ export class TraceReceiver {
   }
 
   /**
-   * Appends operations under the receiver's numbering. Should the ingest service refuse the batch (an operation
-   * the mapping let through that the run cannot take), each is tried alone so one bad span costs only itself.
+   * Appends operations under the receiver's numbering, in batches of at most WRITE_BATCH (under the ingest API's
+   * MAX_BATCH_ITEMS, and short enough that other requests get the event loop between them). Should the ingest service
+   * refuse a batch (an operation the mapping let through that the run cannot take), it is halved until the one bad
+   * operation is found and dropped: one bad span costs only itself, in a few extra appends.
    */
   private async write(trace: LiveTrace, ops: readonly DraftOp[]): Promise<void> {
+    for (let start = 0; start < ops.length; start += WRITE_BATCH) {
+      await this.writeBatch(trace, ops.slice(start, start + WRITE_BATCH));
+    }
+  }
+
+  private async writeBatch(trace: LiveTrace, ops: readonly DraftOp[]): Promise<void> {
     if (trace.runId === null || ops.length === 0) return;
-    const runId = trace.runId;
     const items = ops.map((op, i) => ({ ...op, seq: trace.nextSeq + i }));
     try {
-      const appended = await this.options.writer.append(runId, items);
-      trace.nextSeq = appended.nextSeq;
+      trace.nextSeq = (await this.options.writer.append(trace.runId, items)).nextSeq;
     } catch (error) {
-      if (!isIngestRefusal(error) || error.status !== 400 || ops.length === 1) {
+      const refused = isIngestRefusal(error) && error.status === 400;
+      if (!refused || ops.length === 1) {
         this.options.log(`otel: trace ${trace.tree.traceId}: ${(error as Error).message}`);
-        if (ops.length === 1) return;
+        if (refused) return;
         throw error;
       }
-      for (const op of ops) await this.write(trace, [op]);
+      const half = Math.ceil(ops.length / 2);
+      await this.writeBatch(trace, ops.slice(0, half));
+      await this.writeBatch(trace, ops.slice(half));
     }
   }
 }

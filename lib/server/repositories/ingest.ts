@@ -25,7 +25,12 @@ const CLIENT_SELECT = {
 const ITEM_CHUNK_ROWS = 500;
 
 /** `traceId`: the run is an OpenTelemetry trace (one run per trace; the unique index refuses a second). */
-export async function createIngestClient(db: Db, runId: string, now: Date, traceId: string | null = null): Promise<void> {
+export async function createIngestClient(
+  db: Db,
+  runId: string,
+  now: Date,
+  traceId: string | null = null,
+): Promise<void> {
   await db.ingestClient.create({ data: { runId, lastSeenAt: now, traceId }, select: { runId: true } });
 }
 

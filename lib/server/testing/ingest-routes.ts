@@ -37,7 +37,9 @@ async function route(request: Request): Promise<Response> {
   // the OTLP receiver's routes (app/v1/... and app/api/otel/v1/...)
   const otlp = /^(?:\/api\/otel)?\/v1\/(traces|metrics|logs)$/.exec(path);
   if (request.method === 'POST' && otlp) {
-    return otlp[1] === 'traces' ? otlpTracesResponse(request) : otlpEmptyResponse(request, otlp[1] as 'metrics' | 'logs');
+    return otlp[1] === 'traces'
+      ? otlpTracesResponse(request)
+      : otlpEmptyResponse(request, otlp[1] as 'metrics' | 'logs');
   }
   const match = /^\/api\/ingest\/runs\/([^/]+)\/([a-z]+)$/.exec(path);
   const handler = match && RUN_ROUTES[`${request.method} ${match[2]}`];
