@@ -7,6 +7,7 @@
  * batch and lose the answer. Not the production server (lib/server/ingest): it checks nothing else.
  * Also: a quiet client of it, the README's sample program, and how to run a .ts file with the repository's tsx.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -293,3 +294,22 @@ export function readmeSample(): string {
 
 /** `--import` for node to run TypeScript with the repository's tsx from any directory (a temp project has none). */
 export const TSX_IMPORT: string = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** The Python client's folder (its tests run python3 with it on PYTHONPATH). */
+export const PYTHON_DIR = 'lib/sdk/python';
+
+/** Runs python3 (a file with args, or a script on stdin with the client importable); resolves when it exits. */
+export function python(args: string[], script?: string) {
+  const child = spawn('python3', script ? ['-', ...args] : args, {
+    env: { ...process.env, PYTHONPATH: PYTHON_DIR, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  if (script) child.stdin.end(script);
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { done, out: () => stdout };
+}

@@ -1,33 +1,15 @@
 // The Python client (arborist_client.py) run by python3 against lib/sdk's loopback test server: the Game of 24
 // example streams a whole search and finishes with its verified answer; delivery survives a lost answer and 5xx
 // without storing twice; a dead server neither crashes nor hangs the program; steering is applied and acknowledged.
-import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeIngestServer, until, type FakeIngestServer } from '../testing';
+import { python, PYTHON_DIR as DIR, startFakeIngestServer, until, type FakeIngestServer } from '../testing';
 
-const DIR = 'lib/sdk/python';
 let server: FakeIngestServer;
 
 beforeEach(async () => {
   server = await startFakeIngestServer();
 });
 afterEach(() => server.close());
-
-/** Runs python3 (a file with args, or a script on stdin with the client importable); resolves when it exits. */
-function python(args: string[], script?: string) {
-  const child = spawn('python3', script ? ['-', ...args] : args, {
-    env: { ...process.env, PYTHONPATH: DIR, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  if (script) child.stdin.end(script);
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { done, out: () => stdout };
-}
 
 const items = () => server.runs.get('run1')?.items ?? [];
 const seqs = () => items().map((i) => i.seq);

@@ -3,35 +3,17 @@
 // and the one item that cannot be sent is refused on the spot, with a warning naming it and the field, while the rest
 // of the run goes on and finishes; every item the server refuses is explained with the server's reason, a burst of
 // them summed up rather than flooding stderr; finish() records why the search ended, as the README documents.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { finishReasonSchema } from '../../contract/vocabulary';
-import { startFakeIngestServer, type FakeIngestServer } from '../testing';
+import { python, PYTHON_DIR as DIR, startFakeIngestServer, type FakeIngestServer } from '../testing';
 
-const DIR = 'lib/sdk/python';
 let server: FakeIngestServer;
 
 beforeEach(async () => {
   server = await startFakeIngestServer();
 });
 afterEach(() => server.close());
-
-/** Runs python3 (a file with args, or a script on stdin with the client importable); resolves when it exits. */
-function python(args: string[], script?: string) {
-  const child = spawn('python3', script ? ['-', ...args] : args, {
-    env: { ...process.env, PYTHONPATH: DIR, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  if (script) child.stdin.end(script);
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { done, out: () => stdout };
-}
 
 /** The lines the client wrote to stderr through its default warning handler. */
 const warningLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('arborist: '));
