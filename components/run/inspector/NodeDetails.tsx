@@ -139,6 +139,7 @@ function capitalise(text: string): string {
 }
 
 function BranchDetails({ node }: { node: ThoughtNode }) {
+  const external = useRunStore((s) => s.tree.external !== null);
   const branch = node.branch;
   return (
     <>
@@ -172,9 +173,7 @@ function BranchDetails({ node }: { node: ThoughtNode }) {
       <Section
         title="Result"
         aside={
-          node.result
-            ? `${node.result.isAnswer ? 'final answer · ' : ''}${node.result.iterations} model turn${node.result.iterations === 1 ? '' : 's'}`
-            : undefined
+          node.result ? resultAside(node.result, external) : undefined
         }
       >
         {node.result ? (
@@ -252,4 +251,14 @@ function ActionBody({ action, thought }: { action: ProposedAction; thought: stri
     case 'code_change':
       return <DiffView diff={action.diff} />;
   }
+}
+
+/**
+ * What the result section says beside its title: an answer, and the model turns the engine took to execute the node.
+ * A search Arborist does not run reports no turns (the ingest API has none to send), so none are claimed for it.
+ */
+function resultAside(result: { isAnswer: boolean; iterations: number }, external: boolean): string | undefined {
+  const turns = external ? null : `${result.iterations} model turn${result.iterations === 1 ? '' : 's'}`;
+  const text = [result.isAnswer ? 'final answer' : null, turns].filter(Boolean).join(' · ');
+  return text || undefined;
 }
