@@ -19,8 +19,8 @@ export type {
   NodeFields,
   RunStats,
   StartRunOptions,
-  WarningKind,
 } from './run';
+export type { WarningKind } from './item-warnings';
 export { BUILTIN_COMMANDS, CommandRefused } from './steering';
 export type { Breakpoint, BreakpointCondition, BreakpointHit } from '../contract/breakpoints';
 export type { FinishReason } from '../contract/vocabulary';

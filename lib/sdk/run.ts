@@ -97,7 +97,6 @@ export interface RunStats {
   commands: number;
 }
 
-export type { WarningKind } from './item-warnings';
 export interface ArboristWarning {
   kind: WarningKind;
   message: string;

@@ -32,6 +32,7 @@ import {
   cellCounts,
   CellTakenError,
   claimCell,
+  ExperimentStoppedError,
   createDataset,
   createExperiment,
   experimentsOfRuns,
@@ -284,6 +285,7 @@ export class ExperimentService {
       } catch (error) {
         this.cellRuns.delete(runId);
         if (error instanceof CellTakenError) continue; // another instance started it
+        if (error instanceof ExperimentStoppedError) return; // paused or aborted meanwhile: no run was made
         throw error;
       }
       if (remaining !== null && maxCostUsd !== null) remaining -= maxCostUsd;

@@ -6,7 +6,8 @@
  * Not responsible for what an experiment does next (lib/server/experiments), nor for runs' rows (the log room).
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/client';
+import { Prisma } from '../../generated/prisma/client';
+import { databaseKindOf, type Db } from '../db/client';
 import type { DatasetItem, ExperimentStatus, ExperimentStopReason } from '../../contract/experiments';
 
 export interface DatasetRecord {
@@ -386,8 +387,23 @@ export async function claimCell(
   cell: { experimentId: string; item: number; configuration: number; repetition: number },
   runId: string,
 ): Promise<void> {
+  // the experiment must still be running when its cell is claimed, in the run's own transaction: a pause or an abort
+  // committed meanwhile refuses the run (it is never made). On PostgreSQL the row is read FOR SHARE, so an abort's
+  // UPDATE waits for this claim to commit and then finds the new run among those in flight to abort.
+  const lock = databaseKindOf(db) === 'postgresql' ? Prisma.sql` FOR SHARE` : Prisma.empty;
+  const [row] = await db.$queryRaw<{ status: string }[]>`
+    SELECT "status" FROM "Experiment" WHERE "id" = ${cell.experimentId}${lock}`;
+  if (row?.status !== 'running') throw new ExperimentStoppedError(row?.status ?? 'gone');
   const claimed = await db.experimentCell.updateMany({ where: { ...cell, runId: null }, data: { runId } });
   if (claimed.count === 0) throw new CellTakenError();
+}
+
+/** A cell's run was not made: its experiment was paused or stopped while the run was being created. */
+export class ExperimentStoppedError extends Error {
+  constructor(readonly status: string) {
+    super(`the experiment is ${status}: it starts no cells`);
+    this.name = 'ExperimentStoppedError';
+  }
 }
 
 /** Of these runs, the experiment each is a cell of (a stopped run tells its experiment to go on). */
