@@ -16,6 +16,7 @@
  * BENCH_PORT sets the server's port (default 3147). Not a test; builds the app first if there is no build.
  * Not responsible for the ingest API's own figures in depth (bench:ingest) nor for the page (bench:ingest part 2).
  */
+import { followRunEvents } from './follow';
 import os from 'node:os';
 import { type Attributes, context, type Span, trace, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -27,7 +28,6 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import type { ExplorationEvent } from '../contract/events';
 import type { IngestCreated, IngestOpInput } from '../contract/ingest';
 import { decodeProtobufTraces } from '../formats/index';
 import { type BenchServer, ensureBuild, startBenchServer } from '../harness/index';
@@ -159,27 +159,11 @@ function decodeTimes() {
 function follow(base: string, runId: string) {
   const seen = new Map<string, number>();
   const waiters = new Map<string, (at: number) => void>();
-  const controller = new AbortController();
-  const reading = (async () => {
-    const res = await fetch(`${base}/api/runs/${runId}/events.ndjson?follow=1`, { signal: controller.signal });
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let buffered = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      const now = performance.now();
-      buffered += decoder.decode(value, { stream: true });
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        const event = line ? (JSON.parse(line) as ExplorationEvent) : null;
-        if (event?.type !== 'node.created') continue;
-        seen.set(event.payload.nodeId, now);
-        waiters.get(event.payload.nodeId)?.(now);
-      }
-    }
-  })().catch(() => undefined);
+  const following = followRunEvents(base, runId, (event, now) => {
+    if (event.type !== 'node.created') return;
+    seen.set(event.payload.nodeId, now);
+    waiters.get(event.payload.nodeId)?.(now);
+  });
   return {
     arrival: (nodeId: string) =>
       new Promise<number>((resolve) => {
@@ -187,10 +171,7 @@ function follow(base: string, runId: string) {
         if (at !== undefined) resolve(at);
         else waiters.set(nodeId, resolve);
       }),
-    stop: async () => {
-      controller.abort();
-      await reading;
-    },
+    stop: () => following.stop(),
   };
 }
 

@@ -25,12 +25,12 @@
  * trace and a V8 CPU profile (and a live pass), writes them there and prints where the time went.
  * Not a test; builds the app first if there is no build.
  */
+import { followRunEvents } from './follow';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { sleep } from '../contract/sleep';
-import type { ExplorationEvent } from '../contract/events';
 import { startBareFlowServer } from './bare-flow';
 import { percentile } from './percentile';
 import { type BenchFigure, reportFigures } from './figures';
@@ -340,33 +340,12 @@ const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024)
  */
 function followNodes(server: BenchServer, runId: string) {
   const created: number[] = [];
-  const controller = new AbortController();
-  const done = (async () => {
-    const res = await fetch(`${server.base}/api/runs/${runId}/events.ndjson?follow=1`, { signal: controller.signal });
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let buffered = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffered += decoder.decode(value, { stream: true });
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line) continue;
-        const event = JSON.parse(line) as ExplorationEvent;
-        if (event.type === 'node.created') created.push(event.ts);
-      }
-    }
-  })().catch((error: unknown) => {
-    if (!controller.signal.aborted) throw error;
+  const following = followRunEvents(server.base, runId, (event) => {
+    if (event.type === 'node.created') created.push(event.ts);
   });
   return {
     count: (from: number, to: number) => created.filter((t) => t >= from && t <= to).length,
-    async stop() {
-      controller.abort();
-      await done;
-    },
+    stop: () => following.stop(),
   };
 }
 

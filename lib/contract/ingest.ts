@@ -89,7 +89,9 @@ export const MAX_BATCH_ITEMS = 5_000;
 /** The largest body one request may send (a batch, JSON or NDJSON): 16 MiB. */
 export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
-const nodeRef = z.string().min(1).max(200);
+/** The longest node id (or any node reference) an item may carry. */
+export const MAX_NODE_REF = 200;
+const nodeRef = z.string().min(1).max(MAX_NODE_REF);
 const clientSeq = z.number().int().min(1);
 /** Milliseconds since the epoch; the server's clock when absent. */
 const ts = z.number().int().min(0).optional();

@@ -17,6 +17,7 @@ export type { LlmReasonersDraft, LlmReasonersLog } from './llm-reasoners';
 export {
   decodeJsonTraces,
   decodeProtobufTraces,
+  decodeTraces,
   encodeEmptyResponse,
   encodeStatus,
   encodeTraceResponse,
@@ -26,4 +27,4 @@ export {
   ROOT_NODE,
   TraceTree,
 } from './otlp/index';
-export type { DecodedTraces, DraftOp, OtlpSpan, RefusedSpan } from './otlp/index';
+export type { DecodedTraces, DraftOp, OtlpEncoding, OtlpSpan, RefusedSpan } from './otlp/index';

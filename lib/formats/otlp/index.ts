@@ -7,6 +7,7 @@
 
 export { decodeProtobufTraces } from './decode-protobuf';
 export { decodeJsonTraces } from './decode-json';
+export { decodeTraces } from './decode';
 export {
   encodeEmptyResponse,
   encodeStatus,

@@ -14,7 +14,8 @@
  * Pure: time is given. Not responsible for the run itself (lib/server/otel makes it and writes these operations) or
  * for decoding (the decoders).
  */
-import type { IngestOpInput } from '../../contract/ingest';
+import { type IngestOpInput, MAX_NODE_REF } from '../../contract/ingest';
+import { FIELD_CAPS } from '../field-caps';
 import type { OtlpSpan, RefusedSpan } from './spans';
 import {
   ARBORIST,
@@ -50,9 +51,10 @@ export const ROOT_NODE = 'root';
 export const PARENT_NOTE = 'otel.parent';
 
 /** The caps the ingest API holds (lib/formats/field-caps.ts): longer text is cut here so a batch is never refused. */
-const MAX_THOUGHT = 100_000;
-const MAX_TEXT = 1_000_000;
-const MAX_ID = 200;
+const MAX_THOUGHT = FIELD_CAPS.thought;
+const MAX_TEXT = FIELD_CAPS.response;
+const MAX_PROMPT = FIELD_CAPS.prompt;
+const MAX_ID = MAX_NODE_REF;
 const MAX_ATTRIBUTES = 50;
 const MAX_ATTRIBUTE_CHARS = 2_000;
 
@@ -502,7 +504,7 @@ export class TraceTree {
       node: nodeId,
       purpose: purpose === 'generate' || purpose === 'evaluate' || purpose === 'synthesize' ? purpose : 'execute',
       ...(model !== null && { model: cut(model, MAX_ID) }),
-      messages: inputMessages(span).map((m) => ({ role: m.role, content: cut(m.content, MAX_TEXT) })),
+      messages: inputMessages(span).map((m) => ({ role: m.role, content: cut(m.content, MAX_PROMPT) })),
       response: span.status.code === 'error' ? null : cut(outputText(span) ?? '', MAX_TEXT),
       error: span.status.code === 'error' ? cut(span.status.message || 'the call failed', MAX_TEXT) : null,
       ...usage,

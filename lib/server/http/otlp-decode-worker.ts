@@ -5,17 +5,12 @@
  * Not responsible for starting the thread or deciding which bodies come here (otlp-decode.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { decodeJsonTraces, decodeProtobufTraces, OtlpDecodeError } from '../../formats/index';
+import { decodeTraces, OtlpDecodeError } from '../../formats/index';
 import type { DecodeJobInput, DecodeJobResult } from './otlp-decode';
 
 function decode(input: DecodeJobInput): DecodeJobResult {
-  const bytes = new Uint8Array(input.bytes, 0, input.byteLength);
   try {
-    const decoded =
-      input.encoding === 'protobuf'
-        ? decodeProtobufTraces(bytes)
-        : decodeJsonTraces(Buffer.from(bytes.buffer, 0, bytes.byteLength).toString('utf8'));
-    return { ok: true, decoded };
+    return { ok: true, decoded: decodeTraces(new Uint8Array(input.bytes, 0, input.byteLength), input.encoding) };
   } catch (error) {
     if (error instanceof OtlpDecodeError) return { ok: false, notOtlp: true, message: error.message };
     return { ok: false, notOtlp: false, message: String((error as Error).stack ?? error) };

@@ -8,10 +8,8 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { decodeJsonTraces, decodeProtobufTraces, type DecodedTraces, OtlpDecodeError } from '../../formats/index';
+import { type DecodedTraces, decodeTraces, type OtlpEncoding, OtlpDecodeError } from '../../formats/index';
 import { TraceBackpressure } from '../otel/index';
-
-export type OtlpEncoding = 'protobuf' | 'json';
 
 /** Bodies at least this large are decoded in a worker. */
 export const WORKER_DECODE_BYTES = 1024 * 1024;
@@ -26,16 +24,9 @@ export interface DecodeJobInput {
   byteLength: number;
 }
 
-export type DecodeJobResult =
-  | { ok: true; decoded: DecodedTraces }
-  | { ok: false; notOtlp: boolean; message: string };
+export type DecodeJobResult = { ok: true; decoded: DecodedTraces } | { ok: false; notOtlp: boolean; message: string };
 
 let running = 0;
-
-function decodeHere(bytes: Uint8Array, encoding: OtlpEncoding): DecodedTraces {
-  if (encoding === 'protobuf') return decodeProtobufTraces(bytes);
-  return decodeJsonTraces(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-}
 
 /** True inside Next's server, where this module is bundled (import-jobs.ts says why not import.meta.url). */
 const bundled = () => process.env.NEXT_RUNTIME === 'nodejs';
@@ -77,7 +68,7 @@ function decodeInWorker(bytes: Uint8Array, encoding: OtlpEncoding): Promise<Deco
 
 /** The body's spans; a large body's decoded in a worker, past MAX_DECODE_WORKERS at once refused (429). */
 export async function decodeOtlp(bytes: Uint8Array, encoding: OtlpEncoding): Promise<DecodedTraces> {
-  if (bytes.byteLength < WORKER_DECODE_BYTES) return decodeHere(bytes, encoding);
+  if (bytes.byteLength < WORKER_DECODE_BYTES) return decodeTraces(bytes, encoding);
   if (running >= MAX_DECODE_WORKERS) throw new TraceBackpressure(1);
   running += 1;
   try {

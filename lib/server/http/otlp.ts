@@ -18,16 +18,15 @@ import {
   encodeTraceResponse,
   OtlpDecodeError,
   partialSuccessOf,
+  type OtlpEncoding,
 } from '../../formats/index';
-import { decodeOtlp, type OtlpEncoding } from './otlp-decode';
+import { MAX_BATCH_BYTES } from '../../contract/ingest';
+import { decodeOtlp } from './otlp-decode';
 import { admit } from './admit';
 import { creatorOf } from './ingest';
 import { TraceBackpressure } from '../otel/index';
 
 type Encoding = OtlpEncoding;
-
-/** The largest body a request may send, after decompression: 16 MiB (the ingest API's cap). */
-export const MAX_OTLP_BYTES = 16 * 1024 * 1024;
 
 class HttpRefusal extends Error {
   constructor(
@@ -51,7 +50,8 @@ function encodingOf(request: Request): Encoding {
 }
 
 /** The body's bytes, decompressed when gzip, refused past the cap however it arrives (counted, not trusted). */
-async function readOtlpBody(request: Request, limit = MAX_OTLP_BYTES): Promise<Uint8Array> {
+/** `limit`: the ingest API's cap (16 MiB), counted after decompression. */
+async function readOtlpBody(request: Request, limit = MAX_BATCH_BYTES): Promise<Uint8Array> {
   const encoding = (request.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding !== 'gzip' && encoding !== 'identity' && encoding !== '') {
     throw new HttpRefusal(415, `Content-Encoding "${encoding}" is not taken: send gzip or none`);
