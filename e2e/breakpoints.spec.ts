@@ -48,9 +48,10 @@ test('a live run stops where a verification fails, shows why and the node, and c
   page,
 }) => {
   const id = await createRun(300);
+  // paused through the API the moment it is created, before the page loads, so the breakpoint is in place before
+  // the search reaches its first failed verification (a level's calls run together, so that comes early)
+  await mutate(BASE, 'run.pause', { id });
   await page.goto(`/runs/${id}`);
-  // paused first, so the breakpoint is in place before the search reaches its first failed verification
-  await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('paused');
   await addVerificationFails(page);
   await expect.poll(async () => (await ndjson(BASE, id)).some((e) => e.type === 'breakpoints.set')).toBe(true);

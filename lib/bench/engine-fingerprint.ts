@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { ExplorationEvent } from '../contract/events';
 import type { ExplorationStrategy } from '../contract/vocabulary';
-import type { CompletionRequest, LanguageModel, ThoughtTask } from '../engine/index';
+import { clockless, type CompletionRequest, type LanguageModel, type ThoughtTask } from '../engine/index';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { createSimulatedModel, getTaskEntry, puzzleGoal, puzzleRange } from '../tasks/index';
 import { InstantModel } from './instant-model';
@@ -27,10 +27,9 @@ function recording(model: LanguageModel, prompts: ReturnType<typeof createHash>)
   };
 }
 
-/** An event as the log would hold it, less what a clock decides: latency is measured, so it is zeroed. */
+/** An event as the log would hold it, less what a clock decides (latency is measured; the clock is fixed anyway). */
 function canonical(event: ExplorationEvent): string {
-  if (event.type !== 'model.called') return JSON.stringify(event);
-  return JSON.stringify({ ...event, payload: { ...event.payload, latencyMs: 0 } });
+  return JSON.stringify(clockless(event));
 }
 
 async function fingerprint(

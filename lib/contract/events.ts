@@ -17,6 +17,7 @@ import {
   frontierModeSchema,
   jsonValueSchema,
   mctsStatsSchema,
+  modelAttemptSchema,
   modelPurposeSchema,
   nodeResultSchema,
   thoughtBranchSchema,
@@ -95,7 +96,12 @@ export const payloadSchemas = {
   }),
   'node.queued': z.strictObject({ nodeId, mode: frontierModeSchema, urgent: z.boolean() }),
   /** A step begins: the entry leaves the frontier and the node runs (execute) or grows (expand). */
-  'node.started': z.strictObject({ nodeId, mode: frontierModeSchema }),
+  /**
+   * A step began. `batch`, on the first step of a beam level's batch (issue 30), names every node of the batch in
+   * the order their steps follow: their calls ran together, each built from the tree as it was before this event,
+   * so a resumed run rebuilds the rest of the batch from the same tree. Absent on a step that runs alone.
+   */
+  'node.started': z.strictObject({ nodeId, mode: frontierModeSchema, batch: z.array(nodeId).optional() }),
   'model.called': z.strictObject({
     nodeId: nodeId.nullable(),
     purpose: modelPurposeSchema,
@@ -107,6 +113,10 @@ export const payloadSchemas = {
     /** Dollars, or null when the model has no known price. */
     cost: z.number().min(0).nullable(),
     latencyMs: z.number().min(0),
+    /** When the call started (ms since the epoch, the run's clock); absent in logs written before issue 30. */
+    startedAt: z.number().optional(),
+    /** Every HTTP attempt when the backend retried (lib/contract/vocabulary.ts modelAttemptSchema). */
+    attempts: z.array(modelAttemptSchema).optional(),
   }),
   'node.completed': z.strictObject({ nodeId, result: nodeResultSchema }),
   'node.verified': z.strictObject({ nodeId, passed: z.boolean(), trace: z.string() }),

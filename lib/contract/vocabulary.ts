@@ -56,6 +56,13 @@ export const toTConfigFields = z.strictObject({
    * cannot be capped. Optional so configs stored before it read as they were.
    */
   maxCostUsd: z.number().positive().max(100_000).nullable().optional(),
+  /**
+   * Model calls of this run in flight at once (issue 30). Beam runs a level's independent calls together up to this
+   * limit; best-first and dfs run one node at a time, so only an expansion's evaluations share it. The log is the
+   * same at any limit (lib/engine/README.md, "Calls in flight"). Optional so configs stored before it read as they
+   * were (absent: DEFAULT_MAX_CONCURRENT_CALLS).
+   */
+  maxConcurrentCalls: z.number().int().min(1).max(64).optional(),
   /** Weights of the composite score. */
   confidenceWeight: weight,
   progressWeight: weight,
@@ -125,6 +132,27 @@ export type Verification = z.infer<typeof verificationSchema>;
 
 export const tokenUsageSchema = z.strictObject({ inputTokens: count, outputTokens: count });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+
+/** Calls in flight at once when a config does not say (maxConcurrentCalls). */
+export const DEFAULT_MAX_CONCURRENT_CALLS = 8;
+
+/**
+ * One HTTP attempt of a model call that a backend retried (a 429, a 5xx, a dropped connection): when it started
+ * (ms since the epoch), how long it took, what the server said, and how long the backend waited before the next
+ * attempt (Retry-After honoured). The last attempt is the call's own outcome. Recorded on the model.called event
+ * so the node's trace shows every attempt; tokens a failed attempt spent are in the call's usage.
+ */
+export const modelAttemptSchema = z.strictObject({
+  startedAt: z.number(),
+  latencyMs: z.number().min(0),
+  /** The HTTP status, or null when no answer came (a connection error, a timeout). */
+  status: z.number().int().nullable(),
+  /** What went wrong, or null for the attempt that answered. */
+  error: z.string().nullable(),
+  /** The wait before the next attempt (ms); null for the last. */
+  waitMs: z.number().min(0).nullable(),
+});
+export type ModelAttempt = z.infer<typeof modelAttemptSchema>;
 
 export const chatMessageSchema = z.strictObject({
   role: z.enum(['system', 'user', 'assistant']),
@@ -231,4 +259,6 @@ export interface ToTStats {
   tokenUsage: TokenUsage & { totalTokens: number };
   cost: number;
   unpricedCalls: number;
+  /** HTTP attempts a backend retried (every attempt of a model.called's `attempts` but its last). */
+  retries: number;
 }

@@ -5,7 +5,8 @@
  * Not responsible for the threshold (the executor drops candidates).
  */
 import { isBudgetReached } from './budget';
-import { CutShort, callModel, type ModelCallRecord } from './model-call';
+import { StepCancelled } from './call-gate';
+import { type CallAdmission, CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { openGoalTask } from './prompts';
 import type { BranchScore } from '../contract/vocabulary';
@@ -66,12 +67,13 @@ export class BranchEvaluator {
     };
   }
 
-  async evaluate(ctx: EvaluationContext, signal?: AbortSignal): Promise<EvaluatedBranch> {
+  async evaluate(ctx: EvaluationContext, signal?: AbortSignal, admission?: CallAdmission): Promise<EvaluatedBranch> {
     const { text, record } = await callModel(this.model, {
       purpose: 'evaluate',
       messages: this.task.buildEvaluationPrompt(ctx),
       signal,
       prices: this.prices,
+      admission,
     });
     if (text === null) {
       return {
@@ -92,17 +94,22 @@ export class BranchEvaluator {
   }
 
   /**
-   * Scores every branch; calls run concurrently, results keep the branches' order. Every call is waited for, so
-   * when the signal (or the cost cap) cuts some of them, the CutShort thrown carries the ones that answered (they
-   * are spent).
+   * Scores every branch; calls run concurrently (as many at once as the admission lets), results keep the branches'
+   * order. Every call is waited for, so when the signal, the cost cap or a cancelled step cuts some of them, the
+   * CutShort thrown carries the ones that answered (they are spent).
    */
-  async evaluateBatch(contexts: EvaluationContext[], signal?: AbortSignal): Promise<EvaluatedBranch[]> {
-    const settled = await Promise.allSettled(contexts.map((ctx) => this.evaluate(ctx, signal)));
+  async evaluateBatch(
+    contexts: EvaluationContext[],
+    signal?: AbortSignal,
+    admission?: CallAdmission,
+  ): Promise<EvaluatedBranch[]> {
+    const settled = await Promise.allSettled(contexts.map((ctx) => this.evaluate(ctx, signal, admission)));
     const answered = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (!failure) return answered;
     // a call refused by the cost cap stops the search like an abort: the evaluations that answered are kept
-    if (!signal?.aborted && !isBudgetReached(failure.reason)) throw failure.reason;
+    const cut = signal?.aborted || isBudgetReached(failure.reason) || failure.reason instanceof StepCancelled;
+    if (!cut) throw failure.reason;
     throw new CutShort(
       answered.map((e) => e.call),
       failure.reason,

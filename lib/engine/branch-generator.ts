@@ -4,7 +4,7 @@
  * returns the task's fallback branches and keeps the raw text, so the event log shows what went wrong.
  * Not responsible for scoring (BranchEvaluator) or for deciding what to keep (the executor).
  */
-import { callModel, type ModelCallRecord } from './model-call';
+import { type CallAdmission, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { openGoalTask } from './prompts';
 import type { ThoughtBranch } from '../contract/vocabulary';
@@ -28,12 +28,13 @@ export class BranchGenerator {
     private readonly prices?: PriceTable,
   ) {}
 
-  async generate(ctx: GenerationContext, signal?: AbortSignal): Promise<GeneratedBranches> {
+  async generate(ctx: GenerationContext, signal?: AbortSignal, admission?: CallAdmission): Promise<GeneratedBranches> {
     const { text, record } = await callModel(this.model, {
       purpose: 'generate',
       messages: this.task.buildGenerationPrompt(ctx),
       signal,
       prices: this.prices,
+      admission,
     });
     if (text === null) return { branches: [], fallback: true, raw: null, error: record.error, call: record };
     const parsed = this.task.parseBranches(text, ctx);

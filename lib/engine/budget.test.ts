@@ -67,8 +67,9 @@ describe('estimateCallCost', () => {
 
 describe('a run with a cost cap', () => {
   it('stops with reason budget exactly before the call that would pass the cap, having recorded every call made', async () => {
-    // $1 a call, the first estimated at $0 (nothing answered yet): root's generate + 3 evaluations = $4,
-    // A's generate = $5, then A's first evaluation would make $6 > $5: refused, and nothing after it.
+    // $1 a call, the first estimated at $0 (nothing answered yet): root's generate + 3 evaluations = $4. Beam grows
+    // A and B together: A's generate takes the run to $5 with the call in flight, B's would make $6 > $5: refused
+    // before it starts, and nothing after it (A's evaluations are refused too).
     const model = new DollarModel(TREE);
     const { result, events, calls } = await search(model, { maxCostUsd: 5 });
     expect(result.finishReason).toBe('budget');
@@ -79,7 +80,7 @@ describe('a run with a cost cap', () => {
     const finished = events.at(-1);
     expect(finished?.type).toBe('run.finished');
     expect(finished?.type === 'run.finished' && finished.payload.detail).toMatch(
-      /cost cap of \$5\.00 was reached: \$5\.00 spent, and the next call would cost about \$1\.00/,
+      /cost cap of \$5\.00 was reached: \$4\.00 spent and \$1\.00 on calls in flight, and the next call would cost about \$1\.00/,
     );
     // the expansion cut short is rolled back: A was executed but never expanded
     const tree = fold(events);

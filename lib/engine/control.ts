@@ -56,6 +56,12 @@ export class ExplorationControl {
   private waiters: (() => void)[] = [];
   private tree: (() => ThoughtTree) | null = null;
   private abortListener: (() => void) | null = null;
+  private sentListener: ((command: SteeringCommand) => void) | null = null;
+
+  /** The executor listens here so a pause or a prune holds the calls not yet started at once (call-gate.ts). */
+  onSent(listener: ((command: SteeringCommand) => void) | null): void {
+    this.sentListener = listener;
+  }
 
   /** The executor listens here so an abort cancels the step in flight instead of waiting for it. */
   onAbort(listener: (() => void) | null): void {
@@ -73,6 +79,7 @@ export class ExplorationControl {
     if (problem) throw new SteeringError(problem);
     this.queue.push(command);
     for (const wake of this.waiters.splice(0)) wake();
+    this.sentListener?.(command);
     if (command.type === 'abort') this.abortListener?.();
   }
 

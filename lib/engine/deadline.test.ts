@@ -71,13 +71,14 @@ describe('the time limit (item 1)', () => {
   });
 
   it('launches no evaluation after a generation that answered past the deadline, and counts that generation', async () => {
-    // grow root: 0-100; run A, run B: direct responses, no call; grow A: generate 100-150, past the deadline at 125
+    // grow root: 0-100; run A, run B: direct responses, no call; grow A and B (one beam level, together): generate
+    // 100-150, past the deadline at 125
     const r = await run(TREE, SLOW_DEAF, { timeout: 125 });
     expect(r.result.finishReason).toBe('timeout');
-    expect(r.model.log.filter((c) => c.purpose === 'generate')).toHaveLength(2);
+    expect(r.model.log.filter((c) => c.purpose === 'generate')).toHaveLength(3);
     expect(startedLate(r.model, 125)).toEqual([]);
     expectEveryAnsweredCallCounted(r);
-    expect(r.result.stats.modelCalls).toBe(5); // 2 generations and 3 evaluations, all answered
+    expect(r.result.stats.modelCalls).toBe(6); // 3 generations and 3 evaluations, all answered
   });
 
   it('cuts the synthesis call at the deadline instead of waiting for it', async () => {
@@ -115,11 +116,11 @@ describe('the abort signal (item 1)', () => {
 
 describe('calls cut short are still spent (item 2)', () => {
   it('counts the answered calls of a step cut by the deadline when the model honours the signal', async () => {
-    // grow A: generate 100-150 answers; its evaluations start at 150 and are cut at 175
+    // grow A and B: generate 100-150 answers; their evaluations start at 150 and are cut at 175
     const r = await run(TREE, { latencyMs: 50 }, { timeout: 175 });
     expect(r.result.finishReason).toBe('timeout');
     expect(r.model.log.some((c) => c.cut)).toBe(true);
     expectEveryAnsweredCallCounted(r);
-    expect(r.result.stats.modelCalls).toBe(5);
+    expect(r.result.stats.modelCalls).toBe(6);
   });
 });

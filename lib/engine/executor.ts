@@ -6,16 +6,20 @@
  * A step is one frontier entry: run a node (execute) or grow it (expand). node.started is emitted when a step
  * begins; everything else of the step (its model calls included) is emitted together, synchronously, when it
  * ends. A log cut off mid-step therefore holds only node.started, which run.resumed rolls back: resume() then
- * redoes that step exactly as the uninterrupted run did.
+ * redoes that step exactly as the uninterrupted run did. Beam runs a level's steps as one batch whose calls run
+ * together (within config.maxConcurrentCalls) while their outcomes are still written one step after another in
+ * the strategy's order, so the log does not depend on timing (lib/engine/README.md, "Calls in flight").
  * Not responsible for storage, transport or who steers (lib/server), nor for prompts (tasks).
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { openGoalError } from '../contract/tasks';
-import { BranchEvaluator } from './branch-evaluator';
+import { BranchEvaluator, type EvaluatedBranch } from './branch-evaluator';
 import { BudgetedModel, isBudgetReached } from './budget';
-import { BranchGenerator } from './branch-generator';
+import { BranchGenerator, type GeneratedBranches } from './branch-generator';
+import { CallGate, StepCancelled, type StepTicket } from './call-gate';
 import { resolveConfig, resolveTimeout } from './config';
-import { ExplorationControl, checkCommand } from './control';
+import { ExplorationControl, checkCommand, type SteeringCommand } from './control';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import type {
   AnswerSource,
@@ -25,16 +29,25 @@ import type {
   ThoughtBranch,
   ToTConfig,
 } from '../contract/vocabulary';
-import type { Agent, FrontierEntry, LanguageModel, ThoughtNode, ThoughtTask, ThoughtTree, ToTResult } from './types';
-import type { ToTStats, Verification } from '../contract/vocabulary';
-import { FrontierQueue, findBacktrackTarget } from './frontier';
+import type {
+  ActionOutcome,
+  Agent,
+  FrontierEntry,
+  LanguageModel,
+  ThoughtNode,
+  ThoughtTask,
+  ThoughtTree,
+  ToTResult,
+} from './types';
+import { DEFAULT_MAX_CONCURRENT_CALLS, type ToTStats, type Verification } from '../contract/vocabulary';
+import { FrontierQueue, comesBefore, findBacktrackTarget } from './frontier';
 import { CutShort, callModel, type ModelCallRecord } from './model-call';
 import type { PriceTable } from './pricing';
 import { FINAL_MARKER, openGoalTask } from './prompts';
 import { renderScratchpad } from './scratchpad';
 import type { Breakpoint, BreakpointHit } from '../contract/breakpoints';
 import { judgeEvent, treeHitContext } from './breakpoints';
-import { findBestNode, fold, nextNodeId, pathTo, reduce, createEmptyTree } from './tree';
+import { findBestNode, fold, nextNodeId, pathTo, reduce, createEmptyTree, subtreeIds } from './tree';
 
 export interface ToTCallbacks {
   onBranchGenerated?: (node: ThoughtNode, branches: ThoughtBranch[]) => void;
@@ -75,6 +88,11 @@ export interface ExploreOptions {
    * search's own events follow them in seq order.
    */
   log?: readonly ExplorationEvent[];
+  /**
+   * Told the number of this run's model calls in flight whenever it changes (not part of the log: the run header's
+   * live figure). Calls waiting for a slot are not in flight.
+   */
+  onCallsInFlight?: (count: number) => void;
   /** Clock for event timestamps (tests). */
   now?: () => number;
   /**
@@ -90,6 +108,47 @@ export const MAX_EXPLORED_THOUGHTS = 50;
 
 /** After this many model failures in a row the backend is considered down and the run ends. */
 export const MAX_CONSECUTIVE_MODEL_FAILURES = 5;
+
+/** What a step's calls are built from: the tree as it was when the step (or its batch) began. */
+interface StepInputs {
+  entry: FrontierEntry;
+  node: ThoughtNode;
+  /** Root first, ending with the node. */
+  path: ThoughtNode[];
+  /** Rendered only for the steps that send it (an expansion, a branch run). */
+  scratchpad: string;
+  /** An expansion's recent explored thoughts. */
+  exploredThoughts: string[];
+}
+
+/** What a step's calls came back with, before any of it is written. */
+type StepWork =
+  | { kind: 'expand'; generated: GeneratedBranches; evaluations: EvaluatedBranch[] | null }
+  | { kind: 'action'; outcome: ActionOutcome }
+  | { kind: 'action-failed'; reason: string }
+  | { kind: 'turns'; calls: ModelCallRecord[]; response: string | null; iterations: number; error: string | null };
+
+/** A step's work done, or cut short (an abort, the time limit, the cost cap, its node pruned) with the calls spent. */
+type StepResult = { ok: true; work: StepWork } | { ok: false; spent: ModelCallRecord[]; cause: unknown };
+
+/** A step under way: what it was built from, the admission of its calls, and its result (never rejects). */
+interface Step {
+  inputs: StepInputs;
+  ticket: StepTicket;
+  result: Promise<StepResult>;
+}
+
+function turns(calls: ModelCallRecord[], response: string | null, iterations: number, error: string | null): StepResult {
+  return { ok: true, work: { kind: 'turns', calls, response, iterations, error } };
+}
+
+/** Every call a step made that answered: what a step that is not applied still spent. */
+function spentCalls(result: StepResult): ModelCallRecord[] {
+  if (!result.ok) return result.spent;
+  const work = result.work;
+  if (work.kind === 'expand') return [work.generated.call, ...(work.evaluations ?? []).map((e) => e.call)];
+  return work.kind === 'turns' ? work.calls : [];
+}
 
 export class ThoughtTreeExecutor {
   readonly config: ToTConfig;
@@ -136,6 +195,7 @@ export class ThoughtTreeExecutor {
       session.emit('run.resumed', { rolledBackNodeId: tree.inFlight?.entry.nodeId ?? null });
       session.commit();
     }
+    session.restoreBatch(events);
     return session.run();
   }
 }
@@ -184,7 +244,18 @@ class Session {
     this.control.attach(() => this.tree);
     this.now = options.now ?? Date.now;
     this.queue = new FrontierQueue(tree);
+    // every call waiting for a slot or sleeping in a backend listens to the run's signal; they are removed as each
+    // call ends, so many at once is the design (a batch of a wide level), not a leak
+    setMaxListeners(0, this.abort.signal);
+    this.gate = new CallGate(
+      config.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS,
+      this.now,
+      options.onCallsInFlight,
+    );
   }
+
+  /** The run's limit of calls in flight, and the holds steering puts on calls not yet started. */
+  private readonly gate: CallGate;
 
   /** performance.now() at which the time limit passes; null for none. */
   private deadlineAt: number | null = null;
@@ -266,6 +337,7 @@ class Session {
     // An abort command cancels the model call in flight at once; the loop then records who aborted.
     const onCommandAbort = () => this.abort.abort(new Error('aborted by command'));
     this.control.onAbort(onCommandAbort);
+    this.control.onSent((command) => this.onCommandSent(command));
     try {
       if (await this.prepared()) await this.loop();
     } finally {
@@ -273,6 +345,7 @@ class Session {
       if (timer) clearTimeout(timer);
       outer?.removeEventListener('abort', onOuterAbort);
       this.control.onAbort(null);
+      this.control.onSent(null);
     }
     return this.result();
   }
@@ -296,24 +369,37 @@ class Session {
   private async loop(): Promise<void> {
     for (;;) {
       const abortedBy = this.applyCommands();
+      this.reconcileBatch();
       if (this.tree.status === 'finished') return;
-      if (abortedBy !== null) return this.finish('aborted', `aborted by ${abortedBy}`);
-      if (this.stopped()) return this.finishAborted();
+      if (abortedBy !== null) {
+        await this.settleBatch();
+        return this.finish('aborted', `aborted by ${abortedBy}`);
+      }
+      if (this.stopped()) {
+        await this.settleBatch();
+        return this.finishAborted();
+      }
+      this.gate.setPaused(this.tree.status === 'paused');
       if (this.tree.status === 'paused') {
         this.commit();
         await this.control.waitForCommand(this.abort.signal);
         continue;
       }
-      // Everything the loop decides on lives in the tree, so a resumed run decides the same.
-      if (this.tree.terminatedBy) return this.finish('terminated', null);
-      if (this.tree.modelFailureStreak >= MAX_CONSECUTIVE_MODEL_FAILURES) {
-        const streak = this.tree.modelFailureStreak;
-        return this.finish('error', `the model failed ${streak} times in a row: ${this.tree.lastModelError}`);
+      // Everything the loop decides on lives in the tree, so a resumed run decides the same. A search that stops
+      // here with a batch under way waits for the batch's calls and records them as spent: all of them, so the log
+      // does not depend on how far they had got.
+      const stop = this.stopReason();
+      if (stop) {
+        await this.settleBatch(false);
+        return this.finish(stop.reason, stop.detail);
       }
-      if (this.tree.stats.exploredNodes >= this.config.maxTotalNodes) {
-        return this.finish('node-limit', `${this.config.maxTotalNodes} nodes executed`);
-      }
-      const entry = this.queue.peek();
+      // Urgent entries (a backtrack, a person's expand) run next, alone, even between the steps of a batch.
+      const peeked = this.queue.peek();
+      const urgent = peeked?.urgent ? peeked : null;
+      const next = urgent ? null : await this.nextOfBatch();
+      // a batch's steps whose nodes were pruned were settled: the commands that came meanwhile go first
+      if (next === 'settled') continue;
+      const entry = urgent ?? next?.inputs.entry ?? peeked;
       if (!entry) return this.finish('frontier-empty', null);
       // "run to here": the node's step is about to start; the run stops with the node still queued
       const before = this.tree.breakpoints.length > 0 ? this.judgeStepStart(entry) : null;
@@ -323,25 +409,229 @@ class Session {
       }
       this.commit();
       this.stepHit = null;
+      const step = next ? this.continueBatch(next) : this.beginStep(entry);
+      this.commit();
+      this.current = step;
+      step.ticket.start();
+      let result: StepResult;
       try {
-        if (entry.mode === 'execute') await this.execute(entry);
-        else await this.expand(entry);
-      } catch (error) {
+        result = await step.result;
+      } finally {
+        this.current = null;
+      }
+      if (!result.ok) {
         // A step cut short by an abort is rolled back by run.finished; the calls it had made that answered were
         // spent all the same, so they are recorded (stats, tokens and cost count every answered call).
-        if (error instanceof CutShort) this.emitCalls(entry.nodeId, error.spent);
+        this.emitCalls(entry.nodeId, result.spent);
         // the cost cap refused the step's next call: the search stops as it would on a time limit
-        const cause = error instanceof CutShort ? error.cause : error;
-        if (isBudgetReached(cause) && !this.abort.signal.aborted) this.abort.abort(cause);
+        if (isBudgetReached(result.cause) && !this.abort.signal.aborted) this.abort.abort(result.cause);
         if (this.abort.signal.aborted) continue;
-        throw error;
+        throw result.cause;
       }
+      this.commitStep(step.inputs, result.work);
       this.options.onProgress?.({ ...this.tree.stats, tokenUsage: { ...this.tree.stats.tokenUsage } });
       const hit = this.stepHit;
       this.stepHit = null;
       if (hit) this.emit('run.paused', { reason: 'breakpoint', hit });
       else if (this.tree.stepping && !this.tree.terminatedBy) this.emit('run.paused', { reason: 'step' });
     }
+  }
+
+  // ---- Steps and batches (issue 30) -------------------------------------------------------------------------------
+  //
+  // A step's calls are made by its work (async, writes nothing) and its outcome is written by its commit (sync, one
+  // group), so calls can run ahead of the log while the log stays in the search's own order. A step that runs alone
+  // builds its inputs just after its node.started, as it always did. Beam runs a level's steps as one batch: every
+  // step's inputs are built from the tree just before the batch's first node.started (which names the batch), all
+  // their calls start at once within the run's limit, and their outcomes are written one step after another in the
+  // strategy's order, each a step of its own (commands and breakpoints apply between them). So the log does not
+  // depend on when calls return, nor on the limit: a limit of 1 writes the same log as 16.
+
+  /** The step under way (its calls are never held: a step is atomic, it ends before any command applies). */
+  private current: Step | null = null;
+  /** The beam batch under way: its steps in order, and the index of the next one to start. */
+  private batch: { steps: Step[]; next: number; nodeIds: string[] } | null = null;
+
+  /** Starts the step of `entry`: a beam level's batch when it has more than one step, else the step alone. */
+  private beginStep(entry: FrontierEntry): Step {
+    const members = this.batchFor(entry);
+    if (members.length > 1) {
+      const steps = members.map((member) => this.launch(this.inputsFrom(this.tree, member)));
+      this.batch = { steps, next: 1, nodeIds: members.map((m) => m.nodeId) };
+      this.holdRunsToHere();
+      this.emit('node.started', { nodeId: entry.nodeId, mode: entry.mode, batch: members.map((m) => m.nodeId) });
+      return steps[0] as Step;
+    }
+    this.emit('node.started', { nodeId: entry.nodeId, mode: entry.mode });
+    return this.launch(this.inputsFrom(this.tree, entry));
+  }
+
+  /**
+   * Starts the batch's next step: its calls may have answered already; its node starts in the log now. The batch's
+   * first step, redone after a restart cut it, names the batch again, as the uninterrupted run's did.
+   */
+  private continueBatch(step: Step): Step {
+    const batch = this.batch as { steps: Step[]; next: number; nodeIds: string[] };
+    batch.next += 1;
+    const { nodeId, mode } = step.inputs.entry;
+    const first = batch.nodeIds[0] === nodeId;
+    this.emit('node.started', first ? { nodeId, mode, batch: batch.nodeIds } : { nodeId, mode });
+    return step;
+  }
+
+  /**
+   * The steps that run together with `entry`'s: for beam, every queued entry of its level (same depth and mode, not
+   * urgent) in the strategy's order, at most as many executions as the node limit has room for. Urgent entries (a
+   * backtrack, a person's expand) run alone, before the batch's next step. The other strategies run one node at a time.
+   */
+  private batchFor(entry: FrontierEntry): FrontierEntry[] {
+    const node = this.tree.nodes[entry.nodeId];
+    if (this.config.explorationStrategy !== 'beam' || entry.urgent || !node) return [entry];
+    const level = Object.values(this.tree.frontier).filter(
+      (e) => !e.urgent && e.mode === entry.mode && this.tree.nodes[e.nodeId]?.depth === node.depth,
+    );
+    level.sort((a, b) => (comesBefore(this.tree, a, b) ? -1 : 1));
+    const room =
+      entry.mode === 'execute' ? Math.max(1, this.config.maxTotalNodes - this.tree.stats.exploredNodes) : level.length;
+    return level.slice(0, room);
+  }
+
+  /** What a step's calls are built from, read from `tree` (the live tree, or the tree before a resumed batch). */
+  private inputsFrom(tree: ThoughtTree, entry: FrontierEntry): StepInputs {
+    const node = tree.nodes[entry.nodeId] as ThoughtNode;
+    const action = node.branch?.proposedAction;
+    const usesScratchpad =
+      entry.mode === 'expand' ||
+      this.task.runAction !== undefined ||
+      (action !== undefined && action.type !== 'response' && action.type !== 'code_change');
+    return {
+      entry,
+      node,
+      path: pathTo(tree, entry.nodeId),
+      scratchpad: usesScratchpad ? renderScratchpad(tree, entry.nodeId) : '',
+      exploredThoughts: entry.mode === 'expand' ? tree.exploredThoughts.slice(-MAX_EXPLORED_THOUGHTS) : [],
+    };
+  }
+
+  /** Starts a step's work; its result is a promise that never rejects. */
+  private launch(inputs: StepInputs): Step {
+    const ticket = this.gate.ticket();
+    const work = inputs.entry.mode === 'execute' ? this.executeWork(inputs, ticket) : this.expandWork(inputs, ticket);
+    const result = work.catch((cause: unknown): StepResult => ({ ok: false, spent: [], cause }));
+    return { inputs, ticket, result };
+  }
+
+  /** Whether the entry's step is still to run: its node is queued with the very entry the batch took. */
+  private stillQueued(entry: FrontierEntry): boolean {
+    return this.tree.frontier[entry.nodeId]?.order === entry.order;
+  }
+
+  /**
+   * The batch's next step still queued, or null when the batch is done. A step whose node left the queue (pruned,
+   * or queued anew by a person) is cancelled and settled on its turn: its calls that answered are recorded as spent,
+   * never applied; 'settled' says some were.
+   */
+  private async nextOfBatch(): Promise<Step | null | 'settled'> {
+    const batch = this.batch;
+    if (!batch) return null;
+    let settled = false;
+    while (batch.next < batch.steps.length) {
+      const step = batch.steps[batch.next] as Step;
+      if (this.stillQueued(step.inputs.entry)) return step;
+      batch.next += 1;
+      await this.settle(step);
+      settled = true;
+    }
+    this.batch = null;
+    return settled ? 'settled' : null;
+  }
+
+  /**
+   * Waits for a step that will not be applied and records the calls it made. Cancelled, its calls not yet started
+   * never start (its node was pruned, the run was cut); else they all run (the search ended by its own rule).
+   */
+  private async settle(step: Step, cancel = true): Promise<void> {
+    if (cancel) step.ticket.cancel();
+    else step.ticket.start();
+    this.commit();
+    const result = await step.result;
+    this.emitCalls(step.inputs.entry.nodeId, spentCalls(result));
+  }
+
+  /** The run is ending: every step of the batch not yet applied is settled (cancelled when the run was cut). */
+  private async settleBatch(cancel = true): Promise<void> {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = null;
+    const rest = batch.steps.slice(batch.next);
+    for (const step of rest) if (!cancel) step.ticket.start();
+    for (const step of rest) await this.settle(step, cancel);
+  }
+
+  /** After commands applied: a batch step whose node left the queue stops its calls; holds follow the breakpoints. */
+  private reconcileBatch(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    for (const step of batch.steps.slice(batch.next)) {
+      if (!this.stillQueued(step.inputs.entry)) step.ticket.cancel();
+    }
+    this.holdRunsToHere();
+  }
+
+  /** A batch step with a "run to here" breakpoint on its node makes no call before the run gets there. */
+  private holdRunsToHere(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    const targets = new Set<string>();
+    for (const { enabled, condition } of this.tree.breakpoints) {
+      if (enabled !== false && condition.kind === 'node-runs') targets.add(condition.nodeId);
+    }
+    for (const step of batch.steps.slice(batch.next)) step.ticket.hold(targets.has(step.inputs.entry.nodeId));
+  }
+
+  /** A command just sent: a pause or a prune reaches the calls not yet started at once, before its step boundary. */
+  private onCommandSent(command: SteeringCommand): void {
+    if (command.type === 'pause') this.gate.setPaused(true);
+    const batch = this.batch;
+    if (command.type !== 'prune' || !batch) return;
+    const doomed = new Set(subtreeIds(this.tree, command.nodeId));
+    for (const step of batch.steps.slice(batch.next)) {
+      if (step !== this.current && doomed.has(step.inputs.entry.nodeId)) step.ticket.hold();
+    }
+  }
+
+  /**
+   * After a restart: a batch the log had begun (tree.batch) goes on with the steps still queued, their inputs built
+   * from the tree as it was before the batch's first node.started, exactly as the uninterrupted run built them.
+   */
+  restoreBatch(events: readonly ExplorationEvent[]): void {
+    const marker = this.tree.batch;
+    if (!marker) return;
+    const at = events.findIndex((event) => event.seq === marker.startSeq);
+    if (at < 0) return;
+    const before = fold(events.slice(0, at));
+    const steps: Step[] = [];
+    for (const nodeId of marker.nodeIds) {
+      const entry = before.frontier[nodeId];
+      if (!entry || !before.nodes[nodeId] || this.tree.frontier[nodeId]?.order !== entry.order) continue;
+      steps.push(this.launch(this.inputsFrom(before, entry)));
+    }
+    if (steps.length === 0) return;
+    this.batch = { steps, next: 0, nodeIds: marker.nodeIds };
+    this.holdRunsToHere();
+  }
+
+  /** Why the search ends before its next step (rule 7: termination), or null when it goes on. */
+  private stopReason(): { reason: FinishReason; detail: string | null } | null {
+    if (this.tree.terminatedBy) return { reason: 'terminated', detail: null };
+    if (this.tree.modelFailureStreak >= MAX_CONSECUTIVE_MODEL_FAILURES) {
+      const streak = this.tree.modelFailureStreak;
+      return { reason: 'error', detail: `the model failed ${streak} times in a row: ${this.tree.lastModelError}` };
+    }
+    if (this.tree.stats.exploredNodes >= this.config.maxTotalNodes) {
+      return { reason: 'node-limit', detail: `${this.config.maxTotalNodes} nodes executed` };
+    }
+    return null;
   }
 
   /** A node-runs breakpoint on the entry's node, judged against the node.started its step would write. */
@@ -388,106 +678,155 @@ class Session {
     for (const call of calls) this.emit('model.called', { nodeId, ...call });
   }
 
+  // ---- A step's work: its calls, nothing written ---------------------------------------------------------------
+
   /**
-   * Runs a node: a task that carries out actions itself (runAction) does it; otherwise a direct response is taken as
-   * is, a code change is its diff, and a sub-goal or tool call runs the model for a few turns.
+   * Runs a node's calls: a task that carries out actions itself (runAction) does it; otherwise a direct response is
+   * taken as is, a code change is its diff, and a sub-goal or tool call runs the model for a few turns.
    */
-  private async execute(entry: FrontierEntry): Promise<void> {
-    const nodeId = entry.nodeId;
-    this.emit('node.started', { nodeId, mode: 'execute' });
-    this.commit();
-    const node = this.tree.nodes[nodeId] as ThoughtNode;
-    const path = pathTo(this.tree, nodeId);
-    if (this.task.runAction && (await this.executeByTask(node, path))) return;
+  private async executeWork(inputs: StepInputs, ticket: StepTicket): Promise<StepResult> {
+    const { node, path } = inputs;
+    if (this.task.runAction) {
+      let outcome;
+      try {
+        outcome = await this.task.runAction({ goal: this.tree.goal, node, path, signal: this.abort.signal });
+      } catch (error) {
+        if (this.abort.signal.aborted) return { ok: false, spent: [], cause: this.abort.signal.reason };
+        const reason = `could not run the action: ${error instanceof Error ? error.message : String(error)}`;
+        return { ok: true, work: { kind: 'action-failed', reason } };
+      }
+      // a cut during the task's work ends the step with nothing written
+      if (this.abort.signal.aborted) return { ok: false, spent: [], cause: this.abort.signal.reason };
+      if (outcome) return { ok: true, work: { kind: 'action', outcome } };
+    }
     const action = node.branch?.proposedAction ?? { type: 'response', content: '' };
+    if (action.type === 'response') return turns([], action.content, 0, null);
+    if (action.type === 'code_change') return turns([], action.diff, 0, null);
     const calls: ModelCallRecord[] = [];
+    const messages = this.task.buildExecutionPrompt({
+      goal: this.tree.goal,
+      instructions: this.agent.instructions,
+      node,
+      path,
+      scratchpad: inputs.scratchpad,
+    });
     let response: string | null = null;
     let iterations = 0;
-    let error: string | null = null;
-
-    if (action.type === 'response') {
-      response = action.content;
-    } else if (action.type === 'code_change') {
-      response = action.diff;
-    } else {
-      const messages = this.task.buildExecutionPrompt({
-        goal: this.tree.goal,
-        instructions: this.agent.instructions,
-        node,
-        path,
-        scratchpad: renderScratchpad(this.tree, nodeId),
-      });
-      while (iterations < this.config.maxIterationsPerBranch) {
-        // no further turn once the deadline has passed; the turns that answered are kept with the cut
-        if (this.stopped()) throw new CutShort(calls, this.abort.signal.reason);
-        let outcome;
-        try {
-          outcome = await callModel(this.model, {
-            purpose: 'execute',
-            messages,
-            signal: this.abort.signal,
-            prices: this.options.prices,
-          });
-        } catch (error) {
-          if (this.abort.signal.aborted || isBudgetReached(error)) throw new CutShort(calls, error);
-          throw error;
+    while (iterations < this.config.maxIterationsPerBranch) {
+      // no further turn once the deadline has passed; the turns that answered are kept with the cut
+      if (this.stopped()) return { ok: false, spent: calls, cause: this.abort.signal.reason };
+      let outcome;
+      try {
+        outcome = await callModel(this.model, {
+          purpose: 'execute',
+          messages,
+          signal: this.abort.signal,
+          prices: this.options.prices,
+          admission: ticket,
+        });
+      } catch (error) {
+        if (this.abort.signal.aborted || isBudgetReached(error) || error instanceof StepCancelled) {
+          return { ok: false, spent: calls, cause: error };
         }
-        iterations += 1;
-        calls.push(outcome.record);
-        if (outcome.text === null) {
-          error = `model error: ${outcome.record.error}`;
-          break;
-        }
-        response = outcome.text;
-        if (this.task.isExecutionDone(outcome.text)) break;
-        messages.push({ role: 'assistant', content: outcome.text }, { role: 'user', content: 'Continue.' });
+        throw error;
       }
-      if (response !== null && response.includes(FINAL_MARKER)) {
-        response = response.slice(response.lastIndexOf(FINAL_MARKER) + FINAL_MARKER.length).trim();
-      }
+      iterations += 1;
+      calls.push(outcome.record);
+      if (outcome.text === null) return turns(calls, response, iterations, `model error: ${outcome.record.error}`);
+      response = outcome.text;
+      if (this.task.isExecutionDone(outcome.text)) break;
+      messages.push({ role: 'assistant', content: outcome.text }, { role: 'user', content: 'Continue.' });
     }
+    if (response !== null && response.includes(FINAL_MARKER)) {
+      response = response.slice(response.lastIndexOf(FINAL_MARKER) + FINAL_MARKER.length).trim();
+    }
+    return turns(calls, response, iterations, null);
+  }
 
-    this.emitCalls(nodeId, calls);
-    if (error !== null || response === null) {
-      this.emit('node.failed', { nodeId, reason: error ?? 'no result' });
+  /** Grows a node's candidates: the generation, then every candidate's evaluation at once. */
+  private async expandWork(inputs: StepInputs, ticket: StepTicket): Promise<StepResult> {
+    const { node, path } = inputs;
+    let generated: GeneratedBranches;
+    try {
+      generated = await this.generator.generate(
+        {
+          goal: this.tree.goal,
+          instructions: this.agent.instructions,
+          node,
+          path,
+          count: this.config.branchFactor,
+          exploredThoughts: inputs.exploredThoughts,
+          scratchpad: inputs.scratchpad,
+        },
+        this.abort.signal,
+        ticket,
+      );
+    } catch (cause) {
+      return { ok: false, spent: [], cause };
+    }
+    if (generated.error !== null) return { ok: true, work: { kind: 'expand', generated, evaluations: null } };
+    const branches = generated.branches;
+    // A generation that answered past the deadline launches no evaluation; it was spent, so it is kept.
+    if (this.stopped()) return { ok: false, spent: [generated.call], cause: this.abort.signal.reason };
+    try {
+      const evaluations = await this.evaluator.evaluateBatch(
+        branches.map((branch) => ({
+          goal: this.tree.goal,
+          instructions: this.agent.instructions,
+          path,
+          branch,
+          siblings: branches,
+        })),
+        this.abort.signal,
+        ticket,
+      );
+      // Every evaluation answered (even past the deadline, from a model that ignores the signal): the step is whole.
+      return { ok: true, work: { kind: 'expand', generated, evaluations } };
+    } catch (error) {
+      if (error instanceof CutShort) return { ok: false, spent: [generated.call, ...error.spent], cause: error.cause };
+      return { ok: false, spent: [generated.call], cause: error };
+    }
+  }
+
+  // ---- A step's commit: its outcome, one synchronous group --------------------------------------------------------
+
+  private commitStep(inputs: StepInputs, work: StepWork): void {
+    const nodeId = inputs.entry.nodeId;
+    switch (work.kind) {
+      case 'expand':
+        return this.commitExpansion(inputs, work.generated, work.evaluations);
+      case 'action-failed':
+        this.emit('node.failed', { nodeId, reason: work.reason });
+        this.afterExplored(nodeId);
+        this.backtrack(nodeId, 'action failed');
+        return;
+      case 'action':
+        this.emit('node.completed', {
+          nodeId,
+          result: { response: work.outcome.response, iterations: 0, isAnswer: work.outcome.isAnswer },
+        });
+        this.afterCompleted(nodeId, work.outcome.verification);
+        return;
+      case 'turns':
+        return this.commitExecution(inputs, work);
+    }
+  }
+
+  private commitExecution(inputs: StepInputs, work: Extract<StepWork, { kind: 'turns' }>): void {
+    const nodeId = inputs.entry.nodeId;
+    this.emitCalls(nodeId, work.calls);
+    if (work.error !== null || work.response === null) {
+      this.emit('node.failed', { nodeId, reason: work.error ?? 'no result' });
       this.afterExplored(nodeId);
-      this.backtrack(nodeId, error ?? 'no result');
+      this.backtrack(nodeId, work.error ?? 'no result');
       return;
     }
-    const isAnswer = this.task.isAnswer ? this.task.isAnswer(node, path, this.tree.goal) : true;
-    const result: NodeResult = { response, iterations, isAnswer };
+    const isAnswer = this.task.isAnswer ? this.task.isAnswer(inputs.node, inputs.path, this.tree.goal) : true;
+    const result: NodeResult = { response: work.response, iterations: work.iterations, isAnswer };
     this.emit('node.completed', { nodeId, result });
     const completed = this.tree.nodes[nodeId] as ThoughtNode;
     const verification = this.task.verify?.(completed, pathTo(this.tree, nodeId), this.tree.goal) ?? null;
     this.afterCompleted(nodeId, verification);
-  }
-
-  /**
-   * The task carries out the node's action (runAction): true when it did and the step is over. Its work (a sandboxed
-   * verification) is awaited before any event, so the step's events are written together as for a model call; a cut
-   * during it ends the step with nothing written, and a throw fails the node.
-   */
-  private async executeByTask(node: ThoughtNode, path: ThoughtNode[]): Promise<boolean> {
-    const nodeId = node.id;
-    let outcome;
-    try {
-      outcome = await this.task.runAction?.({ goal: this.tree.goal, node, path, signal: this.abort.signal });
-    } catch (error) {
-      if (this.abort.signal.aborted) throw new CutShort([], this.abort.signal.reason);
-      const reason = `could not run the action: ${error instanceof Error ? error.message : String(error)}`;
-      this.emit('node.failed', { nodeId, reason });
-      this.afterExplored(nodeId);
-      this.backtrack(nodeId, 'action failed');
-      return true;
-    }
-    if (!outcome) return false;
-    if (this.abort.signal.aborted) throw new CutShort([], this.abort.signal.reason);
-    this.emit('node.completed', {
-      nodeId,
-      result: { response: outcome.response, iterations: 0, isAnswer: outcome.isAnswer },
-    });
-    this.afterCompleted(nodeId, outcome.verification);
-    return true;
   }
 
   /** After node.completed: its verification (failing it backtracks), then termination or its next expansion. */
@@ -516,52 +855,21 @@ class Session {
     if (node) this.callbacks.onNodeExplored?.(node);
   }
 
-  /** Grows a node: generate candidates, score them, drop the weak, create the rest, queue the best. */
-  private async expand(entry: FrontierEntry): Promise<void> {
-    const nodeId = entry.nodeId;
-    this.emit('node.started', { nodeId, mode: 'expand' });
-    this.commit();
-    const node = this.tree.nodes[nodeId] as ThoughtNode;
-    const path = pathTo(this.tree, nodeId);
-    const generated = await this.generator.generate(
-      {
-        goal: this.tree.goal,
-        instructions: this.agent.instructions,
-        node,
-        path,
-        count: this.config.branchFactor,
-        exploredThoughts: this.tree.exploredThoughts.slice(-MAX_EXPLORED_THOUGHTS),
-        scratchpad: renderScratchpad(this.tree, nodeId),
-      },
-      this.abort.signal,
-    );
-    if (generated.error !== null) {
+  /** An expansion's outcome: candidates scored, the weak dropped, the rest created, the best queued. */
+  private commitExpansion(
+    inputs: StepInputs,
+    generated: GeneratedBranches,
+    evaluations: EvaluatedBranch[] | null,
+  ): void {
+    const nodeId = inputs.entry.nodeId;
+    const node = inputs.node;
+    if (generated.error !== null || evaluations === null) {
       this.emitCalls(nodeId, [generated.call]);
       this.emit('node.failed', { nodeId, reason: `model error while generating: ${generated.error}` });
       this.backtrack(nodeId, 'generation failed');
       return;
     }
     const branches = generated.branches;
-    // A generation that answered past the deadline launches no evaluation; it was spent, so it is kept.
-    if (this.stopped()) throw new CutShort([generated.call], this.abort.signal.reason);
-    let evaluations;
-    try {
-      evaluations = await this.evaluator.evaluateBatch(
-        branches.map((branch) => ({
-          goal: this.tree.goal,
-          instructions: this.agent.instructions,
-          path,
-          branch,
-          siblings: branches,
-        })),
-        this.abort.signal,
-      );
-    } catch (error) {
-      if (error instanceof CutShort) throw new CutShort([generated.call, ...error.spent], error.cause);
-      throw error;
-    }
-    // Every evaluation answered (even past the deadline, from a model that ignores the signal): the step is whole.
-
     // The step's outcome, emitted as one synchronous group.
     this.emitCalls(nodeId, [generated.call]);
     this.emit('branches.generated', { nodeId, branches, fallback: generated.fallback, raw: generated.raw });
@@ -666,6 +974,7 @@ class Session {
           }),
           signal: this.abort.signal,
           prices: this.options.prices,
+          admission: this.gate.runningTicket(),
         });
         calls.push(outcome.record);
         output = outcome.text;

@@ -33,6 +33,7 @@ export {
   renderFullHistory,
   renderScratchpad,
 } from './scratchpad';
+export { clockless } from './clockless';
 export {
   EventOrderError,
   TREE_FORMAT,

@@ -4,10 +4,12 @@
  * priced on the tokens its error says it used (`error.usage`, as lib/models' ModelError carries), else on none.
  * The abort signal is the run's deadline: once it has fired no call starts, so every caller gets that rule here.
  * A call the cost cap refuses (BudgetReached, budget.ts) is rethrown too: it was never made.
- * Not responsible for retries or timeouts of a backend (lib/models does those).
+ * A call waits for its admission (the run's limit of calls in flight, a step's hold: call-gate.ts) before it starts,
+ * and its latency and startedAt are measured from then, so time spent waiting for a slot is not the model's.
+ * Not responsible for retries or timeouts of a backend (lib/models does those, and reports each attempt).
  */
 import type { EventPayloads } from '../contract/events';
-import type { ChatMessage, ModelPurpose } from '../contract/vocabulary';
+import type { ChatMessage, ModelAttempt, ModelPurpose } from '../contract/vocabulary';
 import type { LanguageModel } from './types';
 import { isBudgetReached } from './budget';
 import { type PriceTable, priceCall, spentByFailure } from './pricing';
@@ -27,6 +29,17 @@ export interface CallOptions {
   prices?: PriceTable;
   temperature?: number;
   maxTokens?: number;
+  /** Admits the call when a slot is free (the run's limit of calls in flight) and the step may go on. */
+  admission?: CallAdmission;
+}
+
+/**
+ * What a call waits for before it starts: resolves with the release of its slot, or rejects (the signal fired, the
+ * step was cancelled). `now` is the run's clock, for the call's startedAt.
+ */
+export interface CallAdmission {
+  admit(signal?: AbortSignal): Promise<() => void>;
+  now(): number;
 }
 
 /**
@@ -50,6 +63,18 @@ export function refuseAfterAbort(signal: AbortSignal | undefined): void {
 
 export async function callModel(model: LanguageModel, options: CallOptions): Promise<ModelCallOutcome> {
   refuseAfterAbort(options.signal);
+  const admission = options.admission;
+  const release = admission ? await admission.admit(options.signal) : null;
+  try {
+    // the deadline may have passed while the call waited for its slot
+    refuseAfterAbort(options.signal);
+    return await makeCall(model, options, admission?.now() ?? Date.now());
+  } finally {
+    release?.();
+  }
+}
+
+async function makeCall(model: LanguageModel, options: CallOptions, startedAt: number): Promise<ModelCallOutcome> {
   const started = performance.now();
   const messages = options.messages.map((m) => ({ ...m }));
   try {
@@ -71,6 +96,8 @@ export async function callModel(model: LanguageModel, options: CallOptions): Pro
         usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
         cost: priceCall(model.id, response.usage, options.prices),
         latencyMs: Math.round(performance.now() - started),
+        startedAt,
+        ...attemptsOf(response.attempts),
       },
     };
   } catch (error) {
@@ -89,7 +116,14 @@ export async function callModel(model: LanguageModel, options: CallOptions): Pro
         usage,
         cost: priceCall(model.id, usage, options.prices),
         latencyMs: Math.round(performance.now() - started),
+        startedAt,
+        ...attemptsOf((error as { attemptLog?: ModelAttempt[] } | null)?.attemptLog),
       },
     };
   }
+}
+
+/** A backend's attempts, recorded only when it retried (one attempt is the call itself). */
+function attemptsOf(attempts: ModelAttempt[] | undefined): { attempts?: ModelAttempt[] } {
+  return Array.isArray(attempts) && attempts.length > 1 ? { attempts: attempts.map((a) => ({ ...a })) } : {};
 }

@@ -7,6 +7,7 @@ import type { ExplorationStrategy, ToTConfig } from '../contract/vocabulary';
 import { ThoughtTreeExecutor } from './executor';
 import { externalSearchLog, followEvent, handBuiltLog } from './testing';
 import { EventOrderError, createEmptyTree, fold, reduce } from './tree';
+import { clockless } from './clockless';
 
 /** A random tree: 0-4 children per thought, scores across the threshold, some terminating, some sub-goals. */
 function randomSpec(seed: number): TreeSpec {
@@ -76,7 +77,7 @@ describe('rule 15: fold(events) equals the executor tree', () => {
 const story = (events: ExplorationEvent[]) =>
   events
     .filter((e) => e.type !== 'run.resumed')
-    .map((e) => ({ type: e.type, payload: e.type === 'model.called' ? { ...e.payload, latencyMs: 0 } : e.payload }));
+    .map((e) => ({ type: e.type, payload: clockless(e).payload }));
 
 describe('rule 16: resume from a folded log', () => {
   it.each(STRATEGIES)('%s: resuming from any cut gives the uninterrupted run', async (strategy) => {

@@ -18,7 +18,7 @@ import type { BreakpointHit } from '../contract/breakpoints';
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
  * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
  */
-export const TREE_FORMAT = 6;
+export const TREE_FORMAT = 7;
 
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -38,6 +38,7 @@ export function emptyStats(): ToTStats {
     tokenUsage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     cost: 0,
     unpricedCalls: 0,
+    retries: 0,
   };
 }
 
@@ -59,6 +60,7 @@ export function createEmptyTree(runId = ''): ThoughtTree {
     nextFrontierOrder: 0,
     deadEnds: [],
     inFlight: null,
+    batch: null,
     stats: emptyStats(),
     usage: emptyUsage(),
     terminatedBy: null,
@@ -271,6 +273,7 @@ const APPLY: Appliers = {
       order: tree.nextFrontierOrder++,
     };
     delete tree.frontier[payload.nodeId];
+    if (payload.batch) tree.batch = { startSeq: seq, nodeIds: payload.batch };
     if (!node) return;
     tree.inFlight = { entry, previousStatus: node.status };
     replaceNode(tree, node.id, {
@@ -286,6 +289,7 @@ const APPLY: Appliers = {
     if (payload.error !== null) tree.lastModelError = payload.error;
     tree.stats.modelCalls += 1;
     if (payload.purpose !== 'execute') tree.stats.llmCalls += 1;
+    if (payload.attempts && payload.attempts.length > 1) tree.stats.retries += payload.attempts.length - 1;
     tree.stats.tokenUsage.inputTokens += tokens.inputTokens;
     tree.stats.tokenUsage.outputTokens += tokens.outputTokens;
     tree.stats.tokenUsage.totalTokens += tokens.inputTokens + tokens.outputTokens;

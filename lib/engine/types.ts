@@ -14,6 +14,7 @@ import type {
   FrontierMode,
   JsonValue,
   MctsStats,
+  ModelAttempt,
   ModelPurpose,
   SteerKind,
   ThoughtBranch,
@@ -157,6 +158,13 @@ export interface ThoughtTree {
   deadEnds: string[];
   /** The step under way: between node.started and the end of its step, reverted by run.resumed. */
   inFlight: { entry: FrontierEntry; previousStatus: NodeStatus } | null;
+  /**
+   * The last batch of a beam level (a node.started with `batch`): the seq of that event and its nodes in step order.
+   * Their calls ran together from the tree as it was before `startSeq`; the executor finishes the batch in that order
+   * (a resumed run too) before it picks anything else. Null until a batch starts; never cleared (the executor tells
+   * which of its nodes still wait by their frontier entries).
+   */
+  batch: { startSeq: number; nodeIds: string[] } | null;
   stats: ToTStats;
   /** The usage of every call, branch runs included. */
   usage: CostedUsage;
@@ -204,6 +212,8 @@ export interface CompletionRequest {
 export interface CompletionResponse {
   text: string;
   usage: TokenUsage;
+  /** Every HTTP attempt when the backend retried (a 429, a 5xx): the node's trace shows them. Absent: one attempt. */
+  attempts?: ModelAttempt[];
 }
 
 /** Anything that completes chat messages. */

@@ -263,7 +263,9 @@ describe.each(BACKENDS)('experiments (%s)', (backend) => {
     const { id } = await api.experiment.create(twoBeams({ costCapUsd: cap }));
     const view = await until(api, id, finished);
     expect(view.stopReason).toBe('cost-cap');
-    expect(view.progress.costUsd).toBeLessThanOrEqual(cap);
+    // a run may stop exactly at the cap; the view sums the runs' costs in another order than the runs kept their
+    // spend, so allow the last bit of a double (a call here costs about 1e-5 dollars: an overrun is far larger)
+    expect(view.progress.costUsd).toBeLessThanOrEqual(cap * (1 + 1e-12));
     expect(view.progress.costUsd).toBeGreaterThan(0);
     expect(view.cells.some((c) => c.outcome === 'skipped')).toBe(true);
     expect(view.configurations.reduce((sum, c) => sum + c.costUsd, 0)).toBeCloseTo(view.progress.costUsd, 10);

@@ -36,9 +36,9 @@ describe('a Game of 24 run cut short', () => {
     expectEveryAnsweredCallCounted({ model, events, result });
   });
 
-  // The run grows the root (a generation, 3 evaluations), then grows n1: its generation answers, and the abort
-  // comes as its first evaluation starts. The cut step had answered calls: the generation, and the evaluation too
-  // when the model runs it to the end.
+  // The run grows the root (a generation, 3 evaluations), then grows its level (beam: n1 and n2 at once): their
+  // generations start together and the abort comes as the second starts, so both are cut by a model that honours
+  // the signal; a model deaf to it answers both. Either way nothing else starts.
   it.each([false, true])(
     "by an abort in mid-step counts the step's answered calls (ignores it: %s)",
     async (ignoreAbort) => {
@@ -50,8 +50,8 @@ describe('a Game of 24 run cut short', () => {
         abortSignal: controller.signal,
       });
       expect(result.finishReason).toBe('aborted');
-      expect(model.log).toHaveLength(6); // the rest of that evaluation batch never started
-      expect(model.answered().calls).toBe(ignoreAbort ? 6 : 5);
+      expect(model.log).toHaveLength(6); // the level's evaluations never started
+      expect(model.answered().calls).toBe(ignoreAbort ? 6 : 4);
       expectEveryAnsweredCallCounted({ model, events, result });
     },
   );
