@@ -1,10 +1,11 @@
 /**
  * lib/models' front door: the model backends other rooms use, OpenAI-compatible, record/replay, the offline
- * simulator and the scripted and timed models that tests and benches drive the engine with; a model's errors and
- * the seeded random numbers simulations share. Node-side (the server, tasks, the CLI, benches, tests).
+ * simulator and the scripted and timed models that tests and benches drive the engine with; a model's errors, the
+ * model servers' shared limit of requests in flight, and the seeded random numbers simulations share. Node-side (the server, tasks, the CLI, benches, tests).
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
+export { CallLimiter, DEFAULT_MODEL_SERVER_MAX_CALLS, serverCallLimiter } from './call-limiter';
 export { ModelError } from './model-error';
 export { DEFAULT_OPENAI_BASE_URL, displayURL, OpenAIModel, PRIVATE_ADDRESS } from './openai';
 export { createRng, hashString } from './random';

@@ -5,7 +5,7 @@
  * Never put an API key in a ModelError: messages are stored, shown and exported (see redact() in openai.ts).
  * Not responsible for deciding what is retried (openai.ts) or for parsing a model's text (the tasks' parsers).
  */
-import type { ModelPurpose, TokenUsage } from '../contract/vocabulary';
+import type { ModelAttempt, ModelPurpose, TokenUsage } from '../contract/vocabulary';
 
 export type ModelErrorKind =
   /** 401/403: the key was refused. */
@@ -41,6 +41,8 @@ export interface ModelErrorDetails {
   purpose?: ModelPurpose;
   /** Tokens the failed call used all the same (a completion with no text), when the server said. */
   usage?: TokenUsage | null;
+  /** Every HTTP attempt of the call, the last one this failure (a backend that made none: absent). */
+  attemptLog?: ModelAttempt[] | null;
 }
 
 export class ModelError extends Error {
@@ -51,6 +53,8 @@ export class ModelError extends Error {
   readonly purpose: ModelPurpose | null;
   /** Read by the engine (model-call.ts) so a failed call that spent tokens is still counted and priced. */
   readonly usage: TokenUsage | null;
+  /** Read by the engine (model-call.ts) so the call's model.called event shows each attempt of a retried call. */
+  readonly attemptLog: ModelAttempt[] | null;
 
   constructor(kind: ModelErrorKind, message: string, details: ModelErrorDetails = {}) {
     super(message);
@@ -61,6 +65,7 @@ export class ModelError extends Error {
     this.fingerprint = details.fingerprint ?? null;
     this.purpose = details.purpose ?? null;
     this.usage = details.usage ?? null;
+    this.attemptLog = details.attemptLog ?? null;
   }
 
   /** Plain data (JSON.stringify of an Error drops its message). */
@@ -74,6 +79,7 @@ export class ModelError extends Error {
       fingerprint: this.fingerprint,
       purpose: this.purpose,
       usage: this.usage,
+      attemptLog: this.attemptLog,
     };
   }
 }

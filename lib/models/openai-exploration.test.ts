@@ -2,12 +2,13 @@
  * A whole search over HTTP: the engine drives OpenAIModel against a local server that answers the Game of 24's
  * propose and value prompts with the task's own offline simulation (deterministically), so every model call of the
  * search crosses a real socket. The events must carry prompt, response, tokens, latency and cost; the key must stay
- * out of everything; the recorded run must replay offline into the same event log.
+ * out of everything; the recorded run must replay offline into the same event log. A server that rate-limits or
+ * keeps failing: every attempt is in the call's event and counted in stats, and one refused node fails, not the run.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import type { ToTConfig } from '../contract/vocabulary';
-import { type LanguageModel, priceCall, type ToTResult } from '../engine/index';
+import { fold, type LanguageModel, priceCall, type ToTResult } from '../engine/index';
 import { MAX_CONSECUTIVE_MODEL_FAILURES, ThoughtTreeExecutor } from '../engine/server';
 import { game24Task } from '../tasks/index';
 import { ModelError } from './model-error';
@@ -55,7 +56,7 @@ function comparable(events: ExplorationEvent[]): unknown[] {
   return events.map((e) => ({
     ...e,
     ts: 0,
-    payload: e.type === 'model.called' ? { ...e.payload, latencyMs: 0 } : e.payload,
+    payload: e.type === 'model.called' ? { ...e.payload, latencyMs: 0, startedAt: 0 } : e.payload,
   }));
 }
 
@@ -121,7 +122,10 @@ describe('a whole search through OpenAIModel over HTTP', () => {
 
     const fromModel = recorder.recording();
     const fromEvents = recordingFromEvents(original.events, 'gpt-4o-mini');
-    expect(fromEvents.calls.map((c) => c.fingerprint)).toEqual(fromModel.calls.map((c) => c.fingerprint));
+    // the same calls; the model's in the order they were made, the log's in the search's order (a beam level's
+    // calls run together, issue 30), and a replay answers by fingerprint, so the order between requests is free
+    const prints = (r: typeof fromModel) => r.calls.map((c) => c.fingerprint).sort();
+    expect(prints(fromEvents)).toEqual(prints(fromModel));
     expect(fromEvents.calls.length).toBe(modelCalls(original.events).length);
     // the model id defaults to the one run.started names
     expect(recordingFromEvents(original.events)).toEqual(fromEvents);
@@ -183,5 +187,100 @@ describe('a whole search through OpenAIModel over HTTP', () => {
     expect(finished?.type === 'run.finished' && finished.payload.detail).toMatch(
       /the model failed \d+ times in a row: .*had a server error/,
     );
+  });
+});
+
+describe('a whole search against a server that refuses: every attempt in the trace, one node failed, not the run', () => {
+  it('a 429 with Retry-After, then 200: the call records both attempts, the wait honoured, and stats count the retry', async () => {
+    const answer = game24Handler();
+    const server = await serve((request, index) =>
+      index === 0
+        ? {
+            status: 429,
+            headers: { 'retry-after': '1' },
+            json: errorBody('Rate limit reached MARKER-OF-THE-SERVER', 'requests'),
+          }
+        : answer(request, index),
+    );
+    // a clock that the wait to retry moves (no real waiting): the attempts' times are the model's clock
+    const offset = { ms: 0 };
+    const sleeps: number[] = [];
+    const model = new OpenAIModel({
+      apiKey: KEY,
+      baseURL: server.baseURL,
+      model: 'gpt-4o-mini',
+      now: () => Date.now() + offset.ms,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        offset.ms += ms;
+      },
+    });
+    const { events, result } = await explore(model);
+
+    const calls = modelCalls(events);
+    const retried = calls.filter((c) => c.attempts !== undefined);
+    expect(retried).toHaveLength(1);
+    const call = retried[0];
+    expect(call?.purpose).toBe('generate');
+    expect(call?.error).toBeNull();
+    expect(call?.response).toEqual(expect.any(String));
+    const [first, second] = call?.attempts ?? [];
+    expect(first).toMatchObject({ status: 429, waitMs: 1000 });
+    expect(first?.error).toMatch(/is rate-limiting requests \(HTTP 429\)/);
+    expect(second).toMatchObject({ status: 200, error: null, waitMs: null });
+    // the second attempt began only after the first ended and the server's second had passed
+    expect(second?.startedAt).toBeGreaterThanOrEqual((first?.startedAt ?? 0) + (first?.latencyMs ?? 0) + 1000);
+    expect(sleeps).toEqual([1000]);
+    // the server's 429 and its answer: one request more than the calls
+    expect(server.requests).toHaveLength(calls.length + 1);
+    expect(fold(events).stats.retries).toBe(1);
+    expect(result.stats.retries).toBe(1);
+    expect(events.at(-1)?.type).toBe('run.finished');
+    expect(JSON.stringify(events)).not.toContain('MARKER');
+  });
+
+  it("a server that keeps answering 503 for one node's call fails that node, and the search goes on to its end", async () => {
+    const answer = game24Handler();
+    // the first propose prompt past the root's is refused on every attempt; everything else is answered
+    let doomed: string | null = null;
+    const server = await serve((request, index) => {
+      const messages = JSON.stringify(request.body?.messages ?? []);
+      const proposesPastRoot = /Game of 24 — propose/.test(messages) && !messages.includes('(none yet)');
+      if (doomed === null && proposesPastRoot) doomed = messages;
+      if (messages === doomed) {
+        return { status: 503, raw: 'upstream overloaded MARKER-OF-THE-SERVER', contentType: 'text/plain' };
+      }
+      return answer(request, index);
+    });
+    const model = new OpenAIModel({
+      apiKey: KEY,
+      baseURL: server.baseURL,
+      model: 'gpt-4o-mini',
+      maxRetries: 2,
+      sleep: async () => undefined,
+    });
+    const { events, result } = await explore(model);
+
+    const refused = modelCalls(events).filter((c) => c.error !== null);
+    expect(refused).toHaveLength(1);
+    const call = refused[0];
+    expect(call?.error).toContain('had a server error (HTTP 503), on all 3 attempts: try again later');
+    expect(call?.attempts?.map((a) => a.status)).toEqual([503, 503, 503]);
+    expect(call?.attempts?.at(-1)?.waitMs).toBeNull();
+    expect(server.requests.filter((r) => JSON.stringify(r.body?.messages) === doomed)).toHaveLength(3);
+    const failed = events.flatMap((e) => (e.type === 'node.failed' ? [e.payload] : []));
+    expect(failed).toContainEqual({
+      nodeId: call?.nodeId,
+      reason: expect.stringContaining('model error while generating: ') as unknown,
+    });
+    expect(failed.find((f) => f.nodeId === call?.nodeId)?.reason).toContain('(HTTP 503), on all 3 attempts');
+    // the search went on after that node, and ended for a reason of its own, not the model's
+    const refusedAt = events.findIndex((e) => e.type === 'model.called' && e.payload.error !== null);
+    expect(events.slice(refusedAt + 1).some((e) => e.type === 'model.called' && e.payload.error === null)).toBe(true);
+    expect(events.at(-1)?.type).toBe('run.finished');
+    expect(result.finishReason).not.toBe('error');
+    expect(fold(events).stats.retries).toBe(2);
+    // our words only: the status and a fixed phrase, never the body (see openai.ts's header)
+    expect(JSON.stringify(events)).not.toContain('MARKER');
   });
 });

@@ -1,11 +1,13 @@
 /**
  * OpenAIModel against a real local HTTP server speaking OpenAI's wire format (no mocks of the SDK): the request it
  * sends, usage, every error kind and its message, retries and Retry-After (with an injected sleep and clock: no
- * real waiting), time limits, aborts that close the socket, and the key kept out of everything.
+ * real waiting), every attempt in the call's record, the server's limit of requests in flight, time limits, aborts
+ * that close the socket, and the key kept out of everything.
  */
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionRequest } from '../engine/index';
+import { CallLimiter } from './call-limiter';
 import { ModelError } from './model-error';
 import { NO_API_KEY, OpenAIModel, type OpenAIModelOptions, normalizeErrorBody, retryAfterMs } from './openai';
 import { type FakeOpenAIServer, type Handler, type Reply, completionBody, errorBody, startFakeOpenAI } from './testing';
@@ -428,7 +430,7 @@ describe('OpenAIModel: retries', () => {
     expect(server.requests).toHaveLength(3);
     expect(sleeps).toEqual([1000, 1000]);
     expect(error.message).toContain('is rate-limiting requests (HTTP 429), on all 3 attempts');
-    expect(error.message).toContain('ARBORIST_MAX_CONCURRENT_RUNS');
+    expect(error.message).toContain('ARBORIST_MODEL_SERVER_MAX_CALLS, ARBORIST_MAX_CONCURRENT_RUNS');
   });
 
   it('a used-up quota (429 insufficient_quota) is not retried', async () => {
@@ -532,5 +534,163 @@ describe('OpenAIModel: the key', () => {
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain('SECRET');
     expect(everything).toContain('[redacted]');
+  });
+});
+
+describe('OpenAIModel: every attempt, in the call', () => {
+  /** A clock only the test moves: each wait to retry moves it by the wait, so every figure is exact. */
+  function clocked(server: FakeOpenAIServer, options: Partial<OpenAIModelOptions> = {}) {
+    const clock = { t: 1_000_000 };
+    const sleeps: number[] = [];
+    const model = new OpenAIModel({
+      apiKey: KEY,
+      baseURL: server.baseURL,
+      model: 'gpt-4o-mini',
+      random: () => 0.999999,
+      now: () => clock.t,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        clock.t += ms;
+      },
+      ...options,
+    });
+    return { model, clock, sleeps };
+  }
+
+  it('a 429 with Retry-After, then a 200: the answer lists both attempts, the wait honoured, in our words', async () => {
+    const server = await serve((_, i) =>
+      i === 0
+        ? {
+            status: 429,
+            headers: { 'retry-after': '2' },
+            json: errorBody('Rate limit reached MARKER-FROM-SERVER', 'requests'),
+          }
+        : { json: completionBody('ok', { usage: { prompt_tokens: 11, completion_tokens: 1 } }) },
+    );
+    const { model, sleeps } = clocked(server);
+    const response = await model.complete(ask());
+    expect(response.text).toBe('ok');
+    expect(response.usage).toEqual({ inputTokens: 11, outputTokens: 1 });
+    expect(sleeps).toEqual([2000]);
+    const host = new URL(server.baseURL).host;
+    expect(response.attempts).toEqual([
+      {
+        startedAt: 1_000_000,
+        latencyMs: 0,
+        status: 429,
+        error: expect.stringContaining(`${host} is rate-limiting requests (HTTP 429): wait and try again`),
+        waitMs: 2000,
+      },
+      { startedAt: 1_002_000, latencyMs: 0, status: 200, error: null, waitMs: null },
+    ]);
+    expect(JSON.stringify(response)).not.toContain('MARKER');
+  });
+
+  it('a call that fails on every attempt carries each attempt on its error, the last with no wait', async () => {
+    const server = await serve(() => ({ status: 503, raw: 'upstream MARKER unavailable', contentType: 'text/plain' }));
+    const { model } = clocked(server, { maxRetries: 2 });
+    const error = await failure(model.complete(ask()));
+    expect(error.kind).toBe('server');
+    expect(error.attemptLog?.map((a) => [a.status, a.waitMs])).toEqual([
+      [503, 500],
+      [503, 1000],
+      [503, null],
+    ]);
+    expect(error.attemptLog?.map((a) => a.startedAt)).toEqual([1_000_000, 1_000_500, 1_001_500]);
+    for (const attempt of error.attemptLog ?? []) {
+      expect(attempt.error).toMatch(/had a server error \(HTTP 503\): try again later/);
+    }
+    expect(JSON.stringify(error)).not.toContain('MARKER');
+  });
+
+  it('one attempt: the answer has no attempts list; a failure that is not retried has its one attempt', async () => {
+    const fine = await serve(() => ({ json: completionBody('ok') }));
+    expect(await clocked(fine).model.complete(ask())).not.toHaveProperty('attempts');
+    const rejected = await serve(() => ({ status: 422, json: errorBody('nope', 'invalid_request_error') }));
+    const error = await failure(clocked(rejected).model.complete(ask()));
+    expect(error.attemptLog).toEqual([
+      { startedAt: 1_000_000, latencyMs: 0, status: 422, error: error.message, waitMs: null },
+    ]);
+    // a 200 whose body is not a completion: the server did answer, with a 200
+    const html = await serve(() => ({ raw: '<html>hi</html>', contentType: 'text/html' }));
+    const bad = await failure(clocked(html).model.complete(ask()));
+    expect(bad.attemptLog?.map((a) => [a.status, a.error])).toEqual([[200, bad.message]]);
+  });
+
+  it('a dropped connection is an attempt with no status', async () => {
+    const server = await serve(() => ({ json: completionBody('x') }));
+    await server.close();
+    const error = await failure(clocked(server, { maxRetries: 1 }).model.complete(ask()));
+    expect(error.kind).toBe('unreachable');
+    expect(error.attemptLog?.map((a) => [a.status, a.waitMs])).toEqual([
+      [null, 500],
+      [null, null],
+    ]);
+  });
+});
+
+describe("OpenAIModel: the server's limit of requests in flight", () => {
+  it("a call waiting for a slot: the wait is not its attempt's time, and it starts once a slot is free", async () => {
+    const server = await serve((_, i) =>
+      i === 0 ? { status: 500, json: errorBody('boom', 'server_error') } : { json: completionBody('ok') },
+    );
+    const limiter = new CallLimiter(1);
+    const clock = { t: 0 };
+    const model = new OpenAIModel({
+      baseURL: server.baseURL,
+      model: 'gpt-4o-mini',
+      limiter,
+      now: () => clock.t,
+      sleep: async () => undefined,
+      random: () => 0,
+    });
+    const held = await limiter.acquire();
+    const call = model.complete(ask());
+    // the call queued at once, and nothing is sent while the only slot is taken
+    expect(limiter.waiting).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(server.requests).toHaveLength(0);
+    clock.t = 5_000;
+    held();
+    const response = await call;
+    expect(response.attempts?.map((a) => [a.startedAt, a.latencyMs])).toEqual([
+      [5_000, 0],
+      [5_000, 0],
+    ]);
+    expect(limiter.inFlight).toBe(0);
+  });
+
+  it('an abort while waiting for a slot rejects at once with its reason, and nothing is sent', async () => {
+    const server = await serve(() => ({ json: completionBody('ok') }));
+    const limiter = new CallLimiter(1);
+    const model = new OpenAIModel({ baseURL: server.baseURL, model: 'gpt-4o-mini', limiter });
+    const held = await limiter.acquire();
+    const controller = new AbortController();
+    const call = model.complete({ ...ask(), signal: controller.signal });
+    expect(limiter.waiting).toBe(1);
+    const reason = new Error('stopped by a person');
+    controller.abort(reason);
+    await expect(call).rejects.toBe(reason);
+    expect(limiter.waiting).toBe(0);
+    held();
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a call backing off before a retry holds no slot', async () => {
+    const server = await serve((_, i) =>
+      i === 0 ? { status: 503, json: errorBody('busy', 'server_error') } : { json: completionBody('ok') },
+    );
+    const limiter = new CallLimiter(1);
+    const inFlightWhileWaiting: number[] = [];
+    const model = new OpenAIModel({
+      baseURL: server.baseURL,
+      model: 'gpt-4o-mini',
+      limiter,
+      sleep: async () => {
+        inFlightWhileWaiting.push(limiter.inFlight);
+      },
+    });
+    expect((await model.complete(ask())).text).toBe('ok');
+    expect(inFlightWhileWaiting).toEqual([0]);
   });
 });

@@ -9,6 +9,13 @@
  *   says the quota is used up. Sleep, clock and randomness are injectable (tests).
  * - timeoutMs limits each HTTP attempt, body included; a call that hits it fails as 'timeout' and is not
  *   retried (a model that took that long once will likely take that long again; the engine backtracks).
+ * - Every attempt is logged (ModelAttempt: when it started on the injectable clock, how long it took, the HTTP
+ *   status, our message for a failure, the wait before the next): a success after retries returns the log as
+ *   `attempts`, a failure carries it as ModelError.attemptLog, so the node's trace shows each one. Tokens a failed
+ *   attempt spent (when the server said) are added to the call's usage.
+ * - `limiter` (call-limiter.ts) bounds the requests in flight to the server across every model and run of the
+ *   process: each attempt takes a slot and gives it back before any wait to retry; the time spent waiting for a slot
+ *   is not the attempt's latency, and an abort while waiting rejects at once.
  * - The call's AbortSignal cancels the request in flight; an abort rethrows the signal's reason.
  * - Usage comes from the response's usage (prompt_tokens, completion_tokens). A server that sends none gets
  *   about characters / 4 tokens each way, and the usage is marked `estimated: true` (the engine's model.called
@@ -28,8 +35,9 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { TokenUsage } from '../contract/vocabulary';
+import type { ModelAttempt, TokenUsage } from '../contract/vocabulary';
 import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
+import type { CallLimiter } from './call-limiter';
 import { ModelError, type ModelErrorKind } from './model-error';
 import { countTokens } from './simulated';
 import { sleep } from '../contract/sleep';
@@ -73,12 +81,14 @@ export interface OpenAIModelOptions {
   retry?: RetryTiming;
   /** Waits between retries; rejects with the signal's reason on abort. Injectable for tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Clock for HTTP-date Retry-After values. */
+  /** Clock (ms since the epoch) for HTTP-date Retry-After values and each attempt's start and latency. */
   now?: () => number;
   /** Jitter source in [0, 1). */
   random?: () => number;
   /** The transport (default: the global fetch); the server passes one that connects to public addresses only. */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** The server's limit of requests in flight (serverCallLimiter in call-limiter.ts); absent: no limit. */
+  limiter?: Pick<CallLimiter, 'acquire'>;
 }
 
 /** Usage as this backend reports it: `estimated` when the server sent none and characters were counted. */
@@ -115,6 +125,29 @@ interface Failure {
 }
 
 class AttemptTimeout extends Error {}
+
+/** What an attempt saw of the server's answer before it failed (the status of a 200 that read() refused). */
+interface Seen {
+  status: number | null;
+}
+
+function since(startedAt: number, now: () => number): number {
+  // a wall clock may step back; a latency may not be negative
+  return Math.max(0, Math.round(now() - startedAt));
+}
+
+function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null {
+  if (!a || !b) return a ?? b;
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+}
+
+/** The answer with the tokens of failed attempts added, and the attempts when there were retries. */
+function answered(response: CompletionResponse, log: ModelAttempt[], spent: TokenUsage | null): CompletionResponse {
+  const usage: ReportedUsage = spent
+    ? { ...response.usage, ...addUsage(response.usage, spent) }
+    : (response.usage as ReportedUsage);
+  return { text: response.text, usage, ...(log.length > 1 ? { attempts: log } : {}) };
+}
 
 export class OpenAIModel implements LanguageModel {
   readonly id: string;
@@ -172,23 +205,47 @@ export class OpenAIModel implements LanguageModel {
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     const body = this.body(request);
     const maxRetries = Math.max(0, this.#options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    const now = this.#options.now ?? Date.now;
+    const log: ModelAttempt[] = [];
+    // tokens the failed attempts spent, when their server said: the call's usage includes them
+    let spent: TokenUsage | null = null;
     for (let attempt = 1; ; attempt++) {
       request.signal?.throwIfAborted();
+      // one slot per attempt, taken before the clock starts: a wait for the server's limit is not the model's time
+      const release = this.#options.limiter ? await this.#options.limiter.acquire(request.signal) : null;
+      const startedAt = now();
+      const seen: Seen = { status: null };
       let failure: Failure;
       try {
-        return await this.attempt(body, request);
+        const response = await this.attempt(body, request, seen);
+        log.push({ startedAt, latencyMs: since(startedAt, now), status: seen.status, error: null, waitMs: null });
+        return answered(response, log, spent);
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason ?? error;
         failure = this.classify(error);
+      } finally {
+        release?.();
       }
-      if (!failure.retryable || attempt > maxRetries) {
+      const latencyMs = since(startedAt, now);
+      spent = addUsage(spent, failure.usage ?? null);
+      const last = !failure.retryable || attempt > maxRetries;
+      const waitMs = last ? null : this.retryDelay(failure, attempt);
+      log.push({
+        startedAt,
+        latencyMs,
+        status: failure.status ?? seen.status,
+        error: this.redact(failure.describe(1)),
+        waitMs,
+      });
+      if (waitMs === null) {
         throw new ModelError(failure.kind, this.redact(failure.describe(attempt)), {
           status: failure.status,
           attempts: attempt,
-          usage: failure.usage,
+          usage: spent,
+          attemptLog: log,
         });
       }
-      await (this.#options.sleep ?? sleep)(this.retryDelay(failure, attempt), request.signal);
+      await (this.#options.sleep ?? sleep)(waitMs, request.signal);
     }
   }
 
@@ -220,14 +277,17 @@ export class OpenAIModel implements LanguageModel {
   private async attempt(
     body: ChatCompletionCreateParamsNonStreaming,
     request: CompletionRequest,
+    seen: Seen,
   ): Promise<CompletionResponse> {
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timer = new AbortController();
     const handle = setTimeout(() => timer.abort(new AttemptTimeout()), timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timer.signal]) : timer.signal;
     try {
-      const completion: unknown = await this.#client.chat.completions.create(body, { signal });
-      return this.read(completion, request);
+      const { data, response } = await this.#client.chat.completions.create(body, { signal }).withResponse();
+      // kept for the attempt's log: a 200 whose body is not a usable completion still had this status
+      seen.status = response.status;
+      return this.read(data as unknown, request);
     } catch (error) {
       if (timer.signal.aborted && !request.signal?.aborted) throw new AttemptTimeout();
       throw error;
@@ -389,7 +449,7 @@ export class OpenAIModel implements LanguageModel {
           retryable: true,
           retryAfterMs: retryAfterMs(error.headers, (this.#options.now ?? Date.now)()),
           describe: (attempts) =>
-            `${host} is rate-limiting requests (${said})${tries(attempts)}: wait and try again, run fewer runs at once (ARBORIST_MAX_CONCURRENT_RUNS) or raise the account's rate limit`,
+            `${host} is rate-limiting requests (${said})${tries(attempts)}: wait and try again, send it fewer requests at once (ARBORIST_MODEL_SERVER_MAX_CALLS, ARBORIST_MAX_CONCURRENT_RUNS) or raise the account's rate limit`,
         };
       }
       if (status >= 500) {

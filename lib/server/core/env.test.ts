@@ -19,6 +19,14 @@ describe('readEnv', () => {
     expect(loadPriceTable(env)).toEqual(DEFAULT_PRICES);
   });
 
+  it('reads ARBORIST_MODEL_SERVER_MAX_CALLS: 16 unless the operator says, refused unless a whole number >= 1', () => {
+    expect(readEnv({}).ARBORIST_MODEL_SERVER_MAX_CALLS).toBe(16);
+    expect(readEnv({ ARBORIST_MODEL_SERVER_MAX_CALLS: '4' }).ARBORIST_MODEL_SERVER_MAX_CALLS).toBe(4);
+    for (const bad of ['0', '2.5', 'many']) {
+      expect(() => readEnv({ ARBORIST_MODEL_SERVER_MAX_CALLS: bad })).toThrow(/ARBORIST_MODEL_SERVER_MAX_CALLS: /);
+    }
+  });
+
   it('reads the OpenAI settings; an empty variable is an unset one', () => {
     const env = readEnv({
       OPENAI_API_KEY: 'sk-test-SECRET-1234',

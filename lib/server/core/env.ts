@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_PRICES, type PriceTable } from '../../engine/index';
-import { DEFAULT_OPENAI_BASE_URL } from '../../models/index';
+import { DEFAULT_MODEL_SERVER_MAX_CALLS, DEFAULT_OPENAI_BASE_URL } from '../../models/index';
 import { MIN_PASSWORD_LENGTH } from '../../contract/access';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -97,6 +97,14 @@ const envSchema = z.object({
   ),
   /** The model the run form proposes. */
   ARBORIST_DEFAULT_MODEL: z.preprocess(unsetIfEmpty, z.string().max(200).default(DEFAULT_OPENAI_MODEL)),
+  /**
+   * Requests in flight at once to one model server (a base URL's origin and path), summed over every run of this
+   * process, so several runs cannot hammer one endpoint; the rest wait their turn (lib/models/call-limiter.ts).
+   */
+  ARBORIST_MODEL_SERVER_MAX_CALLS: z.preprocess(
+    unsetIfEmpty,
+    z.coerce.number().int().min(1).max(1000).default(DEFAULT_MODEL_SERVER_MAX_CALLS),
+  ),
   /** The operator's OpenAI-compatible servers, offered to the run form by id (see lib/server/model-servers.ts). */
   ARBORIST_MODEL_SERVERS: z.preprocess(unsetIfEmpty, modelServersSchema.optional()),
   /** Team mode: what one user's runs may cost per UTC day, in USD (absent: no cap; see daily-budget.ts). */

@@ -1,6 +1,7 @@
 /**
  * The model factory: ModelSpec validation (no key can ride in a spec), what the run form may see, where the key is
- * sent (only to OPENAI_BASE_URL's origin), OpenAI runs recorded, and a replay of a run built from its events.
+ * sent (only to OPENAI_BASE_URL's origin), OpenAI runs recorded, a replay of a run built from its events, and the
+ * model server's limit of requests in flight shared by every run of the process.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
@@ -235,7 +236,7 @@ describe('createModel', () => {
       return events.map((e) => ({
         ...e,
         ts: 0,
-        payload: e.type === 'model.called' ? { ...e.payload, latencyMs: 0 } : e.payload,
+        payload: e.type === 'model.called' ? { ...e.payload, latencyMs: 0, startedAt: 0 } : e.payload,
       }));
     };
     const source = await run(
@@ -248,5 +249,63 @@ describe('createModel', () => {
     const replayed = await run(createModel(spec, { recordings: new Map([['source', recording]]) }));
     expect(replayed).toEqual(source);
     expect(JSON.stringify({ source, recording })).not.toContain(KEY);
+  });
+});
+
+describe("createModel: the model server's limit of requests in flight (ARBORIST_MODEL_SERVER_MAX_CALLS)", () => {
+  /** A Game of 24 server that takes a little while per answer and counts the requests it is answering at once. */
+  async function countingServer(): Promise<{ server: FakeOpenAIServer; most: () => number }> {
+    let now = 0;
+    let most = 0;
+    const server = await startFakeOpenAI(async (received) => {
+      now += 1;
+      most = Math.max(most, now);
+      await new Promise((r) => setTimeout(r, 15));
+      now -= 1;
+      const messages = received.body?.messages ?? [];
+      const request = { purpose: 'generate' as const, messages: messages as never };
+      const text = game24Simulation.respond(request, createRng(hashString(JSON.stringify(messages), 3)));
+      return { json: completionBody(text) };
+    });
+    servers.push(server);
+    return { server, most: () => most };
+  }
+
+  /** Two runs at once on one server, each allowed 8 calls in flight of its own (an expansion's 8 evaluations). */
+  async function twoRunsAtOnce(env: ModelEnv) {
+    const spec = modelSpecSchema.parse({ provider: 'openai', model: 'gpt-4o-mini' });
+    const config = { maxTotalNodes: 20, branchFactor: 8, beamWidth: 2, maxConcurrentCalls: 8 };
+    return Promise.all(
+      ['1 1 4 6', '4 9 10 13'].map(async (goal, i) => {
+        const events: ExplorationEvent[] = [];
+        const result = await new ThoughtTreeExecutor(config).explore(
+          { name: 'arborist', model: createModel(spec, { env }) },
+          goal,
+          { task: game24Task, runId: `run-${i}`, onEvent: (e) => events.push(e) },
+        );
+        return { events, result };
+      }),
+    );
+  }
+
+  it('two runs on one server never have more requests in flight there than the limit, and both finish', async () => {
+    const { server, most } = await countingServer();
+    const runs = await twoRunsAtOnce(
+      readEnv({ OPENAI_BASE_URL: server.baseURL, ARBORIST_MODEL_SERVER_MAX_CALLS: '3' }),
+    );
+    expect(most()).toBe(3);
+    const calls = runs.flatMap((r) => r.events.filter((e) => e.type === 'model.called'));
+    expect(calls.length).toBeGreaterThan(16);
+    expect(server.requests).toHaveLength(calls.length);
+    for (const { events, result } of runs) {
+      expect(events.at(-1)?.type).toBe('run.finished');
+      expect(result.finishReason).not.toBe('error');
+      expect(events.every((e) => e.type !== 'model.called' || e.payload.error === null)).toBe(true);
+    }
+
+    // the same two runs under the default limit (16): the server sees more than 3 at once, so the limit is what held
+    const control = await countingServer();
+    await twoRunsAtOnce(readEnv({ OPENAI_BASE_URL: control.server.baseURL }));
+    expect(control.most()).toBeGreaterThan(3);
   });
 });

@@ -10,7 +10,9 @@
  *   OPENAI_BASE_URL's origin), a listed server's key (its apiKeyEnv) only to that server, and a custom URL gets
  *   none, so no base URL can be used to collect a key. In team mode a custom URL's calls connect to public
  *   addresses only (publicOnlyFetch). Every OpenAI run is recorded (RecordingModel); its recording is its own
- *   event log (see lib/models/recording.ts).
+ *   event log (see lib/models/recording.ts). Every OpenAI model of one server (origin and path) shares that server's
+ *   process-wide limit of requests in flight, ARBORIST_MODEL_SERVER_MAX_CALLS (serverCallLimiter), so the runs of
+ *   this process queue together on it.
  * - replay: the model calls of another run, answered from that run's recording (recordingFromEvents of its
  *   events: nothing else is stored). The caller loads the source run's events and passes the recording in.
  * Not responsible for the backends themselves (lib/models, lib/tasks/simulated-model) or for loading events.
@@ -18,6 +20,7 @@
 import type { ModelSpec, OpenAIModelSpec } from '../../contract/model-spec';
 import type { LanguageModel } from '../../engine/index';
 import {
+  DEFAULT_MODEL_SERVER_MAX_CALLS,
   DEFAULT_OPENAI_BASE_URL,
   displayURL,
   ModelError,
@@ -25,16 +28,18 @@ import {
   type Recording,
   RecordingModel,
   ReplayModel,
+  serverCallLimiter,
 } from '../../models/index';
 import { createSimulatedModel } from '../../tasks/index';
 import type { ServerEnv } from '../core/env';
 import { findServer, isListedOrigin, publicOnlyFetch, publicServers } from './model-servers';
 
-/** The part of the server's environment the models need. */
+/** The part of the server's environment the models need (the server limit is optional: absent, its default). */
 export type ModelEnv = Pick<
   ServerEnv,
   'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'ARBORIST_DEFAULT_MODEL' | 'ARBORIST_MODEL_SERVERS'
->;
+> &
+  Partial<Pick<ServerEnv, 'ARBORIST_MODEL_SERVER_MAX_CALLS'>>;
 
 export interface ModelDeps {
   /** The server's environment (readEnv()); required for OpenAI specs. */
@@ -132,6 +137,10 @@ export function createModel(spec: ModelSpec, deps: ModelDeps = {}): LanguageMode
           timeoutMs: spec.timeoutMs,
           seed: spec.seed,
           ...(publicOnly ? { fetch: publicOnlyFetch } : {}),
+          limiter: serverCallLimiter(
+            baseURL,
+            deps.env.ARBORIST_MODEL_SERVER_MAX_CALLS ?? DEFAULT_MODEL_SERVER_MAX_CALLS,
+          ),
           ...deps.openai,
         }),
       );
