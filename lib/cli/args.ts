@@ -3,7 +3,7 @@
  * Not responsible for running the search or printing results (explore.ts).
  */
 import { parseArgs } from 'node:util';
-import type { ToTConfig } from '../contract/vocabulary';
+import { DEFAULT_MAX_CONCURRENT_CALLS, type ToTConfig } from '../contract/vocabulary';
 import { resolveConfig } from '../engine/index';
 import { normalizePuzzle } from '../contract/game24-goal';
 import { getPuzzle } from '../tasks/index';
@@ -26,6 +26,9 @@ Search (defaults from DEFAULT_TOT_CONFIG)
   --terminate-at <x>     terminationConfidence, 0..1
   --max-nodes <n>        maxTotalNodes
   --timeout <ms>         time limit of the search; 0 (or none given) means no limit
+  --max-concurrent-calls <n>
+                         model calls in flight at once, 1..64 (default ${DEFAULT_MAX_CONCURRENT_CALLS});
+                         beam runs a level's independent calls together, the log is the same at any limit
 
 Model
   --seed <n>             the simulated model's seed (default 1)
@@ -91,6 +94,7 @@ export function parseCliArgs(argv: string[]): CliSettings | null {
         'terminate-at': { type: 'string' },
         'max-nodes': { type: 'string' },
         timeout: { type: 'string' },
+        'max-concurrent-calls': { type: 'string' },
         seed: { type: 'string' },
         latency: { type: 'string' },
         events: { type: 'string' },
@@ -139,6 +143,7 @@ export function parseCliArgs(argv: string[]): CliSettings | null {
   set('terminationConfidence', 'terminate-at', false);
   set('maxTotalNodes', 'max-nodes', true);
   set('timeout', 'timeout', true);
+  set('maxConcurrentCalls', 'max-concurrent-calls', true);
 
   let config: ToTConfig;
   try {

@@ -23,6 +23,11 @@ describe('parseCliArgs', () => {
     expect(s).toMatchObject({ taskId: 'game24', goal: '4 9 10 13', seed: 7, config: { explorationStrategy: 'dfs' } });
   });
 
+  it('puts --max-concurrent-calls in the config, and leaves it out when not given (the engine then uses its default)', () => {
+    expect(parseCliArgs(['--max-concurrent-calls', '16'])?.config.maxConcurrentCalls).toBe(16);
+    expect(parseCliArgs([])?.config).not.toHaveProperty('maxConcurrentCalls');
+  });
+
   it.each([
     [['--nope'], /Unknown option '--nope'/],
     [['--task', 'chess'], /unknown task "chess"/],
@@ -31,6 +36,9 @@ describe('parseCliArgs', () => {
     [['--strategy', 'random'], /explorationStrategy/],
     [['--task', 'open-goal'], /needs --goal/],
     [['--beam-width', '5'], /beamWidth cannot exceed branchFactor/],
+    [['--max-concurrent-calls', '2.5'], /--max-concurrent-calls must be a whole number/],
+    [['--max-concurrent-calls', '0'], /maxConcurrentCalls/],
+    [['--max-concurrent-calls', '65'], /maxConcurrentCalls/],
     [['--server', 'localhost:3000'], /--server must be the server's address/],
     [['--api-key', 'k'], /--api-key goes with --server/],
   ])('refuses %j with a clear message', (args, message) => {
