@@ -1,7 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
 import { recordGame24, type RecordedLog } from '../tasks/testing/recorded';
-import { callTotals, eventAt, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from './model-calls';
+import type { ModelAttempt, ModelPurpose } from '@/lib/contract/vocabulary';
+import {
+  attemptsText,
+  callStart,
+  callTotals,
+  callWaterfall,
+  eventAt,
+  formatClock,
+  messagesAsText,
+  modelCallsOf,
+  type ModelCallEvent,
+} from './model-calls';
 
 let run: RecordedLog;
 beforeAll(async () => {
@@ -79,5 +90,112 @@ describe('formatting', () => {
         { role: 'user', content: 'hi' },
       ]),
     ).toBe('[system]\nbe brief\n\n[user]\nhi');
+  });
+});
+
+/** A model.called event of node n1: written at `ts`, after `latencyMs`; `startedAt` when the log records it. */
+function timedCall(
+  seq: number,
+  purpose: ModelPurpose,
+  timing: { ts: number; latencyMs: number; startedAt?: number; attempts?: ModelAttempt[]; error?: string },
+): ModelCallEvent {
+  return {
+    runId: 'r',
+    seq,
+    ts: timing.ts,
+    type: 'model.called',
+    payload: {
+      nodeId: 'n1',
+      purpose,
+      modelId: 'm',
+      messages: [],
+      response: timing.error ? null : 'ok',
+      error: timing.error ?? null,
+      usage: { inputTokens: 1, outputTokens: 1 },
+      cost: null,
+      latencyMs: timing.latencyMs,
+      ...(timing.startedAt !== undefined && { startedAt: timing.startedAt }),
+      ...(timing.attempts && { attempts: timing.attempts }),
+    },
+  };
+}
+
+describe('callWaterfall', () => {
+  it('puts a node’s calls on one axis from its first start, by start, with how many ran at once', () => {
+    const waterfall = callWaterfall([
+      timedCall(5, 'evaluate', { ts: 1_700, startedAt: 1_400, latencyMs: 300 }),
+      timedCall(4, 'generate', { ts: 1_400, startedAt: 1_000, latencyMs: 400 }),
+      timedCall(6, 'evaluate', { ts: 1_800, startedAt: 1_400, latencyMs: 400 }),
+    ]);
+    expect(waterfall).toMatchObject({ startedAt: 1_000, spanMs: 800, peakInFlight: 2 });
+    expect(
+      waterfall?.rows.map((r) => [r.seq, r.purpose, r.offsetMs, r.durationMs, r.left, r.width, r.estimated]),
+    ).toEqual([
+      [4, 'generate', 0, 400, 0, 0.5, false],
+      [5, 'evaluate', 400, 300, 0.5, 0.375, false],
+      [6, 'evaluate', 400, 400, 0.5, 0.5, false],
+    ]);
+  });
+
+  it('counts calls one after another as one at a time, and says nothing when no call took any time', () => {
+    const chain = callWaterfall([
+      timedCall(1, 'generate', { ts: 200, startedAt: 100, latencyMs: 100 }),
+      timedCall(2, 'evaluate', { ts: 300, startedAt: 200, latencyMs: 100 }),
+    ]);
+    expect(chain?.peakInFlight).toBe(1);
+    expect(callWaterfall([])).toBeNull();
+    expect(callWaterfall([timedCall(1, 'generate', { ts: 5, startedAt: 5, latencyMs: 0 })])).toBeNull();
+  });
+
+  it('estimates the start of a call from a log written before starts were recorded', () => {
+    const old = timedCall(3, 'execute', { ts: 2_000, latencyMs: 250 });
+    expect(callStart(old)).toEqual({ startedAt: 1_750, estimated: true });
+    const waterfall = callWaterfall([old, timedCall(4, 'generate', { ts: 2_100, startedAt: 2_000, latencyMs: 100 })]);
+    expect(waterfall?.rows.map((r) => [r.seq, r.offsetMs, r.estimated])).toEqual([
+      [3, 0, true],
+      [4, 250, false],
+    ]);
+  });
+
+  it('draws a retried call as its attempts with the waits between them, the failures marked', () => {
+    const attempts: ModelAttempt[] = [
+      { startedAt: 0, latencyMs: 100, status: 429, error: 'rate limited', waitMs: 200 },
+      { startedAt: 300, latencyMs: 100, status: 503, error: 'overloaded', waitMs: 100 },
+      { startedAt: 500, latencyMs: 500, status: 200, error: null, waitMs: null },
+    ];
+    const waterfall = callWaterfall([
+      timedCall(7, 'generate', { ts: 1_000, startedAt: 0, latencyMs: 1_000, attempts }),
+    ]);
+    const row = waterfall?.rows[0];
+    expect(row).toMatchObject({ retries: 2, error: null, left: 0, width: 1, durationMs: 1_000 });
+    expect(row?.segments.map((s) => [s.kind, s.left, s.width, s.status, s.error !== null])).toEqual([
+      ['attempt', 0, 0.1, 429, true],
+      ['wait', 0.1, 0.2, null, false],
+      ['attempt', 0.3, 0.1, 503, true],
+      ['wait', 0.4, 0.1, null, false],
+      ['attempt', 0.5, 0.5, 200, false],
+    ]);
+    expect(row && attemptsText(row)).toBe('429, 503, 200');
+  });
+
+  it('keeps a failed call’s error, and a call made once has no segments', () => {
+    const waterfall = callWaterfall([
+      timedCall(8, 'evaluate', { ts: 300, startedAt: 100, latencyMs: 200, error: 'the server said no' }),
+      timedCall(9, 'evaluate', { ts: 300, startedAt: 200, latencyMs: 100 }),
+    ]);
+    expect(waterfall?.rows.map((r) => [r.seq, r.error, r.retries, r.segments.length])).toEqual([
+      [8, 'the server said no', 0, 0],
+      [9, null, 0, 0],
+    ]);
+  });
+
+  it('places the calls of a real recorded run inside their node’s span', () => {
+    for (const node of Object.values(run.tree.nodes)) {
+      const waterfall = callWaterfall(modelCallsOf(run.events, node.modelCallSeqs));
+      for (const row of waterfall?.rows ?? []) {
+        expect(row.left).toBeGreaterThanOrEqual(0);
+        expect(row.left + row.width).toBeLessThanOrEqual(1 + 1e-9);
+      }
+    }
   });
 });

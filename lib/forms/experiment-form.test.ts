@@ -10,6 +10,7 @@ import {
   type ExperimentDraft,
 } from './experiment-form';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
+import { DEFAULT_MAX_CONCURRENT_CALLS } from '@/lib/contract/vocabulary';
 import { defaultModelChoice, modelChoiceError, type ModelChoice } from './model-choice';
 
 const openai = (patch: Partial<ModelChoice> = {}): ModelChoice => ({
@@ -110,6 +111,9 @@ describe('experimentRequest', () => {
     expect(configChanges({ ...DEFAULT_TOT_CONFIG, explorationStrategy: 'dfs' })).toEqual({
       explorationStrategy: 'dfs',
     });
+    // the calls in flight at their own default are no change; any other figure is
+    expect(configChanges({ ...DEFAULT_TOT_CONFIG, maxConcurrentCalls: DEFAULT_MAX_CONCURRENT_CALLS })).toEqual({});
+    expect(configChanges({ ...DEFAULT_TOT_CONFIG, maxConcurrentCalls: 2 })).toEqual({ maxConcurrentCalls: 2 });
   });
 });
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
 import { modelSpecSchema } from '@/lib/contract/model-spec';
+import { DEFAULT_MAX_CONCURRENT_CALLS } from '@/lib/contract/vocabulary';
 import {
   ADVANCED_FIELDS,
   FIELD_ORDER,
+  FORM_CONFIG_DEFAULTS,
   NUMBER_FIELDS,
   advancedSummary,
   costCapError,
@@ -28,7 +30,8 @@ const withValues = (patch: Partial<FormValues>): FormValues => ({ ...initialValu
 describe('the form fields', () => {
   it('cover every config field once, plus the model settings', () => {
     const names = [...NUMBER_FIELDS.map((f) => f.name), 'explorationStrategy'].sort();
-    expect(names).toEqual([...Object.keys(DEFAULT_TOT_CONFIG), 'seed', 'latencyMs'].sort());
+    // the engine's defaults, and the optional fields that have their own default (the calls in flight)
+    expect(names).toEqual([...Object.keys(DEFAULT_TOT_CONFIG), 'maxConcurrentCalls', 'seed', 'latencyMs'].sort());
     expect(new Set(FIELD_ORDER).size).toBe(FIELD_ORDER.length);
   });
 
@@ -55,13 +58,14 @@ describe('defaults', () => {
     expect(initialValues('open-goal').goal).toMatch(/Postgres/);
   });
 
-  it('parse back to DEFAULT_TOT_CONFIG exactly', () => {
+  it('parse back to DEFAULT_TOT_CONFIG exactly, with the default calls in flight said', () => {
     const { input, errors } = parseForm(initialValues('game24'));
     expect(errors).toEqual({});
+    expect(FORM_CONFIG_DEFAULTS).toEqual({ ...DEFAULT_TOT_CONFIG, maxConcurrentCalls: DEFAULT_MAX_CONCURRENT_CALLS });
     expect(input).toEqual({
       taskId: 'game24',
       goal: '4 9 10 13',
-      config: DEFAULT_TOT_CONFIG,
+      config: FORM_CONFIG_DEFAULTS,
       model: { provider: 'simulated', seed: 3, latencyMs: 150 },
     });
   });
@@ -122,6 +126,26 @@ describe('parseForm', () => {
     expect(costCapError('1.5')).toBeNull();
     expect(costCapError('0')).toBe('Must be more than 0');
     expect(costCapError('x')).toBe('Must be a number');
+  });
+
+  it('takes the calls in flight as a whole number of 1 to 64, checked by the config schema', () => {
+    const field = NUMBER_FIELDS.find((f) => f.name === 'maxConcurrentCalls');
+    expect(field).toMatchObject({ label: 'Calls in flight', group: 'limits', advanced: false, nullable: false });
+    expect(field?.hint).toBe('model calls of this run at once; the log is the same at any value');
+    expect(rangeText(field!)).toBe('1–64');
+    expect(initialValues('game24').maxConcurrentCalls).toBe(String(DEFAULT_MAX_CONCURRENT_CALLS));
+    expect(parseForm(withValues({ maxConcurrentCalls: '16' })).input?.config.maxConcurrentCalls).toBe(16);
+    expect(parseForm(withValues({ maxConcurrentCalls: '1' })).errors).toEqual({});
+    expect(parseForm(withValues({ maxConcurrentCalls: '0' })).errors.maxConcurrentCalls).toBe('Must be at least 1');
+    expect(parseForm(withValues({ maxConcurrentCalls: '65' })).errors.maxConcurrentCalls).toBe('Must be at most 64');
+    expect(parseForm(withValues({ maxConcurrentCalls: '2.5' })).errors.maxConcurrentCalls).toBe(
+      'Must be a whole number',
+    );
+    expect(parseForm(withValues({ maxConcurrentCalls: '' })).errors.maxConcurrentCalls).toBe('Required');
+    // the server's word on it lands beside the field
+    expect(serverErrors({ message: 'too big', data: { field: 'config.maxConcurrentCalls' } }).fields).toEqual({
+      maxConcurrentCalls: 'Too big',
+    });
   });
 
   it("checks the goal with the task's own rule and trims it", () => {

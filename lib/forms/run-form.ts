@@ -8,7 +8,13 @@
 import { z } from 'zod';
 import { simulatedSettingsSchema } from '@/lib/contract/model-spec';
 import { GOAL_MAX_LENGTH, TASK_INFO, taskInfo, type TaskId } from '@/lib/contract/tasks';
-import { type ExplorationStrategy, type ToTConfig, toTConfigFields, toTConfigSchema } from '@/lib/contract/vocabulary';
+import {
+  DEFAULT_MAX_CONCURRENT_CALLS,
+  type ExplorationStrategy,
+  type ToTConfig,
+  toTConfigFields,
+  toTConfigSchema,
+} from '@/lib/contract/vocabulary';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
 import { modelChoiceError, modelSpec, type ModelChoice, type ModelSpecInput } from './model-choice';
 
@@ -143,6 +149,12 @@ export const NUMBER_FIELDS: readonly NumberFieldSpec[] = [
     step: 0.1,
   }),
   spec({
+    name: 'maxConcurrentCalls',
+    label: 'Calls in flight',
+    hint: 'model calls of this run at once; the log is the same at any value',
+    group: 'limits',
+  }),
+  spec({
     name: 'maxIterationsPerBranch',
     label: 'Turns per branch',
     hint: 'model turns per sub-goal',
@@ -171,7 +183,16 @@ export const FIELD_ORDER: readonly FieldName[] = [
   ...GROUPS.flatMap((g) => NUMBER_FIELDS.filter((f) => f.group === g.id).map((f) => f.name)),
 ];
 
-const CONFIG_KEYS = Object.keys(DEFAULT_TOT_CONFIG) as ConfigKey[];
+/**
+ * The config the form starts from: the engine's defaults, and the optional fields' own (absent from a config means
+ * the default, so a form sends the figure it shows).
+ */
+export const FORM_CONFIG_DEFAULTS: Readonly<ToTConfig> = Object.freeze({
+  maxConcurrentCalls: DEFAULT_MAX_CONCURRENT_CALLS,
+  ...DEFAULT_TOT_CONFIG,
+});
+
+const CONFIG_KEYS = Object.keys(FORM_CONFIG_DEFAULTS) as ConfigKey[];
 
 function isConfigKey(name: string): name is ConfigKey {
   return (CONFIG_KEYS as string[]).includes(name);
@@ -193,8 +214,8 @@ export function rangeText(field: NumberFieldSpec): string | null {
 export function defaultSettings(): Omit<FormValues, 'taskId' | 'goal'> {
   const config = Object.fromEntries(
     CONFIG_KEYS.map((key) => {
-      const value = DEFAULT_TOT_CONFIG[key];
-      return [key, value === null ? '' : String(value)];
+      const value = FORM_CONFIG_DEFAULTS[key];
+      return [key, value === null || value === undefined ? '' : String(value)];
     }),
   ) as Record<ConfigKey, string>;
   return { ...config, seed: String(DEFAULT_MODEL.seed), latencyMs: String(DEFAULT_MODEL.latencyMs) };

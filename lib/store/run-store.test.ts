@@ -236,3 +236,18 @@ describe('the next node of a search Arborist does not run', () => {
     expect(store.getState().nextNodeId).toBeNull();
   });
 });
+
+describe('the calls in flight', () => {
+  it('keep the stream’s newest figure apart from the log, a repeated figure changing nothing', () => {
+    const store = createRunStore('r', () => {});
+    expect(store.getState().callsInFlight).toBeNull();
+    let writes = 0;
+    store.subscribe(() => writes++);
+    store.getState().setCallsInFlight(3);
+    store.getState().setCallsInFlight(3);
+    expect(store.getState().callsInFlight).toBe(3);
+    expect(writes).toBe(1);
+    expect(store.getState().version).toBe(0); // not an event: the tree and the history are as they were
+    expect(store.getState().eventCount).toBe(0);
+  });
+});

@@ -18,6 +18,8 @@
  * Breakpoints: the live tree's list and the hit it is stopped at (what commands act on, whatever step is on screen),
  * and the hits along the log (breakpoints.ts): a running run's stops, or, once it has ended, its list (or the local
  * one the person edits here, never sent) as a query over the whole history, judged once per change of list or log.
+ * The running run's calls in flight (callsInFlight) come beside the log on its stream: a transient figure for the
+ * header, kept as the newest value, never folded or part of any tree.
  * A store per run page (createRunStore), never a module-global store. Not responsible for fetching (the page).
  */
 import { createStore } from 'zustand/vanilla';
@@ -79,6 +81,8 @@ export interface RunViewState extends Derived {
   showDropped: boolean;
   openFolds: ReadonlySet<string>;
   followLive: boolean;
+  /** The running run's model calls in flight, as its stream last said (null: not said on this connection). */
+  callsInFlight: number | null;
   receive(event: ExplorationEvent): void;
   receiveMany(events: readonly ExplorationEvent[]): void;
   /**
@@ -99,6 +103,7 @@ export interface RunViewState extends Derived {
   /** Sets the ended run's local list (null: back to the run's own). */
   setLocalBreakpoints(list: readonly Breakpoint[] | null): void;
   setView(patch: Partial<Pick<RunViewState, 'foldDeadEnds' | 'showDropped' | 'followLive'>>): void;
+  setCallsInFlight(count: number | null): void;
 }
 
 export type RunStore = ReturnType<typeof createRunStore>;
@@ -256,6 +261,7 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       showDropped: true,
       openFolds: new Set<string>(),
       followLive: true,
+      callsInFlight: null,
 
       receive: (event) => enqueue([event]),
       receiveMany: (events) => enqueue(events),
@@ -330,6 +336,10 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       setLocalBreakpoints(list) {
         if (get().localBreakpoints === list) return;
         set({ localBreakpoints: list, ...hitsNow(list) });
+      },
+
+      setCallsInFlight(count) {
+        if (get().callsInFlight !== count) set({ callsInFlight: count });
       },
 
       setView(patch) {

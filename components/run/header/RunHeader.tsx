@@ -21,6 +21,7 @@ import layout from '../page/RunLayout.module.css';
 import { useRunStore } from '../page/RunStoreContext';
 import type { ConnectionState, RunConnection } from '../page/useRunEvents';
 import type { RunCommands } from '../steering/useRunCommands';
+import { CallsInFlight } from './CallsInFlight';
 import { ExportButton } from './ExportButton';
 import { ExternalBadge } from './ExternalBadge';
 import { TraceBadge } from './TraceBadge';
@@ -92,7 +93,7 @@ export function RunHeader({
   return (
     <header className={`run-header ${layout.header}`} data-testid="run-header" data-run-id={runId}>
       <div className={layout.row}>
-        <RunTitle run={run} status={status} />
+        <RunTitle run={run} status={status} connection={connection.state} />
         {/* what fits of the figures, then the run's settings; the rest wraps out of sight (all are in "more") */}
         <div className={layout.info} data-testid="run-stats">
           <span className={layout.infoStart} />
@@ -178,8 +179,11 @@ export function RunHeader({
   );
 }
 
-/** The status badge, the run's name, its marks (imported, external) and the step on screen when travelling. */
-function RunTitle({ run, status }: { run: RunRecord; status: string }) {
+/**
+ * The status badge with the calls in flight while it runs, the run's name, its marks (imported, external) and the
+ * step on screen when travelling.
+ */
+function RunTitle({ run, status, connection }: { run: RunRecord; status: string; connection: ConnectionState }) {
   const goal = useRunStore((s) => s.tree.goal);
   const taskId = useRunStore((s) => s.tree.taskId);
   // a code run on a benchmark project is named by the project's title (its goal, "project: bench/<id>", says little)
@@ -193,6 +197,7 @@ function RunTitle({ run, status }: { run: RunRecord; status: string }) {
       <span className={`badge st-${status}`} data-testid="run-status">
         {status === 'paused' && atBreakpoint ? 'paused at a breakpoint' : status}
       </span>
+      <CallsInFlight status={status} connection={connection} />
       <h1 title={goal || run?.goal} data-testid="run-title">
         {bench?.title ?? (goal || run?.goal || 'Run')}
       </h1>

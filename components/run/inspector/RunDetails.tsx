@@ -1,13 +1,14 @@
 'use client';
 // The root's view in the inspector: the run itself. The goal, task, model and config (an imported run says from
-// what); where the search is (stats); and once finished, its output (a code run's as its public output: the change
-// and its patch, PublicOutput.tsx), why it finished, whether the answer was
-// verified and where it came from. The tree's stats are updated in place, so this view follows `version`; it is
-// shown for the root only. A search Arborist does not run shows its own config in place of the engine's (then only
-// the defaults) and the commands asked of its client, each with its answer.
+// what; the limit of calls in flight among it); where the search is (stats, the attempts its backend retried when
+// there were any); and once finished, its output (a code run's as its public output: the change and its patch,
+// PublicOutput.tsx), why it finished, whether the answer was verified and where it came from. The tree's stats are
+// updated in place, so this view follows `version`; it is shown for the root only. A search Arborist does not run
+// shows its own config in place of the engine's (then only the defaults) and the commands asked of its client, each
+// with its answer.
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
-import type { AnswerSource, ToTConfig } from '@/lib/contract/vocabulary';
+import { type AnswerSource, DEFAULT_MAX_CONCURRENT_CALLS, type ToTConfig } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
 import { parseCodeOutput } from '@/lib/contract/code';
@@ -43,6 +44,7 @@ const CONFIG_ROWS: { key: keyof ToTConfig; label: string }[] = [
   { key: 'maxIterationsPerBranch', label: 'turns per branch' },
   { key: 'timeout', label: 'timeout' },
   { key: 'maxCostUsd', label: 'cost cap' },
+  { key: 'maxConcurrentCalls', label: 'calls in flight' },
   { key: 'confidenceWeight', label: 'confidence weight' },
   { key: 'progressWeight', label: 'progress weight' },
   { key: 'noveltyWeight', label: 'novelty weight' },
@@ -52,6 +54,9 @@ function configValue(config: ToTConfig, key: keyof ToTConfig): string {
   const value = config[key];
   if (key === 'timeout') return value === null ? 'none' : formatDuration(value as number);
   if (key === 'maxCostUsd') return typeof value === 'number' ? formatCost(value) : 'none';
+  // a config stored before the limit existed, or made without it, runs at the default
+  if (key === 'maxConcurrentCalls')
+    return value === undefined ? `${DEFAULT_MAX_CONCURRENT_CALLS} (default)` : String(value);
   if (typeof value === 'number' && !Number.isInteger(value)) return formatScore(value);
   return String(value);
 }
@@ -141,6 +146,10 @@ export function RunDetails({ runId }: { runId: string }) {
           {tree.external && <Stat label="pruned by the search" value={stats.searchPrunes} />}
           <Stat label="backtracks" value={stats.backtrackCount} />
           <Stat label="model calls" value={`${stats.modelCalls} (${stats.llmCalls} own)`} />
+          {/* HTTP attempts a backend made again (a 429, a 5xx); absent from stats stored before retries were counted */}
+          {(stats.retries ?? 0) > 0 && (
+            <Stat label="retried attempts" value={stats.retries} testId="inspector-retries" />
+          )}
           <Stat
             label="tokens in / out"
             value={`${formatTokens(stats.tokenUsage.inputTokens)} / ${formatTokens(stats.tokenUsage.outputTokens)}`}
@@ -235,7 +244,7 @@ function ConfigSection({ tree }: { tree: ThoughtTree }) {
     <Section title="Config">
       <dl className={styles.configGrid}>
         {CONFIG_ROWS.map(({ key, label }) => (
-          <div key={key} className={styles.configRow}>
+          <div key={key} className={styles.configRow} data-key={key}>
             <dt>{label}</dt>
             <dd>{configValue(tree.config, key)}</dd>
           </div>
@@ -259,9 +268,9 @@ function ImportedFact({ tag }: { tag: string }) {
   );
 }
 
-function Stat({ label, value }: { label: string; value: string | number }) {
+function Stat({ label, value, testId }: { label: string; value: string | number; testId?: string }) {
   return (
-    <div className={styles.stat}>
+    <div className={styles.stat} data-testid={testId}>
       <dt>{label}</dt>
       <dd>{value}</dd>
     </div>

@@ -1,6 +1,6 @@
 'use client';
 // The inspector's sections shared by branch nodes and the root: scores, dropped candidates, times, usage, family,
-// model calls, and the scrollable copyable text box long texts go in. Each reads the smallest slice it needs:
+// model calls (their waterfall first: CallWaterfall.tsx), and the scrollable copyable text box long texts go in. Each reads the smallest slice it needs:
 // a node's events by seq (events never change once applied), other nodes one by one.
 // Not responsible for the node's head and commands (NodeDetails) or the run's own facts (RunDetails).
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { useRunAccess } from '../page/RunAccess';
 import { useRunStore } from '../page/RunStoreContext';
 import { formatOffset } from '@/lib/event-log/index';
 import { callTotals, formatClock, messagesAsText, modelCallsOf, type ModelCallEvent } from '@/lib/event-log/index';
+import { CallWaterfall } from './CallWaterfall';
 import styles from './Inspector.module.css';
 
 export function Section({
@@ -385,6 +386,7 @@ export function ModelCalls({ node }: { node: ThoughtNode }) {
       aside={`${node.modelCallSeqs.length}${totals.errors ? ` · ${totals.errors} failed` : ''} · ${formatDuration(totals.latencyMs)}${missing > 0 ? ' so far' : ''}`}
       testId="inspector-model-calls"
     >
+      <CallWaterfall calls={calls} />
       <div className={styles.calls}>
         {calls.map((call) => (
           <ModelCallItem key={call.seq} call={call} />

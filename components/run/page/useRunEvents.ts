@@ -1,10 +1,11 @@
 'use client';
 // Streams a run into its store, through React Query and tRPC. The latest tree comes first (run.snapshot: one stored
 // snapshot, not the log), so a long run is drawn and usable at once; the live subscription (SSE) follows from its
-// seq, resuming from the last one received on reconnect. The history from seq 1 is paged in behind (run.events,
-// light: model calls without their prompts) for time travel, the timeline and the event log: one query per page,
-// keyed by where the store's history reaches (eventCount), so folding a page asks for the next; it changes the
-// store's history, not the tree on screen. React Query retries a history page while it may succeed later
+// seq, resuming from the last one received on reconnect, and brings the running run's calls in flight between the
+// events (a transient figure, into the store's callsInFlight; never folded). The history from seq 1 is paged in
+// behind (run.events, light: model calls without their prompts) for time travel, the timeline and the event log:
+// one query per page, keyed by where the store's history reaches (eventCount), so folding a page asks for the next;
+// it changes the store's history, not the tree on screen. React Query retries a history page while it may succeed later
 // (lib/store/run-stream.ts; a failed snapshot is not retried: the stream then starts from seq 1),
 // cancels what the page no longer needs, and never asks twice for what it has (the log does not change).
 // Each query folds its answer into this page's store and keeps only a few numbers in the cache (the store holds
@@ -84,10 +85,14 @@ export function useRunEvents(runId: string) {
   const [opened, setOpened] = useState(false);
   const subscription = useSubscription(
     trpc.run.onEvents.subscriptionOptions(
-      startAfter === null ? skipToken : { runId, lastEventId: startAfter > 0 ? String(startAfter) : null },
+      startAfter === null ? skipToken : { runId, lastEventId: startAfter > 0 ? String(startAfter) : null, live: true },
       {
         onStarted: () => setOpened(true),
         onData: (message) => {
+          if ('live' in message.data) {
+            store.getState().setCallsInFlight(message.data.live.callsInFlight);
+            return;
+          }
           store.getState().receive(message.data);
           if (!received) setReceived(true);
           if (message.data.type === 'run.finished' || message.data.type === 'run.failed') setBroughtEnd(true);

@@ -5,6 +5,9 @@
  * cluster's listener (lib/server/cluster/notifications.ts) tells each subscriber `more` when PostgreSQL announces a
  * committed batch, from whichever instance wrote it, and `more` without a seq after a reconnect (read again: a
  * notification may have been missed).
+ * Beside the log it carries one transient figure per run, never stored: the run's model calls in flight (issue 30,
+ * `publishLive`), for the run header. Only the newest matters, so the bus keeps the newest for a follower that
+ * subscribes later and drops it when the run's streams close; it reaches followers in this process only.
  * Not responsible for catch-up from the database (the subscription does that) or for reaching other processes.
  */
 import type { ExplorationEvent } from '../../contract/events';
@@ -13,7 +16,14 @@ export type BusMessage =
   | { kind: 'events'; events: ExplorationEvent[] }
   /** The table has more of the run's log, up to `seq` (unknown after a reconnect: read whatever is there). */
   | { kind: 'more'; seq: number | null }
-  | { kind: 'closed'; reason: string };
+  | { kind: 'closed'; reason: string }
+  /** A transient figure of the live run (not an event, not in the log): only the newest counts. */
+  | { kind: 'live'; live: LiveFigures };
+
+/** What a running run says about itself that is not part of its log: how many of its model calls are in flight. */
+export interface LiveFigures {
+  callsInFlight: number;
+}
 /** The close reason that ends every stream of an instance going away, whatever its run's state. */
 export const STREAMS_CLOSING = 'the server is shutting down';
 
@@ -29,6 +39,7 @@ export interface EventBusOptions {
 
 export class EventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly latestLive = new Map<string, LiveFigures>();
   readonly carriesEvents: boolean;
 
   constructor(options: EventBusOptions = {}) {
@@ -60,8 +71,25 @@ export class EventBus {
     for (const runId of [...this.listeners.keys()]) this.announce(runId, null);
   }
 
+  /** The live run's transient figures (the run manager throttles them); kept only until the run's streams close. */
+  publishLive(runId: string, live: LiveFigures): void {
+    this.latestLive.set(runId, live);
+    this.deliver(runId, { kind: 'live', live });
+  }
+
+  /** The newest figures of a live run, for a follower arriving mid-run (null: none said, or the run stopped). */
+  liveOf(runId: string): LiveFigures | null {
+    return this.latestLive.get(runId) ?? null;
+  }
+
+  /** The run stopped here: a later follower is told nothing (its page hides the figure once the run is not running). */
+  clearLive(runId: string): void {
+    this.latestLive.delete(runId);
+  }
+
   /** No more events will come for this run from here (it finished, failed, stopped or was deleted). */
   close(runId: string, reason: string): void {
+    this.latestLive.delete(runId);
     this.deliver(runId, { kind: 'closed', reason });
   }
 

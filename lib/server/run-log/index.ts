@@ -7,7 +7,7 @@
  * Not responsible for anything itself: the room's files hold the definitions.
  */
 export { type EventDraft, numberDrafts } from './drafts';
-export { type BusMessage, EventBus, STREAMS_CLOSING } from './event-bus';
+export { type BusMessage, EventBus, type LiveFigures, STREAMS_CLOSING } from './event-bus';
 export {
   countEvents,
   EventAppendError,

@@ -11,6 +11,8 @@
  * that claims a run's lease executes it, every batch is written only while that lease is held (checked inside the
  * batch's transaction), a run whose lease is lost is detached (stopped here, nothing more written: another instance
  * owns its log), and commands for a run executing elsewhere are forwarded to its instance.
+ * A live run's calls in flight (the engine's count) go to its followers on this instance as a transient figure of
+ * the bus, throttled (calls-in-flight.ts), never to the log.
  * Not responsible for the search (lib/engine), writing the log (run-log/), external runs (ingest/, which the routers
  * send their commands to) or the API's shape (trpc/).
  */
@@ -56,6 +58,7 @@ import { findRunsByStatus, getRun } from '../repositories/runs';
 import { hasEnded } from '../../contract/run-status';
 import type { Breakpoint } from '../../contract/breakpoints';
 import { admitNewRun, type Caller } from './policy';
+import { CallsInFlightRelay } from './calls-in-flight';
 
 /**
  * Whether a failed write means the log is no longer this instance's to write (cluster mode): its lease was taken over,
@@ -121,6 +124,8 @@ export interface StartRunInput {
 
 interface LiveRun extends RunWriteState {
   control: ExplorationControl;
+  /** The engine's count of calls in flight, on its way to the run's followers (not the log). */
+  callsInFlight: CallsInFlightRelay;
   /** Settles when the run has stopped and everything is written. */
   done: Promise<void>;
 }
@@ -492,6 +497,7 @@ export class RunManager implements ClusterHost {
     if (!live) return;
     if (!live.detached) this.log.info(`run detached: ${why}`, { runId });
     live.detached = true;
+    live.callsInFlight.stop(); // another instance may run it now: its figure is not this one's to say
     dropPending(live);
     live.abort.abort(new Error(`detached: ${why}`));
     await live.done;
@@ -544,6 +550,9 @@ export class RunManager implements ClusterHost {
     const run: LiveRun = {
       ...createWriteState(runId, createEmptyTree(runId)),
       control: new ExplorationControl(),
+      callsInFlight: new CallsInFlightRelay({
+        send: (callsInFlight) => this.runLog.bus.publishLive(runId, { callsInFlight }),
+      }),
       done: new Promise<void>((resolve) => (finish = resolve)),
     };
     this.live.set(runId, run);
@@ -551,6 +560,8 @@ export class RunManager implements ClusterHost {
       .catch((error: unknown) => this.log.error('run failed', { runId, error }))
       .finally(async () => {
         this.live.delete(runId);
+        run.callsInFlight.stop();
+        this.runLog.bus.clearLive(runId);
         // a run whose log ended was ended by the log room with the batch that ended it (snapshot, streams closed);
         // one that stopped otherwise (a write failed, even after the tree in memory ended) has its streams closed and
         // Prisma's queries forgotten here. A detached run's log goes on elsewhere (or after the next start): its
@@ -583,6 +594,7 @@ export class RunManager implements ClusterHost {
         control: run.control,
         abortSignal: run.abort.signal,
         onCommit: (group: ExplorationEvent[]) => this.enqueueWrite(run, group),
+        onCallsInFlight: (count: number) => run.callsInFlight.report(count),
         prices: loadPriceTable(env),
         // team mode's daily budget: what the run's owner may still spend today, read as it starts (a queued run may
         // start hours after it was made, and a resume continues on the day it resumes)

@@ -1,7 +1,9 @@
 // The live stream over a long run: however many times it waits for the next batch, it holds one abort listener on
 // the client's signal (a listener per wait piled up on a long run: a leak, and Node's MaxListenersExceeded warning).
 // A follower slower than its run holds a bounded number of events (the rest it reads from the table) and still gets
-// every event once, in order; the NDJSON body is pulled a page at a time, only as fast as its client reads.
+// every event once, in order; the NDJSON body is pulled a page at a time, only as fast as its client reads. A
+// follower that asks gets the running run's live figures (its calls in flight) between the pages: the newest only,
+// at once when it subscribes mid-run; the others, and the log, never see them.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
@@ -12,8 +14,10 @@ import {
   FollowerInbox,
   INBOX_EVENTS,
   ndjsonBody,
+  type RunStreamItem,
   streamRunEventPages,
   streamRunEvents,
+  streamRunItems,
 } from './event-stream';
 import { servicesPerTest } from '../testing/services';
 
@@ -77,6 +81,67 @@ describe('FollowerInbox', () => {
     expect(inbox.length).toBe(1);
     expect(inbox.shift()).toEqual({ kind: 'more', seq: null });
     expect(shared).toEqual({ kind: 'more', seq: 5 });
+  });
+});
+
+describe('live figures in the inbox', () => {
+  it('wait in a slot of their own, the newest replacing the last, apart from the log’s messages', () => {
+    const inbox = new FollowerInbox();
+    expect(inbox.empty).toBe(true);
+    inbox.push({ kind: 'live', live: { callsInFlight: 3 } });
+    inbox.push({ kind: 'events', events: batch(1, 2) });
+    inbox.push({ kind: 'live', live: { callsInFlight: 5 } });
+    expect(inbox.length).toBe(1);
+    expect(inbox.events).toBe(2);
+    expect(inbox.takeLive()).toEqual({ callsInFlight: 5 });
+    expect(inbox.takeLive()).toBeNull();
+    expect(inbox.empty).toBe(false);
+    inbox.shift();
+    expect(inbox.empty).toBe(true);
+    inbox.push({ kind: 'live', live: { callsInFlight: 0 } });
+    expect(inbox.empty).toBe(false); // a figure alone wakes the follower
+  });
+});
+
+describe('streamRunItems with live figures', () => {
+  it('gives a follower that asks the newest figure, at once when it subscribes mid-run, and no one else', async () => {
+    // a run that waits as queued (no slot), so the only figures are the test's own (in a real run the run manager
+    // says the engine's count: lib/server/trpc/router.test.ts)
+    const s = testServices.create({ maxConcurrentRuns: 0 });
+    const { id } = await s.manager.create({
+      taskId: 'game24',
+      goal: '4 9 10 13',
+      model: { provider: 'simulated', seed: 3, latencyMs: 0 },
+    });
+    const base = { prisma: s.prisma, bus: s.bus, runId: id, afterSeq: 0, follow: true };
+    s.bus.publishLive(id, { callsInFlight: 2 });
+    const withLive = streamRunItems({ ...base, live: true });
+    const plain = streamRunEventPages(base);
+    const items: RunStreamItem[] = [];
+    for (;;) {
+      const next = await withLive.next();
+      if (next.done) break;
+      items.push(next.value);
+      if (next.value.kind === 'live') break;
+    }
+    // the catch-up pages first, then the figure said before it subscribed
+    expect(items.at(-1)).toEqual({ kind: 'live', live: { callsInFlight: 2 } });
+    expect(items.slice(0, -1).every((item) => item.kind === 'events')).toBe(true);
+    s.bus.publishLive(id, { callsInFlight: 4 });
+    s.bus.publishLive(id, { callsInFlight: 6 });
+    let newest: RunStreamItem | undefined;
+    do newest = (await withLive.next()).value as RunStreamItem;
+    while (newest.kind !== 'live');
+    expect(newest).toEqual({ kind: 'live', live: { callsInFlight: 6 } }); // the newest only: 4 was never sent
+    await s.manager.command(id, { type: 'abort', actor: 'test' });
+    await s.manager.settled(id);
+    const rest: RunStreamItem[] = [];
+    for await (const item of withLive) rest.push(item);
+    expect(rest.at(-1)).toMatchObject({ kind: 'events' }); // it ends with the log, not a figure
+    const pages: ExplorationEvent[][] = [];
+    for await (const page of plain) pages.push(page);
+    expect(pages.flat().every((e) => typeof e.seq === 'number')).toBe(true);
+    expect(pages.flat().at(-1)?.type).toBe('run.finished');
   });
 });
 

@@ -9,11 +9,13 @@
  * chunk (one chunk per event made a 159 MB log 100k socket writes). A reader slower than the run keeps at most
  * INBOX_EVENTS events of the bus in memory: past that it is told `more` and reads them from the table when it gets there
  * (committed before published, so nothing is lost), instead of holding a copy of the whole run.
+ * A follower that asks (`live`, the run page's subscription) also gets the run's transient figures between the pages
+ * (its calls in flight: run-log/event-bus.ts `publishLive`): never stored, only the newest kept, never in a download.
  * Not responsible for SSE framing or for resuming clients (they pass their last seq back).
  */
 import type { ExplorationEvent } from '../../contract/events';
 import type { PrismaClient } from '../db/client';
-import { type BusMessage, type EventBus, STREAMS_CLOSING } from '../run-log/index';
+import { type BusMessage, type EventBus, type LiveFigures, STREAMS_CLOSING } from '../run-log/index';
 import { listEvents } from '../run-log/index';
 import { getRun } from '../repositories/runs';
 import { hasEnded } from '../../contract/run-status';
@@ -36,7 +38,12 @@ export interface StreamOptions {
   /** Keep streaming live events until the run finishes (false: stop after the stored ones). */
   follow: boolean;
   signal?: AbortSignal;
+  /** Also the live run's transient figures (items of kind `live`, streamRunItems only); default none. */
+  live?: boolean;
 }
+
+/** What a follower of a run receives: a page of its log, or the live run's newest transient figures. */
+export type RunStreamItem = { kind: 'events'; events: ExplorationEvent[] } | { kind: 'live'; live: LiveFigures };
 
 /** The run's events one at a time (the tRPC subscription, tests). */
 export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<ExplorationEvent> {
@@ -46,20 +53,33 @@ export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<E
 /**
  * Where a follower's messages wait: a batch of events while fewer than INBOX_EVENTS are held, else a `more` up to its
  * last seq; consecutive `more`s merge into one (a reconnect's unknown seq wins: read everything, then check the end).
+ * The live figures wait in one slot of their own, the newest replacing the last: a slow follower holds one, however
+ * often they change, and gets them ahead of the pages still waiting (they say how the run is now).
  */
 export class FollowerInbox {
   private readonly messages: BusMessage[] = [];
   private held = 0;
+  private live: LiveFigures | null = null;
 
   get events(): number {
     return this.held;
   }
 
+  /** Messages of the log waiting (the live slot is not one). */
   get length(): number {
     return this.messages.length;
   }
 
+  /** Whether anything waits: a message of the log or live figures. */
+  get empty(): boolean {
+    return this.messages.length === 0 && this.live === null;
+  }
+
   push(message: BusMessage): void {
+    if (message.kind === 'live') {
+      this.live = message.live;
+      return;
+    }
     let next = message;
     if (next.kind === 'events') {
       const last = next.events.at(-1);
@@ -76,6 +96,13 @@ export class FollowerInbox {
     this.messages.push(next);
   }
 
+  /** The newest live figures not taken yet (null: none since the last take). */
+  takeLive(): LiveFigures | null {
+    const live = this.live;
+    this.live = null;
+    return live;
+  }
+
   shift(): BusMessage | undefined {
     const message = this.messages.shift();
     if (message?.kind === 'events') this.held -= message.events.length;
@@ -85,29 +112,39 @@ export class FollowerInbox {
 
 /** The run's events a page at a time: pages of the table, then each committed batch as it is published. */
 export async function* streamRunEventPages(options: StreamOptions): AsyncGenerator<ExplorationEvent[]> {
+  for await (const item of streamRunItems({ ...options, live: false })) if (item.kind === 'events') yield item.events;
+}
+
+/** The run's events a page at a time and, when asked (`live`), its transient figures between them. */
+export async function* streamRunItems(options: StreamOptions): AsyncGenerator<RunStreamItem> {
   const { prisma, bus, runId, signal } = options;
+  const live = options.live ?? false;
   const inbox = new FollowerInbox();
   let wake: (() => void) | null = null;
   const unsubscribe = options.follow
     ? bus.subscribe(runId, (message) => {
+        if (message.kind === 'live' && !live) return;
         inbox.push(message);
         wake?.();
       })
     : () => {};
+  // a follower arriving mid-run learns the figures at once, not at their next change
+  const already = live && options.follow ? bus.liveOf(runId) : null;
+  if (already) inbox.push({ kind: 'live', live: already });
   // one abort listener for the whole stream (a listener per wait would pile up over a long run's batches)
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort, { once: true });
   let cursor = options.afterSeq;
   let finished = false;
 
-  async function* fromDatabase(): AsyncGenerator<ExplorationEvent[]> {
+  async function* fromDatabase(): AsyncGenerator<RunStreamItem> {
     for (;;) {
       const page = await listEvents(prisma, runId, { afterSeq: cursor, limit: PAGE });
       const last = page.at(-1);
       if (last) {
         cursor = last.seq;
         if (page.some(isLast)) finished = true;
-        yield page;
+        yield { kind: 'events', events: page };
       }
       if (page.length < PAGE) return;
     }
@@ -122,7 +159,12 @@ export async function* streamRunEventPages(options: StreamOptions): AsyncGenerat
       return;
     }
     while (!signal?.aborted && !finished) {
-      if (inbox.length === 0) {
+      const figures = inbox.takeLive();
+      if (figures) {
+        yield { kind: 'live', live: figures };
+        continue;
+      }
+      if (inbox.empty) {
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
@@ -152,12 +194,13 @@ export async function* streamRunEventPages(options: StreamOptions): AsyncGenerat
         if (bus.carriesEvents && after.status !== 'queued') return;
         continue;
       }
+      if (message.kind === 'live') continue; // never queued: live figures wait in their own slot
       let fresh: ExplorationEvent[] = [];
       for (const event of message.events) {
         if (event.seq <= cursor) continue;
         if (event.seq > cursor + 1) {
           // a gap (never expected): what is taken so far first, then the table up to here
-          if (fresh.length) yield fresh;
+          if (fresh.length) yield { kind: 'events', events: fresh };
           fresh = [];
           yield* fromDatabase();
           if (event.seq <= cursor) continue;
@@ -166,7 +209,7 @@ export async function* streamRunEventPages(options: StreamOptions): AsyncGenerat
         if (isLast(event)) finished = true;
         fresh.push(event);
       }
-      if (fresh.length) yield fresh;
+      if (fresh.length) yield { kind: 'events', events: fresh };
     }
   } finally {
     unsubscribe();

@@ -286,6 +286,36 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
       expect(seqs).toEqual(seqs.map((_, i) => i + 1));
       expect(rest.events.at(-1)?.type).toBe('run.finished');
     });
+
+    it('carries a slow run’s calls in flight between its events when asked, tracked by the last seq, never stored', async () => {
+      const { s, api } = await setup();
+      const limit = 4;
+      const { id } = await api.run.create({ ...game(3, 150), config: { maxConcurrentCalls: limit } });
+      // a follower that did not ask sees events only, whatever the run says about itself meanwhile
+      const plain = collect(await api.run.onEvents({ runId: id }));
+      const figures: { id: string; callsInFlight: number }[] = [];
+      let lastSeq = 0;
+      for await (const item of await api.run.onEvents({ runId: id, live: true })) {
+        const [trackedId, data] = item as unknown as [string, ExplorationEvent | { live: { callsInFlight: number } }];
+        if (!('live' in data)) {
+          lastSeq = data.seq;
+          continue;
+        }
+        // a figure resumes a reconnect after the events sent so far, never past them
+        expect(trackedId).toBe(String(lastSeq));
+        figures.push({ id: trackedId, callsInFlight: data.live.callsInFlight });
+        if (data.live.callsInFlight > 0) break;
+      }
+      expect(figures.at(-1)?.callsInFlight).toBeGreaterThan(0);
+      expect(figures.every((f) => f.callsInFlight <= limit)).toBe(true);
+      await api.run.abort({ id });
+      await s.manager.settled(id);
+      const { events } = await plain;
+      expect(events.every((e) => typeof e.seq === 'number' && typeof e.type === 'string')).toBe(true);
+      expect(events.at(-1)?.type).toBe('run.finished');
+      const stored = (await api.run.events({ id })).events;
+      expect(stored.map((e) => e.seq)).toEqual(events.map((e) => e.seq));
+    });
   });
 
   describe('restart', () => {

@@ -1,6 +1,7 @@
 /**
  * The `run` router: create, list, read, the latest tree (snapshot), replay a range of events, steer (pause, resume, step, abort), delete,
- * and onEvents, the live subscription (SSE, tracked by seq, resumable from lastEventId).
+ * and onEvents, the live subscription (SSE, tracked by seq, resumable from lastEventId; with `live`, also the running
+ * run's calls in flight between the events, never stored).
  * Every procedure says who may call it: reads need a principal allowed to read the run (a share link's holder reads
  * its one run), whole prompts need readPrompts, commands need steer, delete needs delete (run-access.ts).
  * Not responsible for running anything (the run manager) or SQL (repositories).
@@ -12,7 +13,7 @@ import { canListRuns, canOnRun, ownerIdOf } from '../../../contract/access';
 import { callerOf, checkResumeAllowed } from '../../runs/policy';
 import { steer } from '../steer';
 import { NotFoundError } from '../../core/errors';
-import { streamRunEvents } from '../../streaming/event-stream';
+import { streamRunItems } from '../../streaming/event-stream';
 import { getEvent, listEvents, withoutPrompt } from '../../run-log/index';
 import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
 import { latestTreeText } from '../../run-log/index';
@@ -152,22 +153,43 @@ export const runRouter = router({
   }),
 
   onEvents: signedInProcedure
-    .input(z.object({ runId: z.string().min(1).max(100), lastEventId: z.string().regex(/^\d+$/).nullish() }))
+    .input(
+      z.object({
+        runId: z.string().min(1).max(100),
+        lastEventId: z.string().regex(/^\d+$/).nullish(),
+        /** Also the running run's transient figures ({ live: { callsInFlight } }) between its events. */
+        live: z.boolean().optional(),
+      }),
+    )
     // access is checked before the stream is returned, so a refusal goes through the middleware as FORBIDDEN or
     // NOT_FOUND (an error thrown inside the generator would reach the client as a 500)
     .subscription(async ({ ctx, input, signal }) => {
       const run = await runFor(ctx, input.runId, 'read');
       const light = !canOnRun(ctx.who, 'readPrompts', run);
-      const events = streamRunEvents({
+      const afterSeq = input.lastEventId ? Number(input.lastEventId) : 0;
+      const items = streamRunItems({
         prisma: ctx.prisma,
         bus: ctx.bus,
         runId: input.runId,
-        afterSeq: input.lastEventId ? Number(input.lastEventId) : 0,
+        afterSeq,
         follow: true,
         signal,
+        live: input.live ?? false,
       });
       return (async function* () {
-        for await (const event of events) yield tracked(String(event.seq), light ? withoutPrompt(event) : event);
+        let last = afterSeq;
+        for await (const item of items) {
+          if (item.kind === 'live') {
+            // tracked with the last seq sent, so a reconnect resumes after the events, never after a figure (a
+            // browser's EventSource would give an untracked message the previous id all the same)
+            yield tracked(String(last), { live: item.live });
+            continue;
+          }
+          for (const event of item.events) {
+            last = event.seq;
+            yield tracked(String(event.seq), light ? withoutPrompt(event) : event);
+          }
+        }
       })();
     }),
 });
