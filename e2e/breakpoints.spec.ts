@@ -23,7 +23,8 @@ async function createRun(latencyMs: number): Promise<string> {
   const { id } = await mutate<{ id: string }>(BASE, 'run.create', {
     taskId: 'game24',
     goal: '4 9 10 13',
-    config: { beamWidth: 2 },
+    // one call at a time, so the run is still going when the test acts (the log is the same at any limit)
+    config: { beamWidth: 2, maxConcurrentCalls: 1 },
     model: { provider: 'simulated', seed: 3, latencyMs },
   });
   started.push(id);

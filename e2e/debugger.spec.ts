@@ -11,7 +11,8 @@ async function startRun(page: Page, latencyMs: number, seed = 3): Promise<string
   const { id } = await mutate<{ id: string }>(BASE, 'run.create', {
     taskId: 'game24',
     goal: '4 9 10 13',
-    config: { beamWidth: 2 },
+    // one call at a time: a level's calls run together otherwise, and the run would end before it is watched
+    config: { beamWidth: 2, maxConcurrentCalls: 1 },
     model: { provider: 'simulated', seed, latencyMs },
   });
   await page.goto(`/runs/${id}`);

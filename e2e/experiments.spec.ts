@@ -140,6 +140,8 @@ test('an experiment made from the page runs every cell, opens a cell at its best
   }
 
   // a failed cell's run if there is one with a best node, else a solved one's: the run page selects its best node
+  // (the grid is read once it has drawn every cell: the page may just have been loaded again)
+  await expect(page.getByTestId('grid-cell')).toHaveCount(CELLS);
   const failed = page.locator('[data-testid="grid-cell"][data-outcome="failed"]');
   const solved = page.locator('[data-testid="grid-cell"][data-outcome="solved"]');
   const candidates = [...(await failed.all()), ...(await solved.all())];

@@ -18,7 +18,8 @@ function countRecordReads(page: Page): () => number {
 const slowRun = (latencyMs: number, maxTotalNodes: number) => ({
   taskId: 'open-goal',
   goal: 'Plan a library move across town',
-  config: { maxTotalNodes, maxDepth: 3, terminationConfidence: 1 },
+  // one call at a time, so the run is still going when the test acts (the log is the same at any limit)
+  config: { maxTotalNodes, maxDepth: 3, terminationConfidence: 1, maxConcurrentCalls: 1 },
   model: { provider: 'simulated', seed: 5, latencyMs },
 });
 
