@@ -326,7 +326,8 @@ test('focus stays on the run controls when Pause becomes Resume, and back', asyn
   const { id } = await mutate<{ id: string }>(E2E_BASE, 'run.create', {
     taskId: 'open-goal',
     goal: 'Plan a library move across town',
-    config: { maxTotalNodes: 200, maxDepth: 4, terminationConfidence: 1 },
+    // one call at a time: a level's calls together would end it within seconds (the log is the same at any limit)
+    config: { maxTotalNodes: 200, maxDepth: 4, terminationConfidence: 1, maxConcurrentCalls: 1 },
     model: { provider: 'simulated', seed: 5, latencyMs: 300 },
   });
   await page.goto(`/runs/${id}`);
