@@ -209,6 +209,26 @@ describe('several instances on one PostgreSQL database behave as one server', ()
   });
 });
 
+describe('a queued run whose job was lost with a dead instance', () => {
+  it('still runs: a sweep gives a queued run nobody holds a job again once it has been idle a lease', async () => {
+    const db = await clusters.database();
+    const a = await db.start('A', { concurrency: 1 });
+    const b = await db.start('B', { concurrency: 1 });
+    // both slots busy, so the third run waits queued with its job
+    const busy = [await a.manager.create(slowGame(3, 60)), await b.manager.create(slowGame(4, 60))];
+    await until('both instances to run one', async () => {
+      const owners = await Promise.all(busy.map((run) => leaseOwnerOf(a.prisma, run.id)));
+      return owners.every((owner) => owner !== null);
+    });
+    const lost = await a.manager.create(slowGame(5, 60));
+    // the job goes the way an instance dying as it queued the run loses it: the run row stays queued, no job
+    await a.prisma.$executeRawUnsafe(`DELETE FROM graphile_worker._private_jobs WHERE key = 'run:${lost.id}'`);
+    const log = await endedLog(a, lost.id);
+    expect(log.at(-1)?.type).toBe('run.finished');
+    expect(seqs(log)).toEqual(oneToN(log));
+  });
+});
+
 describe('the run record says where a run executes', () => {
   it('executingOn names the instance holding its lease while it runs, and is null once it ended', async () => {
     const db = await clusters.database();

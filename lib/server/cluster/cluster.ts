@@ -175,7 +175,8 @@ export class Cluster {
   /**
    * The failover sweep: runs whose instance stopped renewing their lease are taken over (one instance wins each),
    * written as interrupted (and queued again, in auto mode) and given a job; queued runs whose claimer died are
-   * queued again; at start, every unclaimed queued run gets its job (the key makes a repeat harmless).
+   * queued again; every unclaimed queued run gets its job, at start all of them and then those idle past a lease (a
+   * job lost with a dead instance; the key makes a repeat harmless and keeps a waiting job's place).
    */
   async sweep({ initial }: { initial: boolean }): Promise<{ interrupted: string[]; resumed: string[] }> {
     const { prisma, log, leaseMs, resumeMode } = this.options;
@@ -207,7 +208,7 @@ export class Cluster {
       }
     }
     const requeue = await clearLapsedQueuedLeases(prisma);
-    if (initial) requeue.push(...(await unclaimedQueuedRuns(prisma)));
+    requeue.push(...(await unclaimedQueuedRuns(prisma, initial ? null : leaseMs)));
     for (const runId of new Set(requeue)) await this.queue.enqueue(runId);
     return { interrupted, resumed };
   }

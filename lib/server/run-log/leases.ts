@@ -94,10 +94,20 @@ export async function clearLapsedQueuedLeases(db: Db): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-/** Queued runs nobody has claimed, oldest first (at start, each gets a job: a job key makes a repeat harmless). */
-export async function unclaimedQueuedRuns(db: Db): Promise<string[]> {
+/**
+ * Queued runs nobody has claimed, oldest first; with `idleMs`, only those left unchanged that long. Each gets a job
+ * (a job key makes a repeat harmless, and keeps a waiting job's place): at start, every one; on every sweep, those
+ * idle past a lease, since the job of a run an instance queued as it died can be lost with it (taken and dropped,
+ * or never added) while the run row stays queued.
+ */
+export async function unclaimedQueuedRuns(db: Db, idleMs: number | null = null): Promise<string[]> {
   const rows = await db.run.findMany({
-    where: { status: 'queued', importJobId: null, leaseOwner: null },
+    where: {
+      status: 'queued',
+      importJobId: null,
+      leaseOwner: null,
+      ...(idleMs === null ? {} : { updatedAt: { lt: new Date(Date.now() - idleMs) } }),
+    },
     orderBy: { createdAt: 'asc' },
     select: { id: true },
   });
