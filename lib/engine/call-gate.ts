@@ -4,6 +4,9 @@
  * admission: a free slot, the run not paused, the step not held. Waiting calls are admitted in the order they asked
  * (the search's order, since a batch starts its steps in order), so a small limit still serves the first steps first.
  *
+ * The same gate, one slot per `acquire`, is lib/models' limit of requests in flight to one model server (every run
+ * of the process queues on it): one definition of slots handed out in order with aborts honoured.
+ *
  * Holding is how steering reaches calls not yet started at once: a pause holds every ticket, a prune on its way holds
  * the steps it may take out, and a "run to here" breakpoint holds its node's step until the run gets there. A held
  * call has not started; cancelling a ticket (its node was pruned) refuses its waiting calls with StepCancelled, while
@@ -30,12 +33,38 @@ export class CallGate {
   private inFlight = 0;
   private paused = false;
   private readonly waiting: Waiter[] = [];
+  private max: number;
 
   constructor(
-    private readonly limit: number,
-    readonly now: () => number,
+    limit: number,
+    readonly now: () => number = Date.now,
     private readonly onChange?: (inFlight: number) => void,
-  ) {}
+  ) {
+    this.max = checkedLimit(limit);
+  }
+
+  get limit(): number {
+    return this.max;
+  }
+
+  /** Calls waiting for a slot (held ones included). */
+  get waitingCalls(): number {
+    return this.waiting.length;
+  }
+
+  /** A new limit (an operator changed the setting); a raised one admits waiting calls at once. */
+  setLimit(limit: number): void {
+    this.max = checkedLimit(limit);
+    this.pump();
+  }
+
+  /**
+   * One slot, for a caller with no step to hold (a model server's requests): resolves with its release (a second
+   * release frees nothing), or rejects with the signal's reason when it aborts while waiting.
+   */
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    return this.runningTicket().admit(signal);
+  }
 
   ticket(): StepTicket {
     return new StepTicket(this);
@@ -94,7 +123,7 @@ export class CallGate {
       this.waiting.splice(i, 1);
       waiter.refuse(new StepCancelled());
     }
-    for (let i = 0; i < this.waiting.length && this.inFlight < this.limit; ) {
+    for (let i = 0; i < this.waiting.length && this.inFlight < this.max; ) {
       const waiter = this.waiting[i] as Waiter;
       // the step under way is never held: it is atomic and ends before any command applies
       if (!waiter.ticket.running && (this.paused || waiter.ticket.held)) {
@@ -118,6 +147,11 @@ export class CallGate {
       this.pump();
     };
   }
+}
+
+function checkedLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a call limit is a whole number >= 1 (got ${limit})`);
+  return limit;
 }
 
 /** One step's admission: its calls wait on it; the executor holds, releases or cancels it. */

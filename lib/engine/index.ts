@@ -33,6 +33,7 @@ export {
   renderFullHistory,
   renderScratchpad,
 } from './scratchpad';
+export { CallGate } from './call-gate';
 export { clockless } from './clockless';
 export {
   EventOrderError,

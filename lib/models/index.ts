@@ -5,7 +5,7 @@
  * Not responsible for anything itself: it names what is public; the room's files hold the definitions.
  */
 
-export { CallLimiter, DEFAULT_MODEL_SERVER_MAX_CALLS, serverCallLimiter } from './call-limiter';
+export { DEFAULT_MODEL_SERVER_MAX_CALLS, serverCallLimiter } from './call-limiter';
 export { ModelError } from './model-error';
 export { DEFAULT_OPENAI_BASE_URL, displayURL, OpenAIModel, PRIVATE_ADDRESS } from './openai';
 export { createRng, hashString } from './random';

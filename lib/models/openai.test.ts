@@ -7,7 +7,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionRequest } from '../engine/index';
-import { CallLimiter } from './call-limiter';
+import { CallGate } from '../engine/index';
 import { ModelError } from './model-error';
 import { NO_API_KEY, OpenAIModel, type OpenAIModelOptions, normalizeErrorBody, retryAfterMs } from './openai';
 import { type FakeOpenAIServer, type Handler, type Reply, completionBody, errorBody, startFakeOpenAI } from './testing';
@@ -634,7 +634,7 @@ describe("OpenAIModel: the server's limit of requests in flight", () => {
     const server = await serve((_, i) =>
       i === 0 ? { status: 500, json: errorBody('boom', 'server_error') } : { json: completionBody('ok') },
     );
-    const limiter = new CallLimiter(1);
+    const limiter = new CallGate(1);
     const clock = { t: 0 };
     const model = new OpenAIModel({
       baseURL: server.baseURL,
@@ -647,7 +647,7 @@ describe("OpenAIModel: the server's limit of requests in flight", () => {
     const held = await limiter.acquire();
     const call = model.complete(ask());
     // the call queued at once, and nothing is sent while the only slot is taken
-    expect(limiter.waiting).toBe(1);
+    expect(limiter.waitingCalls).toBe(1);
     await new Promise((r) => setImmediate(r));
     expect(server.requests).toHaveLength(0);
     clock.t = 5_000;
@@ -657,21 +657,21 @@ describe("OpenAIModel: the server's limit of requests in flight", () => {
       [5_000, 0],
       [5_000, 0],
     ]);
-    expect(limiter.inFlight).toBe(0);
+    expect(limiter.callsInFlight).toBe(0);
   });
 
   it('an abort while waiting for a slot rejects at once with its reason, and nothing is sent', async () => {
     const server = await serve(() => ({ json: completionBody('ok') }));
-    const limiter = new CallLimiter(1);
+    const limiter = new CallGate(1);
     const model = new OpenAIModel({ baseURL: server.baseURL, model: 'gpt-4o-mini', limiter });
     const held = await limiter.acquire();
     const controller = new AbortController();
     const call = model.complete({ ...ask(), signal: controller.signal });
-    expect(limiter.waiting).toBe(1);
+    expect(limiter.waitingCalls).toBe(1);
     const reason = new Error('stopped by a person');
     controller.abort(reason);
     await expect(call).rejects.toBe(reason);
-    expect(limiter.waiting).toBe(0);
+    expect(limiter.waitingCalls).toBe(0);
     held();
     expect(server.requests).toHaveLength(0);
   });
@@ -680,14 +680,14 @@ describe("OpenAIModel: the server's limit of requests in flight", () => {
     const server = await serve((_, i) =>
       i === 0 ? { status: 503, json: errorBody('busy', 'server_error') } : { json: completionBody('ok') },
     );
-    const limiter = new CallLimiter(1);
+    const limiter = new CallGate(1);
     const inFlightWhileWaiting: number[] = [];
     const model = new OpenAIModel({
       baseURL: server.baseURL,
       model: 'gpt-4o-mini',
       limiter,
       sleep: async () => {
-        inFlightWhileWaiting.push(limiter.inFlight);
+        inFlightWhileWaiting.push(limiter.callsInFlight);
       },
     });
     expect((await model.complete(ask())).text).toBe('ok');

@@ -36,8 +36,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { ModelAttempt, TokenUsage } from '../contract/vocabulary';
-import type { CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
-import type { CallLimiter } from './call-limiter';
+import type { CallGate, CompletionRequest, CompletionResponse, LanguageModel } from '../engine/index';
 import { ModelError, type ModelErrorKind } from './model-error';
 import { countTokens } from './simulated';
 import { sleep } from '../contract/sleep';
@@ -88,7 +87,7 @@ export interface OpenAIModelOptions {
   /** The transport (default: the global fetch); the server passes one that connects to public addresses only. */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** The server's limit of requests in flight (serverCallLimiter in call-limiter.ts); absent: no limit. */
-  limiter?: Pick<CallLimiter, 'acquire'>;
+  limiter?: Pick<CallGate, 'acquire'>;
 }
 
 /** Usage as this backend reports it: `estimated` when the server sent none and characters were counted. */
