@@ -37,9 +37,9 @@ export function CallWaterfall({ calls }: { calls: readonly ModelCallEvent[] }) {
           </th>
           <th scope="col" className={styles.axisHead}>
             <span className={styles.axis}>
-              <span className={styles.visuallyHidden}>time line from </span>
+              <span className="visually-hidden">time line from </span>
               <span>0</span>
-              <span className={styles.visuallyHidden}> to </span>
+              <span className="visually-hidden"> to </span>
               <span>{formatDuration(spanMs)}</span>
             </span>
           </th>
@@ -81,7 +81,7 @@ function CallRow({ row }: { row: WaterfallRow }) {
             // a mark that fits the column; its word for a reader (the note below says what went wrong)
             <span className={styles.failedMark}>
               <span aria-hidden="true"> ✗</span>
-              <span className={styles.visuallyHidden}> failed</span>
+              <span className="visually-hidden"> failed</span>
             </span>
           )}
         </th>

@@ -146,7 +146,7 @@ function RunSearch({
   }, [text, filters, onChange]);
   return (
     <label className={s.search}>
-      <span className={s.visuallyHidden}>Search runs</span>
+      <span className="visually-hidden">Search runs</span>
       <input
         className="input"
         type="search"

@@ -96,7 +96,7 @@ function TableHead({ sort, onSort }: { sort?: RunSort; onSort?: (sort: RunSort) 
           );
         })}
         <th scope="col" className={s.colActions}>
-          <span className={s.visuallyHidden}>Actions</span>
+          <span className="visually-hidden">Actions</span>
         </th>
       </tr>
     </thead>
