@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
+import { DEFAULT_MAX_CONCURRENT_CALLS } from '../contract/vocabulary';
 import { fold } from '../engine/index';
 import { startFakeIngestServer, until } from '../sdk/testing';
 import { parseCliArgs, UsageError } from './args';
@@ -23,9 +24,9 @@ describe('parseCliArgs', () => {
     expect(s).toMatchObject({ taskId: 'game24', goal: '4 9 10 13', seed: 7, config: { explorationStrategy: 'dfs' } });
   });
 
-  it('puts --max-concurrent-calls in the config, and leaves it out when not given (the engine then uses its default)', () => {
+  it('puts --max-concurrent-calls in the config, the default when not given', () => {
     expect(parseCliArgs(['--max-concurrent-calls', '16'])?.config.maxConcurrentCalls).toBe(16);
-    expect(parseCliArgs([])?.config).not.toHaveProperty('maxConcurrentCalls');
+    expect(parseCliArgs([])?.config.maxConcurrentCalls).toBe(DEFAULT_MAX_CONCURRENT_CALLS);
   });
 
   it.each([

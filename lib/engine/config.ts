@@ -4,7 +4,7 @@
  * (lib/contract/vocabulary.ts: toTConfigSchema, timeLimitSchema); this file applies them.
  * Not responsible for where a config comes from (forms, CLI flags, the database).
  */
-import { timeLimitSchema, toTConfigSchema, type ToTConfig } from '../contract/vocabulary';
+import { DEFAULT_MAX_CONCURRENT_CALLS, timeLimitSchema, toTConfigSchema, type ToTConfig } from '../contract/vocabulary';
 
 export const DEFAULT_TOT_CONFIG: Readonly<ToTConfig> = Object.freeze({
   maxDepth: 5,
@@ -17,6 +17,7 @@ export const DEFAULT_TOT_CONFIG: Readonly<ToTConfig> = Object.freeze({
   maxIterationsPerBranch: 3,
   timeout: null,
   maxCostUsd: null,
+  maxConcurrentCalls: DEFAULT_MAX_CONCURRENT_CALLS,
   confidenceWeight: 0.5,
   progressWeight: 0.3,
   noveltyWeight: 0.2,

@@ -12,14 +12,7 @@ import { EXPERIMENT_MAX_CONFIGURATIONS, EXPERIMENT_MAX_REPETITIONS } from '@/lib
 import type { ToTConfig } from '@/lib/contract/vocabulary';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
 import { defaultModelChoice, modelChoiceError, modelSpec, type ModelChoice, type ModelProvider } from './model-choice';
-import {
-  FIELD_LABELS,
-  FORM_CONFIG_DEFAULTS,
-  defaultSettings,
-  parseSettings,
-  type FieldErrors,
-  type SettingValues,
-} from './run-form';
+import { FIELD_LABELS, defaultSettings, parseSettings, type FieldErrors, type SettingValues } from './run-form';
 
 /** One configuration as typed: `key` keeps React's rows stable when one is removed. */
 export interface ConfigurationDraft {
@@ -76,14 +69,11 @@ export function initialConfigurations(): ConfigurationDraft[] {
   ];
 }
 
-/**
- * The config fields that differ from the defaults: what a configuration changes (the server fills in the rest; an
- * optional field left at its own default, such as the calls in flight, is left out too).
- */
+/** The config fields that differ from the defaults: what a configuration changes (the server fills in the rest). */
 export function configChanges(config: ToTConfig): Partial<ToTConfig> {
   const changes: Partial<Record<keyof ToTConfig, unknown>> = {};
   for (const key of Object.keys(config) as (keyof ToTConfig)[]) {
-    if (config[key] !== FORM_CONFIG_DEFAULTS[key]) changes[key] = config[key];
+    if (config[key] !== DEFAULT_TOT_CONFIG[key]) changes[key] = config[key];
   }
   return changes as Partial<ToTConfig>;
 }

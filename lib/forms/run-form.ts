@@ -8,13 +8,7 @@
 import { z } from 'zod';
 import { simulatedSettingsSchema } from '@/lib/contract/model-spec';
 import { GOAL_MAX_LENGTH, TASK_INFO, taskInfo, type TaskId } from '@/lib/contract/tasks';
-import {
-  DEFAULT_MAX_CONCURRENT_CALLS,
-  type ExplorationStrategy,
-  type ToTConfig,
-  toTConfigFields,
-  toTConfigSchema,
-} from '@/lib/contract/vocabulary';
+import { type ExplorationStrategy, type ToTConfig, toTConfigFields, toTConfigSchema } from '@/lib/contract/vocabulary';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
 import { modelChoiceError, modelSpec, type ModelChoice, type ModelSpecInput } from './model-choice';
 
@@ -183,16 +177,7 @@ export const FIELD_ORDER: readonly FieldName[] = [
   ...GROUPS.flatMap((g) => NUMBER_FIELDS.filter((f) => f.group === g.id).map((f) => f.name)),
 ];
 
-/**
- * The config the form starts from: the engine's defaults, and the optional fields' own (absent from a config means
- * the default, so a form sends the figure it shows).
- */
-export const FORM_CONFIG_DEFAULTS: Readonly<ToTConfig> = Object.freeze({
-  maxConcurrentCalls: DEFAULT_MAX_CONCURRENT_CALLS,
-  ...DEFAULT_TOT_CONFIG,
-});
-
-const CONFIG_KEYS = Object.keys(FORM_CONFIG_DEFAULTS) as ConfigKey[];
+const CONFIG_KEYS = Object.keys(DEFAULT_TOT_CONFIG) as ConfigKey[];
 
 function isConfigKey(name: string): name is ConfigKey {
   return (CONFIG_KEYS as string[]).includes(name);
@@ -214,7 +199,7 @@ export function rangeText(field: NumberFieldSpec): string | null {
 export function defaultSettings(): Omit<FormValues, 'taskId' | 'goal'> {
   const config = Object.fromEntries(
     CONFIG_KEYS.map((key) => {
-      const value = FORM_CONFIG_DEFAULTS[key];
+      const value = DEFAULT_TOT_CONFIG[key];
       return [key, value === null || value === undefined ? '' : String(value)];
     }),
   ) as Record<ConfigKey, string>;
