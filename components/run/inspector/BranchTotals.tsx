@@ -48,7 +48,7 @@ export function BranchTotals({ node }: { node: ThoughtNode }) {
           undefined,
           // no time to show when the calls took none (an offline simulation, an imported log without times)
           rollup.elapsedMs > 0
-            ? `${formatDuration(rollup.elapsedMs)}${timeShare ? `, ${timeShare} of the model time` : ''}`
+            ? `${formatDuration(rollup.elapsedMs)} summed${timeShare ? `, ${timeShare} of the model time` : ''}`
             : null,
         )}
         {fact('verified answers', String(rollup.verifiedAnswers), 'inspector-branch-verified')}

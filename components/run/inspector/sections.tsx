@@ -383,7 +383,8 @@ export function ModelCalls({ node }: { node: ThoughtNode }) {
   return (
     <Section
       title="Model calls"
-      aside={`${node.modelCallSeqs.length}${totals.errors ? ` · ${totals.errors} failed` : ''} · ${formatDuration(totals.latencyMs)}${missing > 0 ? ' so far' : ''}`}
+      // the calls' own times added up: calls run together, so this is not how long they took (the waterfall says)
+      aside={`${node.modelCallSeqs.length}${totals.errors ? ` · ${totals.errors} failed` : ''} · ${formatDuration(totals.latencyMs)} summed${missing > 0 ? ' so far' : ''}`}
       testId="inspector-model-calls"
     >
       <CallWaterfall calls={calls} />
