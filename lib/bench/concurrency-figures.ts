@@ -5,6 +5,7 @@
  * (lib/engine): the dependencies here are the data a call needs, whatever order a strategy imposes on top of them.
  */
 import type { ExplorationEvent } from '../contract/events';
+import { peakInFlight } from '../event-log/index';
 
 /** One model.called on a chain, with the call it waited for. */
 interface Link {
@@ -105,24 +106,16 @@ export function callsInFlight(
 ): CallsInFlight | null {
   const span = window.to - window.from;
   if (!(span > 0)) return null;
-  const intervals: [number, number][] = [];
+  const intervals: { start: number; end: number }[] = [];
   for (const event of events) {
     if (event.type !== 'model.called') continue;
     const { startedAt, latencyMs } = event.payload;
     if (startedAt === undefined) return null;
-    intervals.push([startedAt, startedAt + latencyMs]);
+    intervals.push({ start: startedAt, end: startedAt + latencyMs });
   }
   let inside = 0;
-  for (const [start, end] of intervals) inside += Math.max(0, Math.min(end, window.to) - Math.max(start, window.from));
-
-  // the most calls in flight is reached at some call's start: count, at each start, the calls running then
-  let peak = 0;
-  for (const [at] of intervals) {
-    let running = 0;
-    for (const [start, end] of intervals) if (start <= at && (at < end - ROUNDING_MS || start === at)) running++;
-    peak = Math.max(peak, running);
-  }
-  return { average: inside / span, peak };
+  for (const { start, end } of intervals) inside += Math.max(0, Math.min(end, window.to) - Math.max(start, window.from));
+  return { average: inside / span, peak: peakInFlight(intervals, ROUNDING_MS) };
 }
 
 /**

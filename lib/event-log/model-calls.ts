@@ -191,15 +191,19 @@ export function callWaterfall(calls: readonly ModelCallEvent[]): Waterfall | nul
         segments,
       };
     });
-  return { startedAt: axisStart, spanMs, peakInFlight: peakOverlap(spans), rows };
+  return { startedAt: axisStart, spanMs, peakInFlight: peakInFlight(spans), rows };
 }
 
-/** The most intervals open at one moment (one ending as another starts do not overlap). */
-function peakOverlap(spans: readonly { start: number; end: number }[]): number {
+/**
+ * The most calls in flight at one moment, from their start and end times (one ending as another starts do not
+ * overlap). `roundingMs`: calls that overlap by no more than this count as one after the other (times rounded to
+ * whole milliseconds, measured apart, can make a call seem to start a moment before the last one ended).
+ */
+export function peakInFlight(spans: readonly { start: number; end: number }[], roundingMs = 0): number {
   // a call that took no time is still in flight at its instant
   const edges = spans.flatMap((s) => [
     { at: s.start, step: 1 },
-    { at: Math.max(s.end, s.start + 1e-6), step: -1 },
+    { at: Math.max(s.end - roundingMs, s.start + 1e-6), step: -1 },
   ]);
   edges.sort((a, b) => a.at - b.at || a.step - b.step);
   let open = 0;
