@@ -16,7 +16,9 @@ import {
   finishReasonSchema,
   frontierModeSchema,
   jsonValueSchema,
+  mctsHopSchema,
   mctsStatsSchema,
+  mctsValueSourceSchema,
   modelAttemptSchema,
   modelPurposeSchema,
   nodeResultSchema,
@@ -134,6 +136,29 @@ export const payloadSchemas = {
     scores: z.record(z.string().min(1).max(100), z.number().nullable()).optional(),
     metadata: z.record(z.string().min(1).max(200), jsonValueSchema).optional(),
     mcts: mctsStatsSchema.partial().optional(),
+  }),
+  /**
+   * An MCTS iteration begins (issue 31): the selection's walk from the root to the leaf it grows or runs. Each hop
+   * lists every child the rule chose among, with its visits, Q and prior as folded just before this event and its
+   * UCT term (null for an unvisited child, which comes first), and the child chosen. The iteration's steps follow
+   * (node.queued, node.started, ...), then its mcts.backpropagated.
+   */
+  'mcts.selected': z.strictObject({
+    iteration: z.number().int().min(1),
+    hops: z.array(mctsHopSchema),
+    leafId: nodeId,
+  }),
+  /**
+   * An MCTS iteration ends: `value` (0..1) of `nodeId`, from `source`, backed up along `path` (that node first, the
+   * root last): reduce adds a visit to each and folds the value into its Q (mean or max, the run's mctsBackup).
+   * `value` null: the iteration was abandoned (a person pruned its node) and nothing is backed up.
+   */
+  'mcts.backpropagated': z.strictObject({
+    iteration: z.number().int().min(1),
+    nodeId,
+    value: z.number().min(0).max(1).nullable(),
+    source: mctsValueSourceSchema,
+    path: z.array(nodeId),
   }),
   /** The search itself pruned a node by its own rule (not a person: that is steer.prune), with its subtree. */
   'node.pruned': z.strictObject({ nodeId, reason: z.string() }),

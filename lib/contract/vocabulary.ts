@@ -28,7 +28,7 @@ function noLimitAsNull(timeout: number | null): number | null {
 /** A time limit given on its own (explore()'s option): whole milliseconds, and "no limit" (0 or null) comes out null. */
 export const timeLimitSchema = timeoutField.transform(noLimitAsNull);
 
-export const explorationStrategySchema = z.enum(['beam', 'best-first', 'dfs']);
+export const explorationStrategySchema = z.enum(['beam', 'best-first', 'dfs', 'mcts']);
 export type ExplorationStrategy = z.infer<typeof explorationStrategySchema>;
 
 /** The fields of a config without the cross-field rules; `.partial()` of it validates a form's or the API's input. */
@@ -63,6 +63,25 @@ export const toTConfigFields = z.strictObject({
    * were (absent: DEFAULT_MAX_CONCURRENT_CALLS).
    */
   maxConcurrentCalls: z.number().int().min(1).max(64).optional(),
+  /**
+   * Monte Carlo tree search (issue 31; read only when explorationStrategy is 'mcts', filled with MCTS_DEFAULTS by
+   * resolveConfig then and dropped otherwise, so other strategies' configs and logs are as they were).
+   * mctsIterations: the iteration budget (each selects a leaf, grows or runs it, backs its value up to the root).
+   */
+  mctsIterations: z.number().int().min(1, 'an iteration budget must be at least 1').max(100_000).optional(),
+  /** The exploration constant c of UCT = Q + c * sqrt(ln N(parent) / N(child)); 0 only exploits. */
+  mctsExploration: z
+    .number()
+    .refine(Number.isFinite, 'the exploration constant must be a finite number')
+    .min(0, 'the exploration constant cannot be negative')
+    .max(100)
+    .optional(),
+  /** Greedy rollout steps after the simulated node before its value is taken (0: the evaluator's composite). */
+  mctsRolloutDepth: z.number().int().min(0).max(50).optional(),
+  /** How a node's Q combines the values backed up through it: their mean, or the best of them. */
+  mctsBackup: z.enum(['mean', 'max']).optional(),
+  /** What the result's path follows from the root when no verified answer was found: most visits, or highest Q. */
+  mctsBestBy: z.enum(['visits', 'q']).optional(),
   /** Weights of the composite score. */
   confidenceWeight: weight,
   progressWeight: weight,
@@ -80,6 +99,10 @@ export const toTConfigSchema = toTConfigFields
   .refine((c) => c.confidenceWeight + c.progressWeight + c.noveltyWeight > 0, {
     message: 'the score weights cannot all be zero',
     path: ['confidenceWeight'],
+  })
+  .refine((c) => c.mctsRolloutDepth === undefined || c.mctsRolloutDepth <= c.maxDepth, {
+    message: 'a rollout cannot go deeper than maxDepth',
+    path: ['mctsRolloutDepth'],
   })
   .transform((c): ToTConfig => ({ ...c, timeout: noLimitAsNull(c.timeout) }));
 
@@ -217,13 +240,43 @@ export const mctsStatsSchema = z.strictObject({
 });
 export type MctsStats = z.infer<typeof mctsStatsSchema>;
 
+/**
+ * One hop of an MCTS selection (issue 31): the parent, its visits, every child the rule chose among (visits, Q and
+ * prior as folded before the selection; `uct` null for an unvisited child, which is chosen first) and the chosen one.
+ * `explore` is the UCT's exploration term c * sqrt(ln N(parent) / N(child)), so uct = q + explore.
+ */
+export const mctsCandidateSchema = z.strictObject({
+  nodeId: z.string().min(1).max(200),
+  visits: z.number().int().min(0),
+  q: z.number().nullable(),
+  prior: z.number(),
+  explore: z.number().nullable(),
+  uct: z.number().nullable(),
+});
+export type MctsCandidate = z.infer<typeof mctsCandidateSchema>;
+
+export const mctsHopSchema = z.strictObject({
+  parentId: z.string().min(1).max(200),
+  parentVisits: z.number().int().min(0),
+  candidates: z.array(mctsCandidateSchema),
+  chosenId: z.string().min(1).max(200),
+});
+export type MctsHop = z.infer<typeof mctsHopSchema>;
+
+/**
+ * Where an MCTS iteration's value came from: a verified answer (1), a failed verification (0), a node that failed (0),
+ * the evaluator's composite score of the node (after a rollout when mctsRolloutDepth > 0), or nothing (abandoned).
+ */
+export const mctsValueSourceSchema = z.enum(['verified', 'verification-failed', 'failed', 'score', 'abandoned']);
+export type MctsValueSource = z.infer<typeof mctsValueSourceSchema>;
+
 /** Where a run's output came from: the winner's own answer, one synthesis call, or nowhere. */
 export const answerSourceSchema = z.enum(['node', 'synthesis', 'none']);
 export type AnswerSource = z.infer<typeof answerSourceSchema>;
 
 /**
  * Why a run ended. terminated: an executed node reached terminationConfidence; frontier-empty: nothing left to run;
- * node-limit: maxTotalNodes executed; timeout: the time limit passed; budget: the next model call would have passed
+ * node-limit: maxTotalNodes executed; iteration-limit: an MCTS search ran its mctsIterations; timeout: the time limit passed; budget: the next model call would have passed
  * the run's cost cap (maxCostUsd); aborted: a person stopped it; error: the model kept failing or the task refused
  * the goal.
  */
@@ -231,6 +284,7 @@ export const finishReasonSchema = z.enum([
   'terminated',
   'frontier-empty',
   'node-limit',
+  'iteration-limit',
   'timeout',
   'budget',
   'aborted',

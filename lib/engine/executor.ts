@@ -18,7 +18,8 @@ import { BranchEvaluator, type EvaluatedBranch } from './branch-evaluator';
 import { BudgetedModel, isBudgetReached } from './budget';
 import { BranchGenerator, type GeneratedBranches } from './branch-generator';
 import { CallGate, StepCancelled, type StepTicket } from './call-gate';
-import { resolveConfig, resolveTimeout } from './config';
+import { mctsSettings, resolveConfig, resolveTimeout, type MctsSettings } from './config';
+import { nextMctsMove, type MctsMove } from './mcts';
 import { ExplorationControl, checkCommand, type SteeringCommand } from './control';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import type {
@@ -138,7 +139,12 @@ interface Step {
   result: Promise<StepResult>;
 }
 
-function turns(calls: ModelCallRecord[], response: string | null, iterations: number, error: string | null): StepResult {
+function turns(
+  calls: ModelCallRecord[],
+  response: string | null,
+  iterations: number,
+  error: string | null,
+): StepResult {
   return { ok: true, work: { kind: 'turns', calls, response, iterations, error } };
 }
 
@@ -240,6 +246,7 @@ class Session {
       noveltyWeight: config.noveltyWeight,
       prices: options.prices,
     });
+    this.mcts = config.explorationStrategy === 'mcts' ? mctsSettings(config) : null;
     this.control = options.control ?? new ExplorationControl();
     this.control.attach(() => this.tree);
     this.now = options.now ?? Date.now;
@@ -256,6 +263,9 @@ class Session {
 
   /** The run's limit of calls in flight, and the holds steering puts on calls not yet started. */
   private readonly gate: CallGate;
+
+  /** An MCTS run's settings (issue 31); null for beam, best-first and dfs. */
+  private readonly mcts: MctsSettings | null;
 
   /** performance.now() at which the time limit passes; null for none. */
   private deadlineAt: number | null = null;
@@ -322,7 +332,8 @@ class Session {
     if (breakpoints && breakpoints.breakpoints.length > 0) this.emit('breakpoints.set', breakpoints);
     const rootId = nextNodeId(this.tree);
     this.emit('node.created', { nodeId: rootId, parentId: null, branch: null, score: null });
-    this.emit('node.queued', { nodeId: rootId, mode: 'expand', urgent: false });
+    // an MCTS run's first iteration selects the root and grows it
+    if (!this.mcts) this.emit('node.queued', { nodeId: rootId, mode: 'expand', urgent: false });
     if (this.options.startPaused) this.emit('steer.pause', { actor: 'system' });
   }
 
@@ -395,6 +406,16 @@ class Session {
       }
       // Urgent entries (a backtrack, a person's expand) run next, alone, even between the steps of a batch.
       const peeked = this.queue.peek();
+      // MCTS decides its next move when nothing is queued: a selection, the iteration's next step, or its backup
+      if (this.mcts && !peeked) {
+        const move = nextMctsMove(this.tree, this.mcts, (node) => this.canExpand(node), {
+          mayRun: this.tree.stats.exploredNodes < this.config.maxTotalNodes,
+          stop: this.mustStop(),
+        });
+        if (move.kind === 'exhausted') return this.finish('frontier-empty', null);
+        this.applyMctsMove(move);
+        continue;
+      }
       const urgent = peeked?.urgent ? peeked : null;
       const next = urgent ? null : await this.nextOfBatch();
       // a batch's steps whose nodes were pruned were settled: the commands that came meanwhile go first
@@ -433,7 +454,55 @@ class Session {
       const hit = this.stepHit;
       this.stepHit = null;
       if (hit) this.emit('run.paused', { reason: 'breakpoint', hit });
-      else if (this.tree.stepping && !this.tree.terminatedBy) this.emit('run.paused', { reason: 'step' });
+      // an MCTS run steps by iteration: it pauses once the iteration's value is backed up
+      else if (this.tree.stepping && !this.tree.terminatedBy && !this.tree.mcts?.current) {
+        this.emit('run.paused', { reason: 'step' });
+      }
+    }
+  }
+
+  // ---- MCTS (issue 31) --------------------------------------------------------------------------------------------
+  //
+  // nextMctsMove (mcts.ts) reads the tree and says what comes next; this writes it as an event. A step is queued
+  // (node.queued) and run by the loop like any other, so commands, breakpoints, the limits and a restart apply to an
+  // MCTS run's steps as to every other run's. Everything an iteration needs is folded into tree.mcts.
+
+  /** Whether a ran node can be grown: below maxDepth and not terminal for the task (afterCompleted's own rule). */
+  private canExpand(node: ThoughtNode): boolean {
+    return (
+      node.depth < this.config.maxDepth && !this.task.isTerminal?.(node, pathTo(this.tree, node.id), this.tree.goal)
+    );
+  }
+
+  /** A rule of the search says it ends at the next boundary (rule 7's confidence, a backend that keeps failing). */
+  private mustStop(): boolean {
+    return this.tree.terminatedBy !== null || this.tree.modelFailureStreak >= MAX_CONSECUTIVE_MODEL_FAILURES;
+  }
+
+  private applyMctsMove(move: Exclude<MctsMove, { kind: 'exhausted' }>): void {
+    this.stepHit = null;
+    switch (move.kind) {
+      case 'select':
+        this.emit('mcts.selected', { iteration: move.iteration, hops: move.hops, leafId: move.leafId });
+        break;
+      case 'step':
+        this.emit('node.queued', { nodeId: move.nodeId, mode: move.mode, urgent: false });
+        break;
+      case 'backup':
+        this.emit('mcts.backpropagated', {
+          iteration: move.iteration,
+          nodeId: move.nodeId,
+          value: move.value,
+          source: move.source,
+          path: move.path,
+        });
+        break;
+    }
+    const hit = this.stepHit;
+    this.stepHit = null;
+    if (hit) this.emit('run.paused', { reason: 'breakpoint', hit });
+    else if (move.kind === 'backup' && this.tree.stepping && !this.tree.terminatedBy) {
+      this.emit('run.paused', { reason: 'step' });
     }
   }
 
@@ -621,8 +690,12 @@ class Session {
     this.holdRunsToHere();
   }
 
-  /** Why the search ends before its next step (rule 7: termination), or null when it goes on. */
+  /**
+   * Why the search ends before its next step (rule 7: termination), or null when it goes on. An MCTS run ends only
+   * between iterations (an iteration under way backs up what it has first), also by a verified answer or its budget.
+   */
   private stopReason(): { reason: FinishReason; detail: string | null } | null {
+    if (this.mcts && this.tree.mcts?.current) return null;
     if (this.tree.terminatedBy) return { reason: 'terminated', detail: null };
     if (this.tree.modelFailureStreak >= MAX_CONSECUTIVE_MODEL_FAILURES) {
       const streak = this.tree.modelFailureStreak;
@@ -630,6 +703,11 @@ class Session {
     }
     if (this.tree.stats.exploredNodes >= this.config.maxTotalNodes) {
       return { reason: 'node-limit', detail: `${this.config.maxTotalNodes} nodes executed` };
+    }
+    const mcts = this.tree.mcts;
+    if (this.mcts && mcts?.solvedBy) return { reason: 'terminated', detail: `${mcts.solvedBy} is a verified answer` };
+    if (this.mcts && (mcts?.iterations ?? 0) >= this.mcts.mctsIterations) {
+      return { reason: 'iteration-limit', detail: `${this.mcts.mctsIterations} iterations run` };
     }
     return null;
   }
@@ -839,8 +917,8 @@ class Session {
       this.backtrack(nodeId, 'verification failed');
       return;
     }
-    if (this.tree.terminatedBy === nodeId) {
-      // the search stops at the top of the loop
+    if (this.tree.terminatedBy === nodeId || this.mcts) {
+      // the search stops at the top of the loop; an MCTS run grows a node when an iteration selects it
     } else if (
       completed.depth < this.config.maxDepth &&
       !this.task.isTerminal?.(completed, pathTo(this.tree, nodeId), this.tree.goal)
@@ -919,12 +997,18 @@ class Session {
       .slice(0, this.config.beamWidth);
     // dfs pops the last one queued: queue the best last so it is on top.
     if (this.config.explorationStrategy === 'dfs') ranked.reverse();
-    for (const child of ranked) this.emit('node.queued', { nodeId: child.id, mode: 'execute', urgent: false });
+    // MCTS queues none: the iteration runs its best child next, and selection picks the rest
+    if (!this.mcts)
+      for (const child of ranked) this.emit('node.queued', { nodeId: child.id, mode: 'execute', urgent: false });
     this.emit('node.expanded', { nodeId, childIds });
   }
 
-  /** After a dead end: queue the best deferred alternative next (or report that none is left). */
+  /**
+   * After a dead end: queue the best deferred alternative next (or report that none is left). MCTS does not
+   * backtrack: the dead end's value (0) is backed up and selection goes elsewhere.
+   */
   private backtrack(fromId: string, reason: string): void {
+    if (this.mcts) return;
     const target = findBacktrackTarget(this.tree, fromId);
     this.emit('backtrack', { fromId, toId: target?.id ?? null, reason });
     if (target) this.emit('node.queued', { nodeId: target.id, mode: 'execute', urgent: true });

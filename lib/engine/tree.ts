@@ -8,7 +8,8 @@
  * Callers that need an older tree keep a copy (snapshotTree, or cloneTree for a deep one).
  * Not responsible for deciding anything: the executor decides, the events record, reduce folds.
  */
-import { DEFAULT_TOT_CONFIG } from './config';
+import { DEFAULT_TOT_CONFIG, mctsSettings } from './config';
+import { backUp, mctsBestNode } from './mcts';
 import type { EventOf, EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
 import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree } from './types';
 import type { ToTStats } from '../contract/vocabulary';
@@ -18,7 +19,7 @@ import type { BreakpointHit } from '../contract/breakpoints';
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
  * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
  */
-export const TREE_FORMAT = 7;
+export const TREE_FORMAT = 8;
 
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -62,6 +63,7 @@ export function createEmptyTree(runId = ''): ThoughtTree {
     inFlight: null,
     batch: null,
     stats: emptyStats(),
+    mcts: null,
     usage: emptyUsage(),
     terminatedBy: null,
     stepping: false,
@@ -312,6 +314,7 @@ const APPLY: Appliers = {
     const node = tree.nodes[payload.nodeId];
     tree.inFlight = null;
     if (!node) return;
+    noteMctsRun(tree, node.id);
     tree.stats.exploredNodes += 1;
     if (node.branch) tree.exploredThoughts.push(node.branch.thought);
     replaceNode(tree, node.id, { status: 'completed', result: payload.result, finishedSeq: seq });
@@ -340,6 +343,7 @@ const APPLY: Appliers = {
     tree.inFlight = null;
     if (!node) return;
     if (wasExecution) {
+      noteMctsRun(tree, node.id);
       tree.stats.exploredNodes += 1;
       if (node.branch) tree.exploredThoughts.push(node.branch.thought);
     }
@@ -375,6 +379,37 @@ const APPLY: Appliers = {
     }
     if (payload.mcts) patch.mcts = { q: null, n: null, uct: null, ...node.mcts, ...payload.mcts };
     replaceNode(tree, node.id, patch);
+  },
+
+  'mcts.selected'(tree, { payload }) {
+    tree.mcts = {
+      iterations: payload.iteration,
+      current: { iteration: payload.iteration, leafId: payload.leafId, tipId: payload.leafId, executed: 0 },
+      solvedBy: tree.mcts?.solvedBy ?? null,
+    };
+    for (const hop of payload.hops) {
+      for (const candidate of hop.candidates) {
+        const node = tree.nodes[candidate.nodeId];
+        if (node) replaceNode(tree, node.id, { mcts: { q: null, n: null, ...node.mcts, uct: candidate.uct } });
+      }
+    }
+  },
+
+  'mcts.backpropagated'(tree, { payload }) {
+    const { value } = payload;
+    if (value !== null) {
+      const rule = mctsSettings(tree.config).mctsBackup;
+      for (const id of payload.path) {
+        const node = tree.nodes[id];
+        if (node) replaceNode(tree, id, { mcts: backUp(node.mcts, value, rule) });
+      }
+    }
+    const solved = payload.source === 'verified' && tree.nodes[payload.nodeId]?.result?.isAnswer === true;
+    tree.mcts = {
+      iterations: tree.mcts?.iterations ?? payload.iteration,
+      current: null,
+      solvedBy: tree.mcts?.solvedBy ?? (solved ? payload.nodeId : null),
+    };
   },
 
   'node.pruned'(tree, { payload }) {
@@ -529,6 +564,13 @@ export function newNode(
   };
 }
 
+/** A node an MCTS iteration ran becomes the node its value is read from. */
+function noteMctsRun(tree: ThoughtTree, nodeId: string): void {
+  const current = tree.mcts?.current;
+  if (!tree.mcts || !current) return;
+  tree.mcts = { ...tree.mcts, current: { ...current, tipId: nodeId, executed: current.executed + 1 } };
+}
+
 /** A node and everything below it leave the search (a person's prune or the search's own), counted in `stat`. */
 function pruneSubtree(
   tree: ThoughtTree,
@@ -630,8 +672,16 @@ export function pathTo(tree: ThoughtTree, nodeId: string): ThoughtNode[] {
  * completed keeps its result when its expansion later dead-ends (status failed, reason: every candidate too weak),
  * so it can still be best; a node that failed its verification never is, nor one that never ran or whose run
  * failed. With no candidate there is no best node (null), never "the best of the rest".
+ * An MCTS search (issue 31) answers by its own rule first: its verified answer, else the deepest candidate on the
+ * walk from the root by visits (or Q, mctsBestBy); the rule above only when that walk finds none.
  */
 export function findBestNode(tree: ThoughtTree): ThoughtNode | null {
+  if (tree.mcts) {
+    const solved = tree.mcts.solvedBy ? tree.nodes[tree.mcts.solvedBy] : undefined;
+    if (solved && isCandidateForBest(solved)) return solved;
+    const walked = mctsBestNode(tree, mctsSettings(tree.config).mctsBestBy, isCandidateForBest);
+    if (walked) return walked;
+  }
   let best: ThoughtNode | null = null;
   for (const id of tree.nodeOrder) {
     const node = tree.nodes[id];

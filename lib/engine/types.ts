@@ -131,6 +131,22 @@ export interface FrontierEntry {
  */
 export type RunStatus = StoredRunStatus;
 
+/**
+ * Where an MCTS search stands (issue 31), folded from mcts.selected, the steps and mcts.backpropagated: replaced by
+ * reduce, never mutated. Every node's visits and Q are its ThoughtNode.mcts.
+ */
+export interface MctsState {
+  /** Iterations begun: the last mcts.selected's number. */
+  iterations: number;
+  /**
+   * The iteration under way, between its mcts.selected and its mcts.backpropagated: its selected leaf, the node its
+   * value will be read from (the leaf, then each node the iteration ran), and how many nodes it ran.
+   */
+  current: { iteration: number; leafId: string; tipId: string; executed: number } | null;
+  /** The node whose verified answer ended the search (an mcts.backpropagated from a verified answer), or null. */
+  solvedBy: string | null;
+}
+
 /** The state of a whole exploration: what reduce() folds events into. Plain JSON, no Maps. */
 export interface ThoughtTree {
   runId: string;
@@ -166,6 +182,8 @@ export interface ThoughtTree {
    */
   batch: { startSeq: number; nodeIds: string[] } | null;
   stats: ToTStats;
+  /** An MCTS search's iterations (null for every other strategy and for foreign logs). */
+  mcts: MctsState | null;
   /** The usage of every call, branch runs included. */
   usage: CostedUsage;
   /** The executed node whose branch confidence reached terminationConfidence: the search stops. */

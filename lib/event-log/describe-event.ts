@@ -9,7 +9,8 @@ import type { ProposedAction } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration } from '@/lib/contract/format';
 import { scoreFigure } from '@/lib/layout/index';
 
-export type EventKind = 'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'model' | 'steer';
+export type EventKind =
+  'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'mcts' | 'model' | 'steer';
 
 /** Kinds in the order the filter chips show them, with their labels. */
 export const EVENT_KINDS: readonly { kind: EventKind; label: string }[] = [
@@ -18,6 +19,7 @@ export const EVENT_KINDS: readonly { kind: EventKind; label: string }[] = [
   { kind: 'score', label: 'score / drop' },
   { kind: 'verification', label: 'verification' },
   { kind: 'backtrack', label: 'backtrack' },
+  { kind: 'mcts', label: 'selection / backup' },
   { kind: 'model', label: 'model call' },
   { kind: 'steer', label: 'steer' },
   { kind: 'run', label: 'run' },
@@ -45,6 +47,8 @@ const KIND_OF: Record<ExplorationEventType, EventKind> = {
   'node.annotated': 'score',
   'node.pruned': 'backtrack',
   backtrack: 'backtrack',
+  'mcts.selected': 'mcts',
+  'mcts.backpropagated': 'mcts',
   'model.called': 'model',
   'steer.prune': 'steer',
   'steer.expand': 'steer',
@@ -82,6 +86,10 @@ export function eventNodeIds(event: ExplorationEvent): string[] {
       return event.payload.nodeId ? [event.payload.nodeId] : [];
     case 'run.paused':
       return event.payload.reason === 'breakpoint' && event.payload.hit.nodeId ? [event.payload.hit.nodeId] : [];
+    case 'mcts.selected':
+      return [event.payload.leafId, ...event.payload.hops.map((hop) => hop.parentId)];
+    case 'mcts.backpropagated':
+      return event.payload.value === null ? [event.payload.nodeId] : event.payload.path;
     case 'breakpoints.set':
     case 'steer.acked':
     case 'run.queued':
@@ -148,6 +156,14 @@ const QUEUED_BECAUSE: Record<EventPayloads['run.queued']['reason'], string> = {
   new: 'waits for a free slot',
   fork: 'forked: waits for a free slot',
   resume: 'waits for a free slot to continue',
+};
+
+const MCTS_SOURCE: Record<EventPayloads['mcts.backpropagated']['source'], string> = {
+  verified: 'verified answer',
+  'verification-failed': 'verification failed',
+  failed: 'failed',
+  score: 'its score',
+  abandoned: 'abandoned',
 };
 
 /** A one-line summary of an event, per type. */
@@ -244,6 +260,18 @@ export function describeEvent(event: ExplorationEvent): string {
     }
     case 'node.pruned':
       return oneLine(`pruned by the search: ${event.payload.reason}`);
+    case 'mcts.selected': {
+      const p = event.payload;
+      const walk = p.hops.length
+        ? `${p.hops[0]?.parentId} → ${p.hops.map((hop) => hop.chosenId).join(' → ')}`
+        : p.leafId;
+      return `iteration ${p.iteration}: selects ${p.leafId} (${walk})`;
+    }
+    case 'mcts.backpropagated': {
+      const p = event.payload;
+      if (p.value === null) return `iteration ${p.iteration}: abandoned (${p.nodeId} was pruned), nothing backed up`;
+      return `iteration ${p.iteration}: value ${p.value.toFixed(2)} of ${p.nodeId} (${MCTS_SOURCE[p.source]}) backed up through ${p.path.length} node${p.path.length === 1 ? '' : 's'}`;
+    }
     case 'run.paused':
       return event.payload.reason === 'step'
         ? 'paused after one step'

@@ -7,6 +7,7 @@ const FINISH_REASONS: Record<FinishReason, string> = {
   terminated: 'a node reached the termination confidence',
   'frontier-empty': 'nothing left to explore',
   'node-limit': 'the node limit was reached',
+  'iteration-limit': 'the MCTS iteration budget was used',
   timeout: 'the time limit was reached',
   budget: 'the cost cap was reached',
   aborted: 'aborted by a person',
