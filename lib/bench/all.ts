@@ -11,7 +11,17 @@ import path from 'node:path';
 import { FIGURES_FILE_ENV, formatFigureTable, meetsGoal, readFigures } from './figures';
 
 /** The benches `npm run bench` runs, in order: the package.json script each one is. */
-const BENCHES = ['engine', 'server', 'ui', 'sandbox', 'code', 'experiments', 'experiment-page', 'otel'] as const;
+const BENCHES = [
+  'engine',
+  'server',
+  'ui',
+  'sandbox',
+  'code',
+  'experiments',
+  'experiment-page',
+  'otel',
+  'mcts',
+] as const;
 
 function main() {
   const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());

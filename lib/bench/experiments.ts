@@ -16,18 +16,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CreateExperimentInput, ExperimentView } from '../contract/experiments';
-import { sleep } from '../contract/sleep';
-import {
-  authSettings,
-  createCaller,
-  createContextInner,
-  createPrismaClient,
-  EventBus,
-  migrate,
-  readEnv,
-  wireServices,
-} from '../server/index';
+import type { ExperimentView } from '../contract/experiments';
+import { openExperimentBench, runExperiment } from './experiment-bench';
 import { type BenchFigure, reportFigures } from './figures';
 import { median } from './percentile';
 
@@ -42,51 +32,6 @@ const LATENCY_MS = 200;
 const B_BUDGET_S = Number(process.env.BENCH_EXPERIMENTS_B_SECONDS ?? 240);
 const PILOT_ITEMS = 4;
 const BYID_SAMPLES = 10;
-
-function openServices(file: string) {
-  migrate(file);
-  const prisma = createPrismaClient(file);
-  const services = wireServices({
-    prisma,
-    bus: new EventBus(),
-    maxConcurrentRuns: CONCURRENCY,
-    resumeMode: 'manual',
-    log: () => {},
-  });
-  services.experiments.start();
-  // the defaults of an empty environment: local mode, whatever this shell's ARBORIST_AUTH says
-  const caller = createCaller(
-    createContextInner(services, { who: { kind: 'local' }, auth: authSettings(readEnv({})) }),
-  );
-  return {
-    caller,
-    services,
-    async close() {
-      services.experiments.stop();
-      await services.experiments.settled();
-      await services.manager.stopAll();
-      await prisma.$disconnect();
-    },
-  };
-}
-
-type Bench = ReturnType<typeof openServices>;
-
-/** Creates the experiment and waits for it to end; the time from create's call to its finished status. */
-async function runExperiment(
-  bench: Bench,
-  input: CreateExperimentInput,
-): Promise<{ view: ExperimentView; ms: number }> {
-  const started = performance.now();
-  const { id } = await bench.caller.experiment.create(input);
-  for (;;) {
-    const record = await bench.services.experiments.record(id);
-    if (record && (record.status === 'finished' || record.status === 'aborted')) break;
-    await sleep(20);
-  }
-  const ms = performance.now() - started;
-  return { view: await bench.caller.experiment.byId({ id }), ms };
-}
 
 /** One run's mean wall time over every ended cell of a view (each configuration's mean, weighted by its cells). */
 function meanRunWallMs(view: ExperimentView): number {
@@ -104,7 +49,7 @@ function configurationLines(view: ExperimentView): string[] {
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'arborist-bench-experiments-'));
-  const bench = openServices(path.join(dir, 'bench.db'));
+  const bench = openExperimentBench(path.join(dir, 'bench.db'), CONCURRENCY);
   const figures: BenchFigure[] = [];
   try {
     const dataset = await bench.caller.dataset.create({ name: SHIPPED, taskId: 'game24', shipped: SHIPPED });
