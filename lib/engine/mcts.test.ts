@@ -17,6 +17,7 @@ import type { ToTConfig } from '../contract/vocabulary';
 import { clockless } from './clockless';
 import { InvalidConfigError, resolveConfig } from './config';
 import { ExplorationControl } from './control';
+import { forkEvents } from './fork';
 import { ThoughtTreeExecutor, type ExploreOptions } from './executor';
 import { fold, subtreeIds } from './tree';
 import type { ThoughtNode, ThoughtTree } from './types';
@@ -309,6 +310,38 @@ describe('MCTS under steering and restarts', () => {
     for (const paused of events.filter((e) => e.type === 'run.paused')) {
       expect(events[paused.seq - 2]?.type).toBe('mcts.backpropagated');
     }
+  });
+});
+
+describe('an MCTS run forked from a node', () => {
+  it('grows the fork point first, then selects from the root through the copied path, and checks out', async () => {
+    const { result } = await search(MCTS, goals[0] as string);
+    const target = result.bestPath.at(2) as ThoughtNode;
+    const seed = forkEvents({
+      runId: 'fork',
+      source: result.tree,
+      nodeId: target.id,
+      config: result.tree.config,
+      agentName: 't',
+      modelId: 'simulated',
+    });
+    const more: ExplorationEvent[] = [];
+    const forked = await new ThoughtTreeExecutor().resume(
+      { name: 't', model: createSimulatedModel({ seed: 4 }) },
+      seed,
+      {
+        task: game24,
+        announceResume: false,
+        onEvent: (e) => more.push(e),
+      },
+    );
+    const events = [...seed, ...more];
+    expect(selections(events).length).toBeGreaterThan(0);
+    // the first selection walks the copied path: root, then its one copied child, ...
+    expect(selections(events)[0]?.payload.hops[0]?.candidates.map((c) => c.nodeId)).toEqual(['n1']);
+    checkSelections(events, Math.SQRT2, 4);
+    checkStatistics(events, 'mean');
+    expect(['terminated', 'iteration-limit', 'frontier-empty', 'node-limit']).toContain(forked.finishReason);
   });
 });
 
