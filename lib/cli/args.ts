@@ -3,8 +3,13 @@
  * Not responsible for running the search or printing results (explore.ts).
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_CONCURRENT_CALLS, type ToTConfig } from '../contract/vocabulary';
-import { resolveConfig } from '../engine/index';
+import {
+  DEFAULT_MAX_CONCURRENT_CALLS,
+  explorationStrategySchema,
+  toTConfigFields,
+  type ToTConfig,
+} from '../contract/vocabulary';
+import { MCTS_DEFAULTS, resolveConfig } from '../engine/index';
 import { normalizePuzzle } from '../contract/game24-goal';
 import { getPuzzle } from '../tasks/index';
 import { TASK_IDS, isTaskId, type TaskId } from '../contract/tasks';
@@ -20,7 +25,7 @@ Task
   --goal "<text>"        the goal of an open-goal search
 
 Search (defaults from DEFAULT_TOT_CONFIG)
-  --strategy <s>         beam | best-first | dfs
+  --strategy <s>         ${explorationStrategySchema.options.join(' | ')}
   --max-depth <n>        --branch-factor <n>     --beam-width <n>
   --threshold <x>        confidenceThreshold, 0..1
   --terminate-at <x>     terminationConfidence, 0..1
@@ -29,6 +34,18 @@ Search (defaults from DEFAULT_TOT_CONFIG)
   --max-concurrent-calls <n>
                          model calls in flight at once, 1..64 (default ${DEFAULT_MAX_CONCURRENT_CALLS});
                          beam runs a level's independent calls together, the log is the same at any limit
+
+Monte Carlo tree search (with --strategy mcts only; defaults from MCTS_DEFAULTS)
+  --mcts-iterations <n>  iterations (select, grow, evaluate, back up), at least 1 (default ${MCTS_DEFAULTS.mctsIterations});
+                         --max-nodes still caps the nodes run
+  --mcts-c <x>           exploration constant c of UCT = Q + c * sqrt(ln N(parent) / N(child)), 0 or more
+                         (default ${MCTS_DEFAULTS.mctsExploration.toFixed(3)}, sqrt 2); 0 only exploits
+  --mcts-rollout-depth <n>
+                         greedy steps after a leaf before its value is taken, 0 to --max-depth
+                         (default ${MCTS_DEFAULTS.mctsRolloutDepth}: the leaf's own score)
+  --mcts-backup <b>      ${toTConfigFields.shape.mctsBackup.unwrap().options.join(' | ')}: a node's Q is the mean or the best of the values backed up (default ${MCTS_DEFAULTS.mctsBackup})
+  --mcts-best-by <b>     ${toTConfigFields.shape.mctsBestBy.unwrap().options.join(' | ')}: the best path follows the most visits or the highest Q when no
+                         answer was verified (default ${MCTS_DEFAULTS.mctsBestBy})
 
 Model
   --seed <n>             the simulated model's seed (default 1)
@@ -64,6 +81,9 @@ export class UsageError extends Error {
   }
 }
 
+/** The flags of MCTS's own settings (the config's mcts* fields). */
+const MCTS_FLAGS = ['mcts-iterations', 'mcts-c', 'mcts-rollout-depth', 'mcts-backup', 'mcts-best-by'] as const;
+
 function number(flag: string, raw: string | undefined, integer: boolean): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
@@ -95,6 +115,11 @@ export function parseCliArgs(argv: string[]): CliSettings | null {
         'max-nodes': { type: 'string' },
         timeout: { type: 'string' },
         'max-concurrent-calls': { type: 'string' },
+        'mcts-iterations': { type: 'string' },
+        'mcts-c': { type: 'string' },
+        'mcts-rollout-depth': { type: 'string' },
+        'mcts-backup': { type: 'string' },
+        'mcts-best-by': { type: 'string' },
         seed: { type: 'string' },
         latency: { type: 'string' },
         events: { type: 'string' },
@@ -144,6 +169,17 @@ export function parseCliArgs(argv: string[]): CliSettings | null {
   set('maxTotalNodes', 'max-nodes', true);
   set('timeout', 'timeout', true);
   set('maxConcurrentCalls', 'max-concurrent-calls', true);
+  // MCTS's own settings: refused for another strategy, which would drop them (resolveConfig) and run without them
+  const mctsFlags = MCTS_FLAGS.filter((flag) => str(flag) !== undefined);
+  if (mctsFlags.length > 0 && partial.explorationStrategy !== 'mcts')
+    throw new UsageError(`--${mctsFlags[0]} is for --strategy mcts`);
+  set('mctsIterations', 'mcts-iterations', true);
+  set('mctsExploration', 'mcts-c', false);
+  set('mctsRolloutDepth', 'mcts-rollout-depth', true);
+  const backup = str('mcts-backup');
+  if (backup !== undefined) partial.mctsBackup = backup as ToTConfig['mctsBackup'];
+  const bestBy = str('mcts-best-by');
+  if (bestBy !== undefined) partial.mctsBestBy = bestBy as ToTConfig['mctsBestBy'];
 
   let config: ToTConfig;
   try {

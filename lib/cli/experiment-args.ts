@@ -10,6 +10,7 @@ import type { ExperimentConfiguration } from '../contract/experiments';
 import type { ModelSpec } from '../contract/model-spec';
 import { TASK_IDS, isTaskId, type TaskId } from '../contract/tasks';
 import { toTConfigFields, type ToTConfig } from '../contract/vocabulary';
+import { InvalidConfigError, MCTS_DEFAULTS, resolveConfig } from '../engine/index';
 import { UsageError } from './args';
 
 export const EXPERIMENT_HELP = `Usage: npm run experiment -- [options]
@@ -31,7 +32,8 @@ Experiment
                          a configuration: a label and config changes (the rest is the task's defaults); repeat it:
                          --config "b1:beamWidth=1" --config "b5:beamWidth=5,branchFactor=5"
                          keys: ${Object.keys(toTConfigFields.shape).join(', ')}
-                         (strategy= is short for explorationStrategy=); numbers are read as numbers
+                         (strategy= is short for explorationStrategy=); numbers are read as numbers;
+                         the mcts* keys go with strategy=mcts (e.g. "uct:strategy=mcts,mctsIterations=80")
   --repetitions <n>      runs per goal and configuration, each with its own seed (default 1)
   --cap <usd>            the most the whole experiment may spend
   --name "<text>"        its name (default: the labels and the item count)
@@ -97,7 +99,10 @@ function configValue(raw: string): unknown {
   return text;
 }
 
-/** One --config "label:key=value,key=value": the label and its config changes, each checked by the config's own schema. */
+/**
+ * One --config "label:key=value,key=value": the label and its config changes, each checked by the config's own schema,
+ * then the whole config over the defaults (resolveConfig, as the server does), so a rule between fields is refused here.
+ */
 export function parseConfiguration(raw: string): ExperimentConfiguration {
   const colon = raw.indexOf(':');
   const label = (colon < 0 ? raw : raw.slice(0, colon)).trim();
@@ -119,6 +124,18 @@ export function parseConfiguration(raw: string): ExperimentConfiguration {
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     throw new UsageError(`--config "${raw}": ${issue.path.join('.') || 'config'}: ${issue.message}`);
+  }
+  // another strategy drops the mcts* fields (resolveConfig): refused here rather than run without them
+  const mctsKey = Object.keys(checked.data).find((key) => key in MCTS_DEFAULTS);
+  if (mctsKey && checked.data.explorationStrategy !== 'mcts')
+    throw new UsageError(`--config "${raw}": ${mctsKey} is for strategy=mcts`);
+  // the rules between fields (a rollout deeper than maxDepth) as the server will check them, over the same defaults
+  try {
+    resolveConfig(checked.data);
+  } catch (error) {
+    if (!(error instanceof InvalidConfigError)) throw error;
+    const issue = error.issues[0]!;
+    throw new UsageError(`--config "${raw}": ${issue.path}: ${issue.message}`);
   }
   return { label, config: checked.data };
 }

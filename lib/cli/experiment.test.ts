@@ -95,6 +95,18 @@ describe('parseExperimentArgs', () => {
     });
   });
 
+  it('reads an MCTS configuration with its own settings, numbers as numbers and rules as given', () => {
+    expect(parseConfiguration('uct:strategy=mcts,mctsIterations=80,mctsExploration=0.5,mctsBackup=max')).toEqual({
+      label: 'uct',
+      config: { explorationStrategy: 'mcts', mctsIterations: 80, mctsExploration: 0.5, mctsBackup: 'max' },
+    });
+    expect(parseConfiguration('uct:strategy=mcts,mctsRolloutDepth=3,mctsBestBy=q').config).toEqual({
+      explorationStrategy: 'mcts',
+      mctsRolloutDepth: 3,
+      mctsBestBy: 'q',
+    });
+  });
+
   it.each([
     [['--nope'], /Unknown option '--nope'/],
     [['--config', 'a:beamWidth=1'], /give the goals: --items/],
@@ -107,6 +119,20 @@ describe('parseExperimentArgs', () => {
     [['--items', 'x', '--config', 'a:beamWidth=wide'], /beamWidth/],
     [['--items', 'x', '--config', 'a:strategy=random'], /explorationStrategy/],
     [['--items', 'x', '--config', 'a:beamWidth=1,beamWidth=2'], /beamWidth is given twice/],
+    [
+      ['--items', 'x', '--config', 'm:strategy=mcts,mctsExploration=-1'],
+      /mctsExploration: the exploration constant cannot be negative/,
+    ],
+    [['--items', 'x', '--config', 'm:strategy=mcts,mctsExploration=Infinity'], /mctsExploration: .*expected number/],
+    [['--items', 'x', '--config', 'm:strategy=mcts,mctsExploration=NaN'], /mctsExploration: .*expected number/],
+    [['--items', 'x', '--config', 'm:strategy=mcts,mctsIterations=0'], /mctsIterations: an iteration budget must be/],
+    [
+      ['--items', 'x', '--config', 'm:strategy=mcts,maxDepth=3,mctsRolloutDepth=4'],
+      /"m:strategy=mcts,maxDepth=3,mctsRolloutDepth=4": mctsRolloutDepth: a rollout cannot go deeper than maxDepth/,
+    ],
+    [['--items', 'x', '--config', 'm:strategy=mcts,mctsBackup=median'], /mctsBackup/],
+    [['--items', 'x', '--config', 'm:mctsIterations=10'], /"m:mctsIterations=10": mctsIterations is for strategy=mcts/],
+    [['--items', 'x', '--config', 'a:beamWidth=5'], /beamWidth: beamWidth cannot exceed branchFactor/],
     [['--items', 'x', '--config', 'a', '--config', 'a:beamWidth=2'], /two configurations are labelled "a"/],
     [['--items', 'x', '--config', 'a', '--repetitions', '0'], /--repetitions must be at least 1/],
     [['--items', 'x', '--config', 'a', '--repetitions', '1.5'], /--repetitions must be a whole number/],

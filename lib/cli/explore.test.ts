@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { DEFAULT_MAX_CONCURRENT_CALLS } from '../contract/vocabulary';
-import { fold } from '../engine/index';
+import { MCTS_DEFAULTS, fold } from '../engine/index';
 import { startFakeIngestServer, until } from '../sdk/testing';
 import { parseCliArgs, UsageError } from './args';
 
@@ -29,6 +29,35 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs([])?.config.maxConcurrentCalls).toBe(DEFAULT_MAX_CONCURRENT_CALLS);
   });
 
+  it('puts the --mcts-* flags in an mcts config as numbers and rules, MCTS_DEFAULTS for the rest', () => {
+    const mcts = ['--strategy', 'mcts'];
+    const given = [
+      ...mcts,
+      ...['--mcts-iterations', '20', '--mcts-c', '0.5', '--mcts-rollout-depth', '2'],
+      ...['--mcts-backup', 'max', '--mcts-best-by', 'q'],
+    ];
+    expect(parseCliArgs(given)?.config).toMatchObject({
+      explorationStrategy: 'mcts',
+      mctsIterations: 20,
+      mctsExploration: 0.5,
+      mctsRolloutDepth: 2,
+      mctsBackup: 'max',
+      mctsBestBy: 'q',
+    });
+    expect(parseCliArgs(mcts)?.config).toMatchObject(MCTS_DEFAULTS);
+    expect(parseCliArgs([...mcts, '--mcts-c', '0'])?.config.mctsExploration).toBe(0);
+  });
+
+  it('runs another strategy with no mcts field in its config', () => {
+    for (const strategy of ['beam', 'best-first', 'dfs']) {
+      const config = parseCliArgs(['--strategy', strategy])?.config ?? {};
+      expect(
+        Object.keys(config).filter((key) => key.startsWith('mcts')),
+        strategy,
+      ).toEqual([]);
+    }
+  });
+
   it.each([
     [['--nope'], /Unknown option '--nope'/],
     [['--task', 'chess'], /unknown task "chess"/],
@@ -40,6 +69,19 @@ describe('parseCliArgs', () => {
     [['--max-concurrent-calls', '2.5'], /--max-concurrent-calls must be a whole number/],
     [['--max-concurrent-calls', '0'], /maxConcurrentCalls/],
     [['--max-concurrent-calls', '65'], /maxConcurrentCalls/],
+    [['--strategy', 'mcts', '--mcts-c=-1'], /mctsExploration: the exploration constant cannot be negative/],
+    [['--strategy', 'mcts', '--mcts-c', 'Infinity'], /--mcts-c must be a number, got "Infinity"/],
+    [['--strategy', 'mcts', '--mcts-c', 'NaN'], /--mcts-c must be a number, got "NaN"/],
+    [['--strategy', 'mcts', '--mcts-iterations', '0'], /mctsIterations: an iteration budget must be at least 1/],
+    [['--strategy', 'mcts', '--mcts-iterations', '1.5'], /--mcts-iterations must be a whole number/],
+    [
+      ['--strategy', 'mcts', '--max-depth', '3', '--mcts-rollout-depth', '4'],
+      /mctsRolloutDepth: a rollout cannot go deeper than maxDepth/,
+    ],
+    [['--strategy', 'mcts', '--mcts-backup', 'median'], /mctsBackup/],
+    [['--strategy', 'mcts', '--mcts-best-by', 'score'], /mctsBestBy/],
+    [['--mcts-c', '2'], /--mcts-c is for --strategy mcts/],
+    [['--strategy', 'beam', '--mcts-iterations', '10'], /--mcts-iterations is for --strategy mcts/],
     [['--server', 'localhost:3000'], /--server must be the server's address/],
     [['--api-key', 'k'], /--api-key goes with --server/],
   ])('refuses %j with a clear message', (args, message) => {
@@ -99,7 +141,18 @@ describe('npm run explore -- --server', () => {
         process.execPath,
         [
           ...['--import', 'tsx', 'lib/cli/explore.ts', '--server', server.url, '--puzzle', '4 9 10 13'],
-          ...['--strategy', 'beam', '--beam-width', '2', '--branch-factor', '3', '--max-depth', '3', '--latency', '250'],
+          ...[
+            '--strategy',
+            'beam',
+            '--beam-width',
+            '2',
+            '--branch-factor',
+            '3',
+            '--max-depth',
+            '3',
+            '--latency',
+            '250',
+          ],
           ...['--threshold', '0', '--terminate-at', '1', '--max-nodes', '12'],
         ],
         { cwd: process.cwd() },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEmptyTree, type ThoughtTree } from '../engine/index';
+import { createEmptyTree, resolveConfig, type ThoughtTree } from '../engine/index';
 import { RUN_FACTS, sharedText } from './facts';
 
 const fact = (tree: ThoughtTree, label: string) => RUN_FACTS.find((f) => f.label === label)?.value(tree);
@@ -45,5 +45,15 @@ describe('the compare table', () => {
     tree.agentName = 'external'; // no agent given
     tree.external = { config: {}, commands: [] };
     expect(fact(tree, 'strategy')).toBe('external · no config given');
+  });
+
+  it("says an engine run's search: a beam's width, an MCTS run's iterations, c, rollout and rules instead", () => {
+    const tree = createEmptyTree('d');
+    tree.config = resolveConfig({ maxDepth: 4, branchFactor: 3, beamWidth: 2 });
+    expect(fact(tree, 'strategy')).toBe('beam · depth 4 · b3 · w2');
+    tree.config = resolveConfig({ explorationStrategy: 'mcts', maxDepth: 4, mctsIterations: 80, mctsBackup: 'max' });
+    expect(fact(tree, 'strategy')).toBe(
+      'mcts · depth 4 · b3 · 80 iterations · c 1.414 · rollout 0 · Q max · best by visits',
+    );
   });
 });

@@ -10,7 +10,15 @@
  */
 export { findHits, judgeEvent, treeHitContext } from './breakpoints';
 export type { HitContext, JudgedEvent } from './breakpoints';
-export { DEFAULT_TOT_CONFIG, InvalidConfigError, resolveConfig, resolveTimeout } from './config';
+export {
+  DEFAULT_TOT_CONFIG,
+  InvalidConfigError,
+  MCTS_DEFAULTS,
+  mctsSettings,
+  resolveConfig,
+  resolveTimeout,
+} from './config';
+export { backUp } from './mcts';
 export { FrontierQueue, comesBefore, findBacktrackTarget, selectNext } from './frontier';
 export { extractJson } from './json';
 export { countTokens, DEFAULT_PRICES, findPrice, priceCall } from './pricing';

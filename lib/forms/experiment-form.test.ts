@@ -9,7 +9,8 @@ import {
   problemPlace,
   type ExperimentDraft,
 } from './experiment-form';
-import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
+import { parseSettings } from './run-form';
+import { DEFAULT_TOT_CONFIG, resolveConfig } from '@/lib/engine/index';
 import { DEFAULT_MAX_CONCURRENT_CALLS } from '@/lib/contract/vocabulary';
 import { defaultModelChoice, modelChoiceError, type ModelChoice } from './model-choice';
 
@@ -28,6 +29,9 @@ const draft = (patch: Partial<ExperimentDraft> = {}): ExperimentDraft => ({
   costCapUsd: '',
   ...patch,
 });
+
+/** The whole config the run form's parser makes of a draft's settings. */
+const parseSettingsOf = (d: ReturnType<typeof configurationDraft>) => parseSettings(d.settings).config;
 
 describe('experimentRequest', () => {
   it('sends each configuration’s changes from the defaults, on the simulated model, as create takes them', () => {
@@ -114,6 +118,55 @@ describe('experimentRequest', () => {
     // the calls in flight at their own default are no change; any other figure is
     expect(configChanges({ ...DEFAULT_TOT_CONFIG, maxConcurrentCalls: DEFAULT_MAX_CONCURRENT_CALLS })).toEqual({});
     expect(configChanges({ ...DEFAULT_TOT_CONFIG, maxConcurrentCalls: 2 })).toEqual({ maxConcurrentCalls: 2 });
+  });
+});
+
+describe('an MCTS configuration', () => {
+  const mcts = (patch: Record<string, string> = {}) =>
+    configurationDraft(3, 'mcts', { explorationStrategy: 'mcts', ...patch });
+  const withThird = (third: ReturnType<typeof configurationDraft>) =>
+    draft({ configurations: [...initialConfigurations(), third] });
+
+  it('sends the strategy and the MCTS settings it changes, as create takes them', () => {
+    const { input, problems } = experimentRequest(
+      withThird(mcts({ mctsIterations: '80', mctsExploration: '0.5', mctsBackup: 'max' })),
+    );
+    expect(problems).toEqual([]);
+    expect(input?.configurations[2]?.config).toEqual({
+      explorationStrategy: 'mcts',
+      mctsIterations: 80,
+      mctsExploration: 0.5,
+      mctsBackup: 'max',
+    });
+    expect(createExperimentInput.safeParse(input).success).toBe(true);
+    // at the engine's MCTS defaults it changes only the strategy, and runs exactly as the engine fills it
+    const plain = experimentRequest(withThird(mcts())).input?.configurations[2]?.config;
+    expect(plain).toEqual({ explorationStrategy: 'mcts' });
+    expect(resolveConfig(plain)).toEqual(parseSettingsOf(mcts()));
+  });
+
+  it('names a bad MCTS setting by the server’s path, with the schema’s message beside it', () => {
+    const cases = [
+      [{ mctsExploration: '-1' }, 'mctsExploration', 'The exploration constant cannot be negative'],
+      [{ mctsIterations: '0' }, 'mctsIterations', 'An iteration budget must be at least 1'],
+      [{ maxDepth: '3', mctsRolloutDepth: '4' }, 'mctsRolloutDepth', 'A rollout cannot go deeper than max depth'],
+    ] as const;
+    for (const [patch, field, message] of cases) {
+      const { input, problems } = experimentRequest(withThird(mcts(patch)));
+      expect(input, field).toBeNull();
+      expect(problems).toEqual([{ field: `configurations.2.config.${field}`, message }]);
+      expect(configurationFieldErrors(problems, 2)).toEqual({ [field]: message });
+    }
+    expect(problemPlace('configurations.2.config.mctsExploration', ['a', 'b', 'mcts'])).toBe(
+      'Configuration 3 (mcts) · Exploration c',
+    );
+  });
+
+  it('is sent with no MCTS field once its strategy is another, whatever the hidden fields hold', () => {
+    const beam = configurationDraft(3, 'beam', { mctsExploration: '-1', mctsIterations: '0' });
+    const { input, problems } = experimentRequest(withThird(beam));
+    expect(problems).toEqual([]);
+    expect(input?.configurations[2]?.config).toEqual({});
   });
 });
 

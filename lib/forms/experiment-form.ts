@@ -12,7 +12,14 @@ import { EXPERIMENT_MAX_CONFIGURATIONS, EXPERIMENT_MAX_REPETITIONS } from '@/lib
 import type { ToTConfig } from '@/lib/contract/vocabulary';
 import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
 import { defaultModelChoice, modelChoiceError, modelSpec, type ModelChoice, type ModelProvider } from './model-choice';
-import { FIELD_LABELS, defaultSettings, parseSettings, type FieldErrors, type SettingValues } from './run-form';
+import {
+  FIELD_LABELS,
+  defaultConfigValue,
+  defaultSettings,
+  parseSettings,
+  type FieldErrors,
+  type SettingValues,
+} from './run-form';
 
 /** One configuration as typed: `key` keeps React's rows stable when one is removed. */
 export interface ConfigurationDraft {
@@ -69,11 +76,15 @@ export function initialConfigurations(): ConfigurationDraft[] {
   ];
 }
 
-/** The config fields that differ from the defaults: what a configuration changes (the server fills in the rest). */
+/**
+ * The config fields that differ from the defaults the form starts from (DEFAULT_TOT_CONFIG, MCTS_DEFAULTS for an MCTS
+ * field): what a configuration changes (the server fills in the rest with the same defaults). A strategy's own
+ * fields are in the config only for that strategy (parseSettings), so a beam configuration never carries an mcts one.
+ */
 export function configChanges(config: ToTConfig): Partial<ToTConfig> {
   const changes: Partial<Record<keyof ToTConfig, unknown>> = {};
   for (const key of Object.keys(config) as (keyof ToTConfig)[]) {
-    if (config[key] !== DEFAULT_TOT_CONFIG[key]) changes[key] = config[key];
+    if (config[key] !== defaultConfigValue(key)) changes[key] = config[key];
   }
   return changes as Partial<ToTConfig>;
 }

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
+import { DEFAULT_TOT_CONFIG, MCTS_DEFAULTS, resolveConfig } from '@/lib/engine/index';
 import { modelSpecSchema } from '@/lib/contract/model-spec';
-import { DEFAULT_MAX_CONCURRENT_CALLS } from '@/lib/contract/vocabulary';
+import { DEFAULT_MAX_CONCURRENT_CALLS, toTConfigFields } from '@/lib/contract/vocabulary';
 import {
   ADVANCED_FIELDS,
+  CHOICE_FIELDS,
   FIELD_ORDER,
   NUMBER_FIELDS,
+  STRATEGIES,
   advancedSummary,
+  choiceHint,
+  fieldHint,
+  groupShown,
   costCapError,
   defaultSettings,
   firstErrorField,
@@ -27,9 +32,9 @@ import { defaultModelChoice } from './model-choice';
 const withValues = (patch: Partial<FormValues>): FormValues => ({ ...initialValues('game24'), ...patch });
 
 describe('the form fields', () => {
-  it('cover every config field once, plus the model settings', () => {
-    const names = [...NUMBER_FIELDS.map((f) => f.name), 'explorationStrategy'].sort();
-    expect(names).toEqual([...Object.keys(DEFAULT_TOT_CONFIG), 'seed', 'latencyMs'].sort());
+  it('cover every config field once, the MCTS ones included, plus the model settings', () => {
+    const names = [...NUMBER_FIELDS.map((f) => f.name), ...CHOICE_FIELDS.map((f) => f.name), 'explorationStrategy'];
+    expect(names.sort()).toEqual([...Object.keys(toTConfigFields.shape), 'seed', 'latencyMs'].sort());
     expect(new Set(FIELD_ORDER).size).toBe(FIELD_ORDER.length);
   });
 
@@ -100,7 +105,7 @@ describe('parseForm', () => {
     });
     expect(parseForm(withValues({ latencyMs: 'abc' })).errors).toEqual({ latencyMs: 'Must be a number' });
     expect(parseForm(withValues({ explorationStrategy: 'random' })).errors.explorationStrategy).toBe(
-      'Choose one of beam, best-first, dfs',
+      'Choose one of beam, best-first, dfs, mcts',
     );
   });
 
@@ -288,5 +293,108 @@ describe('choosing a task and the advanced summary', () => {
   it('says what the hidden fields hold, with ? for an empty one', () => {
     const values = { ...withValues({}), noveltyWeight: '' };
     expect(advancedSummary(values)).toMatch(/^weights [\d.]+ \/ [\d.]+ \/ \? · \d+ turns per branch$/);
+  });
+});
+
+describe('the MCTS settings', () => {
+  const mcts = (patch: Partial<FormValues> = {}) => withValues({ explorationStrategy: 'mcts', ...patch });
+  const byName = Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f]));
+
+  it('are offered as a strategy, in a group of their own shown only for mcts, with the schema bounds', () => {
+    expect(STRATEGIES.find((st) => st.value === 'mcts')).toEqual({
+      value: 'mcts',
+      label: 'mcts',
+      hint: 'UCT selection, values backed up',
+    });
+    expect(groupShown('mcts', 'mcts')).toBe(true);
+    expect(groupShown('mcts', 'beam')).toBe(false);
+    expect(groupShown('search', 'mcts')).toBe(true);
+    expect(byName.mctsIterations).toMatchObject({ label: 'Iterations', group: 'mcts', step: 1, nullable: false });
+    expect(byName.mctsExploration).toMatchObject({ label: 'Exploration c', group: 'mcts', step: 0.1 });
+    expect(byName.mctsRolloutDepth).toMatchObject({ label: 'Rollout depth', group: 'mcts' });
+    expect(rangeText(byName.mctsIterations!)).toBe('1–100000');
+    expect(rangeText(byName.mctsExploration!)).toBe('0–100');
+    expect(rangeText(byName.mctsRolloutDepth!)).toBe('0–50');
+    expect(CHOICE_FIELDS.map((f) => [f.name, f.options.map((o) => o.value)])).toEqual([
+      ['mctsBackup', ['mean', 'max']],
+      ['mctsBestBy', ['visits', 'q']],
+    ]);
+    expect(choiceHint(CHOICE_FIELDS[0]!, 'max')).toBe('Q is the best of them');
+  });
+
+  it('say that beam width is not used by mcts, and keep its hint for the others', () => {
+    expect(fieldHint(byName.beamWidth!, 'mcts')).toBe('not used by mcts');
+    expect(fieldHint(byName.beamWidth!, 'beam')).toBe('best candidates queued');
+  });
+
+  it('start at the engine’s MCTS defaults, and an untouched mcts form sends exactly them', () => {
+    expect(initialValues('game24')).toMatchObject({
+      mctsIterations: String(MCTS_DEFAULTS.mctsIterations),
+      mctsExploration: String(MCTS_DEFAULTS.mctsExploration),
+      mctsRolloutDepth: String(MCTS_DEFAULTS.mctsRolloutDepth),
+      mctsBackup: MCTS_DEFAULTS.mctsBackup,
+      mctsBestBy: MCTS_DEFAULTS.mctsBestBy,
+    });
+    const { input, errors } = parseForm(mcts());
+    expect(errors).toEqual({});
+    expect(input?.config).toEqual(resolveConfig({ explorationStrategy: 'mcts' }));
+  });
+
+  it('parse into run.create’s config as numbers and the chosen rules', () => {
+    const { input, errors } = parseForm(
+      mcts({
+        mctsIterations: '120',
+        mctsExploration: '0.7',
+        mctsRolloutDepth: '3',
+        mctsBackup: 'max',
+        mctsBestBy: 'q',
+      }),
+    );
+    expect(errors).toEqual({});
+    expect(input?.config).toMatchObject({
+      explorationStrategy: 'mcts',
+      mctsIterations: 120,
+      mctsExploration: 0.7,
+      mctsRolloutDepth: 3,
+      mctsBackup: 'max',
+      mctsBestBy: 'q',
+    });
+    expect(parseForm(mcts({ mctsExploration: '0' })).input?.config.mctsExploration).toBe(0);
+  });
+
+  it('refuse a bad value with the schema’s message beside its field', () => {
+    expect(parseForm(mcts({ mctsExploration: '-1' })).errors).toEqual({
+      mctsExploration: 'The exploration constant cannot be negative',
+    });
+    expect(parseForm(mcts({ mctsIterations: '0' })).errors).toEqual({
+      mctsIterations: 'An iteration budget must be at least 1',
+    });
+    expect(parseForm(mcts({ maxDepth: '4', mctsRolloutDepth: '5' })).errors).toEqual({
+      mctsRolloutDepth: 'A rollout cannot go deeper than max depth',
+    });
+    expect(parseForm(mcts({ mctsRolloutDepth: '4' })).errors).toEqual({});
+    expect(parseForm(mcts({ mctsExploration: 'Infinity' })).errors).toEqual({ mctsExploration: 'Must be a number' });
+    expect(parseForm(mcts({ mctsExploration: 'lots' })).errors).toEqual({ mctsExploration: 'Must be a number' });
+    expect(parseForm(mcts({ mctsIterations: '' })).errors).toEqual({ mctsIterations: 'Required' });
+    expect(parseForm(mcts({ mctsBackup: 'median' })).errors).toEqual({ mctsBackup: 'Choose one of mean, max' });
+    expect(parseForm(mcts({ mctsExploration: '-1' })).input).toBeNull();
+    // and the server's word on one lands beside it too
+    const error = {
+      message: 'Invalid exploration config: mctsExploration: the exploration constant cannot be negative',
+      data: { field: 'config.mctsExploration' },
+    };
+    expect(serverErrors(error).fields).toEqual({ mctsExploration: 'The exploration constant cannot be negative' });
+  });
+
+  it('are neither checked nor sent for any other strategy', () => {
+    const typed = { mctsExploration: '-1', mctsIterations: '0', mctsBackup: 'median' };
+    for (const explorationStrategy of ['beam', 'best-first', 'dfs']) {
+      const { input, errors } = parseForm(withValues({ explorationStrategy, ...typed }));
+      expect(errors, explorationStrategy).toEqual({});
+      const sent = Object.keys(input?.config ?? {}).filter((key) => key.startsWith('mcts'));
+      expect(sent, explorationStrategy).toEqual([]);
+    }
+    const plan = submission(parseForm(withValues({ explorationStrategy: 'beam' })), defaultModelChoice());
+    expect(plan.ok && Object.keys(plan.input.config).some((key) => key.startsWith('mcts'))).toBe(false);
   });
 });

@@ -2,18 +2,25 @@
  * The run form's model, free of React: its fields (labels, hints, groups, bounds read from the engine's zod schema),
  * the values as typed (strings), parsing them into run.create's input with the same schema the server uses, and
  * turning a server error (BAD_REQUEST with `field`, or zod's fieldErrors) into messages per field.
- * Where it helps: the form renders from FIELD_SPECS and shows `errors[name]` beside each field; tests need no DOM.
+ * Where it helps: the form renders from NUMBER_FIELDS and CHOICE_FIELDS and shows `errors[name]` beside each field;
+ * tests need no DOM. A group may belong to one strategy (the MCTS settings): its fields are shown, read and sent only
+ * for that strategy, so a beam run sends no mcts field.
  * Not responsible for rendering, focus or when a message is shown (components/runs/form/NewRunForm.tsx).
  */
 import { z } from 'zod';
 import { simulatedSettingsSchema } from '@/lib/contract/model-spec';
 import { GOAL_MAX_LENGTH, TASK_INFO, taskInfo, type TaskId } from '@/lib/contract/tasks';
 import { type ExplorationStrategy, type ToTConfig, toTConfigFields, toTConfigSchema } from '@/lib/contract/vocabulary';
-import { DEFAULT_TOT_CONFIG } from '@/lib/engine/index';
+import { DEFAULT_TOT_CONFIG, MCTS_DEFAULTS } from '@/lib/engine/index';
 import { modelChoiceError, modelSpec, type ModelChoice, type ModelSpecInput } from './model-choice';
 
 export type ConfigKey = keyof ToTConfig;
-export type NumericConfigKey = Exclude<ConfigKey, 'explorationStrategy'>;
+/** The config fields whose value is a number (typed into a number input); the others are choices. */
+export type NumericConfigKey = {
+  [K in ConfigKey]-?: NonNullable<ToTConfig[K]> extends number ? K : never;
+}[ConfigKey];
+/** The config fields chosen from a list: the strategy, and MCTS's backup and best-path rules. */
+export type ChoiceConfigKey = Exclude<ConfigKey, NumericConfigKey>;
 
 /** What the form holds: every value as the person typed it (inputs give strings). */
 export type FormValues = {
@@ -26,20 +33,35 @@ export type FormValues = {
 export type FieldName = keyof FormValues;
 export type FieldErrors = Partial<Record<FieldName, string>>;
 
-export type GroupId = 'search' | 'scoring' | 'limits' | 'model';
+export type GroupId = 'search' | 'mcts' | 'scoring' | 'limits' | 'model';
 
-export const GROUPS: readonly { id: GroupId; title: string }[] = [
-  { id: 'search', title: 'Search shape' },
-  { id: 'scoring', title: 'Scoring' },
-  { id: 'limits', title: 'Limits' },
-  { id: 'model', title: 'Model' },
+export interface GroupSpec {
+  id: GroupId;
+  title: string;
+  /** The one strategy that reads this group's fields (shown, checked and sent only then); null: every strategy. */
+  onlyFor: ExplorationStrategy | null;
+}
+
+export const GROUPS: readonly GroupSpec[] = [
+  { id: 'search', title: 'Search shape', onlyFor: null },
+  { id: 'mcts', title: 'Monte Carlo tree search', onlyFor: 'mcts' },
+  { id: 'scoring', title: 'Scoring', onlyFor: null },
+  { id: 'limits', title: 'Limits', onlyFor: null },
+  { id: 'model', title: 'Model', onlyFor: null },
 ];
 
 export const STRATEGIES: readonly { value: ExplorationStrategy; label: string; hint: string }[] = [
   { value: 'beam', label: 'beam', hint: 'level by level' },
   { value: 'best-first', label: 'best-first', hint: 'highest score next' },
   { value: 'dfs', label: 'dfs', hint: 'deepest first' },
+  { value: 'mcts', label: 'mcts', hint: 'UCT selection, values backed up' },
 ];
+
+/** Whether a group (or a field, by its group) applies to the strategy as typed. */
+export function groupShown(group: GroupId, strategy: string): boolean {
+  const onlyFor = GROUPS.find((g) => g.id === group)?.onlyFor ?? null;
+  return onlyFor === null || onlyFor === strategy;
+}
 
 /** The simulated model's settings the form starts from; their bounds are the API's own (lib/contract/model-spec.ts). */
 export const DEFAULT_MODEL = { seed: 3, latencyMs: 150 } as const;
@@ -57,6 +79,8 @@ export interface NumberFieldSpec {
   max: number | null;
   /** Empty means null (no limit) instead of "required". */
   nullable: boolean;
+  /** Strategies that never read it (beam width under mcts): its hint says so for them (fieldHint). */
+  unusedBy: readonly ExplorationStrategy[];
 }
 
 interface SpecInput {
@@ -66,6 +90,7 @@ interface SpecInput {
   group: GroupId;
   advanced?: boolean;
   step?: number;
+  unusedBy?: readonly ExplorationStrategy[];
 }
 
 /** Bounds read from the schema itself, so a hint can never disagree with validation. */
@@ -87,14 +112,39 @@ function bounds(name: NumberFieldSpec['name']): { min: number | null; max: numbe
 }
 
 function spec(input: SpecInput): NumberFieldSpec {
-  return { advanced: false, step: 1, ...input, ...bounds(input.name) };
+  return { advanced: false, step: 1, unusedBy: [], ...input, ...bounds(input.name) };
 }
 
 /** Every numeric field, in display order within its group. */
 export const NUMBER_FIELDS: readonly NumberFieldSpec[] = [
   spec({ name: 'maxDepth', label: 'Max depth', hint: 'levels below the goal', group: 'search' }),
   spec({ name: 'branchFactor', label: 'Branch factor', hint: 'candidates per expansion', group: 'search' }),
-  spec({ name: 'beamWidth', label: 'Beam width', hint: 'best candidates queued', group: 'search' }),
+  spec({
+    name: 'beamWidth',
+    label: 'Beam width',
+    hint: 'best candidates queued',
+    group: 'search',
+    unusedBy: ['mcts'],
+  }),
+  spec({
+    name: 'mctsIterations',
+    label: 'Iterations',
+    hint: 'select, grow, evaluate, back up; the node cap still applies',
+    group: 'mcts',
+  }),
+  spec({
+    name: 'mctsExploration',
+    label: 'Exploration c',
+    hint: 'UCT = Q + c·√(ln N(parent) / N); 0 only exploits',
+    group: 'mcts',
+    step: 0.1,
+  }),
+  spec({
+    name: 'mctsRolloutDepth',
+    label: 'Rollout depth',
+    hint: 'greedy steps before a value is taken (0: the score); at most max depth',
+    group: 'mcts',
+  }),
   spec({
     name: 'confidenceThreshold',
     label: 'Score threshold',
@@ -159,12 +209,64 @@ export const NUMBER_FIELDS: readonly NumberFieldSpec[] = [
   spec({ name: 'latencyMs', label: 'Latency (ms)', hint: 'per model call', group: 'model', step: 50 }),
 ];
 
+/** Whether the strategy as typed never reads the field (beam width under mcts); it is still checked and sent. */
+export function fieldUnused(field: NumberFieldSpec, strategy: string): boolean {
+  return field.unusedBy.some((s) => s === strategy);
+}
+
+/** The hint of a field for the strategy as typed: its own, or that the strategy does not use it. */
+export function fieldHint(field: NumberFieldSpec, strategy: string): string {
+  return fieldUnused(field, strategy) ? `not used by ${strategy}` : field.hint;
+}
+
+export interface ChoiceFieldSpec {
+  name: Exclude<ChoiceConfigKey, 'explorationStrategy'>;
+  label: string;
+  hint: string;
+  group: GroupId;
+  /** The schema's values, in its order, each with a hint. */
+  options: readonly { value: string; hint: string }[];
+}
+
+/** A choice's options are the schema's enum; `hints` must name every one of them (the type says so). */
+function choice<K extends ChoiceFieldSpec['name']>(
+  input: Omit<ChoiceFieldSpec, 'name' | 'options'> & { name: K; hints: Record<NonNullable<ToTConfig[K]>, string> },
+): ChoiceFieldSpec {
+  const { hints, ...rest } = input;
+  const values = (toTConfigFields.shape[input.name].unwrap() as z.ZodEnum).options as NonNullable<ToTConfig[K]>[];
+  return { ...rest, options: values.map((value) => ({ value, hint: hints[value] })) };
+}
+
+/** Every choice but the strategy (the search group's own select, STRATEGIES), in display order after the numbers. */
+export const CHOICE_FIELDS: readonly ChoiceFieldSpec[] = [
+  choice({
+    name: 'mctsBackup',
+    label: 'Backup',
+    hint: "how a node's Q combines the values backed up through it",
+    group: 'mcts',
+    hints: { mean: 'Q is their mean', max: 'Q is the best of them' },
+  }),
+  choice({
+    name: 'mctsBestBy',
+    label: 'Best path by',
+    hint: 'what the answer path follows when no answer was verified',
+    group: 'mcts',
+    hints: { visits: 'the most visited child', q: 'the child with the highest Q' },
+  }),
+];
+
+/** The hint of a choice as chosen: what the chosen option does, else the field's own. */
+export function choiceHint(field: ChoiceFieldSpec, value: string): string {
+  return field.options.find((o) => o.value === value)?.hint ?? field.hint;
+}
+
 /** Labels of every field, for messages that name another field (and for the strategy select). */
 export const FIELD_LABELS: Record<FieldName, string> = {
   taskId: 'Task',
   goal: 'Goal',
   explorationStrategy: 'Strategy',
   ...(Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f.label])) as Record<NumberFieldSpec['name'], string>),
+  ...(Object.fromEntries(CHOICE_FIELDS.map((f) => [f.name, f.label])) as Record<ChoiceFieldSpec['name'], string>),
 };
 
 export const ADVANCED_FIELDS: readonly FieldName[] = NUMBER_FIELDS.filter((f) => f.advanced).map((f) => f.name);
@@ -174,10 +276,23 @@ export const FIELD_ORDER: readonly FieldName[] = [
   'taskId',
   'goal',
   'explorationStrategy',
-  ...GROUPS.flatMap((g) => NUMBER_FIELDS.filter((f) => f.group === g.id).map((f) => f.name)),
+  ...GROUPS.flatMap((g) => [
+    ...NUMBER_FIELDS.filter((f) => f.group === g.id).map((f) => f.name),
+    ...CHOICE_FIELDS.filter((f) => f.group === g.id).map((f) => f.name),
+  ]),
 ];
 
-const CONFIG_KEYS = Object.keys(DEFAULT_TOT_CONFIG) as ConfigKey[];
+/** Every config field the schema knows, the MCTS ones included. */
+const CONFIG_KEYS = Object.keys(toTConfigFields.shape) as ConfigKey[];
+
+/**
+ * What the form starts a config field at: DEFAULT_TOT_CONFIG's value, or for an MCTS field MCTS_DEFAULTS' (the
+ * engine's own, so an untouched MCTS form sends what a config without them would run with).
+ */
+export function defaultConfigValue<K extends ConfigKey>(key: K): ToTConfig[K] | undefined {
+  const mcts: Partial<ToTConfig> = MCTS_DEFAULTS;
+  return key in mcts ? mcts[key] : DEFAULT_TOT_CONFIG[key];
+}
 
 function isConfigKey(name: string): name is ConfigKey {
   return (CONFIG_KEYS as string[]).includes(name);
@@ -199,7 +314,7 @@ export function rangeText(field: NumberFieldSpec): string | null {
 export function defaultSettings(): Omit<FormValues, 'taskId' | 'goal'> {
   const config = Object.fromEntries(
     CONFIG_KEYS.map((key) => {
-      const value = DEFAULT_TOT_CONFIG[key];
+      const value = defaultConfigValue(key);
       return [key, value === null || value === undefined ? '' : String(value)];
     }),
   ) as Record<ConfigKey, string>;
@@ -231,13 +346,25 @@ export function humanizeFieldNames(message: string): string {
   return sentence(replaced);
 }
 
-/** A zod issue in the words of a form. */
+/** The message the schema itself gives an issue ("the exploration constant cannot be negative"), or null for zod's own. */
+function schemaMessage(issue: z.core.$ZodIssue): string | null {
+  const own = z.config().localeError?.(issue as Parameters<NonNullable<z.core.$ZodConfig['localeError']>>[0]);
+  return issue.message !== (typeof own === 'string' ? own : own?.message) ? humanizeFieldNames(issue.message) : null;
+}
+
+/** A zod issue in the words of a form: the schema's own message where it gives one, else a bound in plain words. */
 export function issueMessage(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'too_small':
-      return issue.inclusive === false ? `Must be more than ${issue.minimum}` : `Must be at least ${issue.minimum}`;
+      return (
+        schemaMessage(issue) ??
+        (issue.inclusive === false ? `Must be more than ${issue.minimum}` : `Must be at least ${issue.minimum}`)
+      );
     case 'too_big':
-      return issue.inclusive === false ? `Must be less than ${issue.maximum}` : `Must be at most ${issue.maximum}`;
+      return (
+        schemaMessage(issue) ??
+        (issue.inclusive === false ? `Must be less than ${issue.maximum}` : `Must be at most ${issue.maximum}`)
+      );
     case 'invalid_type':
       return issue.expected === 'int' ? 'Must be a whole number' : 'Must be a number';
     case 'invalid_value':
@@ -312,17 +439,21 @@ export function parseSettings(values: SettingValues): ParsedSettings {
   const set = (name: FieldName, message: string) => {
     errors[name] ??= message;
   };
+  // a field of another strategy's group (the MCTS settings of a beam run) is neither checked nor sent
+  const strategy = values.explorationStrategy;
   const numbers: Partial<Record<NumberFieldSpec['name'], number | null>> = {};
-  for (const field of NUMBER_FIELDS) {
+  for (const field of NUMBER_FIELDS.filter((f) => groupShown(f.group, strategy))) {
     const value = readNumber(values[field.name]);
     if (value === null && !field.nullable) set(field.name, 'Required');
     else if (value !== null && Number.isNaN(value)) set(field.name, 'Must be a number');
     numbers[field.name] = value;
   }
+  const choices = CHOICE_FIELDS.filter((f) => groupShown(f.group, strategy)).map((f) => [f.name, values[f.name]]);
 
   const configCandidate = {
-    ...Object.fromEntries(CONFIG_KEYS.filter((k) => k !== 'explorationStrategy').map((k) => [k, numbers[k]])),
-    explorationStrategy: values.explorationStrategy,
+    ...Object.fromEntries(CONFIG_KEYS.filter((k) => k in numbers).map((k) => [k, numbers[k as NumericConfigKey]])),
+    ...Object.fromEntries(choices),
+    explorationStrategy: strategy,
   };
   const config = toTConfigSchema.safeParse(configCandidate);
   if (!config.success) {

@@ -3,22 +3,26 @@
  * One configuration of a new experiment: its label, the search strategy, its model (the run form's picker,
  * components/shared/ModelPicker.tsx: the simulator, or an OpenAI-compatible server the backends list offers), the run
  * form's main settings (beam width, branch factor, depth...) with the model's seed (and the simulator's latency), the
- * rest under "More settings". Every field is the run form's own (lib/forms NUMBER_FIELDS, STRATEGIES), its message
- * beside it.
+ * settings only one strategy reads (Monte Carlo tree search's, while mcts is chosen: a group with `onlyFor`), the
+ * rest under "More settings". Every field is the run form's own (lib/forms NUMBER_FIELDS, CHOICE_FIELDS, STRATEGIES),
+ * drawn by SettingFields.tsx, its message beside it.
  * Not responsible for parsing (lib/forms/experiment-form.ts) nor for fetching the backends (the form asks once).
  */
 import { useState } from 'react';
 import {
+  CHOICE_FIELDS,
+  GROUPS,
   NUMBER_FIELDS,
   STRATEGIES,
+  groupShown,
   modelSettingFields,
-  rangeText,
   type ConfigurationDraft,
   type ConfigurationErrors,
   type NumberFieldSpec,
   type SettingValues,
 } from '@/lib/forms/index';
 import { ModelPicker, type ModelBackends } from '../../shared/ModelPicker';
+import { ChoiceField, NumberField } from './SettingFields';
 import s from './NewExperimentForm.module.css';
 
 /** The fields shown at once; the others wait under "More settings". */
@@ -28,49 +32,11 @@ const MAIN_FIELDS = MAIN.map((name) => NUMBER_FIELDS.find((f) => f.name === name
 );
 /** A real model's seed means its server's seed, not the simulator's tree. */
 const REAL_SEED_HINT = 'sent to the server as its seed (best-effort); each repetition adds one';
-const MORE_FIELDS = NUMBER_FIELDS.filter((f) => !MAIN.includes(f.name));
-
-function NumberField({
-  id,
-  field,
-  value,
-  error,
-  onChange,
-}: {
-  id: string;
-  field: NumberFieldSpec;
-  value: string;
-  error: string | undefined;
-  onChange: (value: string) => void;
-}) {
-  const range = rangeText(field);
-  return (
-    <div className={s.setting} data-invalid={Boolean(error)}>
-      <label htmlFor={id} className={s.settingLabel} title={field.hint}>
-        {field.label}
-        {range && <span className={s.rangeText}>{range}</span>}
-      </label>
-      <input
-        id={id}
-        className={`input ${s.control}`}
-        type="number"
-        step={field.step}
-        min={field.min ?? undefined}
-        max={field.max ?? undefined}
-        placeholder={field.nullable ? 'none' : undefined}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={Boolean(error)}
-        data-testid={`${id}`}
-      />
-      {error && (
-        <span className={`field-error ${s.settingError}`} role="alert">
-          {error}
-        </span>
-      )}
-    </div>
-  );
-}
+/** Groups one strategy reads: shown at once while it is chosen (they are what such a configuration is about). */
+const STRATEGY_GROUPS = new Set(GROUPS.filter((g) => g.onlyFor !== null).map((g) => g.id));
+const STRATEGY_NUMBERS = NUMBER_FIELDS.filter((f) => STRATEGY_GROUPS.has(f.group));
+const STRATEGY_CHOICES = CHOICE_FIELDS.filter((f) => STRATEGY_GROUPS.has(f.group));
+const MORE_FIELDS = NUMBER_FIELDS.filter((f) => !MAIN.includes(f.name) && !STRATEGY_GROUPS.has(f.group));
 
 export function ConfigurationCard({
   index,
@@ -98,6 +64,9 @@ export function ConfigurationCard({
   const mainFields = MAIN_FIELDS.filter((f) => f.group !== 'model' || modelFields.includes(f.name)).map((f) =>
     f.name === 'seed' && draft.model.provider !== 'simulated' ? { ...f, hint: REAL_SEED_HINT } : f,
   );
+  const strategy = draft.settings.explorationStrategy;
+  const strategyNumbers = STRATEGY_NUMBERS.filter((f) => groupShown(f.group, strategy));
+  const strategyChoices = STRATEGY_CHOICES.filter((f) => groupShown(f.group, strategy));
   return (
     <fieldset className={s.configuration} data-testid={`configuration-${index}`}>
       <legend className={s.legend}>Configuration {index + 1}</legend>
@@ -143,12 +112,38 @@ export function ConfigurationCard({
             key={f.name}
             id={`${prefix}-${f.name}`}
             field={f}
+            strategy={strategy}
             value={draft.settings[f.name]}
             error={errors[f.name]}
             onChange={(v) => set(f.name, v)}
           />
         ))}
       </div>
+      {(strategyNumbers.length > 0 || strategyChoices.length > 0) && (
+        <div className={s.settings} data-testid={`${prefix}-strategy-settings`}>
+          {strategyNumbers.map((f) => (
+            <NumberField
+              key={f.name}
+              id={`${prefix}-${f.name}`}
+              field={f}
+              strategy={strategy}
+              value={draft.settings[f.name]}
+              error={errors[f.name]}
+              onChange={(v) => set(f.name, v)}
+            />
+          ))}
+          {strategyChoices.map((f) => (
+            <ChoiceField
+              key={f.name}
+              id={`${prefix}-${f.name}`}
+              field={f}
+              value={draft.settings[f.name]}
+              error={errors[f.name]}
+              onChange={(v) => set(f.name, v)}
+            />
+          ))}
+        </div>
+      )}
       {showMore && (
         <div className={s.settings} data-testid={`${prefix}-more`}>
           {MORE_FIELDS.map((f) => (
@@ -156,6 +151,7 @@ export function ConfigurationCard({
               key={f.name}
               id={`${prefix}-${f.name}`}
               field={f}
+              strategy={strategy}
               value={draft.settings[f.name]}
               error={errors[f.name]}
               onChange={(v) => set(f.name, v)}

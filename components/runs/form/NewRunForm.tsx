@@ -1,7 +1,8 @@
 'use client';
 /**
  * The form that starts a run: task and goal (a code change's goal is picked: CodeGoalPicker.tsx), every config field with its default (grouped as search shape, scoring
- * and limits, the less common ones under "Advanced"), the simulated model's seed and latency, and optional
+ * and limits, the less common ones under "Advanced"; Monte Carlo tree search's own group only while mcts is the
+ * strategy), the simulated model's seed and latency, and optional
  * breakpoints the run starts with (NewRunBreakpoints.tsx). Messages sit
  * beside their fields: the client checks with the same schema as the server (lib/forms/run-form.ts) for instant feedback,
  * and a server's BAD_REQUEST is shown beside the field it names. On success it opens the new run.
@@ -14,13 +15,17 @@ import { TASK_INFO, taskInfo } from '@/lib/contract/tasks';
 import { useTRPC } from '@/lib/trpc/index';
 import {
   ADVANCED_FIELDS,
+  CHOICE_FIELDS,
   GROUPS,
   NUMBER_FIELDS,
   STRATEGIES,
   advancedSummary,
+  choiceHint,
   defaultSettings,
+  fieldHint,
   firstErrorField,
   formMessages,
+  groupShown,
   initialValues,
   parseForm,
   rangeText,
@@ -28,6 +33,7 @@ import {
   settingsAreDefault,
   submission,
   withTask,
+  type ChoiceFieldSpec,
   type FieldErrors,
   type FieldName,
   type FormValues,
@@ -105,17 +111,20 @@ const describedBy = (name: FieldName, error: string | undefined) =>
 
 function NumberInput({
   field,
+  hint,
   value,
   error,
   onChange,
 }: {
   field: NumberFieldSpec;
+  /** The field's hint for the strategy chosen (fieldHint). */
+  hint: string;
   value: string;
   error: string | undefined;
   onChange: (value: string) => void;
 }) {
   return (
-    <SettingRow name={field.name} label={field.label} range={rangeText(field)} hint={field.hint} error={error}>
+    <SettingRow name={field.name} label={field.label} range={rangeText(field)} hint={hint} error={error}>
       <input
         id={field.name}
         name={field.name}
@@ -132,6 +141,39 @@ function NumberInput({
         aria-describedby={describedBy(field.name, error)}
         data-testid={`field-${field.name}`}
       />
+    </SettingRow>
+  );
+}
+
+/** A config field chosen from the schema's values (MCTS's backup and best-path rules); its hint says what the chosen one does. */
+function ChoiceInput({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: ChoiceFieldSpec;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <SettingRow name={field.name} label={field.label} hint={choiceHint(field, value)} error={error}>
+      <select
+        id={field.name}
+        className={`input ${s.control}`}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={describedBy(field.name, error)}
+        data-testid={`field-${field.name}`}
+      >
+        {field.options.map((o) => (
+          <option key={o.value} value={o.value} title={o.hint}>
+            {o.value}
+          </option>
+        ))}
+      </select>
     </SettingRow>
   );
 }
@@ -215,7 +257,7 @@ export function NewRunForm() {
       />
 
       <div className={s.groups}>
-        {GROUPS.map((group) => (
+        {GROUPS.filter((group) => groupShown(group.id, values.explorationStrategy)).map((group) => (
           <SettingGroup
             key={group.id}
             group={group}
@@ -371,6 +413,8 @@ function SettingGroup({
   const fields = NUMBER_FIELDS.filter((f) => f.group === group.id);
   const main = fields.filter((f) => !f.advanced);
   const advanced = fields.filter((f) => f.advanced);
+  const choices = CHOICE_FIELDS.filter((f) => f.group === group.id);
+  const strategy = values.explorationStrategy;
   const strategyHint = STRATEGIES.find((st) => st.value === values.explorationStrategy)?.hint ?? '';
   return (
     <fieldset
@@ -411,11 +455,21 @@ function SettingGroup({
             <NumberInput
               key={f.name}
               field={f}
+              hint={fieldHint(f, strategy)}
               value={values[f.name]}
               error={errors[f.name]}
               onChange={(v) => onValue(f.name, v)}
             />
           ))}
+        {choices.map((f) => (
+          <ChoiceInput
+            key={f.name}
+            field={f}
+            value={values[f.name]}
+            error={errors[f.name]}
+            onChange={(v) => onValue(f.name, v)}
+          />
+        ))}
       </div>
       {showAdvanced && advanced.length > 0 && (
         <div className={s.advancedFields} data-testid={`advanced-${group.id}`}>
@@ -425,6 +479,7 @@ function SettingGroup({
               <NumberInput
                 key={f.name}
                 field={f}
+                hint={fieldHint(f, strategy)}
                 value={values[f.name]}
                 error={errors[f.name]}
                 onChange={(v) => onValue(f.name, v)}

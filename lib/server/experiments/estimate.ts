@@ -1,14 +1,14 @@
 /**
  * What an experiment will cost before it starts: per configuration, the mean cost of the runs this server already
  * stored with the same task, model and config (the best guess there is), else of the same task and model, else a
- * bound from the search's shape: the nodes it may explore (a beam: maxDepth levels of beamWidth nodes; best-first and
- * dfs: maxTotalNodes), CALLS_PER_NODE calls each, of INPUT/OUTPUT_TOKENS_PER_CALL tokens, at the model's price. Null
- * for a model with no price: nothing is invented.
+ * bound from the search's shape: the nodes it may explore (nodeBound: a beam's maxDepth levels of beamWidth nodes, an
+ * MCTS run's iterations, best-first's and dfs's maxTotalNodes), CALLS_PER_NODE calls each, of
+ * INPUT/OUTPUT_TOKENS_PER_CALL tokens, at the model's price. Null for a model with no price: nothing is invented.
  * Not responsible for refusing an experiment over its cap or budget (experiment-service.ts) nor for prices
  * (lib/engine/pricing, the deployment's table).
  */
 import type { ToTConfig } from '../../contract/vocabulary';
-import { findPrice, type PriceTable } from '../../engine/index';
+import { findPrice, mctsSettings, type PriceTable } from '../../engine/index';
 import type { Db } from '../db/client';
 
 /** Runs of history an estimate reads, newest first. */
@@ -16,7 +16,8 @@ const HISTORY_RUNS = 50;
 /**
  * The bound's calls. Measured on Game of 24 (npm run explore, beam width 3, puzzles 900-905): ~2 calls per explored
  * node (its generation's share and its evaluation), ~230 prompt tokens a call; a hosted model answers at more length
- * than the simulator (13 tokens a call), so its answers are taken at 100.
+ * than the simulator (13 tokens a call), so its answers are taken at 100. MCTS measured alike (30 calls for 16 nodes,
+ * puzzle 901; 17 for 6, puzzle 905): each node it runs was grown once, a generation and its evaluations.
  */
 const CALLS_PER_NODE = 2;
 const INPUT_TOKENS_PER_CALL = 250;
@@ -27,6 +28,24 @@ export interface RunEstimate {
   perRunUsd: number | null;
   /** Where the figure comes from, in words ("mean of 12 earlier runs of this configuration"). */
   basis: string;
+}
+
+/**
+ * The most nodes a search of this config may run, never more than maxTotalNodes: a beam's maxDepth levels of
+ * beamWidth; an MCTS run's iterations, each running one node and mctsRolloutDepth more greedily (lib/engine/mcts.ts);
+ * best-first and dfs, which may run until the cap, maxTotalNodes.
+ */
+export function nodeBound(config: ToTConfig): number {
+  switch (config.explorationStrategy) {
+    case 'beam':
+      return Math.min(config.maxTotalNodes, config.maxDepth * config.beamWidth);
+    case 'mcts': {
+      const { mctsIterations, mctsRolloutDepth } = mctsSettings(config);
+      return Math.min(config.maxTotalNodes, mctsIterations * (1 + mctsRolloutDepth));
+    }
+    default:
+      return config.maxTotalNodes;
+  }
 }
 
 async function meanCost(db: Db, where: { taskId: string; modelId: string; config?: string }) {
@@ -54,11 +73,7 @@ export async function estimateRunCost(
     return { perRunUsd: similar.mean, basis: `mean of ${similar.n} earlier run(s) of this task on ${run.modelId}` };
   }
   // no history: the nodes the search may explore, at the measured calls and tokens of one
-  const { config } = run;
-  const nodes =
-    config.explorationStrategy === 'beam'
-      ? Math.min(config.maxTotalNodes, config.maxDepth * config.beamWidth)
-      : config.maxTotalNodes;
+  const nodes = nodeBound(run.config);
   const calls = nodes * CALLS_PER_NODE;
   const perCall =
     (INPUT_TOKENS_PER_CALL * price.inputPerMillion + OUTPUT_TOKENS_PER_CALL * price.outputPerMillion) / 1_000_000;
