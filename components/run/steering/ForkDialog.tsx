@@ -7,7 +7,14 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { costCapError, forkModelNote, listedServerValue, parentModel, type ListedServer } from '@/lib/forms/index';
+import {
+  costCapError,
+  forkModelNote,
+  listedServerValue,
+  parentModel,
+  STRATEGIES,
+  type ListedServer,
+} from '@/lib/forms/index';
 import type { ExplorationStrategy } from '@/lib/contract/vocabulary';
 import { useTRPC } from '@/lib/trpc/index';
 import { ModelNameInput } from '../../shared/ModelNameInput';
@@ -201,9 +208,11 @@ function ForkSettingsGrid({
           value={settings.strategy}
           onChange={(e) => onChange({ strategy: e.target.value as ExplorationStrategy })}
         >
-          <option value="beam">beam</option>
-          <option value="best-first">best-first</option>
-          <option value="dfs">dfs</option>
+          {STRATEGIES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
