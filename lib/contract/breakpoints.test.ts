@@ -1,7 +1,7 @@
 /**
  * The breakpoint schemas refuse what must never reach the judge (issue 17): a pattern that is no regular expression
- * or one that could take exponential time, ids used twice, too many breakpoints, a kind nobody knows; and each
- * condition reads as one line. The judge itself: lib/engine/breakpoints.test.ts.
+ * or one that could take exponential time, ids used twice, too many breakpoints, a kind nobody knows, an MCTS
+ * iteration or visits of 0 and a Q that is not finite; and each condition reads as one line. The judge itself: lib/engine/breakpoints.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -50,6 +50,9 @@ describe('breakpoint schemas', () => {
       text('FINAL ANSWER:\\s*\\d+', true),
       { kind: 'node-runs', nodeId: 'n7' },
       { kind: 'model-call-failed' },
+      { kind: 'mcts-iteration', iteration: 3 },
+      { kind: 'q-above', q: 0.7 },
+      { kind: 'visits-above', visits: 5 },
     ];
     expect(conditions.map((c) => c.kind)).toEqual(BREAKPOINT_KINDS.map((k) => k.kind));
     const list = conditions.map((c, i) => bp(`b${i}`, c));
@@ -98,6 +101,20 @@ describe('breakpoint schemas', () => {
     expect(breakpointSchema.safeParse(bp('b', { kind: 'depth', depth: 0 })).success).toBe(false);
     expect(breakpointSchema.safeParse(bp('b', { kind: 'score-below', value: Number.NaN })).success).toBe(false);
   });
+
+  it('refuses the MCTS kinds past their bounds: iteration 0, a Q that is not finite, visits 0, fractions', () => {
+    const refused = (condition: unknown) => problems(breakpointSchema, { id: 'b', enabled: true, condition })[0]?.path;
+    expect(refused({ kind: 'mcts-iteration', iteration: 0 })).toEqual(['condition', 'iteration']);
+    expect(refused({ kind: 'mcts-iteration', iteration: 2.5 })).toEqual(['condition', 'iteration']);
+    expect(refused({ kind: 'q-above', q: Number.POSITIVE_INFINITY })).toEqual(['condition', 'q']);
+    expect(refused({ kind: 'q-above', q: Number.NaN })).toEqual(['condition', 'q']);
+    expect(refused({ kind: 'visits-above', visits: 0 })).toEqual(['condition', 'visits']);
+    expect(refused({ kind: 'visits-above', visits: 1.5 })).toEqual(['condition', 'visits']);
+    // each kind has its own field: a Q is not a score's `value`
+    expect(refused({ kind: 'q-above', value: 0.5 })).toBeDefined();
+    // a Q may be any finite figure (a threshold below 0 hits on a node's first value)
+    expect(breakpointSchema.safeParse(bp('b', { kind: 'q-above', q: -1 })).success).toBe(true);
+  });
 });
 
 describe('describeCondition', () => {
@@ -112,5 +129,8 @@ describe('describeCondition', () => {
       describeCondition({ kind: 'text-match', field: 'thought', pattern: '^\\d', regex: true, caseSensitive: true }),
     ).toBe('a thought matches /^\\d/');
     expect(describeCondition({ kind: 'node-runs', nodeId: 'n4' })).toBe('n4 is about to run');
+    expect(describeCondition({ kind: 'mcts-iteration', iteration: 3 })).toBe('MCTS iteration 3 begins');
+    expect(describeCondition({ kind: 'q-above', q: 0.7 })).toBe("a node's Q passes 0.7");
+    expect(describeCondition({ kind: 'visits-above', visits: 1200 })).toBe("a node's visits pass 1,200");
   });
 });

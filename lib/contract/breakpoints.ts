@@ -3,7 +3,9 @@
  * breakpoints.set event (before the search starts, or live through the `breakpoints` steering command) and each
  * condition is judged against one event at a time: the engine judges the event it is about to commit and pauses at
  * the end of that step (run.paused naming the hit), the page judges a recorded log's events to find its hits.
- * Here: the schemas, the words a person reads for each condition, and a pattern's safety check.
+ * Here: the schemas, the words a person reads for each condition, and a pattern's safety check. The MCTS kinds
+ * (issue 31: an iteration, a node's Q, a node's visits) never hit on a run of another strategy, which writes no MCTS
+ * events.
  * Browser-safe; imports zod and safe-regex2 only. Not responsible for judging events (lib/engine/breakpoints.ts),
  * for pausing (lib/engine/executor.ts) nor for the panel (components/run/breakpoints).
  */
@@ -66,6 +68,15 @@ export const breakpointConditionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('node-runs'), nodeId: z.string().min(1).max(200) }),
   /** A model call fails (model.called with an error). */
   z.strictObject({ kind: z.literal('model-call-failed') }),
+  /** An MCTS search begins iteration `iteration` (its mcts.selected): the run stops with the iteration's leaf chosen. */
+  z.strictObject({ kind: z.literal('mcts-iteration'), iteration: z.number().int().min(1) }),
+  /**
+   * A node's MCTS Q passes `q`: the mcts.backpropagated that takes a node on its path from at most `q` (or no Q yet)
+   * to above it, as the run's mctsBackup (mean or max) folds the value.
+   */
+  z.strictObject({ kind: z.literal('q-above'), q: finite }),
+  /** A node's MCTS visits pass `visits`: the mcts.backpropagated that gives it its (visits + 1)th visit. */
+  z.strictObject({ kind: z.literal('visits-above'), visits: z.number().int().min(1) }),
 ]);
 export type BreakpointCondition = z.infer<typeof breakpointConditionSchema>;
 export type BreakpointKind = BreakpointCondition['kind'];
@@ -120,6 +131,9 @@ export const BREAKPOINT_KINDS: readonly { kind: BreakpointKind; label: string }[
   { kind: 'text-match', label: 'Text matches' },
   { kind: 'node-runs', label: 'Node about to run' },
   { kind: 'model-call-failed', label: 'Model call fails' },
+  { kind: 'mcts-iteration', label: 'Iteration (MCTS)' },
+  { kind: 'q-above', label: 'Q passes (MCTS)' },
+  { kind: 'visits-above', label: 'Visits pass (MCTS)' },
 ];
 
 const FIELD_WORDS: Record<TextField, string> = {
@@ -151,5 +165,11 @@ export function describeCondition(c: BreakpointCondition): string {
       return `${c.nodeId} is about to run`;
     case 'model-call-failed':
       return 'a model call fails';
+    case 'mcts-iteration':
+      return `MCTS iteration ${c.iteration.toLocaleString('en-US')} begins`;
+    case 'q-above':
+      return `a node's Q passes ${c.q}`;
+    case 'visits-above':
+      return `a node's visits pass ${c.visits.toLocaleString('en-US')}`;
   }
 }

@@ -1,14 +1,17 @@
 /**
  * The breakpoint judge without a search (issue 17): each condition against events built by hand, its negatives, and
  * what a hit names. judgeEvent and findHits are the one judge for the engine's live stops and a recorded log's hits,
- * so what is pinned here holds for both. The executor's stops with real searches: breakpoints-executor.test.ts.
+ * so what is pinned here holds for both. The MCTS kinds (issue 31) on a hand-built MCTS log, each hit checked
+ * against the trees folded just before and just after its event. The executor's stops with real searches:
+ * breakpoints-executor.test.ts (MCTS: breakpoints-mcts.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { Breakpoint, BreakpointCondition } from '../contract/breakpoints';
-import type { ExplorationEvent } from '../contract/events';
-import type { ModelPurpose } from '../contract/vocabulary';
+import type { EventPayloads, ExplorationEvent } from '../contract/events';
+import type { ModelPurpose, ToTConfig } from '../contract/vocabulary';
 import { findHits, judgeEvent, treeHitContext } from './breakpoints';
-import { createEmptyTree, fold } from './tree';
+import { DEFAULT_TOT_CONFIG } from './config';
+import { createEmptyTree, fold, reduce } from './tree';
 import { handBuiltLog } from './testing';
 
 const bp = (id: string, condition: BreakpointCondition, enabled = true): Breakpoint => ({ id, enabled, condition });
@@ -293,5 +296,174 @@ describe('judgeEvent / findHits: the list', () => {
   it('an empty log and an empty list have no hits', () => {
     expect(findHits([], one({ kind: 'backtrack' }))).toEqual([]);
     expect(findHits(verifiedLog(), [])).toEqual([]);
+  });
+});
+
+/**
+ * An MCTS log by hand: root n0 with children a and b; iteration 1 backs 0.6 up from a, 2 backs 0.9 up from b, 3
+ * backs 1 up from a, 4 is abandoned (nothing backed up). With mean backup: a's Q 0.6 then 0.8, b's 0.9, n0's 0.6,
+ * 0.75, 0.833; with max: a's 0.6 then 1, n0's 0.6, 0.9, 1.
+ */
+function mctsLog(mctsBackup: ToTConfig['mctsBackup']) {
+  const events: ExplorationEvent[] = [];
+  const add = <K extends ExplorationEvent['type']>(type: K, payload: EventPayloads[K]) =>
+    events.push({ runId: 'r', seq: events.length + 1, ts: events.length, type, payload } as ExplorationEvent);
+  const config: ToTConfig = { ...DEFAULT_TOT_CONFIG, explorationStrategy: 'mcts', mctsBackup };
+  add('run.started', { goal: 'g', taskId: 'open-goal', agentName: 'a', modelId: 'm', config });
+  add('node.created', { nodeId: 'n0', parentId: null, branch: null, score: null });
+  add('node.created', { nodeId: 'a', parentId: 'n0', branch: thought('a'), score: score(0.4) });
+  add('node.created', { nodeId: 'b', parentId: 'n0', branch: thought('b'), score: score(0.8) });
+  const iteration = (n: number, leafId: string, value: number | null) => {
+    const candidate = (nodeId: string) => ({ nodeId, visits: 0, q: null, prior: 0.5, explore: null, uct: null });
+    const hop = { parentId: 'n0', parentVisits: n - 1, candidates: [candidate('a'), candidate('b')], chosenId: leafId };
+    add('mcts.selected', { iteration: n, hops: [hop], leafId });
+    add('mcts.backpropagated', {
+      iteration: n,
+      nodeId: leafId,
+      value,
+      source: value === null ? 'abandoned' : 'score',
+      path: value === null ? [] : [leafId, 'n0'],
+    });
+  };
+  iteration(1, 'a', 0.6);
+  iteration(2, 'b', 0.9);
+  iteration(3, 'a', 1);
+  iteration(4, 'a', null);
+  return events;
+}
+
+const backupSeq = (events: ExplorationEvent[], iteration: number) =>
+  seqOf(events, (e) => e.type === 'mcts.backpropagated' && e.payload.iteration === iteration);
+
+/** What a hit on a backup says about its node, read from the folded trees before and after its event. */
+function foldedAround(events: ExplorationEvent[], seq: number, nodeId: string) {
+  const stats = (count: number) => fold(events.slice(0, count)).nodes[nodeId]?.mcts ?? null;
+  return { before: stats(seq - 1), after: stats(seq) };
+}
+
+describe('judgeEvent / findHits: MCTS (issue 31)', () => {
+  it('mcts-iteration: the mcts.selected of that iteration, naming its leaf', () => {
+    const events = mctsLog('mean');
+    const selected = seqOf(events, (e) => e.type === 'mcts.selected' && e.payload.iteration === 2);
+    const hits = findHits(events, one({ kind: 'mcts-iteration', iteration: 2 }));
+    expect(hits).toEqual([
+      {
+        breakpointId: 'b',
+        condition: { kind: 'mcts-iteration', iteration: 2 },
+        seq: selected,
+        eventType: 'mcts.selected',
+        nodeId: 'b',
+        detail: 'iteration 2 selected b, 1 hop from the root',
+      },
+    ]);
+    expect(hitSeqs(events, one({ kind: 'mcts-iteration', iteration: 5 }))).toEqual([]);
+  });
+
+  it('q-above: the first node on the path whose Q goes from at most x to above it (the rest named too); one already above is no hit', () => {
+    const events = mctsLog('mean');
+    // 0.7: iteration 2 takes b past it (its first value; n0 passes too, but b comes first on the path), 3 takes a
+    const hits = findHits(events, one({ kind: 'q-above', q: 0.7 }));
+    expect(hits.map((h) => [h.seq, h.nodeId, h.detail])).toEqual([
+      [backupSeq(events, 2), 'b', "b's Q rose to 0.9, past 0.7 (its first value, 1 visit); n0 too"],
+      [backupSeq(events, 3), 'a', "a's Q rose to 0.8, past 0.7 (from 0.6, 2 visits)"],
+    ]);
+    // 0.5: a and b pass on their first values; at iteration 3 every node on the path was above already
+    expect(findHits(events, one({ kind: 'q-above', q: 0.5 })).map((h) => [h.seq, h.nodeId])).toEqual([
+      [backupSeq(events, 1), 'a'],
+      [backupSeq(events, 2), 'b'],
+    ]);
+    // a Q equal to the figure is not above it: 0.6 is passed by b first (0.9), then by a (0.6 -> 0.8)
+    expect(findHits(events, one({ kind: 'q-above', q: 0.6 })).map((h) => [h.seq, h.nodeId])).toEqual([
+      [backupSeq(events, 2), 'b'],
+      [backupSeq(events, 3), 'a'],
+    ]);
+    expect(findHits(events, one({ kind: 'q-above', q: 0.95 }))).toEqual([]);
+    for (const hit of hits) {
+      const { before, after } = foldedAround(events, hit.seq!, hit.nodeId!);
+      // no Q yet is not above the figure
+      expect(before?.q ?? Number.NEGATIVE_INFINITY).toBeLessThanOrEqual(0.7);
+      expect(after?.q).toBeGreaterThan(0.7);
+    }
+  });
+
+  it("q-above folds the value by the run's own mctsBackup: with max, a's Q jumps to 1", () => {
+    const events = mctsLog('max');
+    const [hit, ...rest] = findHits(events, one({ kind: 'q-above', q: 0.95 }));
+    expect(rest).toEqual([]);
+    expect(hit).toMatchObject({
+      seq: backupSeq(events, 3),
+      eventType: 'mcts.backpropagated',
+      nodeId: 'a',
+      detail: "a's Q rose to 1, past 0.95 (from 0.6, 2 visits); n0 too",
+    });
+    const { before, after } = foldedAround(events, hit!.seq!, 'a');
+    expect(before?.q).toBe(0.6);
+    expect(after?.q).toBe(1);
+  });
+
+  it('visits-above: the backup that gives a node its (n + 1)th visit, the first such node on the path', () => {
+    const events = mctsLog('mean');
+    const hits = findHits(events, one({ kind: 'visits-above', visits: 1 }));
+    expect(hits.map((h) => [h.seq, h.nodeId, h.detail])).toEqual([
+      [backupSeq(events, 2), 'n0', "n0's visits reached 2, past 1"],
+      [backupSeq(events, 3), 'a', "a's visits reached 2, past 1"],
+    ]);
+    expect(findHits(events, one({ kind: 'visits-above', visits: 2 })).map((h) => [h.seq, h.nodeId])).toEqual([
+      [backupSeq(events, 3), 'n0'],
+    ]);
+    for (const hit of hits) {
+      const { before, after } = foldedAround(events, hit.seq!, hit.nodeId!);
+      expect(before?.n ?? 0).toBeLessThanOrEqual(1);
+      expect(after?.n).toBeGreaterThan(1);
+    }
+  });
+
+  it('an abandoned iteration backs nothing up and hits nothing; nodes not in the tree are passed over', () => {
+    const events = mctsLog('mean');
+    const abandoned = events.find((e) => e.type === 'mcts.backpropagated' && e.payload.value === null)!;
+    const before = fold(events.slice(0, abandoned.seq - 1));
+    expect(judgeEvent(one({ kind: 'visits-above', visits: 1 }), abandoned, treeHitContext(before))).toBeNull();
+    const ghost = {
+      type: 'mcts.backpropagated' as const,
+      seq: 99,
+      payload: { iteration: 5, nodeId: 'zz', value: 1, source: 'verified' as const, path: ['zz', 'b', 'n0'] },
+    };
+    expect(judgeEvent(one({ kind: 'visits-above', visits: 1 }), ghost, treeHitContext(fold(events)))).toMatchObject({
+      nodeId: 'b',
+      detail: "b's visits reached 2, past 1",
+    });
+  });
+
+  it('names the other nodes that pass with the first, at most three of them', () => {
+    const events = mctsLog('mean');
+    const path = ['a', 'p1', 'p2', 'p3', 'p4', 'p5'];
+    const deep = {
+      type: 'mcts.backpropagated' as const,
+      seq: 99,
+      payload: { iteration: 5, nodeId: 'a', value: 1, source: 'verified' as const, path },
+    };
+    // a tree where every node of the path has no Q yet: all of them pass on the value 1
+    const tree = fold(events.slice(0, 3));
+    path.slice(1).forEach((nodeId, i) =>
+      reduce(tree, {
+        runId: 'r',
+        seq: 4 + i,
+        ts: 4 + i,
+        type: 'node.created',
+        payload: { nodeId, parentId: 'n0', branch: thought(nodeId), score: score(0.5) },
+      }),
+    );
+    expect(judgeEvent(one({ kind: 'q-above', q: 0.5 }), deep, treeHitContext(tree))?.detail).toBe(
+      "a's Q rose to 1, past 0.5 (its first value, 1 visit); p1, p2, p3 and 2 more too",
+    );
+  });
+
+  it('never hit on a run that writes no MCTS events', () => {
+    const list = [
+      bp('i', { kind: 'mcts-iteration', iteration: 1 }),
+      bp('q', { kind: 'q-above', q: -1 }),
+      bp('v', { kind: 'visits-above', visits: 1 }),
+    ];
+    expect(findHits(verifiedLog(), list)).toEqual([]);
   });
 });

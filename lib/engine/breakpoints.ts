@@ -2,12 +2,16 @@
  * Judging events against breakpoints: one pure function (judgeEvent) that the engine asks about every event it is
  * about to commit, and that findHits runs over a recorded log, so a live stop and a query over history can never
  * disagree. What a condition needs beyond the event itself (a node's depth, the run's cost and tokens before the
- * event) is read from the tree as reduce() had folded it up to that event.
+ * event, a node's MCTS visits and Q before and after a backup) is read from the tree as reduce() had folded it up to
+ * that event; a backup's effect is mcts.ts's backUp with the run's mctsBackup, the rule reduce folds it by.
  * Not responsible for pausing (executor.ts), for the conditions' schemas and words (lib/contract/breakpoints.ts),
  * nor for drawing hits (components/run).
  */
 import type { Breakpoint, BreakpointCondition, BreakpointHit } from '../contract/breakpoints';
 import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '../contract/events';
+import type { MctsStats } from '../contract/vocabulary';
+import { mctsSettings } from './config';
+import { backUp } from './mcts';
 import { createEmptyTree, reduce } from './tree';
 import type { ThoughtTree } from './types';
 
@@ -22,6 +26,11 @@ export interface HitContext {
   /** The run's cost (USD) and tokens (input and output) before the event. */
   cost: number;
   tokens: number;
+  /**
+   * A node's MCTS statistics before the event, and after `value` is backed up through it (the run's mctsBackup);
+   * null when the tree has no such node (reduce backs nothing up into it).
+   */
+  backedUp(nodeId: string, value: number): { before: MctsStats | null; after: MctsStats } | null;
 }
 
 /**
@@ -39,6 +48,11 @@ class TreeHitContext implements HitContext {
   }
   get tokens(): number {
     return this.tree.usage.inputTokens + this.tree.usage.outputTokens;
+  }
+  backedUp(nodeId: string, value: number): { before: MctsStats | null; after: MctsStats } | null {
+    const node = this.tree.nodes[nodeId];
+    if (!node) return null;
+    return { before: node.mcts, after: backUp(node.mcts, value, mctsSettings(this.tree.config).mctsBackup) };
   }
 }
 
@@ -158,7 +172,75 @@ function satisfies(c: BreakpointCondition, event: JudgedEvent, context: HitConte
         nodeId: event.payload.nodeId,
         detail: `${withArticle(event.payload.purpose)} call${event.payload.nodeId ? ` for ${event.payload.nodeId}` : ''} failed: ${clip(event.payload.error)}`,
       };
+    case 'mcts-iteration': {
+      if (event.type !== 'mcts.selected' || event.payload.iteration !== c.iteration) return null;
+      const hops = event.payload.hops.length;
+      return {
+        nodeId: event.payload.leafId,
+        detail: `iteration ${c.iteration} selected ${event.payload.leafId}, ${hops} ${hops === 1 ? 'hop' : 'hops'} from the root`,
+      };
+    }
+    case 'q-above':
+    case 'visits-above':
+      return event.type === 'mcts.backpropagated' ? passedOnBackup(c, event.payload, context) : null;
   }
+}
+
+/**
+ * The first node on a backup's path (the node first, the root last) whose Q or visits the value takes past the
+ * condition's figure: at most the figure before (no Q yet counts as not above), above it after. The detail names the
+ * other nodes of the path that pass with it (in an engine run the leaf's first value is usually what carries its
+ * ancestors over). An abandoned iteration (value null) backs nothing up.
+ */
+function passedOnBackup(
+  c: Extract<BreakpointCondition, { kind: 'q-above' | 'visits-above' }>,
+  backup: EventPayloads['mcts.backpropagated'],
+  context: HitContext,
+): Found | null {
+  const { value } = backup;
+  if (value === null) return null;
+  let first: Found | null = null;
+  const others: string[] = [];
+  for (const nodeId of backup.path) {
+    const change = context.backedUp(nodeId, value);
+    if (!change || !passes(c, change.before, change.after)) continue;
+    if (first) {
+      others.push(nodeId);
+      continue;
+    }
+    const { before, after } = change;
+    const visits = after.n ?? 0;
+    const q = after.q ?? 0;
+    const was = before?.q ?? null;
+    first = {
+      nodeId,
+      detail:
+        c.kind === 'q-above'
+          ? `${nodeId}'s Q rose to ${roundApart(q, c.q, 2)}, past ${c.q} (${was === null ? 'its first value' : `from ${roundApart(was, c.q, 2)}`}, ${visits} ${visits === 1 ? 'visit' : 'visits'})`
+          : `${nodeId}'s visits reached ${visits.toLocaleString('en-US')}, past ${c.visits.toLocaleString('en-US')}`,
+    };
+  }
+  if (!first || others.length === 0) return first;
+  return { ...first, detail: `${first.detail}; ${listed(others)} too` };
+}
+
+/** "n1", "n1 and n0", "n7, n1 and n0", "n9, n8, n7 and 4 more": a detail stays short on a deep path. */
+function listed(ids: readonly string[], most = 3): string {
+  if (ids.length > most) return `${ids.slice(0, most).join(', ')} and ${ids.length - most} more`;
+  return ids.length === 1 ? (ids[0] as string) : `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`;
+}
+
+/** Whether one backup takes a node's Q or visits from at most the figure to above it. */
+function passes(
+  c: Extract<BreakpointCondition, { kind: 'q-above' | 'visits-above' }>,
+  before: MctsStats | null,
+  after: MctsStats,
+): boolean {
+  if (c.kind === 'q-above') {
+    const was = before?.q ?? null;
+    return after.q !== null && after.q > c.q && (was === null || was <= c.q);
+  }
+  return (before?.n ?? 0) <= c.visits && (after.n ?? 0) > c.visits;
 }
 
 /** The text a text condition reads from this event, with whose it is; null when the event carries none. */

@@ -55,6 +55,30 @@ describe('a breakpoint from the add form', () => {
     expect(node.ok ? null : Object.keys(node.errors)).toEqual(['nodeId']);
   });
 
+  it('builds the MCTS kinds from their own fields, and puts the schema’s refusals beside them', () => {
+    expect(conditionFromDraft({ ...EMPTY_DRAFT, kind: 'mcts-iteration', iteration: '3' })).toEqual({
+      ok: true,
+      condition: { kind: 'mcts-iteration', iteration: 3 },
+    });
+    expect(conditionFromDraft({ ...EMPTY_DRAFT, kind: 'q-above', q: '0.7', value: 'ignored' })).toEqual({
+      ok: true,
+      condition: { kind: 'q-above', q: 0.7 },
+    });
+    expect(conditionFromDraft({ ...EMPTY_DRAFT, kind: 'visits-above', visits: '12' })).toEqual({
+      ok: true,
+      condition: { kind: 'visits-above', visits: 12 },
+    });
+    const fieldsOf = (r: ReturnType<typeof conditionFromDraft>) => (r.ok ? null : Object.keys(r.errors));
+    expect(fieldsOf(conditionFromDraft({ ...EMPTY_DRAFT, kind: 'mcts-iteration', iteration: '0' }))).toEqual([
+      'iteration',
+    ]);
+    expect(fieldsOf(conditionFromDraft({ ...EMPTY_DRAFT, kind: 'visits-above', visits: '0' }))).toEqual(['visits']);
+    expect(conditionFromDraft({ ...EMPTY_DRAFT, kind: 'q-above', q: 'Infinity' })).toEqual({
+      ok: false,
+      errors: { q: 'not a number' },
+    });
+  });
+
   it('refuses a broken or catastrophic regular expression in the contract’s words, beside the pattern', () => {
     const broken = conditionFromDraft({ ...EMPTY_DRAFT, kind: 'text-match', pattern: '(a', regex: true });
     expect(broken.ok ? null : broken.errors.pattern).toMatch(/^not a regular expression/);

@@ -29,6 +29,10 @@ export interface BreakpointDraft {
   depth: string;
   usd: string;
   tokens: string;
+  /** MCTS (issue 31): an iteration's number, a Q, a number of visits. */
+  iteration: string;
+  q: string;
+  visits: string;
   pattern: string;
   field: TextField;
   regex: boolean;
@@ -44,6 +48,9 @@ export const EMPTY_DRAFT: BreakpointDraft = {
   depth: '3',
   usd: '0.10',
   tokens: '10000',
+  iteration: '10',
+  q: '0.7',
+  visits: '10',
   pattern: '',
   field: 'thought',
   regex: false,
@@ -63,12 +70,15 @@ export const KIND_FIELDS: Record<BreakpointKind, readonly DraftField[]> = {
   'text-match': ['pattern', 'field', 'regex', 'caseSensitive'],
   'node-runs': ['nodeId'],
   'model-call-failed': [],
+  'mcts-iteration': ['iteration'],
+  'q-above': ['q'],
+  'visits-above': ['visits'],
 };
 
 export type DraftResult =
   { ok: true; condition: BreakpointCondition } | { ok: false; errors: Partial<Record<DraftField, string>> };
 
-const NUMBER_FIELDS = new Set<DraftField>(['value', 'depth', 'usd', 'tokens']);
+const NUMBER_FIELDS = new Set<DraftField>(['value', 'depth', 'usd', 'tokens', 'iteration', 'q', 'visits']);
 
 /**
  * The condition a draft describes, or a message per field: numbers must be numbers, and the rest is the contract's

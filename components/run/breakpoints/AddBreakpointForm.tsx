@@ -1,6 +1,7 @@
 'use client';
 // The panel's "Add breakpoint" form: a kind (the contract's BREAKPOINT_KINDS, in its words) and the one thing it
-// needs (a score, a depth, a cost, a number of tokens, a text with where to look and how to match, a node). Checked
+// needs (a score, a depth, a cost, a number of tokens, a text with where to look and how to match, a node, an MCTS
+// iteration, Q or number of visits: offered on every run, they never hit on one that is not MCTS). Checked
 // as the person types by the contract's own schema (lib/store conditionFromDraft), each message beside its field: a
 // catastrophic regular expression is refused here as the server would refuse it. A group, not a <form>: the new-run
 // form holds it too (forms do not nest), so Enter in one of its fields adds, as a form's would.
@@ -26,6 +27,14 @@ const NUMBER_INPUTS: Partial<Record<DraftField, { label: string; step: string; m
   depth: { label: 'Depth', step: '1', min: 1, hint: 'the root is depth 0' },
   usd: { label: 'Cost ($)', step: '0.01', min: 0, hint: 'the model call that takes the run past it' },
   tokens: { label: 'Tokens', step: '1000', min: 0, hint: 'input and output, all calls' },
+  iteration: {
+    label: 'Iteration',
+    step: '1',
+    min: 1,
+    hint: 'the MCTS iteration to stop at as it begins (the first is 1)',
+  },
+  q: { label: 'Q', step: '0.05', hint: 'a node’s mean (or max) value backed up, 0 to 1; stops as it passes this' },
+  visits: { label: 'Visits', step: '1', min: 1, hint: 'a node’s MCTS visits (N); stops as they pass this' },
 };
 
 export function AddBreakpointForm({
