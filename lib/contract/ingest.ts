@@ -34,7 +34,7 @@
  * a response 1,000,000 (a `call`'s), the goal MAX_GOAL_CHARS (20,000). Node ids 1..200 characters; task, model and
  * agent at most 200; a named score's name 100, a metadata key 200. Other text is held only by the body's size.
  * Finish reasons (finishReasonSchema): terminated (the search decided it was done; for the engine, a node reached
- * terminationConfidence), frontier-empty (nothing left to explore), node-limit, timeout, budget (the cost cap),
+ * terminationConfidence), frontier-empty (nothing left to explore), node-limit, iteration-limit (an MCTS search's budget), timeout, budget (the cost cap),
  * aborted (a person stopped it), error. A finish without one gets defaultFinishReason(success): 'terminated' when
  * successful, else 'frontier-empty'.
  * The root (a node with parent null) is the goal; a thought given for it (the search's first state) is kept and

@@ -134,6 +134,7 @@ describe('buildExport and validateRunExport', () => {
     for (const seed of [1, 2, 3, 4, 5, 6]) logs.push(await game24Run(seed));
     logs.push(await game24Run(7, { explorationStrategy: 'dfs', maxTotalNodes: 5 }));
     logs.push(await game24Run(8, { explorationStrategy: 'best-first', beamWidth: 1 }));
+    logs.push(await game24Run(9, { explorationStrategy: 'mcts', beamWidth: 1, mctsIterations: 12 }));
     logs.push(await steeredRun());
     logs.push(...(await abortedAndResumed()));
     logs.push(...(await managedRuns()));

@@ -124,8 +124,8 @@ export interface FinishOptions {
   success?: boolean;
   /**
    * Why the search stopped (README.md, "Finishing"): 'terminated' (it found its answer), 'frontier-empty' (nothing
-   * left to explore), 'node-limit', 'timeout', 'budget', 'aborted' (a person stopped it), 'error'. Default: 'aborted'
-   * after an abort command, else 'terminated' when `success` is true, else 'frontier-empty'.
+   * left to explore), 'node-limit', 'iteration-limit' (an MCTS search's iterations), 'timeout', 'budget', 'aborted'
+   * (a person stopped it), 'error'. Default: 'aborted' after an abort command, else 'terminated' when `success` is true, else 'frontier-empty'.
    */
   reason?: Extract<IngestOpInput, { op: 'finish' }>['reason'];
   detail?: string | null;

@@ -46,8 +46,9 @@ a warning with its reason, at most warning_limit lines per warning_interval seco
 
 finish(reason=...) says why the search ended (FINISH_REASONS, as lib/contract/vocabulary.ts): "terminated" (it reached
 its answer; the default with success=True), "frontier-empty" (nothing left to explore; the default otherwise),
-"node-limit" (it hit its node budget), "timeout" (out of time), "budget" (out of money or tokens), "aborted" (stopped on
-request; the default once a person aborted), "error" (the program failed).
+"node-limit" (it hit its node budget), "iteration-limit" (an MCTS search ran all its iterations), "timeout" (out of
+time), "budget" (out of money or tokens), "aborted" (stopped on request; the default once a person aborted), "error"
+(the program failed).
 
 Not responsible for the search itself, nor for the server's checks.
 """
@@ -76,7 +77,7 @@ ALL_COMMANDS = ("prune", "expand", "pause", "resume", "step", "abort")
 _CRITICAL = ("ack", "finish")
 # why a search ended, as the server takes them (finishReasonSchema in lib/contract/vocabulary.ts); the module's
 # docstring and the README say what each means
-FINISH_REASONS = ("terminated", "frontier-empty", "node-limit", "timeout", "budget", "aborted", "error")
+FINISH_REASONS = ("terminated", "frontier-empty", "node-limit", "iteration-limit", "timeout", "budget", "aborted", "error")
 
 
 class CommandRefused(Exception):
@@ -454,7 +455,8 @@ class Run:
         """Ends the run (run.finished), sends everything left; returns {runId, url, finished, stats} by the deadline.
 
         reason, why the search ended (FINISH_REASONS): "terminated" (it reached its answer), "frontier-empty" (nothing
-        left to explore), "node-limit" (its node budget), "timeout" (out of time), "budget" (out of money or tokens),
+        left to explore), "node-limit" (its node budget), "iteration-limit" (an MCTS search's iterations), "timeout"
+        (out of time), "budget" (out of money or tokens),
         "aborted" (stopped on request), "error" (the program failed). Without one: "aborted" once a person aborted,
         else "terminated" with success=True, else "frontier-empty". Another word is replaced by that default, with a
         warning (the server would refuse the finish, and the run would never read as finished); put it in detail.
