@@ -43,7 +43,7 @@ function parseOne(log: unknown): LlmReasonersDraft {
 function timelineSteps(events: readonly ExplorationEvent[]): number[] {
   const ends: number[] = [];
   for (let seq: number | null = 0; ;) {
-    seq = jump(events, seq, 'iteration', 1);
+    seq = jump(events, seq, 'step', 1);
     if (seq === null) return ends;
     ends.push(seq);
   }

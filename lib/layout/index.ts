@@ -40,7 +40,8 @@ export {
 } from './icicle';
 export type { IcicleLayout, ViewExtent } from './icicle';
 export { CARD_MIN_ZOOM, levelOf, READABLE_ZOOM } from './lod';
-export { formatQ, hasMctsStats, MCTS_SECTION_KEYS, mctsFigure } from './mcts';
+export { formatQ, hasMctsStats, MCTS_SECTION_KEYS, mctsFigure, mctsSettingFacts, mctsSummary } from './mcts';
+export type { MctsSettingFact } from './mcts';
 export {
   displayStatus,
   droppedFoldText,

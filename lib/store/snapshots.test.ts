@@ -4,6 +4,7 @@ import { cloneTree, createEmptyTree, fold, reduce, snapshotTree, type ThoughtTre
 import { ExplorationControl, forkEvents, ThoughtTreeExecutor } from '../engine/server';
 import { externalSearchLog, followEvent } from '../engine/testing';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
+import { recordMcts } from '../tasks/testing/recorded';
 import { noteEvents, NO_NOTES, SnapshotIndex } from './snapshots';
 
 const game24 = getTaskEntry('game24').task;
@@ -30,7 +31,10 @@ async function steeredRun(): Promise<ExplorationEvent[]> {
       task: game24,
       control,
       startPaused: true,
-      breakpoints: { actor: 'bob', breakpoints: [{ id: 'deep', enabled: true, condition: { kind: 'depth', depth: 2 } }] },
+      breakpoints: {
+        actor: 'bob',
+        breakpoints: [{ id: 'deep', enabled: true, condition: { kind: 'depth', depth: 2 } }],
+      },
       onEvent: (e) => {
         events.push(e);
         if (e.type === 'steer.pause') control.step('bob');
@@ -87,7 +91,14 @@ const plain = (tree: ThoughtTree) => JSON.parse(JSON.stringify(tree)) as unknown
 
 describe('snapshotTree', () => {
   it('keeps the tree of step k while the live tree folds every kind of event after it', async () => {
-    const logs = [await record(), await steeredRun(), ...(await resumedAndForked()), externalSearchLog()];
+    const logs = [
+      await record(),
+      await steeredRun(),
+      ...(await resumedAndForked()),
+      externalSearchLog(),
+      // a Monte Carlo tree search: its selections and backups (tree.mcts, every node's N and Q) travel too
+      (await recordMcts()).events,
+    ];
     const seen = new Set(logs.flat().map((e) => e.type));
     expect(EVENT_TYPES.filter((type) => !seen.has(type))).toEqual([]);
 

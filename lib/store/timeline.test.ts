@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { externalSearchLog } from '../engine/testing';
-import { recordGame24 } from '../tasks/testing/recorded';
+import { recordGame24, recordMcts } from '../tasks/testing/recorded';
 import {
   DRAWN_KINDS,
   MomentBuckets,
@@ -24,7 +24,7 @@ describe('timeline', () => {
       expect(kinds).toContain(k);
   });
 
-  it('jumps one event, one iteration, and to the next or previous backtrack and prune', async () => {
+  it('jumps one event, one search step, and to the next or previous backtrack and prune', async () => {
     const events = await recordRun();
     expect(jump(events, 10, 'event', 1)).toBe(11);
     expect(jump(events, 0, 'event', -1)).toBeNull();
@@ -35,10 +35,42 @@ describe('timeline', () => {
     expect(jump(events, events.length, 'backtrack', 1)).toBeNull();
     const firstDrop = events.find((e) => e.type === 'candidate.dropped')?.seq;
     expect(jump(events, 0, 'prune', 1)).toBe(firstDrop);
-    // iterations: from the start, the first step is shown complete (just before the second node.started)
+    // search steps: from the start, the first step is shown complete (just before the second node.started)
     const starts = events.filter((e) => e.type === 'node.started').map((e) => e.seq);
-    expect(jump(events, 0, 'iteration', 1)).toBe((starts[1] as number) - 1);
-    expect(jump(events, (starts[2] as number) - 1, 'iteration', -1)).toBe((starts[1] as number) - 1);
+    expect(jump(events, 0, 'step', 1)).toBe((starts[1] as number) - 1);
+    expect(jump(events, (starts[2] as number) - 1, 'step', -1)).toBe((starts[1] as number) - 1);
+  });
+
+  it('steps by MCTS iteration: each lands on an mcts.backpropagated, back from the first is the start', async () => {
+    const { events } = await recordMcts();
+    const index = new MomentIndex().read(events, events.length);
+    const ends = events.filter((e) => e.type === 'mcts.backpropagated').map((e) => e.seq);
+    expect(ends.length).toBeGreaterThan(3);
+    const forward: number[] = [];
+    for (let seq = index.jump(0, 'iteration', 1); seq !== null; seq = index.jump(seq, 'iteration', 1))
+      forward.push(seq);
+    expect(forward).toEqual(ends);
+    const back: number[] = [];
+    for (let seq = index.jump(events.length, 'iteration', -1); seq !== null; seq = index.jump(seq, 'iteration', -1))
+      back.push(seq);
+    expect(back).toEqual(
+      [...ends]
+        .reverse()
+        .filter((s) => s < events.length)
+        .concat(0),
+    );
+    // from inside an iteration: to its own end, or back to the one before
+    const inside = (ends[2] as number) - 1;
+    expect(index.jump(inside, 'iteration', 1)).toBe(ends[2]);
+    expect(index.jump(inside, 'iteration', -1)).toBe(ends[1]);
+    expect(index.countUpTo('iteration', inside)).toBe(2);
+    expect(index.countUpTo('iteration', ends[2] as number)).toBe(3);
+    // playback by iteration visits the same ends
+    expect(playNext(index, 0, 'iteration')).toBe(ends[0]);
+    // a run with no MCTS iteration has nothing to step to
+    const beam = new MomentIndex().read(await recordRun(), 50);
+    expect(beam.jump(10, 'iteration', 1)).toBeNull();
+    expect(beam.jump(10, 'iteration', -1)).toBeNull();
   });
 
   it('counts the search’s own prune (node.pruned, an external search or imported DFS log) as a prune', () => {
@@ -51,7 +83,7 @@ describe('timeline', () => {
   it('jumps nowhere from a step the loaded history has not reached yet (a long run shown from its latest tree)', async () => {
     const events = await recordRun();
     const loaded = events.slice(0, 20); // the history so far; the screen is at the run's last seq
-    for (const target of ['event', 'iteration', 'backtrack', 'prune', 'command'] as const)
+    for (const target of ['event', 'step', 'iteration', 'backtrack', 'prune', 'command'] as const)
       for (const direction of [1, -1] as const) expect(jump(loaded, events.length, target, direction)).toBeNull();
     expect(jump(loaded, 10, 'event', -1)).toBe(9); // within what has arrived, as before
   });
@@ -79,7 +111,7 @@ describe('timeline', () => {
     const events = await recordRun();
     // the reference: the moments of a kind found by scanning the log, the step ends from the node.started seqs
     const is = {
-      iteration: (e: ExplorationEvent) => e.type === 'node.started',
+      step: (e: ExplorationEvent) => e.type === 'node.started',
       backtrack: (e: ExplorationEvent) => e.type === 'backtrack',
       prune: (e: ExplorationEvent) =>
         e.type === 'candidate.dropped' || e.type === 'steer.prune' || e.type === 'node.pruned',
@@ -88,11 +120,11 @@ describe('timeline', () => {
     const scan = (log: readonly ExplorationEvent[], seq: number, target: keyof typeof is, direction: 1 | -1) => {
       const hits = log.filter(is[target]).map((e) => e.seq);
       const marks =
-        target === 'iteration' ? [...hits.slice(1).map((h) => h - 1), ...(hits.length ? [log.length] : [])] : hits;
+        target === 'step' ? [...hits.slice(1).map((h) => h - 1), ...(hits.length ? [log.length] : [])] : hits;
       if (direction === 1) return marks.find((m) => m > seq) ?? null;
       const before = marks.filter((m) => m < seq);
       if (before.length) return before.at(-1) as number;
-      return target === 'iteration' && hits.length && seq > 0 ? 0 : null;
+      return target === 'step' && hits.length && seq > 0 ? 0 : null;
     };
     const index = new MomentIndex();
     const log: ExplorationEvent[] = [];
@@ -100,7 +132,7 @@ describe('timeline', () => {
       log.push(...events.slice(log.length, cut));
       index.read(log, log.length);
       for (let seq = 0; seq <= log.length; seq++)
-        for (const target of ['iteration', 'backtrack', 'prune', 'command'] as const)
+        for (const target of ['step', 'backtrack', 'prune', 'command'] as const)
           for (const direction of [1, -1] as const)
             expect(index.jump(seq, target, direction), `${target} ${direction} from ${seq}`).toBe(
               scan(log, seq, target, direction),

@@ -1,6 +1,7 @@
 /**
  * The timeline's vocabulary: what kind of moment each event is (for its colour and for jumps), and where the
- * next or previous moment of a kind is. Pure functions over the event log; no React.
+ * next or previous moment of a kind is: an event, a search step (node.started to the event before the next), an MCTS
+ * iteration's end (its mcts.backpropagated), a backtrack, a prune, a command. Pure functions over the event log; no React.
  * Not responsible for what is on screen (the run store's seek).
  */
 import type { ExplorationEvent } from '../contract/events';
@@ -28,13 +29,16 @@ export function momentKind(event: ExplorationEvent): MomentKind {
   }
 }
 
-export type JumpTarget = 'event' | 'iteration' | 'backtrack' | 'prune' | 'command';
+/** `step`: a search step; `iteration`: an MCTS iteration (issue 31), which may hold several steps. */
+export type JumpTarget = 'event' | 'step' | 'iteration' | 'backtrack' | 'prune' | 'command';
 
 type MomentTarget = Exclude<JumpTarget, 'event'>;
 
 const MATCH: Record<MomentTarget, (event: ExplorationEvent) => boolean> = {
   // a search step (one expansion: a node.started, its run, its children generated and scored) begins with node.started
-  iteration: (e) => e.type === 'node.started',
+  step: (e) => e.type === 'node.started',
+  // an MCTS iteration (select, run or grow, back up) ends with its mcts.backpropagated
+  iteration: (e) => e.type === 'mcts.backpropagated',
   backtrack: (e) => e.type === 'backtrack',
   // a prune is any kind: dropped below the threshold, by a person, or by the search's own rule (an external search)
   prune: (e) => e.type === 'candidate.dropped' || e.type === 'steer.prune' || e.type === 'node.pruned',
@@ -61,7 +65,13 @@ function firstAbove(sorted: readonly number[], value: number): number {
  */
 export class MomentIndex {
   private seen = 0;
-  private readonly seqs: Record<MomentTarget, number[]> = { iteration: [], backtrack: [], prune: [], command: [] };
+  private readonly seqs: Record<MomentTarget, number[]> = {
+    step: [],
+    iteration: [],
+    backtrack: [],
+    prune: [],
+    command: [],
+  };
 
   /** Reads events[seen..count) (the log grows in place, index = seq - 1). */
   read(events: readonly ExplorationEvent[], count: number): this {
@@ -76,7 +86,8 @@ export class MomentIndex {
   /**
    * The seq to show after jumping from `seq` (the one on screen) to the next (+1) or previous (-1) moment of a kind.
    * A search step lands on its last event (the event before the next step begins, or the log's last), so the step
-   * is seen done; back from the first one is seq 0. Null when there is none that way, and from a step beyond the log
+   * is seen done; back from the first one is seq 0. An MCTS iteration lands on its mcts.backpropagated (the iteration
+   * backed up); back from the first is seq 0 too. Null when there is none that way, and from a step beyond the log
    * read so far (a long run's history arrives after its latest tree: nothing is known to jump to from there).
    */
   jump(seq: number, target: JumpTarget, direction: 1 | -1): number | null {
@@ -87,7 +98,11 @@ export class MomentIndex {
       return next < 0 || next > last ? null : next;
     }
     const seqs = this.seqs[target];
-    if (target === 'iteration') {
+    if (target === 'iteration' && direction === -1) {
+      const before = seqs[firstAbove(seqs, seq - 1) - 1];
+      return before ?? (seq > 0 && seqs.length > 0 ? 0 : null);
+    }
+    if (target === 'step') {
       // the ends of the steps: each start after the first, less one, then the last event
       if (seqs.length === 0) return null;
       if (direction === 1) {
@@ -102,6 +117,11 @@ export class MomentIndex {
     if (direction === 1) return seqs[firstAbove(seqs, seq)] ?? null;
     return seqs[firstAbove(seqs, seq - 1) - 1] ?? null;
   }
+
+  /** How many moments of a kind lie at or before `seq` (MCTS iterations backed up by then, for one). */
+  countUpTo(target: MomentTarget, seq: number): number {
+    return firstAbove(this.seqs[target], seq);
+  }
 }
 
 /** jump() on a log read whole: for a single jump (a key press); a view that jumps often keeps a MomentIndex. */
@@ -114,12 +134,12 @@ export function jump(
   return new MomentIndex().read(events, events.length).jump(seq, target, direction);
 }
 
-/** What one tick of playback moves: one event, or one search step. */
-export type PlayUnit = 'event' | 'step';
+/** What one tick of playback moves: one event, one search step, or one MCTS iteration. */
+export type PlayUnit = Extract<JumpTarget, 'event' | 'step' | 'iteration'>;
 
 /** The seq playback shows after `seq`, one unit on; null at the end of the log read so far. */
 export function playNext(index: MomentIndex, seq: number, unit: PlayUnit): number | null {
-  return index.jump(seq, unit === 'event' ? 'event' : 'iteration', 1);
+  return index.jump(seq, unit, 1);
 }
 
 /**

@@ -4,8 +4,9 @@
 // glance: running now, next in the frontier, queued, on the best path, what a person did (and, on a search Arborist
 // does not run, a command waiting for its client or refused by it), and a code change's verdict (tests pass, type
 // error, tests failed, does not apply: lib/layout/code-change.ts).
-// Between the card's readable zoom and the far level it is a pill: status colour, score bar, a few words in a large
-// font, marks as dots (lib/layout/lod.ts says where each starts); the full labels stay in the page for screen readers.
+// Between the card's readable zoom and the far level it is a pill: status colour, score bar (an MCTS node: its Q and N
+// in its place), a few words in a large font, marks as dots (lib/layout/lod.ts says where each starts); the full
+// labels stay in the page for screen readers.
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
@@ -101,9 +102,10 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         <NodeHandles />
         <span className="tpill-words">{firstLine(thought, 60)}</span>
         <div className="tpill-foot">
-          {composite === null && mcts ? (
-            // a node with MCTS statistics and no score (an MCTS log): its figures in the bar's place
-            <span className="tpill-mcts" aria-hidden="true">
+          {mcts ? (
+            // a node with MCTS statistics (an MCTS run or log): its figures in the bar's place, since they are what
+            // the search goes by (the score is its prior, on the full card)
+            <span className="tpill-mcts" aria-hidden="true" data-testid="node-mcts">
               {mcts}
             </span>
           ) : (

@@ -6,13 +6,16 @@
 // A finished code run offers its verified patch as a download (code/PublicOutput.tsx).
 // Commands, Share and Export show only for whoever may use them (RunAccess.tsx); a command that cannot be asked now
 // is disabled with its reason in its title (useSteering.ts), and a search Arborist does not run says so (its mark,
-// its own config, the last command asked of its client, or that steering is unavailable).
+// its own config, the last command asked of its client, or that steering is unavailable). A Monte Carlo tree search
+// shows its own settings in place of the beam's (iterations begun / budget, c, rollout depth, backup, best by).
+// Not responsible for the settings' words (lib/layout mctsSummary) nor for running the commands.
 import { useState, type ReactNode } from 'react';
 import { budgetNote, formatCost, formatSpend } from '@/lib/contract/format';
 import { parseCodeOutput } from '@/lib/contract/code';
 import { taskLabel } from '@/lib/contract/tasks';
 import type { ToTConfig, ToTStats } from '@/lib/engine/index';
 import { configSummary } from '@/lib/store/index';
+import { mctsSummary } from '@/lib/layout/index';
 import { useSession } from '@/components/session/useSession';
 import { useBenchProject } from '../code/BenchRequest';
 import { PatchDownload } from '../code/PublicOutput';
@@ -69,6 +72,9 @@ export function RunHeader({
   const elapsed = useRunElapsed(run, status);
   const allowed = useRunAccess();
   const externalConfig = useRunStore((s) => s.tree.external?.config ?? null);
+  // a string per form, so the header re-renders when an iteration begins, not on every event
+  const mctsShort = useRunStore((s) => mctsSummary(s.tree));
+  const mctsLong = useRunStore((s) => mctsSummary(s.tree, 'long'));
   const [sharing, setSharing] = useState(false);
   // a finished code run's verified patch, to download from the header (the whole output is the root's, inspector)
   const patch = useRunStore((s) =>
@@ -84,10 +90,14 @@ export function RunHeader({
   // a search Arborist does not run has its own config; the engine's is then only the defaults
   const configTitle = externalConfig
     ? `its own config: ${configSummary(externalConfig)}`
-    : `depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`;
+    : mctsLong !== null
+      ? `${mctsLong} · depth ${config.maxDepth} · branch factor ${config.branchFactor} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`
+      : `depth ${config.maxDepth} · branch factor ${config.branchFactor} · beam width ${config.beamWidth} · threshold ${config.confidenceThreshold} · stop at ${config.terminationConfidence} · node cap ${config.maxTotalNodes}`;
   const configShort = externalConfig
     ? shorten(configSummary(externalConfig), 48)
-    : `${config.explorationStrategy} · d${config.maxDepth} · b${config.branchFactor} · w${config.beamWidth} · t${config.confidenceThreshold}`;
+    : mctsShort !== null
+      ? `mcts · ${mctsShort} · d${config.maxDepth} · b${config.branchFactor}`
+      : `${config.explorationStrategy} · d${config.maxDepth} · b${config.branchFactor} · w${config.beamWidth} · t${config.confidenceThreshold}`;
   const figures = headerFigures(stats, config, elapsed);
 
   return (
@@ -105,7 +115,7 @@ export function RunHeader({
           <span className={layout.setting} title="the model answering this run">
             model: {model}
           </span>
-          <span className={layout.setting} title={configTitle}>
+          <span className={layout.setting} title={configTitle} data-testid="run-config-short">
             {configShort}
           </span>
           <span className={layout.setting}>{task}</span>

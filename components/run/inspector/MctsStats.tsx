@@ -1,9 +1,11 @@
 'use client';
-// The inspector's MCTS section, for a node whose search reports Monte Carlo tree search statistics (an imported
-// llm-reasoners log, an external search): Q (the mean value of its rollouts), N (visits), UCT when given, the step's
+// The inspector's MCTS section, for a node whose search reports Monte Carlo tree search statistics (an engine MCTS
+// run, folded from its backups; an imported llm-reasoners log; an external search): Q (the mean value of its
+// rollouts), N (visits), UCT when given (an engine run's: from the last selection that listed it), the step's
 // reward when the search names one, and the selected edge (the child the search's selection goes to, as a link). All
 // as of the step shown: time travel moves them. Renders nothing for a node without statistics.
-// Not responsible for other named scores and metadata (their own section) nor for where the numbers come from.
+// Not responsible for other named scores and metadata (their own section), for where the numbers come from, nor for
+// an engine run's selections and value history (MctsTrail.tsx).
 import type { ThoughtNode } from '@/lib/engine/index';
 import { formatQ, MCTS_SECTION_KEYS } from '@/lib/layout/index';
 import { NodeLink, Section } from './sections';

@@ -18,6 +18,7 @@ import { VerificationOutput } from '../code/VerificationOutput';
 import { BranchTotals } from './BranchTotals';
 import { CrosswordBoard } from './CrosswordBoard';
 import { MctsStats } from './MctsStats';
+import { MctsTrail } from './MctsTrail';
 import { NodeAnnotations } from './NodeAnnotations';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
@@ -48,6 +49,7 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
         <CrosswordBoard node={node} />
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
         <MctsStats node={node} />
+        <MctsTrail node={node} />
         <NodeAnnotations node={node} />
         <Dropped node={node} />
         <Timing node={node} />
@@ -170,12 +172,7 @@ function BranchDetails({ node }: { node: ThoughtNode }) {
           <ActionBody action={branch.proposedAction} thought={branch.thought} />
         </Section>
       )}
-      <Section
-        title="Result"
-        aside={
-          node.result ? resultAside(node.result, external) : undefined
-        }
-      >
+      <Section title="Result" aside={node.result ? resultAside(node.result, external) : undefined}>
         {node.result ? (
           <TextBox text={node.result.response} label="result" />
         ) : (

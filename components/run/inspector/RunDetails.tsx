@@ -5,9 +5,11 @@
 // PublicOutput.tsx), why it finished, whether the answer was verified and where it came from. The tree's stats are
 // updated in place, so this view follows `version`; it is shown for the root only. A search Arborist does not run
 // shows its own config in place of the engine's (then only the defaults) and the commands asked of its client, each
-// with its answer.
+// with its answer. A Monte Carlo tree search's config adds its own settings (iterations begun / budget, c, rollout
+// depth, backup, best by: lib/layout mctsSettingFacts) and leaves out the beam width, which it does not use.
 // Not responsible for the run's commands (RunHeader) or the root's own sections (NodeDetails).
 import { useQuery } from '@tanstack/react-query';
+import { Fragment } from 'react';
 import { type AnswerSource, DEFAULT_MAX_CONCURRENT_CALLS, type ToTConfig } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { describeImportTag } from '@/lib/contract/import-tag';
@@ -15,7 +17,7 @@ import { parseCodeOutput } from '@/lib/contract/code';
 import { clientName } from '@/lib/contract/steering';
 import { taskLabel } from '@/lib/contract/tasks';
 import type { ThoughtTree } from '@/lib/engine/index';
-import { formatScore, rootThought } from '@/lib/layout/index';
+import { formatScore, mctsSettingFacts, rootThought } from '@/lib/layout/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { useRunStore } from '../page/RunStoreContext';
 import { formatClock } from '@/lib/event-log/index';
@@ -241,13 +243,31 @@ function ConfigSection({ tree }: { tree: ThoughtTree }) {
       </Section>
     </>
   ) : (
-    <Section title="Config">
+    <EngineConfig tree={tree} />
+  );
+}
+
+/** The engine's settings; an MCTS run's own after the strategy (and no beam width: MCTS does not use it). */
+function EngineConfig({ tree }: { tree: ThoughtTree }) {
+  const mcts = mctsSettingFacts(tree);
+  const rows = mcts ? CONFIG_ROWS.filter((row) => row.key !== 'beamWidth') : CONFIG_ROWS;
+  return (
+    <Section title="Config" testId="inspector-config">
       <dl className={styles.configGrid}>
-        {CONFIG_ROWS.map(({ key, label }) => (
-          <div key={key} className={styles.configRow} data-key={key}>
-            <dt>{label}</dt>
-            <dd>{configValue(tree.config, key)}</dd>
-          </div>
+        {rows.map(({ key, label }) => (
+          <Fragment key={key}>
+            <div className={styles.configRow} data-key={key}>
+              <dt>{label}</dt>
+              <dd>{configValue(tree.config, key)}</dd>
+            </div>
+            {key === 'explorationStrategy' &&
+              mcts?.map((fact) => (
+                <div key={fact.key} className={styles.configRow} data-key={fact.key} title={fact.title}>
+                  <dt>{fact.label}</dt>
+                  <dd>{fact.value}</dd>
+                </div>
+              ))}
+          </Fragment>
         ))}
       </dl>
     </Section>

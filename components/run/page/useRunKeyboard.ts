@@ -1,7 +1,8 @@
 'use client';
 // The run page's keys: arrows move between parent (up), first child (down) and siblings (left, right); p prunes
 // (asking first for a branch of more than a few nodes),
-// e expands again, space pauses or resumes, s steps, f fits the tree, Escape clears the selection, d opens or closes
+// e expands again, space pauses or resumes, s steps, , . [ ] { } move in time (an event, a search step, an MCTS
+// iteration), f fits the tree, Escape clears the selection, d opens or closes
 // the side drawer, i shows or hides the inspector in it, F8 / Shift F8 go to the next / previous breakpoint hit, ? lists
 // the keys. Ignored while typing in a field.
 import { useEffect } from 'react';
@@ -25,6 +26,7 @@ export const KEYS: { keys: string; what: string; steer?: true }[] = [
   { keys: 's', what: 'one step (when paused)', steer: true },
   { keys: ', .', what: 'back / forward one event in time' },
   { keys: '[ ]', what: 'back / forward one search step in time' },
+  { keys: '{ }', what: 'back / forward one MCTS iteration in time (a Monte Carlo tree search)' },
   { keys: 'l', what: 'back to live (the latest step)' },
   { keys: 'F8  Shift F8', what: 'next / previous breakpoint hit (its step, its node selected)' },
   { keys: 'f', what: 'zoom to fit' },
@@ -115,9 +117,15 @@ export function useRunKeyboard(
           travel('event', 1);
           break;
         case '[':
-          travel('iteration', -1);
+          travel('step', -1);
           break;
         case ']':
+          travel('step', 1);
+          break;
+        case '{':
+          travel('iteration', -1);
+          break;
+        case '}':
           travel('iteration', 1);
           break;
         case 'l':

@@ -1,8 +1,9 @@
 'use client';
 // The timeline under the canvas: the moments of the run coloured by kind (per pixel column), a scrubber over the
-// whole run, steps back and forward by one event or one search step, jumps to the previous or next backtrack,
-// prune or command (each button off when there is nothing that way), play by search step or by event at 0.5x to
-// 10x, and "back to live" while a run is still going. Breakpoint hits are marked over the marks (HitMarks.tsx); while
+// whole run, steps back and forward by one event or one search step, and for a Monte Carlo tree search by one
+// iteration (IterationControls.tsx), jumps to the previous or next backtrack, prune or command (each button off when
+// there is nothing that way), play by search step, iteration or event at 0.5x to 10x, and "back to live" while a run
+// is still going. Breakpoint hits are marked over the marks (HitMarks.tsx); while
 // there are any, the jumps go from hit to hit (selecting each hit's node) until the person picks another kind. Everything else on the page shows the step the timeline is
 // on (the store's seek). While a long run's history is still arriving, steps before it cannot be shown and the
 // position says so.
@@ -19,6 +20,7 @@ import {
 import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { useHitJump } from '../breakpoints/useBreakpoints';
 import { HitMarks } from './HitMarks';
+import { IterationControls, useIsMcts } from './IterationControls';
 import { usePlayback } from './usePlayback';
 import styles from './Timeline.module.css';
 
@@ -36,7 +38,7 @@ const TALL = new Set<MomentKind>(['backtrack', 'command', 'failed']);
 const SPEEDS = [0.5, 1, 2, 5, 10];
 
 /** What the jump buttons go to: a kind of moment, or a breakpoint hit (the run store's hits). */
-type JumpKind = Exclude<JumpTarget, 'event' | 'iteration'> | 'hit';
+type JumpKind = Exclude<JumpTarget, 'event' | 'step' | 'iteration'> | 'hit';
 
 /**
  * Draws the marks on a canvas, per pixel column (the kinds of the events under it, MomentBuckets), so a redraw
@@ -117,9 +119,12 @@ export function Timeline() {
   // where each kind of moment is: read as the log grows (it only reads what it has not), asked on every render
   const [moments] = useState(() => new MomentIndex());
   moments.read(events, eventCount);
+  const mcts = useIsMcts(moments);
   const [playRequested, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
-  const [unit, setUnit] = useState<PlayUnit>('step');
+  const [chosenUnit, setUnit] = useState<PlayUnit>('step');
+  // by iteration is offered for a Monte Carlo tree search only
+  const unit: PlayUnit = chosenUnit === 'iteration' && !mcts ? 'step' : chosenUnit;
   // null: not chosen, so breakpoint hits while there are any (what a person who set a breakpoint jumps to), else
   // backtracks
   const [chosenKind, setJumpKind] = useState<JumpKind | null>(null);
@@ -153,8 +158,8 @@ export function Timeline() {
       <div className={styles.controls}>
         <button
           className="btn btn-sm"
-          onClick={() => jumpTo('iteration', -1)}
-          disabled={target('iteration', -1) === null}
+          onClick={() => jumpTo('step', -1)}
+          disabled={target('step', -1) === null}
           title="Back one search step ([)"
         >
           |◀
@@ -177,6 +182,7 @@ export function Timeline() {
           disabled={lastSeq === 0}
           unit={unit}
           onUnit={setUnit}
+          mcts={mcts}
           speed={speed}
           onSpeed={setSpeed}
         />
@@ -191,13 +197,14 @@ export function Timeline() {
         </button>
         <button
           className="btn btn-sm"
-          onClick={() => jumpTo('iteration', 1)}
-          disabled={target('iteration', 1) === null}
+          onClick={() => jumpTo('step', 1)}
+          disabled={target('step', 1) === null}
           title="Forward one search step (])"
         >
           ▶|
         </button>
         <span className={styles.divider} />
+        {mcts && <IterationControls target={(direction) => target('iteration', direction)} go={go} />}
         <JumpControls
           jumpKind={jumpKind}
           onJumpKind={setJumpKind}
@@ -253,6 +260,7 @@ function PlayControls({
   disabled,
   unit,
   onUnit,
+  mcts,
   speed,
   onSpeed,
 }: {
@@ -261,6 +269,7 @@ function PlayControls({
   disabled: boolean;
   unit: PlayUnit;
   onUnit: (unit: PlayUnit) => void;
+  mcts: boolean;
   speed: number;
   onSpeed: (speed: number) => void;
 }) {
@@ -280,10 +289,11 @@ function PlayControls({
         value={unit}
         onChange={(e) => onUnit(e.target.value as PlayUnit)}
         aria-label="Play by"
-        title="What one tick of playback shows: a whole search step (one expansion) or one event"
+        title="What one tick of playback shows: a whole search step (one expansion), an MCTS iteration or one event"
         data-testid="play-unit"
       >
         <option value="step">by step</option>
+        {mcts && <option value="iteration">by iteration</option>}
         <option value="event">by event</option>
       </select>
       <select

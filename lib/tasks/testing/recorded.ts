@@ -48,3 +48,23 @@ export async function recordSteeredRun(): Promise<RecordedLog> {
   );
   return { events, tree: fold(events) };
 }
+
+/**
+ * A Monte Carlo tree search on the Game of 24 (seed 3, 12 iterations at most): selections with visited and unvisited
+ * candidates, values from scores, failed verifications and, at its last iteration, a verified answer.
+ */
+export async function recordMcts(): Promise<RecordedLog> {
+  const events: ExplorationEvent[] = [];
+  let t = 1_000_000;
+  await new ThoughtTreeExecutor({
+    explorationStrategy: 'mcts',
+    mctsIterations: 12,
+    branchFactor: 3,
+    beamWidth: 1,
+  }).explore({ name: 'test', model: createSimulatedModel({ seed: 3 }) }, '4 9 10 13', {
+    task: getTaskEntry('game24').task,
+    onEvent: (e) => events.push(e),
+    now: () => (t += 7),
+  });
+  return { events, tree: fold(events) };
+}
