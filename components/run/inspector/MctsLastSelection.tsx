@@ -7,7 +7,7 @@ import type { MctsCandidate } from '@/lib/contract/vocabulary';
 import { formatQ } from '@/lib/layout/index';
 import type { MctsSelectionView } from '@/lib/event-log/index';
 import { Section } from './sections';
-import { IdButton, LoadingNote, num } from './MctsParts';
+import { fact, IdButton, LoadingNote, num } from './MctsParts';
 import styles from './Inspector.module.css';
 import trail from './MctsTrail.module.css';
 
@@ -21,16 +21,6 @@ export function LastSelection({ selection, loading }: { selection: MctsSelection
     );
   }
   const { candidate: c, chosen } = selection;
-  const fact = (label: string, value: string, testId: string, title?: string) => (
-    <div className={styles.fact} title={title}>
-      <dt>{label}</dt>
-      <dd>
-        <span className={styles.num} data-testid={testId}>
-          {value}
-        </span>
-      </dd>
-    </div>
-  );
   return (
     <Section title="Last selection" aside={`iteration ${selection.iteration}`} testId="inspector-mcts-selection">
       <p className={trail.verdict} data-testid="inspector-mcts-chosen" data-chosen={chosen}>

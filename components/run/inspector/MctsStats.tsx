@@ -8,6 +8,7 @@
 // an engine run's selections and value history (MctsTrail.tsx).
 import type { ThoughtNode } from '@/lib/engine/index';
 import { formatQ, MCTS_SECTION_KEYS } from '@/lib/layout/index';
+import { fact } from './MctsParts';
 import { NodeLink, Section } from './sections';
 import styles from './Inspector.module.css';
 
@@ -16,16 +17,6 @@ export function MctsStats({ node }: { node: ThoughtNode }) {
   if (!mcts) return null;
   const reward = node.scores[MCTS_SECTION_KEYS.score];
   const selected = node.metadata[MCTS_SECTION_KEYS.metadata];
-  const fact = (label: string, value: string, testId: string, title?: string) => (
-    <div className={styles.fact} title={title}>
-      <dt>{label}</dt>
-      <dd>
-        <span className={styles.num} data-testid={testId}>
-          {value}
-        </span>
-      </dd>
-    </div>
-  );
   return (
     <Section
       title="MCTS"
