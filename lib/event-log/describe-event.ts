@@ -8,6 +8,7 @@ import type { EventPayloads, ExplorationEvent, ExplorationEventType } from '@/li
 import type { ProposedAction } from '@/lib/contract/vocabulary';
 import { formatCost, formatDuration } from '@/lib/contract/format';
 import { scoreFigure } from '@/lib/layout/index';
+import { MCTS_SOURCE_LABELS } from './mcts';
 
 export type EventKind =
   'run' | 'lifecycle' | 'expansion' | 'score' | 'verification' | 'backtrack' | 'mcts' | 'model' | 'steer';
@@ -158,14 +159,6 @@ const QUEUED_BECAUSE: Record<EventPayloads['run.queued']['reason'], string> = {
   resume: 'waits for a free slot to continue',
 };
 
-const MCTS_SOURCE: Record<EventPayloads['mcts.backpropagated']['source'], string> = {
-  verified: 'verified answer',
-  'verification-failed': 'verification failed',
-  failed: 'failed',
-  score: 'its score',
-  abandoned: 'abandoned',
-};
-
 /** A one-line summary of an event, per type. */
 export function describeEvent(event: ExplorationEvent): string {
   switch (event.type) {
@@ -270,7 +263,7 @@ export function describeEvent(event: ExplorationEvent): string {
     case 'mcts.backpropagated': {
       const p = event.payload;
       if (p.value === null) return `iteration ${p.iteration}: abandoned (${p.nodeId} was pruned), nothing backed up`;
-      return `iteration ${p.iteration}: value ${p.value.toFixed(2)} of ${p.nodeId} (${MCTS_SOURCE[p.source]}) backed up through ${p.path.length} node${p.path.length === 1 ? '' : 's'}`;
+      return `iteration ${p.iteration}: value ${p.value.toFixed(2)} of ${p.nodeId} (${MCTS_SOURCE_LABELS[p.source]}) backed up through ${p.path.length} node${p.path.length === 1 ? '' : 's'}`;
     }
     case 'run.paused':
       return event.payload.reason === 'step'
