@@ -89,13 +89,6 @@ export interface CallsInFlight {
 }
 
 /**
- * startedAt and latencyMs are whole milliseconds measured separately (the run's clock, performance.now rounded), so
- * a call that starts the moment the previous one ends can appear to overlap it by a millisecond: the peak treats
- * calls that overlap by no more than this as one after the other.
- */
-const ROUNDING_MS = 1;
-
-/**
  * Calls in flight over [from, to] of the run's clock (ms since the epoch, as model.called's startedAt), from each
  * call's startedAt and latencyMs. Null when a call has no startedAt (a log written before issue 30) or the window is
  * empty.
@@ -114,8 +107,9 @@ export function callsInFlight(
     intervals.push({ start: startedAt, end: startedAt + latencyMs });
   }
   let inside = 0;
-  for (const { start, end } of intervals) inside += Math.max(0, Math.min(end, window.to) - Math.max(start, window.from));
-  return { average: inside / span, peak: peakInFlight(intervals, ROUNDING_MS) };
+  for (const { start, end } of intervals)
+    inside += Math.max(0, Math.min(end, window.to) - Math.max(start, window.from));
+  return { average: inside / span, peak: peakInFlight(intervals) };
 }
 
 /**

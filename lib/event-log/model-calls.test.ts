@@ -143,6 +143,18 @@ describe('callWaterfall', () => {
       timedCall(2, 'evaluate', { ts: 300, startedAt: 200, latencyMs: 100 }),
     ]);
     expect(chain?.peakInFlight).toBe(1);
+    // a call admitted as the last one ended can be recorded a millisecond before its end (clocks rounded apart):
+    // still one at a time, as a limit of 1 ran them; an overlap longer than the rounding is two at once
+    const rounded = callWaterfall([
+      timedCall(1, 'generate', { ts: 200, startedAt: 100, latencyMs: 101 }),
+      timedCall(2, 'evaluate', { ts: 300, startedAt: 200, latencyMs: 100 }),
+    ]);
+    expect(rounded?.peakInFlight).toBe(1);
+    const overlapping = callWaterfall([
+      timedCall(1, 'generate', { ts: 200, startedAt: 100, latencyMs: 110 }),
+      timedCall(2, 'evaluate', { ts: 300, startedAt: 200, latencyMs: 100 }),
+    ]);
+    expect(overlapping?.peakInFlight).toBe(2);
     expect(callWaterfall([])).toBeNull();
     expect(callWaterfall([timedCall(1, 'generate', { ts: 5, startedAt: 5, latencyMs: 0 })])).toBeNull();
   });

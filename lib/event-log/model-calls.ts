@@ -195,11 +195,18 @@ export function callWaterfall(calls: readonly ModelCallEvent[]): Waterfall | nul
 }
 
 /**
- * The most calls in flight at one moment, from their start and end times (one ending as another starts do not
- * overlap). `roundingMs`: calls that overlap by no more than this count as one after the other (times rounded to
- * whole milliseconds, measured apart, can make a call seem to start a moment before the last one ended).
+ * How far two calls' recorded times may overlap when one in fact started as the other ended: a call's startedAt is
+ * the run's clock in whole milliseconds (Date.now truncates) and its latencyMs is performance.now's difference rounded,
+ * measured apart, so together they can be off by up to 1.5 ms.
  */
-export function peakInFlight(spans: readonly { start: number; end: number }[], roundingMs = 0): number {
+export const CLOCK_ROUNDING_MS = 2;
+
+/**
+ * The most calls in flight at one moment, from their start and end times (one ending as another starts do not
+ * overlap). `roundingMs`: calls that overlap by no more than this count as one after the other (CLOCK_ROUNDING_MS:
+ * recorded times can make a call seem to start a moment before the last one ended).
+ */
+export function peakInFlight(spans: readonly { start: number; end: number }[], roundingMs = CLOCK_ROUNDING_MS): number {
   // a call that took no time is still in flight at its instant
   const edges = spans.flatMap((s) => [
     { at: s.start, step: 1 },
