@@ -15,6 +15,7 @@ import { type DatabaseKind, type DatabaseTarget, isPostgresUrl, resolveDatabase 
 import { readEnv } from '../core/env';
 import { migrate } from './migrate';
 import { migratePostgres } from './migrate-postgres';
+import { registerSqliteConnection } from './sqlite-connection';
 
 export type { PrismaClient };
 /** What repository functions accept: the client, or the client inside `prisma.$transaction(async (tx) => ...)`. */
@@ -28,11 +29,15 @@ export const BUSY_TIMEOUT_MS = 5_000;
 // per transaction on the event append path. Foreign keys carry the cascades from Run to Event and Node.
 const CONNECTION_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
 
-/** The better-sqlite3 adapter, plus our pragmas on the connection it opens (it offers no hook of its own). */
+/**
+ * The better-sqlite3 adapter, plus our pragmas on the connection it opens (it offers no hook of its own), and that
+ * connection registered for the log room's prepared statements (sqlite-connection.ts).
+ */
 class ArboristSqliteAdapter extends PrismaBetterSqlite3 {
   override async connect() {
     const adapter = await super.connect();
     await adapter.executeScript(CONNECTION_PRAGMAS);
+    registerSqliteConnection(this, adapter);
     return adapter;
   }
 }

@@ -4,23 +4,16 @@
  * transaction with a compare-and-set on Run.lastSeq (the write lock is taken by that first statement, so a stale
  * writer fails cleanly instead of deadlocking), and the (runId, seq) primary key makes a duplicate impossible anyway.
  *
- * Why Prisma's raw API and not the better-sqlite3 driver underneath. Measured by `npm run bench:store` (2 shared
- * cores, WAL, synchronous=NORMAL, ~210-byte payloads, batches of 500, 50k and 200k rows): appendEvents ~45-50k
- * rows/s; bare better-sqlite3 prepared single-row inserts ~135k rows/s (appendEvents is ~35% of that); the same
- * append logic on a direct driver connection ~120-145k rows/s. The gap is the adapter re-preparing each 2,500-
- * parameter statement, Prisma's parameter handling and GC. We keep Prisma's path anyway:
- * - a run writes a few events per model call (tens per second); 45k rows/s is three orders of magnitude to spare;
- * - a direct connection would be a second SQLite connection in the same process. better-sqlite3 is synchronous, so
- *   when Prisma's connection holds the write lock across an await (an interactive transaction), the direct one
- *   blocks the whole event loop in its busy wait and then fails with SQLITE_BUSY (tried: a 2 s timeout froze the
- *   process 2 s, then "database is locked");
- * - one connection means the append commits atomically with the run and node updates (appendEventsInTransaction);
- * - Prisma.sql fragments keep every value a bound parameter and write Postgres's placeholders too.
+ * SQLite: the better-sqlite3 connection under Prisma's client (db/sqlite-connection.ts), prepared statements, a row at
+ * a time, inside the caller's Prisma transaction. Not Prisma's raw API: it serialises every parameter to JSON and
+ * parses it back and re-prepares every statement; even with a batch's rows packed into two parameters (json_each over
+ * the short fields, one blob for the texts: issue 16) that and SQLite parsing the JSON again were most of a live
+ * run's write path: npm run bench:write stored 39k events/s through it against 110k for bare better-sqlite3 on the
+ * same rows (36%); on this connection, 103k against 142k (65%; appendEvents alone 78% of bare inserts). Not a second
+ * connection either: better-sqlite3 is synchronous, so while Prisma's connection holds the write lock across an await, a second one blocks the event loop
+ * in its busy wait, then fails with SQLITE_BUSY (tried: a 2 s timeout froze the process 2 s). On the same connection
+ * the append commits atomically with the run and node updates (appendEventsInTransaction) and the caller's fence.
  * (createMany is ~2% of raw speed per shared/STACK.md: never use it here.)
- * Since issue 16 SQLite's rows (events, prompt texts) go as two parameters a statement, like PostgreSQL's one: their
- * short fields as JSON rows expanded by json_each (jsonRows), their long texts as one blob cut by byte ranges
- * (packTexts). The per-parameter cost above, then escaping the texts into JSON and SQLite parsing them back out, was
- * most of a live run's write path (npm run bench:write).
  *
  * PostgreSQL (npm run bench:postgres, 50k rows, 2 shared cores under a load of ~7, so read the ratios): a batch of up
  * to EVENT_CHUNK_ROWS is ONE statement (appendStatement: the compare-and-set in a data-modifying WITH, the rows as
@@ -43,12 +36,10 @@ import type { ExplorationEvent } from '../../contract/events';
 import type { ChatMessage } from '../../contract/vocabulary';
 import { Prisma } from '../../generated/prisma/client';
 import { type Db, type PrismaClient, databaseKindOf } from '../db/client';
+import { type SqliteStatements, sqliteStatementsOf } from '../db/sqlite-connection';
 
 /** Rows per INSERT statement: 500 x 5 parameters stays far below SQLite's and Postgres's bound-parameter limits. */
 export const EVENT_CHUNK_ROWS = 500;
-
-/** Rows per SQLite statement whose rows travel as one JSON parameter (a few MB of text at most). */
-const JSON_CHUNK_ROWS = 2_000;
 
 export type EventAppendFailure = 'wrong-run' | 'not-contiguous' | 'run-missing' | 'gap' | 'duplicate';
 
@@ -162,35 +153,16 @@ export async function appendEventsInTransaction(
   const lastSeq = firstSeq + events.length - 1;
   const prompts = new Map<string, string>();
   const payloads = events.map((e) => storedPayload(e, prompts));
-  // Compare-and-set first: it checks the seq and takes SQLite's write lock in one statement.
+  const texts = [...prompts];
+  const sqlite = await sqliteStatementsOf(tx);
+  if (sqlite) {
+    if (!appendOnSqlite(sqlite, runId, events, payloads, texts)) throw await sequenceError(tx, runId, firstSeq);
+    return { lastSeq };
+  }
+  // PostgreSQL, a batch larger than one statement: the compare-and-set first, then the rows in chunks
   const advanced =
     await tx.$executeRaw`UPDATE "Run" SET "lastSeq" = ${lastSeq} WHERE "id" = ${runId} AND "lastSeq" = ${firstSeq - 1}`;
   if (advanced !== 1) throw await sequenceError(tx, runId, firstSeq);
-  const texts = [...prompts];
-  if (databaseKindOf(tx) === 'sqlite') {
-    // the rows as ONE parameter expanded by json_each (as PostgreSQL's appendStatement does): Prisma and the adapter
-    // handle each bound parameter on their own and re-prepare each statement, so 2,500 parameters cost several times
-    // the insert itself (npm run bench:write)
-    for (let start = 0; start < texts.length; start += JSON_CHUNK_ROWS) {
-      const chunk = texts.slice(start, start + JSON_CHUNK_ROWS);
-      const { blob, ranges } = packTexts(chunk.map(([, content]) => content));
-      const rows = jsonRows(chunk.map(([hash], i) => [hash, ...(ranges[i] as TextRange)]));
-      await tx.$executeRaw`INSERT INTO "PromptText" ("hash", "content")
-        SELECT p.value ->> 0, CAST(substr(${blob}, p.value ->> 1, p.value ->> 2) AS TEXT)
-        FROM json_each(CAST(${rows} AS TEXT)) AS p WHERE true
-        ON CONFLICT ("hash") DO NOTHING`;
-    }
-    for (let start = 0; start < events.length; start += JSON_CHUNK_ROWS) {
-      const chunk = events.slice(start, start + JSON_CHUNK_ROWS);
-      const { blob, ranges } = packTexts(payloads.slice(start, start + JSON_CHUNK_ROWS));
-      const rows = jsonRows(chunk.map((e, i) => [e.seq, e.type, ...(ranges[i] as TextRange), e.ts]));
-      await tx.$executeRaw`INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts")
-        SELECT ${runId}, e.value ->> 0, e.value ->> 1, CAST(substr(${blob}, e.value ->> 2, e.value ->> 3) AS TEXT),
-          e.value ->> 4
-        FROM json_each(CAST(${rows} AS TEXT)) AS e`;
-    }
-    return { lastSeq };
-  }
   for (let start = 0; start < texts.length; start += EVENT_CHUNK_ROWS) {
     const rows = texts.slice(start, start + EVENT_CHUNK_ROWS).map(([hash, text]) => Prisma.sql`(${hash}, ${text})`);
     await tx.$executeRaw`INSERT INTO "PromptText" ("hash", "content") VALUES ${Prisma.join(rows)}
@@ -206,33 +178,29 @@ export async function appendEventsInTransaction(
   return { lastSeq };
 }
 
-/** Where a text lies in packTexts' blob: its first byte (1-based, as substr counts) and its length in bytes. */
-type TextRange = [start: number, bytes: number];
-
 /**
- * Texts for SQLite as ONE blob and each one's byte range in it: a statement reads each back with
- * CAST(substr(<blob>, start, bytes) AS TEXT). Long texts (event payloads, prompt blocks) then cross Prisma and SQLite
- * as bytes, neither escaped into the rows' JSON nor parsed out of it again (that was most of the event insert's time:
- * npm run bench:write).
+ * SQLite's append on Prisma's own connection (sqlite-connection.ts), synchronously, prepared statements with the
+ * values bound as they are: the compare-and-set first (it checks the seq and takes the write lock in one statement),
+ * then a row at a time, as bare better-sqlite3 writes them. False when the compare-and-set refused the batch (nothing
+ * written).
  */
-export function packTexts(texts: readonly string[]): { blob: Buffer; ranges: TextRange[] } {
-  const parts = texts.map((text) => Buffer.from(text, 'utf8'));
-  let start = 1;
-  const ranges = parts.map((part): TextRange => {
-    const range: TextRange = [start, part.length];
-    start += part.length;
-    return range;
-  });
-  return { blob: Buffer.concat(parts), ranges };
-}
-
-/**
- * Rows for SQLite's json_each as ONE parameter: their JSON as UTF-8 bytes, read back in SQL with CAST(? AS TEXT).
- * Not a string: Prisma passes a raw query's parameters through JSON.stringify and JSON.parse, which would escape and
- * unescape every quote of the rows once more; bytes cross as base64, with nothing to escape (npm run bench:write).
- */
-export function jsonRows(rows: readonly unknown[]): Buffer {
-  return Buffer.from(JSON.stringify(rows), 'utf8');
+function appendOnSqlite(
+  sqlite: SqliteStatements,
+  runId: string,
+  events: readonly ExplorationEvent[],
+  payloads: readonly string[],
+  texts: readonly [string, string][],
+): boolean {
+  const firstSeq = events[0]!.seq;
+  const advance = sqlite.get('UPDATE "Run" SET "lastSeq" = ? WHERE "id" = ? AND "lastSeq" = ?');
+  if (advance.run(firstSeq + events.length - 1, runId, firstSeq - 1).changes !== 1) return false;
+  const insertText = sqlite.get(
+    'INSERT INTO "PromptText" ("hash", "content") VALUES (?, ?) ON CONFLICT ("hash") DO NOTHING',
+  );
+  for (const [hash, content] of texts) insertText.run(hash, content);
+  const insertEvent = sqlite.get('INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts") VALUES (?, ?, ?, ?, ?)');
+  events.forEach((e, i) => insertEvent.run(runId, e.seq, e.type, payloads[i], e.ts));
+  return true;
 }
 
 /**

@@ -5,10 +5,10 @@
  */
 import type { NodeStatus, ThoughtNode } from '../../engine/index';
 import { Prisma } from '../../generated/prisma/client';
-import { type Db, databaseKindOf } from '../db/client';
-import { jsonRows } from './events';
+import type { Db } from '../db/client';
+import { type SqliteStatements, sqliteStatementsOf } from '../db/sqlite-connection';
 
-/** 500 rows x 10 parameters per statement, under SQLite's and Postgres's bound-parameter limits. */
+/** PostgreSQL: 500 rows x 10 parameters per statement, under its bound-parameter limit. */
 export const NODE_CHUNK_ROWS = 500;
 
 export interface NodeRecord {
@@ -65,13 +65,14 @@ const ON_CONFLICT_UPDATE = Prisma.raw(`ON CONFLICT ("runId", "nodeId") DO UPDATE
   "createdSeq" = excluded."createdSeq"`);
 
 /**
- * Inserts or updates the given nodes of a run (ON CONFLICT DO UPDATE, which SQLite and Postgres share), one
- * statement per NODE_CHUNK_ROWS nodes. Each statement is atomic; pass a transaction client to make a larger call
- * atomic too (or to commit it with the events it projects).
+ * Inserts or updates the given nodes of a run (ON CONFLICT DO UPDATE, which SQLite and Postgres share): on PostgreSQL
+ * one statement per NODE_CHUNK_ROWS nodes, on SQLite one per node. Each statement is atomic; pass a transaction client
+ * to make a larger call atomic too (or to commit it with the events it projects).
  */
 export async function upsertNodes(db: Db, runId: string, nodes: readonly ThoughtNode[]): Promise<void> {
   if (nodes.length === 0) return;
-  if (databaseKindOf(db) === 'sqlite') return upsertNodesJson(db, runId, nodes);
+  const sqlite = await sqliteStatementsOf(db);
+  if (sqlite) return upsertNodesOnSqlite(sqlite, runId, nodes);
   const statements: Prisma.Sql[] = [];
   for (let start = 0; start < nodes.length; start += NODE_CHUNK_ROWS) {
     const rows = nodes
@@ -82,23 +83,16 @@ export async function upsertNodes(db: Db, runId: string, nodes: readonly Thought
   for (const sql of statements) await db.$executeRaw(sql);
 }
 
-/** Nodes per SQLite statement whose rows travel as one JSON parameter. */
-const JSON_CHUNK_ROWS = 2_000;
+/** SQLite's upsert: one prepared statement, a node at a time (why: db/sqlite-connection.ts). */
+const UPSERT_NODE_SQL = `INSERT INTO "Node" (${NODE_COLUMNS.sql}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${ON_CONFLICT_UPDATE.sql}`;
 
-/**
- * SQLite's upsert with the rows as ONE parameter expanded by json_each (jsonRows): Prisma and the adapter handle each
- * bound parameter on their own, which made 10 parameters a node cost more than the upsert (npm run bench:write).
- */
-async function upsertNodesJson(db: Db, runId: string, nodes: readonly ThoughtNode[]): Promise<void> {
-  for (let start = 0; start < nodes.length; start += JSON_CHUNK_ROWS) {
-    // JSON's true and false come out of ->> as 1 and 0: how SQLite keeps a boolean (what Prisma writes and reads back)
-    const rows = jsonRows(nodes.slice(start, start + JSON_CHUNK_ROWS).map(nodeRow));
-    await db.$executeRaw`
-      INSERT INTO "Node" (${NODE_COLUMNS})
-      SELECT ${runId}, n.value ->> 0, n.value ->> 1, n.value ->> 2, n.value ->> 3, n.value ->> 4, n.value ->> 5,
-        n.value ->> 6, n.value ->> 7, n.value ->> 8
-      FROM json_each(CAST(${rows} AS TEXT)) AS n WHERE true
-      ${ON_CONFLICT_UPDATE}`;
+function upsertNodesOnSqlite(sqlite: SqliteStatements, runId: string, nodes: readonly ThoughtNode[]): void {
+  const upsert = sqlite.get(UPSERT_NODE_SQL);
+  for (const node of nodes) {
+    const [id, parentId, depth, status, thought, composite, cumulativeScore, verified, createdSeq] = nodeRow(node);
+    // better-sqlite3 binds no booleans: 1 or 0, how SQLite keeps one (what Prisma writes and reads back)
+    const verdict = verified === null ? null : Number(verified);
+    upsert.run(runId, id, parentId, depth, status, thought, composite, cumulativeScore, verdict, createdSeq);
   }
 }
 
