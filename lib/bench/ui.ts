@@ -8,8 +8,11 @@
  *      complete (the timeline at the last step); the longest main-thread task; the JS heap at usable and after a GC;
  *   2. frame times while dragging the canvas for 3 s, as loaded (at fit);
  *   3. frame times while zooming with the wheel from fit to a single card (zoom 1.5) around a card near the middle;
- *   4. seeking to 20 seeded random steps by clicking the timeline's scrubber where a person would: from the
- *      pointerdown to the second animation frame after the timeline shows that step (the frame after it is painted);
+ *   4. jumping to 20 seeded random steps by clicking the timeline's scrubber where a person would, and 40 steps to the
+ *      neighbouring step by an arrow key on it: from the input's timeStamp to its next paint (Event Timing: what INP
+ *      is made of), to the second animation frame after the timeline shows that step (the frame after it is painted),
+ *      and to the second frame after the canvas drew it (React Flow's root's data-drawn-seq: the canvas follows a seek
+ *      in a deferred render); then the next paint of a key the page ignores, the floor under them on this machine;
  *   5. the same pan on a bare React Flow page drawing as many plain nodes (bare-flow-page.tsx, which bare-flow.ts
  *      bundles and serves on a loopback port of its own: the app's build does not ship it).
  * Before them, once: frame times for 5 s while a live run adds about 50 nodes/s (the simulated model's latency calibrated
@@ -102,6 +105,7 @@ const ZOOM_MS = 2_500;
 /** A single card fills a good part of the view at this zoom (the run canvas allows up to 2). */
 const CARD_ZOOM = 1.5;
 const SEEKS = 20;
+const NEIGHBOUR_SEEKS = 40;
 const SEEK_BUDGET_MS = 90_000;
 const SEEK_TIMEOUT_MS = 30_000;
 const BARE_LOAD_TIMEOUT_MS = 90_000;
@@ -109,6 +113,12 @@ const LIVE_MS = 5_000;
 const LIVE_TARGET_NODES_PER_S = 50;
 /** React Flow's wheel zoom: each pixel of deltaY scales by 2^0.002 (xyflow's wheelDelta, as d3-zoom's). */
 const WHEEL_LOG2_PER_PIXEL = 0.002;
+
+/**
+ * BENCH_UI_PASSES=seek,... measures only some passes (live, pan, zoom, seek, bare; the loads always run): to iterate
+ * on one figure. The table prints "-" for the rest.
+ */
+const PASSES = new Set((process.env.BENCH_UI_PASSES ?? 'live,pan,zoom,seek,bare').split(',').map((p) => p.trim()));
 
 const benchStart = Date.now();
 function progress(line: string) {
@@ -151,8 +161,21 @@ interface PageBench {
   hiddenFrames: number;
   longTasks: { start: number; duration: number }[];
   lastPointerDown: number;
+  lastKeyDown: number;
   /** A seek being watched: armed by the bench, given its step by the scrubber's input event. */
-  seek: { start: number; step: number | null; seenAt: number | null; framesAfter: number; end: number | null } | null;
+  seek: {
+    start: number;
+    step: number | null;
+    seenAt: number | null;
+    framesAfter: number;
+    end: number | null;
+    /** When the canvas (its data-drawn-seq) drew the step, plus one frame for its paint. */
+    drawnAt: number | null;
+    drawnFramesAfter: number;
+    drawn: number | null;
+  } | null;
+  /** Event Timing entries of 16 ms or more (the browser's input-to-next-paint, what INP is made of). */
+  slowEvents: { start: number; duration: number }[];
 }
 
 declare global {
@@ -180,7 +203,9 @@ function installPageBench(config: PageBenchConfig) {
     hiddenFrames: 0,
     longTasks: [],
     lastPointerDown: NaN,
+    lastKeyDown: NaN,
     seek: null,
+    slowEvents: [],
   };
   window.__bench = b;
   try {
@@ -190,8 +215,17 @@ function installPageBench(config: PageBenchConfig) {
   } catch {
     // no long task timing
   }
+  try {
+    // 16 ms is the lowest threshold Event Timing allows: an input with no entry was painted within 16 ms
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) b.slowEvents.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'event', buffered: true, durationThreshold: 16 } as PerformanceObserverInit);
+  } catch {
+    // no event timing
+  }
   // the time the input happened (its timeStamp), not when a busy page got round to it
   window.addEventListener('pointerdown', (e) => (b.lastPointerDown = e.timeStamp), true);
+  window.addEventListener('keydown', (e) => (b.lastKeyDown = e.timeStamp), true);
   // before React's own handler: the step the browser put in the slider where the person clicked
   window.addEventListener(
     'input',
@@ -199,7 +233,8 @@ function installPageBench(config: PageBenchConfig) {
       const target = e.target as HTMLInputElement | null;
       if (b.seek && b.seek.step === null && target?.matches?.(sel.scrubber)) {
         b.seek.step = Math.min(Number(target.value), Number(target.max));
-        b.seek.start = b.lastPointerDown;
+        // a click on the track, or an arrow key on the focused slider
+        b.seek.start = Math.max(b.lastPointerDown || 0, b.lastKeyDown || 0);
       }
     },
     true,
@@ -246,10 +281,16 @@ function installPageBench(config: PageBenchConfig) {
     if (seek && seek.step !== null && seek.end === null) {
       if (seek.seenAt === null) {
         if (` ${text(sel.timelinePosition)}`.includes(` ${seek.step} /`)) seek.seenAt = now;
-      } else if (++seek.framesAfter >= 2) {
+      } else if (seek.end === null && ++seek.framesAfter >= 2) {
         // the frame that showed the step has been painted
         seek.end = now;
       }
+    }
+    if (seek && seek.step !== null && seek.drawn === null) {
+      if (seek.drawnAt === null) {
+        const drawnSeq = (document.querySelector(sel.flowRoot) as HTMLElement | null)?.dataset.drawnSeq;
+        if (drawnSeq === String(seek.step)) seek.drawnAt = now;
+      } else if (++seek.drawnFramesAfter >= 2) seek.drawn = now;
     }
     if (b.watchLoad) {
       const nodes = document.querySelectorAll(config.paintSelector);
@@ -648,7 +689,12 @@ async function zoomToCard(page: Page, durationMs: number) {
 }
 
 interface Seeks {
+  /** Input -> the frame after the timeline shows the step (two animation frames after it is in the DOM). */
   times: number[];
+  /** Input -> the frame after the canvas drew the step (its deferred build included). */
+  drawn: number[];
+  /** Input -> next paint per Event Timing (its entries are 16 ms or more: an input without one counts as 8). */
+  nextPaint: number[];
   /** Seeks that did not show their step within SEEK_TIMEOUT_MS, or clicks that moved nothing. */
   failed: number;
   skipped: number;
@@ -656,64 +702,141 @@ interface Seeks {
 }
 
 /**
- * Seeks to SEEKS seeded random steps the way a person does: a click on the timeline's scrubber (the browser moves
- * the slider there and fires input). Each is timed in the page from the pointerdown's timeStamp to the second
- * animation frame after the timeline shows the step the slider got.
+ * Times `count` seeks made by `act(i)` (a click on the scrubber, or a key on it), each in the page from the input's
+ * timeStamp to the second animation frame after the timeline shows the step the slider got, within SEEK_BUDGET_MS.
  */
-async function seekAround(page: Page): Promise<Seeks> {
-  const box = await page
-    .locator(SELECTORS.scrubber)
-    .first()
-    .boundingBox()
-    .catch(() => null);
-  if (!box) return { times: [], failed: 0, skipped: SEEKS, note: 'no scrubber on the page' };
-  const cdp = await page.context().newCDPSession(page);
-  const click = async (x: number, y: number) => {
-    await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
-    await cdp.send('Input.dispatchMouseEvent', {
-      type: 'mousePressed',
-      x,
-      y,
-      button: 'left',
-      buttons: 1,
-      clickCount: 1,
-    });
-    await cdp.send('Input.dispatchMouseEvent', {
-      type: 'mouseReleased',
-      x,
-      y,
-      button: 'left',
-      buttons: 0,
-      clickCount: 1,
-    });
-  };
-  const result: Seeks = { times: [], failed: 0, skipped: 0, note: null };
+async function timedSeeks(page: Page, count: number, act: (i: number) => Promise<void>): Promise<Seeks> {
+  const result: Seeks = { times: [], drawn: [], nextPaint: [], failed: 0, skipped: 0, note: null };
   const t0 = Date.now();
-  const fractions = seekFractions(SEEKS);
-  for (const [i, f] of fractions.entries()) {
+  for (let i = 0; i < count; i++) {
     if (Date.now() - t0 > SEEK_BUDGET_MS) {
-      result.skipped = fractions.length - i;
+      result.skipped = count - i;
       result.note = `seek budget of ${SEEK_BUDGET_MS / 1000} s spent`;
       break;
     }
     await page.evaluate(() => {
-      window.__bench.seek = { start: NaN, step: null, seenAt: null, framesAfter: 0, end: null };
+      window.__bench.seek = {
+        start: NaN,
+        step: null,
+        seenAt: null,
+        framesAfter: 0,
+        end: null,
+        drawnAt: null,
+        drawnFramesAfter: 0,
+        drawn: null,
+      };
     });
-    // the thumb is ~16 px: keep clicks on the track inside it
-    await click(box.x + 8 + f * (box.width - 16), box.y + box.height / 2);
+    await act(i);
     try {
-      await page.waitForFunction(() => window.__bench.seek?.end != null, null, {
+      await page.waitForFunction(() => window.__bench.seek?.end != null && window.__bench.seek.drawn != null, null, {
         timeout: SEEK_TIMEOUT_MS,
         polling: 16,
       });
-      const seek = await page.evaluate(() => window.__bench.seek);
-      if (seek && seek.end !== null && Number.isFinite(seek.start)) result.times.push(seek.end - seek.start);
-      else result.failed++;
+      // the input's own Event Timing entries (keydown, pointerdown, input: the same timeStamp), if any was slow
+      await sleep(50);
+      const { seek, slow } = await page.evaluate(() => {
+        const seek = window.__bench.seek;
+        const start = seek?.start ?? NaN;
+        const slow = window.__bench.slowEvents.filter((e) => Math.abs(e.start - start) < 1).map((e) => e.duration);
+        return { seek, slow };
+      });
+      if (seek && seek.end !== null && seek.drawn !== null && Number.isFinite(seek.start)) {
+        result.times.push(seek.end - seek.start);
+        result.drawn.push(seek.drawn - seek.start);
+        result.nextPaint.push(slow.length ? Math.max(...slow) : 8);
+      } else result.failed++;
     } catch {
       result.failed++;
     }
   }
   await page.evaluate(() => (window.__bench.seek = null));
+  return result;
+}
+
+/**
+ * The floor under every input's next paint on this machine: a key the page does nothing with (Shift alone), pressed
+ * NEIGHBOUR_SEEKS times on the page's body, its Event Timing durations (8: under 16 ms, no entry). What a seek costs
+ * beyond this is the page's work; the floor itself is the browser's frame (headless, software rasterised).
+ */
+async function idleKeys(page: Page): Promise<number[]> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const cdp = await page.context().newCDPSession(page);
+  const durations: number[] = [];
+  for (let i = 0; i < NEIGHBOUR_SEEKS; i++) {
+    const common = { key: 'Shift', code: 'ShiftLeft', windowsVirtualKeyCode: 16, nativeVirtualKeyCode: 16 };
+    await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...common });
+    const at = await page.evaluate(() => window.__bench.lastKeyDown);
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
+    await sleep(120);
+    const slow = await page.evaluate(
+      (start) => window.__bench.slowEvents.filter((e) => Math.abs(e.start - start) < 1).map((e) => e.duration),
+      at,
+    );
+    durations.push(slow.length ? Math.max(...slow) : 8);
+  }
+  await cdp.detach();
+  return durations;
+}
+
+/**
+ * Jumps to SEEKS seeded random steps the way a person does: a click on the timeline's scrubber (the browser moves
+ * the slider there and fires input).
+ */
+async function jumpAround(page: Page): Promise<Seeks> {
+  const box = await page
+    .locator(SELECTORS.scrubber)
+    .first()
+    .boundingBox()
+    .catch(() => null);
+  if (!box) return { times: [], drawn: [], nextPaint: [], failed: 0, skipped: SEEKS, note: 'no scrubber on the page' };
+  const cdp = await page.context().newCDPSession(page);
+  const fractions = seekFractions(SEEKS);
+  const result = await timedSeeks(page, fractions.length, async (i) => {
+    // the thumb is ~16 px: keep clicks on the track inside it
+    const x = box.x + 8 + (fractions[i] as number) * (box.width - 16);
+    const y = box.y + box.height / 2;
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+    for (const type of ['mousePressed', 'mouseReleased'] as const) {
+      await cdp.send('Input.dispatchMouseEvent', {
+        type,
+        x,
+        y,
+        button: 'left',
+        buttons: type === 'mousePressed' ? 1 : 0,
+        clickCount: 1,
+      });
+    }
+  });
+  await cdp.detach();
+  return result;
+}
+
+/**
+ * Steps NEIGHBOUR_SEEKS times to the neighbouring step with an arrow key on the focused scrubber (one event each,
+ * as a person reading a run step by step does), towards the longer side of the run from where the slider is.
+ */
+async function stepAround(page: Page): Promise<Seeks> {
+  const scrubber = page.locator(SELECTORS.scrubber).first();
+  const at = await scrubber
+    .evaluate((el) => ({ value: Number((el as HTMLInputElement).value), max: Number((el as HTMLInputElement).max) }))
+    .catch(() => null);
+  if (!at)
+    return {
+      times: [],
+      drawn: [],
+      nextPaint: [],
+      failed: 0,
+      skipped: NEIGHBOUR_SEEKS,
+      note: 'no scrubber on the page',
+    };
+  await scrubber.focus();
+  const key = at.value < at.max / 2 ? { key: 'ArrowRight', code: 39 } : { key: 'ArrowLeft', code: 37 };
+  const cdp = await page.context().newCDPSession(page);
+  const result = await timedSeeks(page, NEIGHBOUR_SEEKS, async () => {
+    const common = { key: key.key, code: key.key, windowsVirtualKeyCode: key.code, nativeVirtualKeyCode: key.code };
+    await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...common });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
+  });
   await cdp.detach();
   return result;
 }
@@ -776,6 +899,9 @@ interface SizeFigures {
   pan: (FrameStats & { seconds: number; moved: number; cardsInPage: number }) | null;
   zoom: (FrameStats & { fromZoom: number; toZoom: number; onCard: boolean }) | null;
   seeks: Seeks | null;
+  steps: Seeks | null;
+  /** Event Timing of a key the page ignores: the floor under the seeks' next paint. */
+  idle: number[] | null;
   bare: (FrameStats & { nodesDrawn: number; loadMs: number }) | null;
   bareNote: string | null;
   seconds: number;
@@ -863,6 +989,8 @@ async function measureSize(
     pan: null,
     zoom: null,
     seeks: null,
+    steps: null,
+    idle: null,
     bare: null,
     bareNote: null,
     seconds: 0,
@@ -870,53 +998,75 @@ async function measureSize(
   if (page && loads.at(-1)?.firstPaint !== undefined && Number.isFinite(loads.at(-1)?.firstPaint)) {
     try {
       await sleep(500);
-      const cardsInPage = await page.page.evaluate((sel) => document.querySelectorAll(sel.nodeCard).length, SELECTORS);
-      const panned = await pan(page.page, PAN_MS);
-      figures.pan = {
-        ...frameStats(panned.frames),
-        seconds: panned.seconds,
-        moved: panned.transformChanges,
-        cardsInPage,
-      };
-      progress(
-        `${size.label}: pan: ${panned.moves} moves in ${panned.seconds.toFixed(1)} s, the view moved in ` +
-          `${panned.transformChanges} of ${panned.frames.length} frames; median ${ms1(figures.pan.median)} ms, p95 ${ms1(figures.pan.p95)} ms`,
-      );
-      await fitView(page.page);
-      const zoomed = await zoomToCard(page.page, ZOOM_MS);
-      figures.zoom = {
-        ...frameStats(zoomed.frames),
-        fromZoom: zoomed.fromZoom,
-        toZoom: zoomed.toZoom,
-        onCard: zoomed.onCard,
-      };
-      progress(
-        `${size.label}: zoom ${zoomed.fromZoom.toFixed(3)} -> ${zoomed.toZoom.toFixed(2)} around ` +
-          `${zoomed.onCard ? 'a card' : 'the middle (no card in the page)'} in ${zoomed.frames.length} frames; ` +
-          `median ${ms1(figures.zoom.median)} ms, p95 ${ms1(figures.zoom.p95)} ms`,
-      );
-      figures.seeks = await seekAround(page.page);
-      const sorted = figures.seeks.times;
-      progress(
-        `${size.label}: ${sorted.length} seeks, median ${ms(median(sorted))}, max ${ms(sorted.length ? Math.max(...sorted) : NaN)}` +
-          (figures.seeks.failed ? `, ${figures.seeks.failed} never showed their step` : '') +
-          (figures.seeks.note ? `; ${figures.seeks.note}` : ''),
-      );
+      if (PASSES.has('pan')) {
+        const cardsInPage = await page.page.evaluate(
+          (sel) => document.querySelectorAll(sel.nodeCard).length,
+          SELECTORS,
+        );
+        const panned = await pan(page.page, PAN_MS);
+        figures.pan = {
+          ...frameStats(panned.frames),
+          seconds: panned.seconds,
+          moved: panned.transformChanges,
+          cardsInPage,
+        };
+        progress(
+          `${size.label}: pan: ${panned.moves} moves in ${panned.seconds.toFixed(1)} s, the view moved in ` +
+            `${panned.transformChanges} of ${panned.frames.length} frames; median ${ms1(figures.pan.median)} ms, p95 ${ms1(figures.pan.p95)} ms`,
+        );
+      }
+      if (PASSES.has('zoom')) {
+        await fitView(page.page);
+        const zoomed = await zoomToCard(page.page, ZOOM_MS);
+        figures.zoom = {
+          ...frameStats(zoomed.frames),
+          fromZoom: zoomed.fromZoom,
+          toZoom: zoomed.toZoom,
+          onCard: zoomed.onCard,
+        };
+        progress(
+          `${size.label}: zoom ${zoomed.fromZoom.toFixed(3)} -> ${zoomed.toZoom.toFixed(2)} around ` +
+            `${zoomed.onCard ? 'a card' : 'the middle (no card in the page)'} in ${zoomed.frames.length} frames; ` +
+            `median ${ms1(figures.zoom.median)} ms, p95 ${ms1(figures.zoom.p95)} ms`,
+        );
+      }
+      if (PASSES.has('seek')) {
+        const printSeeks = (what: string, seeks: Seeks) => {
+          const spread = (xs: number[]) =>
+            `median ${ms(median(xs))}, p95 ${ms(percentile(ascending(xs), 95))}, max ${ms(xs.length ? Math.max(...xs) : NaN)}`;
+          progress(
+            `${size.label}: ${seeks.times.length} ${what}: input -> next paint (Event Timing) ${spread(seeks.nextPaint)}; ` +
+              `-> the timeline's step painted ${spread(seeks.times)}; -> the canvas drew it ${spread(seeks.drawn)}` +
+              (seeks.failed ? `; ${seeks.failed} never showed their step` : '') +
+              (seeks.note ? `; ${seeks.note}` : ''),
+          );
+        };
+        figures.seeks = await jumpAround(page.page);
+        printSeeks('jumps (a click on the scrubber)', figures.seeks);
+        figures.steps = await stepAround(page.page);
+        printSeeks('steps to a neighbouring step (arrow key)', figures.steps);
+        figures.idle = await idleKeys(page.page);
+        progress(
+          `${size.label}: a key the page ignores (Shift), input -> next paint: median ${ms(median(figures.idle))}, ` +
+            `p95 ${ms(percentile(ascending(figures.idle), 95))} (8: under 16 ms)`,
+        );
+      }
     } catch (error) {
       progress(`${size.label}: stopped measuring this page: ${(error as Error).message.split('\n')[0]}`);
     }
   }
   await page?.context.close();
-  try {
-    figures.bare = await barePan(browser, bareBase, run.nodes);
-    progress(
-      `${size.label}: bare React Flow, ${run.nodes} plain nodes (${figures.bare.nodesDrawn} in the page after ` +
-        `${ms(figures.bare.loadMs)}): pan median ${ms1(figures.bare.median)} ms, p95 ${ms1(figures.bare.p95)} ms`,
-    );
-  } catch (error) {
-    figures.bareNote = (error as Error).message.split('\n')[0] ?? 'failed';
-    progress(`${size.label}: bare React Flow page: ${figures.bareNote}`);
-  }
+  if (PASSES.has('bare'))
+    try {
+      figures.bare = await barePan(browser, bareBase, run.nodes);
+      progress(
+        `${size.label}: bare React Flow, ${run.nodes} plain nodes (${figures.bare.nodesDrawn} in the page after ` +
+          `${ms(figures.bare.loadMs)}): pan median ${ms1(figures.bare.median)} ms, p95 ${ms1(figures.bare.p95)} ms`,
+      );
+    } catch (error) {
+      figures.bareNote = (error as Error).message.split('\n')[0] ?? 'failed';
+      progress(`${size.label}: bare React Flow page: ${figures.bareNote}`);
+    }
   figures.seconds = (Date.now() - t0) / 1000;
   progress(`${size.label}: done in ${figures.seconds.toFixed(0)} s`);
   return figures;
@@ -1072,12 +1222,38 @@ function printTable(all: SizeFigures[], live: { stats: FrameStats; rate: number;
     `zoom reached (the card's zoom is ${CARD_ZOOM})`,
     all.map((f) => (f.zoom ? `${f.zoom.fromZoom.toFixed(2)} -> ${f.zoom.toZoom.toFixed(2)}` : '-')),
   );
+  const seekCell = (xs: number[] | undefined, count: number) =>
+    pair(median(xs ?? []), percentile(ascending(xs ?? []), 95), ' ms', 0) +
+    (xs && xs.length < count ? ` (${xs.length})` : '');
   row(
-    'seek to a random step median / p95',
-    all.map(
-      (f) =>
-        pair(median(f.seeks?.times ?? []), percentile(ascending(f.seeks?.times ?? []), 95), ' ms', 0) +
-        (f.seeks && f.seeks.times.length < SEEKS ? ` (${f.seeks.times.length})` : ''),
+    'jump: input -> next paint med / p95 (< 50)',
+    all.map((f) => seekCell(f.seeks?.nextPaint, SEEKS)),
+  );
+  row(
+    'jump: input -> canvas drew it med / p95',
+    all.map((f) => seekCell(f.seeks?.drawn, SEEKS)),
+  );
+  row(
+    'step: input -> next paint med / p95 (< 16)',
+    all.map((f) => seekCell(f.steps?.nextPaint, NEIGHBOUR_SEEKS)),
+  );
+  row(
+    'step: input -> canvas drew it med / p95',
+    all.map((f) => seekCell(f.steps?.drawn, NEIGHBOUR_SEEKS)),
+  );
+  row(
+    'an ignored key: input -> next paint med / p95',
+    all.map((f) => seekCell(f.idle ?? undefined, NEIGHBOUR_SEEKS)),
+  );
+  row(
+    `jump / step drawn p95 vs ${base.size.label}`,
+    all.map((f) =>
+      pair(
+        ratio(p95Of(f.seeks?.drawn), p95Of(base.seeks?.drawn)),
+        ratio(p95Of(f.steps?.drawn), p95Of(base.steps?.drawn)),
+        'x',
+        2,
+      ),
     ),
   );
   row(
@@ -1132,6 +1308,8 @@ function printTable(all: SizeFigures[], live: { stats: FrameStats; rate: number;
   }
 }
 
+const p95Of = (xs: number[] | undefined) => percentile(ascending(xs ?? []), 95);
+
 /** bench:ui's headline figures for `npm run bench`'s summary: frame times held flat with size, and the live run's frames. */
 function reportUiFigures(all: SizeFigures[], live: { stats: FrameStats; rate: number } | null) {
   const base = all[0];
@@ -1146,6 +1324,29 @@ function reportUiFigures(all: SizeFigures[], live: { stats: FrameStats; rate: nu
       figures.push({ name: `run page pan frame p95, ${sizes}`, value: pan, unit: 'x', goal: flat });
     if (Number.isFinite(zoom))
       figures.push({ name: `run page zoom frame p95, ${sizes}`, value: zoom, unit: 'x', goal: flat });
+  }
+  for (const f of all) {
+    const seekFigures = [
+      { what: 'jump', seeks: f.seeks, goal: 50 },
+      { what: 'neighbour step', seeks: f.steps, goal: 16 },
+    ];
+    for (const { what, seeks, goal } of seekFigures) {
+      const nextPaint = p95Of(seeks?.nextPaint);
+      const drawn = p95Of(seeks?.drawn);
+      if (Number.isFinite(nextPaint))
+        figures.push({
+          name: `run page ${what} p95, input -> next paint, ${f.size.label}`,
+          value: nextPaint,
+          unit: 'ms',
+          goal: { op: '<', value: goal },
+        });
+      if (Number.isFinite(drawn))
+        figures.push({
+          name: `run page ${what} p95, input -> canvas drawn, ${f.size.label}`,
+          value: drawn,
+          unit: 'ms',
+        });
+    }
   }
   const usable = last?.loads.map((load) => load.usable).filter((ms): ms is number => ms !== null) ?? [];
   if (last && usable.length) {
@@ -1192,18 +1393,19 @@ async function main() {
     // first, while the server has nothing else on its hands (after the 100k run it is still collecting garbage)
     progress('live run: calibrating the model latency for ~50 nodes/s…');
     let live: { stats: FrameStats; rate: number; latency: number } | null = null;
-    try {
-      const { latency, probes } = await calibrate(server, browser, LIVE_TARGET_NODES_PER_S);
-      progress(`live run: model latency ${latency} ms (${probes.join(', ')})`);
-      const measured = await bounded(liveRun(server, browser, latency, LIVE_MS), 'live pass');
-      live = { stats: frameStats(measured.frames), rate: measured.nodesPerSecond, latency };
-      progress(
-        `live run: ${measured.created} nodes created in ${measured.seconds.toFixed(1)} s; cards on the page ` +
-          `${measured.cardsBefore} -> ${measured.cardsAfter}`,
-      );
-    } catch (error) {
-      progress(`live run: no figure (${(error as Error).message.split('\n')[0]})`);
-    }
+    if (PASSES.has('live'))
+      try {
+        const { latency, probes } = await calibrate(server, browser, LIVE_TARGET_NODES_PER_S);
+        progress(`live run: model latency ${latency} ms (${probes.join(', ')})`);
+        const measured = await bounded(liveRun(server, browser, latency, LIVE_MS), 'live pass');
+        live = { stats: frameStats(measured.frames), rate: measured.nodesPerSecond, latency };
+        progress(
+          `live run: ${measured.created} nodes created in ${measured.seconds.toFixed(1)} s; cards on the page ` +
+            `${measured.cardsBefore} -> ${measured.cardsAfter}`,
+        );
+      } catch (error) {
+        progress(`live run: no figure (${(error as Error).message.split('\n')[0]})`);
+      }
 
     const all: SizeFigures[] = [];
     for (const [i, size] of sizes.entries()) all.push(await measureSize(browser, server, bare.base, size, i === 0));
@@ -1215,7 +1417,7 @@ async function main() {
     if (profileDir) {
       const largest = all.at(-1) as SizeFigures;
       console.log(
-        `\nprofiles: one more load and pan of the ${largest.size.label} run and a live pass under a trace and a CPU ` +
+        `\nprofiles: one more load, pan and seeks of the ${largest.size.label} run and a live pass under a trace and a CPU ` +
           `profile (their overhead included), in ${profileDir}`,
       );
       const profiling = { browser, dir: profileDir };
@@ -1235,6 +1437,13 @@ async function main() {
       await sleep(1_000);
       const from = await panePoint(again.page); // its hit tests are not part of the pan
       await profiled(profiling, again.page, `pan-${largest.size.label}`, () => pan(again.page, PAN_MS, from));
+      await profiled(profiling, again.page, `seek-${largest.size.label}`, async () => {
+        const jumps = await jumpAround(again.page);
+        const steps = await stepAround(again.page);
+        console.log(
+          `  (under the profiler: jumps median ${ms(median(jumps.times))}, steps median ${ms(median(steps.times))})`,
+        );
+      });
       await again.context.close();
       if (live) await bounded(liveRun(server, browser, live.latency, LIVE_MS, profiling), 'profiled live pass');
     }

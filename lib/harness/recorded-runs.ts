@@ -66,7 +66,7 @@ async function search(maxTotalNodes: number): Promise<ExplorationEvent[]> {
  * A finished search of about `targetEvents` events: a first guess at the node cap from the usual events per node,
  * then, when that lands more than 10% off (the ratio drifts with the tree's size), once more with the cap scaled.
  */
-async function searchEvents(targetEvents: number): Promise<{ events: ExplorationEvent[]; config: ToTConfig }> {
+export async function searchEvents(targetEvents: number): Promise<{ events: ExplorationEvent[]; config: ToTConfig }> {
   let nodes = Math.max(10, Math.round(targetEvents / EVENTS_PER_EXECUTED_NODE));
   let events = await search(nodes);
   if (Math.abs(events.length - targetEvents) / targetEvents > 0.1) {

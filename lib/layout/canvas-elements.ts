@@ -1,8 +1,9 @@
 /**
- * Everything the run canvas draws for one state of the tree, built in one pass: React Flow's nodes and edges (cards,
- * folds, "+N more" summaries, dropped candidates; the best path and the last backtrack marked), where every visible
- * item sits, which item stands for each node (a node hidden in a fold is found through its fold), and the far zoom
- * level's scene. Built once per tree or view change, never per frame.
+ * Everything the run canvas draws for one state of the tree: where every visible item sits and which item stands for
+ * each node (a node hidden in a fold is found through its fold), built at once; React Flow's nodes and edges (cards,
+ * folds, "+N more" summaries, dropped candidates; the best path and the last backtrack marked) and the far zoom
+ * level's scene, each built on its first read (a canvas draws one or the other). Once per tree or view change, never
+ * per frame.
  * Pure: React Flow's types are imported as types only, nothing of React runs here.
  * Not responsible for keeping element objects stable from one build to the next (stable-elements.ts), for what is
  * visible (visible-tree.ts) or where it goes (place.ts), which it calls, nor for drawing (components/run).
@@ -92,78 +93,10 @@ export function buildCanvasElements(tree: ThoughtTree, view: CanvasView): Canvas
   } else {
     positions = placeTree(visible.childIds, visible.rootId, orientation).positions;
   }
-  const nodes: RunFlowNode[] = [];
-  const edges: Edge[] = [];
-  for (const [id, position] of positions) {
+  for (const id of positions.keys()) {
     const item = visible.items.get(id);
-    if (!item) continue;
-    // initial sizes let React Flow cull and place nodes before it has measured them
-    const common = {
-      id,
-      position,
-      draggable: false,
-      selected: id === selectedNodeId,
-      initialWidth: CARD_WIDTH,
-      initialHeight: CARD_HEIGHT,
-    };
-    if (item.kind === 'node') {
-      const node = tree.nodes[item.nodeId];
-      // the layer view marks the candidates that ran (kept) and fades the ones that never did
-      const faint = layers && node?.parentId !== null && node?.startedSeq === null;
-      nodes.push({
-        ...common,
-        type: 'thought',
-        data: { nodeId: item.nodeId },
-        className: faint ? 'is-faint' : undefined,
-      });
-      itemOf.set(item.nodeId, id);
-    } else if (item.kind === 'dead-fold') {
-      nodes.push({
-        ...common,
-        type: 'fold',
-        data: { foldId: id, parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden },
-      });
-      for (const nodeId of item.nodeIds) itemOf.set(nodeId, id);
-    } else if (item.kind === 'summary') {
-      nodes.push({
-        ...common,
-        type: 'summary',
-        data: {
-          parentId: item.parentId,
-          nodeIds: item.nodeIds,
-          hidden: item.hidden,
-          best: item.bestScore ? scoreFigure(item.bestScore) : null,
-          mix: statusMix(tree, item.nodeIds),
-        },
-      });
-    } else if (item.kind === 'dropped-fold') {
-      nodes.push({
-        ...common,
-        type: 'droppedFold',
-        data: { foldId: id, parentId: item.parentId, count: item.count, nodeIds: item.nodeIds },
-      });
-    } else {
-      nodes.push({ ...common, type: 'dropped', data: { parentId: item.parentId, index: item.index } });
-    }
-    for (const childId of visible.childIds[id] ?? []) {
-      const onBest = best.has(id) && best.has(childId);
-      const child = visible.items.get(childId);
-      // the layer view links only the candidates that ran (see scene.ts)
-      if (layers && child?.kind === 'node' && tree.nodes[child.nodeId]?.startedSeq === null) continue;
-      // what was pruned by rule (the engine's threshold, the search's own) hangs by a faint edge
-      const childNode = child?.kind === 'node' ? tree.nodes[child.nodeId] : undefined;
-      const faint =
-        child?.kind === 'dropped' ||
-        child?.kind === 'dropped-fold' ||
-        (childNode !== undefined && displayStatus(childNode) === 'dropped');
-      edges.push({
-        id: `e:${id}:${childId}`,
-        source: id,
-        target: childId,
-        type: 'smoothstep',
-        className: onBest ? 'edge-best' : faint ? 'edge-faint' : undefined,
-      });
-    }
+    if (item?.kind === 'node') itemOf.set(item.nodeId, id);
+    else if (item?.kind === 'dead-fold') for (const nodeId of item.nodeIds) itemOf.set(nodeId, id);
   }
   // nodes hidden in a fold or a summary are stood for by it (search hits, focus requests, selection marks)
   for (const item of visible.items.values()) {
@@ -176,23 +109,117 @@ export function buildCanvasElements(tree: ThoughtTree, view: CanvasView): Canvas
       stack.push(...n.childIds);
     }
   }
-  const backtrack = view.lastBacktrack;
-  if (backtrack?.toId) {
-    const from = itemOf.get(backtrack.fromId);
-    const to = itemOf.get(backtrack.toId);
-    if (from && to && from !== to) {
-      edges.push({
-        id: `backtrack:${backtrack.seq}`,
-        source: from,
-        target: to,
-        type: 'default',
-        animated: true,
-        className: 'edge-backtrack',
-        label: 'backtrack',
-        labelBgPadding: [4, 2],
-      });
+  // React Flow's elements are drawn at the near zoom levels, the scene at the far one: each is built when first
+  // read (a 100k-event tree has ~5k visible items; building both on every step was most of a seek: bench:ui)
+  const flowElements = once(() => {
+    const nodes: RunFlowNode[] = [];
+    const edges: Edge[] = [];
+    for (const [id, position] of positions) {
+      const item = visible.items.get(id);
+      if (!item) continue;
+      // initial sizes let React Flow cull and place nodes before it has measured them
+      const common = {
+        id,
+        position,
+        draggable: false,
+        selected: id === selectedNodeId,
+        initialWidth: CARD_WIDTH,
+        initialHeight: CARD_HEIGHT,
+      };
+      if (item.kind === 'node') {
+        const node = tree.nodes[item.nodeId];
+        // the layer view marks the candidates that ran (kept) and fades the ones that never did
+        const faint = layers && node?.parentId !== null && node?.startedSeq === null;
+        nodes.push({
+          ...common,
+          type: 'thought',
+          data: { nodeId: item.nodeId },
+          className: faint ? 'is-faint' : undefined,
+        });
+      } else if (item.kind === 'dead-fold') {
+        nodes.push({
+          ...common,
+          type: 'fold',
+          data: { foldId: id, parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden },
+        });
+      } else if (item.kind === 'summary') {
+        nodes.push({
+          ...common,
+          type: 'summary',
+          data: {
+            parentId: item.parentId,
+            nodeIds: item.nodeIds,
+            hidden: item.hidden,
+            best: item.bestScore ? scoreFigure(item.bestScore) : null,
+            mix: statusMix(tree, item.nodeIds),
+          },
+        });
+      } else if (item.kind === 'dropped-fold') {
+        nodes.push({
+          ...common,
+          type: 'droppedFold',
+          data: { foldId: id, parentId: item.parentId, count: item.count, nodeIds: item.nodeIds },
+        });
+      } else {
+        nodes.push({ ...common, type: 'dropped', data: { parentId: item.parentId, index: item.index } });
+      }
+      for (const childId of visible.childIds[id] ?? []) {
+        const onBest = best.has(id) && best.has(childId);
+        const child = visible.items.get(childId);
+        // the layer view links only the candidates that ran (see scene.ts)
+        if (layers && child?.kind === 'node' && tree.nodes[child.nodeId]?.startedSeq === null) continue;
+        // what was pruned by rule (the engine's threshold, the search's own) hangs by a faint edge
+        const childNode = child?.kind === 'node' ? tree.nodes[child.nodeId] : undefined;
+        const faint =
+          child?.kind === 'dropped' ||
+          child?.kind === 'dropped-fold' ||
+          (childNode !== undefined && displayStatus(childNode) === 'dropped');
+        edges.push({
+          id: `e:${id}:${childId}`,
+          source: id,
+          target: childId,
+          type: 'smoothstep',
+          className: onBest ? 'edge-best' : faint ? 'edge-faint' : undefined,
+        });
+      }
     }
-  }
-  const scene = buildScene({ ...visible, tree, positions, orientation, bestPath: best, fadeUnrun: layers });
-  return { nodes, edges, positions, itemOf, scene };
+    const backtrack = view.lastBacktrack;
+    if (backtrack?.toId) {
+      const from = itemOf.get(backtrack.fromId);
+      const to = itemOf.get(backtrack.toId);
+      if (from && to && from !== to) {
+        edges.push({
+          id: `backtrack:${backtrack.seq}`,
+          source: from,
+          target: to,
+          type: 'default',
+          animated: true,
+          className: 'edge-backtrack',
+          label: 'backtrack',
+          labelBgPadding: [4, 2],
+        });
+      }
+    }
+    return { nodes, edges };
+  });
+  const scene = once(() => buildScene({ ...visible, tree, positions, orientation, bestPath: best, fadeUnrun: layers }));
+  return {
+    get nodes() {
+      return flowElements().nodes;
+    },
+    get edges() {
+      return flowElements().edges;
+    },
+    positions,
+    itemOf,
+    get scene() {
+      return scene();
+    },
+  };
+}
+
+/** `build`'s result, built on the first call and kept. */
+function once<T>(build: () => T): () => T {
+  let value: { v: T } | null = null;
+  return () => (value ??= { v: build() }).v;
 }

@@ -31,6 +31,8 @@ export interface CanvasModel extends CanvasElements {
   layout: CanvasLayout;
   /** The view it was built for. */
   view: CanvasView;
+  /** The seq of the tree it was built from (the step it draws). */
+  seq: number;
 }
 
 /** What the view depends on, as the run store holds it. */
@@ -97,7 +99,24 @@ export function createCanvasModelMemo(build: typeof buildCanvasElements = buildC
       itemWidth: CARD_WIDTH,
       itemHeight: CARD_HEIGHT,
     };
-    last = { tree, version, view, model: { ...elements, layout, view } };
+    // not spread: the elements' nodes, edges and scene are built when first read (canvas-elements.ts)
+    const model: CanvasModel = {
+      get nodes() {
+        return elements.nodes;
+      },
+      get edges() {
+        return elements.edges;
+      },
+      get scene() {
+        return elements.scene;
+      },
+      positions: elements.positions,
+      itemOf: elements.itemOf,
+      layout,
+      view,
+      seq: tree.lastSeq,
+    };
+    last = { tree, version, view, model };
     return last.model;
   };
 }

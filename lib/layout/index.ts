@@ -6,6 +6,7 @@
  */
 
 export { buildCanvasElements } from './canvas-elements';
+export type { CanvasElements } from './canvas-elements';
 export { AUTO_COLLAPSE_ABOVE, canvasViewOf, createCanvasModelMemo } from './canvas-layout';
 export type { CanvasLayout, CanvasModel, CanvasModelMemo, CanvasViewInputs } from './canvas-layout';
 export type {

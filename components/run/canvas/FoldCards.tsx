@@ -21,7 +21,7 @@ import {
 } from '@/lib/layout/index';
 import { formatSpend } from '@/lib/contract/format';
 import { NodeHandles } from './orientation';
-import { useRunStore } from '../page/RunStoreContext';
+import { useRunStore, useShownTree } from '../page/RunStoreContext';
 
 const usePill = () => useStore((s) => levelOf(s.transform[2]) !== 'card');
 
@@ -88,12 +88,13 @@ function StatusMix({ mix }: { mix: string }) {
 /** What the branches behind a summary cost, in words ("$0.0041 · 1 verified"); one string so the card re-renders
  * only when the words change. */
 function useHiddenTotals(nodeIds: readonly string[]): string {
-  return useRunStore((s) => {
-    const totals = sumRollups(nodeIds.map((id) => rollupsFor(s.tree).get(id)));
-    // branches that never called the model cost nothing: "no calls" says so, where "$0" would read as a price
-    const cost = totals.modelCalls === 0 ? 'no calls' : formatSpend(totals);
-    return totals.verifiedAnswers > 0 ? `${cost} · ${totals.verifiedAnswers} verified` : cost;
-  });
+  // the rollups walk the whole tree: they follow a seek with the canvas (useShownTree), not in its urgent render
+  const { tree } = useShownTree();
+  const rollups = rollupsFor(tree);
+  const totals = sumRollups(nodeIds.map((id) => rollups.get(id)));
+  // branches that never called the model cost nothing: "no calls" says so, where "$0" would read as a price
+  const cost = totals.modelCalls === 0 ? 'no calls' : formatSpend(totals);
+  return totals.verifiedAnswers > 0 ? `${cost} · ${totals.verifiedAnswers} verified` : cost;
 }
 
 function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {

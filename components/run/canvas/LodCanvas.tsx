@@ -18,6 +18,7 @@ import {
   edgeInRect,
   itemInRect,
   levelOf,
+  type CanvasElements,
   type Rect,
   type Scene,
   type SceneItem,
@@ -181,7 +182,8 @@ function draw(
   return counts;
 }
 
-export function LodCanvas({ scene, itemOf }: { scene: Scene; itemOf: ReadonlyMap<string, string> }) {
+/** `elements.scene` is read only while the far level is drawn: it is built on first read (canvas-elements.ts). */
+export function LodCanvas({ elements }: { elements: Pick<CanvasElements, 'scene' | 'itemOf'> }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const flowStore = useStoreApi();
   const runStore = useRunStoreApi();
@@ -191,6 +193,7 @@ export function LodCanvas({ scene, itemOf }: { scene: Scene; itemOf: ReadonlyMap
     const canvas = ref.current;
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
+    const { itemOf } = elements;
     let colours = readColours(canvas);
     let frame = 0;
     let cleared = false;
@@ -232,7 +235,7 @@ export function LodCanvas({ scene, itemOf }: { scene: Scene; itemOf: ReadonlyMap
         return out;
       };
       const activeHit = search.active >= 0 ? search.hits[search.active] : undefined;
-      const counts = draw(ctx, scene, { tx, ty, zoom, width, height, dpr }, colours, {
+      const counts = draw(ctx, elements.scene, { tx, ty, zoom, width, height, dpr }, colours, {
         selected: selectedNodeId ? (itemOf.get(selectedNodeId) ?? null) : null,
         hits: itemsOf(search.hitSet),
         active: activeHit ? (itemOf.get(activeHit) ?? null) : null,
@@ -271,7 +274,7 @@ export function LodCanvas({ scene, itemOf }: { scene: Scene; itemOf: ReadonlyMap
       media.removeEventListener('change', retheme);
       observer.disconnect();
     };
-  }, [scene, itemOf, flowStore, runStore, pageView]);
+  }, [elements, flowStore, runStore, pageView]);
 
   return <canvas ref={ref} className="canvas-lod" data-testid="canvas-lod" aria-hidden="true" />;
 }

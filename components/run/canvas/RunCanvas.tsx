@@ -47,17 +47,19 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   const [cache] = useState(createElementCache);
 
   const model = useCanvasModel();
+  // the far level draws the scene, not React Flow's elements: they are built (and stabilised) only when near
   const { nodes, edges } = useMemo(() => {
+    if (far) return { nodes: NO_NODES, edges: NO_EDGES };
     const measuredOf = (id: string) => flow.getInternalNode(id)?.measured;
     return stabilize(cache, model.nodes, model.edges, measuredOf);
-  }, [model, cache, flow]);
-  const { layout, scene, itemOf } = model;
+  }, [model, cache, flow, far]);
+  const { layout } = model;
 
   const pin = useKeepInPlace(layout, selectedNodeId);
   useFollowLive(layout, frame);
   useRevealSelection(layout, selectedNodeId);
   useFocusRequests(frame);
-  const { tooltip, itemAt, activate, showTooltip, hideTooltip } = useFarPointer(scene, far);
+  const { tooltip, itemAt, activate, showTooltip, hideTooltip } = useFarPointer(model, far);
 
   function onNodeClick(_: unknown, node: RunFlowNode) {
     setMenu(null);
@@ -77,8 +79,8 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   return (
     <OrientationContext.Provider value={model.view.orientation}>
       <ReactFlow
-        nodes={far ? NO_NODES : nodes}
-        edges={far ? NO_EDGES : edges}
+        nodes={nodes}
+        edges={edges}
         nodeTypes={nodeTypes}
         onNodeClick={onNodeClick}
         onNodeContextMenu={(event, node) => {
@@ -117,10 +119,11 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
         proOptions={{ hideAttribution: true }}
         aria-label="Search tree"
         data-level={level}
+        data-drawn-seq={model.seq}
         className={far ? 'is-far' : undefined}
       >
         <Background gap={24} size={1} />
-        <LodCanvas scene={scene} itemOf={itemOf} />
+        <LodCanvas elements={model} />
         <Controls showInteractive={false} showFitView={false} position="bottom-left">
           {/* React Flow's own fit sees no nodes at the far level: this one fits the canvas's layout */}
           <ControlButton onClick={() => frame(null)} title="Fit View" aria-label="Fit View">

@@ -4,10 +4,11 @@
 // tooltip. Not responsible for drawing the scene (LodCanvas.tsx) nor for the near levels (React Flow's own nodes).
 import { useReactFlow } from '@xyflow/react';
 import { useRef, type MouseEvent as ReactMouseEvent } from 'react';
-import { sceneItemAt, type Scene, type SceneItem } from '@/lib/layout/index';
+import { type CanvasElements, sceneItemAt, type SceneItem } from '@/lib/layout/index';
 import { useRunStoreApi } from '../page/RunStoreContext';
 
-export function useFarPointer(scene: Scene, far: boolean) {
+/** `elements.scene` is read only at the far level (it is built on first read: canvas-elements.ts). */
+export function useFarPointer(elements: Pick<CanvasElements, 'scene'>, far: boolean) {
   const flow = useReactFlow();
   const store = useRunStoreApi();
   const tooltip = useRef<HTMLDivElement>(null);
@@ -15,7 +16,7 @@ export function useFarPointer(scene: Scene, far: boolean) {
   function itemAt(event: ReactMouseEvent): SceneItem | null {
     if (!far) return null;
     const p = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-    return sceneItemAt(scene, p.x, p.y, 3 / flow.getZoom());
+    return sceneItemAt(elements.scene, p.x, p.y, 3 / flow.getZoom());
   }
   function activate(item: SceneItem | null) {
     const state = store.getState();

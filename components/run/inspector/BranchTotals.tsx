@@ -1,7 +1,7 @@
 'use client';
 import type { ThoughtNode } from '@/lib/engine/index';
 import { rollupsFor } from '@/lib/layout/index';
-import { useRunStore } from '../page/RunStoreContext';
+import { useShownTree } from '../page/RunStoreContext';
 import { formatDuration, formatSpend, formatTokens } from '@/lib/contract/format';
 import { Section } from './sections';
 import styles from './Inspector.module.css';
@@ -15,9 +15,12 @@ function share(part: number, whole: number): string | null {
 }
 
 export function BranchTotals({ node }: { node: ThoughtNode }) {
-  const rollup = useRunStore((s) => rollupsFor(s.tree).get(node.id));
-  const runCost = useRunStore((s) => s.tree.usage.cost);
-  const runModelMs = useRunStore((s) => (s.tree.rootId ? (rollupsFor(s.tree).get(s.tree.rootId)?.elapsedMs ?? 0) : 0));
+  // the rollups walk the whole tree: as the whole-tree views, they follow a seek when React has time
+  const { tree } = useShownTree();
+  const rollups = rollupsFor(tree);
+  const rollup = rollups.get(node.id);
+  const runCost = tree.usage.cost;
+  const runModelMs = tree.rootId ? (rollups.get(tree.rootId)?.elapsedMs ?? 0) : 0;
   // a leaf's branch is the node itself: its Usage section says it all
   if (!rollup || rollup.nodes < 2) return null;
   const priced = rollup.modelCalls > rollup.unpricedCalls;

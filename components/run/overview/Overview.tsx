@@ -19,7 +19,7 @@
  * overview-*, applied by useOverviewDrawing.ts), nor for moving the canvas (the canvas answers focus requests).
  */
 import { useStore as useFlowStore } from '@xyflow/react';
-import { useDeferredValue, useMemo, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import {
   cellColours,
   cellOf,
@@ -47,7 +47,7 @@ import type { ThoughtTree } from '@/lib/engine/index';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
 import { useCanvasModel } from '../canvas/useCanvasModel';
 import { usePageView, usePageViewApi } from '../page/PageViewContext';
-import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
+import { useRunStore, useRunStoreApi, useShownTree } from '../page/RunStoreContext';
 import { useOverviewDrawing } from './useOverviewDrawing';
 import s from './Overview.module.css';
 
@@ -67,8 +67,8 @@ interface Hover {
 export function Overview() {
   const store = useRunStoreApi();
   const pageView = usePageViewApi();
-  const tree = useRunStore((st) => st.tree);
-  const version = useRunStore((st) => st.version);
+  // a big live tree changes every frame, a seek swaps it: the picture follows when React has time (useShownTree)
+  const { tree, version: shownVersion } = useShownTree();
   const selectedNodeId = useRunStore((st) => st.selectedNodeId);
   const search = usePageView((st) => st.search);
   const canvasLayout = useCanvasModel().layout;
@@ -79,8 +79,6 @@ export function Overview() {
   const [large, setLarge] = useState(false);
   const [hover, setHover] = useState<Hover | null>(null);
 
-  // a big live tree changes every frame: let React recompute the picture when it has time, not on every event
-  const shownVersion = useDeferredValue(version);
   const layout = useMemo(() => {
     void shownVersion; // the tree is updated in place; version says when
     return computeIcicle(tree);
