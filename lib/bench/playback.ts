@@ -4,11 +4,15 @@
  * BENCH_PLAYBACK_EVENTS events (default 30,000) is built by the engine and stored through the import path
  * (lib/harness/recorded-runs.ts); the page is opened in headless Chromium, the history let in whole, then for each pass the timeline is
  * set to the unit and speed, scrubbed to step 0 and played until the play button shows again (the end). A pass is
- * stopped after BENCH_PLAYBACK_BUDGET_S seconds (default 180) and reported as the share it covered.
+ * stopped after BENCH_PLAYBACK_BUDGET_S seconds (default 180) and reported as the share it covered. While it plays, an
+ * animation-frame loop in the page records the frame times and counts the steps drawn: distinct steps the timeline
+ * showed, and distinct steps the canvas drew (its data-drawn-seq), per second (the player passes over steps it has no
+ * time to draw, so the run's time alone says nothing of how many were seen).
  * The production server runs on BENCH_PLAYBACK_PORT (3610) with its own temp database.
  * Not a test; builds the app first if there is no build.
  */
 import { chromium } from 'playwright-core';
+import { frameStats } from './ui-figures';
 import { CHROMIUM_ARGS, ensureBuild, findChromium, recordRun, startBenchServer } from '../harness/index';
 
 const PORT = Number(process.env.BENCH_PLAYBACK_PORT ?? 3610);
@@ -30,6 +34,8 @@ async function main() {
     const run = await recordRun(server, EVENTS, 'playback');
     console.log(`run of ${run.events} events, ${run.nodes} nodes (${run.via})`);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // as source text: tsx names functions through an __name helper that the page does not have
+    await page.addInitScript({ content: `var __name = (f) => f;\n(${installPlayRecorder.toString()})();` });
     await page.goto(`${server.base}/runs/${run.id}`);
     await page
       .getByTestId('timeline-position')
@@ -42,6 +48,7 @@ async function main() {
       await page.getByTestId('scrubber').fill('0');
       await page.getByTestId('timeline-position').filter({ hasText: 'step 0 /' }).waitFor();
       const t0 = performance.now();
+      await page.evaluate(() => window.__play.start());
       await page.getByTestId('timeline-play').click();
       const ended = await page
         .getByTestId('timeline-play')
@@ -50,21 +57,69 @@ async function main() {
         .then(() => true)
         .catch(() => false);
       const seconds = (performance.now() - t0) / 1000;
+      const played = await page.evaluate(() => window.__play.stop());
+      const frames = frameStats(played.frames);
+      const drawn =
+        `; steps drawn: ${(played.shown / played.seconds).toFixed(0)}/s by the timeline, ` +
+        `${(played.drawn / played.seconds).toFixed(0)}/s by the canvas (target >= 60); frames median ` +
+        `${frames.median.toFixed(1)} ms, p95 ${frames.p95.toFixed(1)} ms (target < 20)`;
       if (ended) {
-        console.log(`by ${pass.unit} at ${pass.speed}x: the whole run in ${seconds.toFixed(1)} s`);
+        console.log(`by ${pass.unit} at ${pass.speed}x: the whole run in ${seconds.toFixed(1)} s${drawn}`);
         continue;
       }
       await page.getByTestId('timeline-play').click(); // pause
       const at = Number(await page.getByTestId('timeline-position').locator('b').textContent());
       console.log(
         `by ${pass.unit} at ${pass.speed}x: stopped after ${seconds.toFixed(0)} s at step ${at} of ${run.events} ` +
-          `(${((100 * at) / run.events).toFixed(1)}%; the whole run would take ~${((seconds * run.events) / Math.max(at, 1) / 60).toFixed(1)} min)`,
+          `(${((100 * at) / run.events).toFixed(1)}%; the whole run would take ~${((seconds * run.events) / Math.max(at, 1) / 60).toFixed(1)} min)${drawn}`,
       );
     }
   } finally {
     await browser.close();
     server.stop();
   }
+}
+
+declare global {
+  interface Window {
+    __play: { start: () => void; stop: () => { frames: number[]; shown: number; drawn: number; seconds: number } };
+  }
+}
+
+/** In the page before its scripts: one animation-frame loop recording frame times and the steps shown and drawn. */
+function installPlayRecorder() {
+  let recording = false;
+  let since = 0;
+  let last = 0;
+  let frames: number[] = [];
+  let shown = new Set<string>();
+  let drawn = new Set<string>();
+  const tick = (t: number) => {
+    if (recording) {
+      if (last) frames.push(t - last);
+      last = t;
+      const position = document.querySelector('[data-testid="timeline-position"] b')?.textContent;
+      if (position) shown.add(position);
+      const seq = (document.querySelector('.react-flow') as HTMLElement | null)?.dataset.drawnSeq;
+      if (seq) drawn.add(seq);
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  window.__play = {
+    start: () => {
+      recording = true;
+      since = performance.now();
+      last = 0;
+      frames = [];
+      shown = new Set();
+      drawn = new Set();
+    },
+    stop: () => {
+      recording = false;
+      return { frames, shown: shown.size, drawn: drawn.size, seconds: (performance.now() - since) / 1000 };
+    },
+  };
 }
 
 main().catch((error: unknown) => {

@@ -117,51 +117,39 @@ export function buildCanvasElements(tree: ThoughtTree, view: CanvasView): Canvas
     for (const [id, position] of positions) {
       const item = visible.items.get(id);
       if (!item) continue;
-      // initial sizes let React Flow cull and place nodes before it has measured them
-      const common = {
-        id,
-        position,
-        draggable: false,
-        selected: id === selectedNodeId,
-        initialWidth: CARD_WIDTH,
-        initialHeight: CARD_HEIGHT,
-      };
+      // one object shape for every node, written out rather than spread from a common part (as scene.ts); initial
+      // sizes let React Flow cull and place nodes before it has measured them
+      const push = (type: RunFlowNode['type'], data: RunFlowNode['data'], className?: string) =>
+        nodes.push({
+          id,
+          position,
+          draggable: false,
+          selected: id === selectedNodeId,
+          initialWidth: CARD_WIDTH,
+          initialHeight: CARD_HEIGHT,
+          type,
+          data,
+          className,
+        } as RunFlowNode);
       if (item.kind === 'node') {
         const node = tree.nodes[item.nodeId];
         // the layer view marks the candidates that ran (kept) and fades the ones that never did
         const faint = layers && node?.parentId !== null && node?.startedSeq === null;
-        nodes.push({
-          ...common,
-          type: 'thought',
-          data: { nodeId: item.nodeId },
-          className: faint ? 'is-faint' : undefined,
-        });
+        push('thought', { nodeId: item.nodeId }, faint ? 'is-faint' : undefined);
       } else if (item.kind === 'dead-fold') {
-        nodes.push({
-          ...common,
-          type: 'fold',
-          data: { foldId: id, parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden },
-        });
+        push('fold', { foldId: id, parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden });
       } else if (item.kind === 'summary') {
-        nodes.push({
-          ...common,
-          type: 'summary',
-          data: {
-            parentId: item.parentId,
-            nodeIds: item.nodeIds,
-            hidden: item.hidden,
-            best: item.bestScore ? scoreFigure(item.bestScore) : null,
-            mix: statusMix(tree, item.nodeIds),
-          },
+        push('summary', {
+          parentId: item.parentId,
+          nodeIds: item.nodeIds,
+          hidden: item.hidden,
+          best: item.bestScore ? scoreFigure(item.bestScore) : null,
+          mix: statusMix(tree, item.nodeIds),
         });
       } else if (item.kind === 'dropped-fold') {
-        nodes.push({
-          ...common,
-          type: 'droppedFold',
-          data: { foldId: id, parentId: item.parentId, count: item.count, nodeIds: item.nodeIds },
-        });
+        push('droppedFold', { foldId: id, parentId: item.parentId, count: item.count, nodeIds: item.nodeIds });
       } else {
-        nodes.push({ ...common, type: 'dropped', data: { parentId: item.parentId, index: item.index } });
+        push('dropped', { parentId: item.parentId, index: item.index });
       }
       for (const childId of visible.childIds[id] ?? []) {
         const onBest = best.has(id) && best.has(childId);

@@ -33,7 +33,7 @@ export interface SceneItem {
   /** Drawn faint: a dropped candidate, or, in the layer view, a candidate that never ran. */
   faint: boolean;
   /** Folds and summaries: every node they hide (dropped folds: the search's pruned branches, then every candidate). */
-  cells: SceneCell[];
+  cells: readonly SceneCell[];
   /** A line of text for the hover tooltip. */
   label: string;
 }
@@ -64,6 +64,9 @@ export interface SceneInput {
   fadeUnrun: boolean;
 }
 
+/** The cells of an item that hides nothing (shared: cells are read only). */
+const NO_CELLS: readonly SceneCell[] = [];
+
 function hiddenCells(tree: ThoughtTree, roots: readonly string[]): SceneCell[] {
   const cells: SceneCell[] = [];
   const stack = [...roots].reverse();
@@ -79,62 +82,86 @@ function hiddenCells(tree: ThoughtTree, roots: readonly string[]): SceneCell[] {
 export function buildScene(input: SceneInput): Scene {
   const { tree, positions, orientation } = input;
   const items: SceneItem[] = [];
+  // one object shape for every item, written out (not spread from a base): a 100k-event tree has thousands of items
+  // per build, and spreads made this loop several times slower (npm run bench:views)
+  const push = (
+    id: string,
+    p: Position,
+    kind: VisibleItem['kind'],
+    nodeId: string | null,
+    status: SceneStatus,
+    score: number | null,
+    best: boolean,
+    faint: boolean,
+    cells: readonly SceneCell[],
+    label: string,
+  ) => items.push({ id, nodeId, kind, x: p.x, y: p.y, status, score, best, faint, cells, label });
   for (const [id, p] of positions) {
     const item = input.items.get(id);
     if (!item) continue;
-    const base = { id, x: p.x, y: p.y, kind: item.kind, best: false, faint: false, cells: [] as SceneCell[] };
     if (item.kind === 'node') {
       const node = tree.nodes[item.nodeId];
       if (!node) continue;
       const isRoot = node.parentId === null;
-      items.push({
-        ...base,
-        nodeId: node.id,
-        status: isRoot ? 'root' : displayStatus(node),
-        score: node.score?.composite ?? null,
-        best: input.bestPath.has(node.id),
-        faint: input.fadeUnrun && !isRoot && node.startedSeq === null,
-        label: isRoot ? tree.goal : `${node.id} · ${node.branch?.thought ?? ''}`,
-      });
+      push(
+        id,
+        p,
+        item.kind,
+        node.id,
+        isRoot ? 'root' : displayStatus(node),
+        node.score?.composite ?? null,
+        input.bestPath.has(node.id),
+        input.fadeUnrun && !isRoot && node.startedSeq === null,
+        NO_CELLS,
+        isRoot ? tree.goal : `${node.id} · ${node.branch?.thought ?? ''}`,
+      );
     } else if (item.kind === 'dead-fold' || item.kind === 'summary') {
-      const cells = hiddenCells(tree, item.nodeIds);
       const best = item.kind === 'summary' ? item.best : null;
-      items.push({
-        ...base,
-        nodeId: null,
-        status: item.kind === 'dead-fold' ? 'failed' : 'pending',
-        score: best,
-        cells,
-        label:
-          item.kind === 'summary'
-            ? `+${item.hidden} more${best !== null ? `, best ${best.toFixed(2)}` : ''} (click to open)`
-            : `${item.nodeIds.length} dead ends, ${item.hidden} nodes (click to unfold)`,
-      });
+      push(
+        id,
+        p,
+        item.kind,
+        null,
+        item.kind === 'dead-fold' ? 'failed' : 'pending',
+        best,
+        false,
+        false,
+        hiddenCells(tree, item.nodeIds),
+        item.kind === 'summary'
+          ? `+${item.hidden} more${best !== null ? `, best ${best.toFixed(2)}` : ''} (click to open)`
+          : `${item.nodeIds.length} dead ends, ${item.hidden} nodes (click to unfold)`,
+      );
     } else if (item.kind === 'dropped-fold') {
       const scored = item.count - item.nodeIds.length;
       const dropped = (tree.nodes[item.parentId]?.dropped ?? []).slice(0, scored);
-      items.push({
-        ...base,
-        nodeId: null,
-        status: 'dropped',
-        score: null,
-        faint: true,
-        cells: [
-          ...hiddenCells(tree, item.nodeIds),
-          ...dropped.map((d): SceneCell => ({ status: 'dropped', score: d.score.composite })),
-        ],
-        label: `${droppedFoldText(scored, item.nodeIds.length).title} (click to show)`,
-      });
+      const cells = hiddenCells(tree, item.nodeIds);
+      for (const d of dropped) cells.push({ status: 'dropped', score: d.score.composite });
+      push(
+        id,
+        p,
+        item.kind,
+        null,
+        'dropped',
+        null,
+        false,
+        true,
+        cells,
+        `${droppedFoldText(scored, item.nodeIds.length).title} (click to show)`,
+      );
     } else {
       const candidate = tree.nodes[item.parentId]?.dropped[item.index];
-      items.push({
-        ...base,
-        nodeId: null,
-        status: 'dropped',
-        score: candidate?.score.composite ?? null,
-        faint: true,
-        label: `pruned by score · ${candidate?.branch.thought ?? ''}`,
-      });
+      push(
+        id,
+        p,
+        item.kind,
+        null,
+        'dropped',
+        candidate?.score.composite ?? null,
+        false,
+        true,
+        NO_CELLS,
+        `pruned by score · ${candidate?.branch.thought ?? ''}`,
+      );
     }
   }
 

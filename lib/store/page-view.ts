@@ -1,8 +1,9 @@
 /**
  * What the run page's parts tell each other about the view, apart from the run itself: the search (query, hits,
  * which hit is active), whether the canvas collapses the tree around its focus (the person's choice; null:
- * automatic), requests to frame some nodes (from the overview, the search or a breakpoint stop), and why a link's
- * breakpoint list was ignored.
+ * automatic), requests to frame some nodes (from the overview, the search or a breakpoint stop), why a link's
+ * breakpoint list was ignored, and the step the canvas last drew (it follows the run store deferred: the player waits
+ * for it, so every step it shows is drawn).
  * A store per run page (createPageViewStore), beside the run store; pure zustand, no React.
  * Not responsible for the run's events or tree (run-store.ts), nor for computing layouts or hits (lib/layout,
  * lib/search). The canvas's layout is not kept here: it is derived from the run store, this store's collapse choice
@@ -48,6 +49,9 @@ export interface PageViewState {
   setSearchActive(active: number): void;
   setCollapseChoice(choice: boolean | null): void;
   requestFocus(nodeIds: readonly string[]): void;
+  /** The step (seq) the canvas last drew; null when no canvas is drawing. Set by the canvas after its commit. */
+  drawnSeq: number | null;
+  setDrawnSeq(seq: number | null): void;
 }
 
 export type PageViewStore = ReturnType<typeof createPageViewStore>;
@@ -69,6 +73,10 @@ export function createPageViewStore() {
     collapseChoice: null,
     focusRequest: null,
     breakpointLinkNote: null,
+    drawnSeq: null,
+    setDrawnSeq(seq) {
+      if (get().drawnSeq !== seq) set({ drawnSeq: seq });
+    },
     setBreakpointLinkNote(note) {
       if (get().breakpointLinkNote !== note) set({ breakpointLinkNote: note });
     },

@@ -8,7 +8,7 @@
 // model); this component renders them and keeps their objects stable. Where the camera goes by itself (follow live,
 // focus requests, keeping the selection in place) is useCanvasCamera.ts; the far level's pointer, useFarPointer.ts.
 import { Background, ControlButton, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
-import { useMemo, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import { useEffect, useMemo, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { createElementCache, droppedItemId, levelOf, MIN_ZOOM, type RunFlowNode, stabilize } from '@/lib/layout/index';
 import { usePageViewApi } from '../page/PageViewContext';
 import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
@@ -54,6 +54,11 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
     return stabilize(cache, model.nodes, model.edges, measuredOf);
   }, [model, cache, flow, far]);
   const { layout } = model;
+  // the step drawn, once committed: the player waits for it (usePlayback)
+  useEffect(() => {
+    pageView.getState().setDrawnSeq(model.seq);
+  }, [pageView, model.seq]);
+  useEffect(() => () => pageView.getState().setDrawnSeq(null), [pageView]);
 
   const pin = useKeepInPlace(layout, selectedNodeId);
   useFollowLive(layout, frame);
