@@ -176,9 +176,14 @@ test('a pruned subtree is out of selection: no later hop chooses into it', async
   const id = await startMcts({ iterations: 14, latencyMs: 200 });
   await page.goto(`/runs/${id}`);
   await pauseAfterIterations(page, id, 3);
-  // the root's child the last selection went to: the branch the search favours now
+  // the root's child the latest selection went to that can still be pruned: the branch the search favours now (one
+  // whose expansion just failed, all its candidates below the threshold, is a dead end already, not prunable)
   const before = await ndjson(BASE, id);
-  const target = selections(before).at(-1)?.payload.hops[0]?.chosenId as string;
+  const failed = new Set(before.flatMap((e) => (e.type === 'node.failed' ? [e.payload.nodeId] : [])));
+  const target = selections(before)
+    .map((e) => e.payload.hops[0]?.chosenId)
+    .filter((nodeId) => nodeId !== undefined && !failed.has(nodeId))
+    .at(-1) as string;
   expect(target).toMatch(/^n\d+$/);
 
   await page.goto(`/runs/${id}?node=${target}`);

@@ -61,7 +61,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   useEffect(() => () => pageView.getState().setDrawnSeq(null), [pageView]);
 
   const pin = useKeepInPlace(layout, selectedNodeId);
-  useFollowLive(layout, frame);
+  useFollowLive(layout, model.seq, frame);
   useRevealSelection(layout, selectedNodeId);
   useFocusRequests(frame);
   const { tooltip, itemAt, activate, showTooltip, hideTooltip } = useFarPointer(model, far);

@@ -49,8 +49,12 @@ export function useKeepInPlace(
   }, []);
 }
 
-/** Follow live: fit on arrival, then keep the newest activity (the step running now, else the latest node) in view. */
-export function useFollowLive(layout: CanvasLayout, frame: Frame) {
+/**
+ * Follow live: fit on arrival, then keep the newest activity (the step running now, else the latest node) in view.
+ * `layoutSeq` is the step the layout was built for: the canvas follows the store deferred, and the first fit waits
+ * until what is drawn is the step on screen (else the view would be framed, then moved, by a layout of another step).
+ */
+export function useFollowLive(layout: CanvasLayout, layoutSeq: number, frame: Frame) {
   const flow = useReactFlow();
   const store = useRunStoreApi();
   const followLive = useRunStore((s) => s.followLive);
@@ -58,6 +62,7 @@ export function useFollowLive(layout: CanvasLayout, frame: Frame) {
   const finished = useRunStore((s) => s.tree.status === 'finished');
   // a link's step still on its way (the latest tree is drawn until the history reaches it)
   const waitingForStep = useRunStore((s) => s.pendingSeq !== null);
+  const drawnIsShown = useRunStore((s) => s.tree.lastSeq === layoutSeq);
   const fitted = useRef(false);
   const wasFinished = useRef(finished);
   const { positions, itemOf } = layout;
@@ -65,7 +70,7 @@ export function useFollowLive(layout: CanvasLayout, frame: Frame) {
   useEffect(() => {
     if (itemCount === 0) return;
     // the first fit frames the tree the person came to see: a linked step's, not the latest one drawn meanwhile
-    if (!fitted.current && waitingForStep) return;
+    if (!fitted.current && (waitingForStep || !drawnIsShown)) return;
     // fit once on arrival, while a small live tree grows, and when a followed run finishes; not when a finished
     // tree changes shape (a click opens the focus around a node: the view must stay where the person is looking)
     const justFinished = finished && !wasFinished.current;
@@ -87,7 +92,19 @@ export function useFollowLive(layout: CanvasLayout, frame: Frame) {
     if (!p) return;
     const zoom = Math.max(flow.getZoom(), 0.55);
     void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom, duration: 250 });
-  }, [activityId, itemCount, finished, followLive, flow, frame, itemOf, positions, store, waitingForStep]);
+  }, [
+    activityId,
+    itemCount,
+    finished,
+    followLive,
+    flow,
+    frame,
+    itemOf,
+    positions,
+    store,
+    waitingForStep,
+    drawnIsShown,
+  ]);
 }
 
 /** A node selected from elsewhere (keyboard, event log, inspector) is brought into view if it is off screen. */
