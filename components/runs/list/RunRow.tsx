@@ -3,14 +3,19 @@
  * One row of the runs table: status, task, goal (a link to the run), model, origin tag, strategy, nodes, best score
  * (the best node's own, 0..1), solved, cost (unpriced calls said, not counted as $0),
  * started (and how long it ran), and a delete with an inline confirm (for whoever may delete it). A click anywhere else on the row opens the run.
- * Not responsible for fetching or polling (RunsTable.tsx) or how cells read (list-model.ts).
+ * Memoised by the content of its props (same-value.ts): a poll that brings this run unchanged does not render it
+ * again, so the table's caller must hand in stable callbacks.
+ * Not responsible for fetching or polling (RunsTable.tsx), the ticking Started cell (RunStarted.tsx) or how cells
+ * read (lib/forms runs-list.ts).
  */
 import Link from 'next/link';
-import { useState, type MouseEvent } from 'react';
-import { formatCost, formatDuration, formatSpend } from '@/lib/contract/format';
+import { memo, useState, type MouseEvent } from 'react';
+import { formatCost, formatSpend } from '@/lib/contract/format';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import { taskLabel } from '@/lib/contract/tasks';
-import { type ListedRun, formatRelative, runDurationMs, solvedState } from '@/lib/forms/index';
+import { type ListedRun, solvedState } from '@/lib/forms/index';
+import { RunStarted } from './RunStarted';
+import { sameByValue } from './same-value';
 import s from './RunsTable.module.css';
 
 function statusTitle(run: ListedRun): string {
@@ -27,15 +32,13 @@ function TrashIcon() {
   );
 }
 
-export function RunRow({
+export const RunRow = memo(function RunRow({
   run,
-  now,
   onOpen,
   onDelete,
   deleting,
 }: {
   run: ListedRun;
-  now: number;
   onOpen: (id: string) => void;
   /** null: whoever is here may not delete this run, and the row offers no delete. */
   onDelete: ((id: string) => void) | null;
@@ -43,8 +46,6 @@ export function RunRow({
 }) {
   const [confirming, setConfirming] = useState(false);
   const solved = solvedState(run);
-  const duration = runDurationMs(run, now);
-  const started = run.startedAt ?? run.createdAt;
 
   function openRow(event: MouseEvent<HTMLTableRowElement>) {
     // links and buttons in the row do their own thing; a text selection is not a click
@@ -105,22 +106,7 @@ export function RunRow({
           </>
         )}
       </td>
-      <td
-        title={
-          run.startedAt
-            ? `Started ${run.startedAt.toLocaleString()}`
-            : `Created ${run.createdAt.toLocaleString()}, not started yet`
-        }
-        className={run.startedAt ? undefined : s.muted}
-      >
-        {formatRelative(started, now)}
-        {duration !== null && (
-          <span className={s.muted} data-testid="run-row-duration">
-            {' · '}
-            {formatDuration(duration)}
-          </span>
-        )}
-      </td>
+      <RunStarted run={run} />
       <td className={s.actions}>
         {onDelete === null ? null : deleting ? (
           <span className={s.muted}>Deleting…</span>
@@ -160,4 +146,4 @@ export function RunRow({
       </td>
     </tr>
   );
-}
+}, sameByValue);

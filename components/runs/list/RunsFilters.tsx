@@ -2,14 +2,18 @@
 /**
  * The runs list's filters: a search box (goal, output, import tag; searched on the server), status as a segmented
  * control, origin (all, started here, or one import) and task as selects. Controlled: the URL holds the filters (RunsTable reads and writes them), so this only
- * reports a change; the search box reports after a short pause in typing, not on every key.
+ * reports a change; the search box reports after a short pause in typing, not on every key: only a keystroke
+ * restarts the pause (components/shared/debounce.ts), never the table updating under it, and the text typed is kept
+ * while the URL catches up (search-text.ts).
  * Not responsible for the URL or the query.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useDebouncer } from '@/components/shared/debounce';
 import type { StoredRunStatus } from '@/lib/contract/run-status';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import { TASK_INFO, isTaskId } from '@/lib/contract/tasks';
 import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters, type RunOrigin } from '@/lib/forms/index';
+import { followUrl, markSent, queryToSend, startSearchText, typeText } from './search-text';
 import s from './RunsTable.module.css';
 
 const STATUS_OPTIONS: { value: StoredRunStatus | null; label: string }[] = [
@@ -122,42 +126,34 @@ function RunSearch({
   onChange: (filters: RunFilters) => void;
   disabled: boolean;
 }) {
-  const [text, setText] = useState(filters.q);
-  // The URL may change under the box (Clear filters, back/forward): show what it says. Not when the change is the
-  // one this box sent, or keys typed while the URL was updating would be lost.
-  const [shown, setShown] = useState(filters.q);
-  const [sent, setSent] = useState<string | null>(null);
-  if (shown !== filters.q) {
-    setShown(filters.q);
-    if (filters.q !== sent) setText(filters.q);
-  }
-  const send = (q: string) => {
-    setSent(q);
+  const [box, setBox] = useState(() => startSearchText(filters.q));
+  // the URL changed under the box (Clear filters, back, a search of its own arriving): adjust while rendering
+  const shown = followUrl(box, filters.q);
+  if (shown !== box) setBox(shown);
+  const debouncer = useDebouncer(SEARCH_DEBOUNCE_MS, () => {
+    const q = queryToSend(shown);
+    if (q === null) return;
+    setBox((current) => markSent(current, q));
     onChange({ ...filters, q });
-  };
-  useEffect(() => {
-    const q = text.trim();
-    if (q === filters.q) return;
-    const timer = setTimeout(() => {
-      setSent(q);
-      onChange({ ...filters, q });
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [text, filters, onChange]);
+  });
   return (
     <label className={s.search}>
       <span className="visually-hidden">Search runs</span>
       <input
         className="input"
         type="search"
-        value={text}
+        value={shown.text}
         maxLength={MAX_SEARCH_LENGTH}
         placeholder="Search goal, output, import tag"
         disabled={disabled}
         spellCheck={false}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          const text = e.target.value;
+          setBox((current) => typeText(current, text));
+          debouncer.schedule();
+        }}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && text.trim() !== filters.q) send(text.trim());
+          if (e.key === 'Enter') debouncer.flush();
         }}
         data-testid="runs-search"
       />

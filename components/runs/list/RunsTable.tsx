@@ -3,11 +3,14 @@
  * The runs panel: filters and sort kept in the URL (so a filtered, sorted list can be shared), the table of runs
  * (sorted by the server over the whole filter) with "Load more" pages, the filter's totals (solved, cost), polling while a shown run is active, and designed loading, empty and error
  * states. Uses useSearchParams, so the page wraps it in Suspense with RunsPanelSkeleton as the fallback.
- * Not responsible for a row's cells (RunRow.tsx), the filter controls (RunsFilters.tsx) or formatting (list-model.ts).
+ * A poll that brings the same runs renders nothing (the pages are shared by value, same-value.ts); a changed run
+ * renders its own row (RunRow is memoised and handed stable callbacks); the time passing renders only the Started
+ * cells (RunStarted.tsx).
+ * Not responsible for a row's cells (RunRow.tsx), the filter controls (RunsFilters.tsx) or formatting (lib/forms runs-list.ts).
  */
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import type { RunSort, RunSortKey } from '@/lib/contract/run-list';
 import { taskLabel } from '@/lib/contract/tasks';
@@ -28,21 +31,12 @@ import {
 } from '@/lib/forms/index';
 import { RunRow } from './RunRow';
 import { RunsFilters } from './RunsFilters';
+import { shareByValue } from './same-value';
 import s from './RunsTable.module.css';
 
 const PAGE_SIZE = 20;
 const ACTIVE_POLL_MS = 1_500;
 const IDLE_POLL_MS = 15_000;
-
-/** The current time, ticking every `intervalMs`: live durations and "5 s ago" without refetching. */
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
 
 /** The table's columns; `sort` makes a header a button that sorts the whole list on the server. */
 const COLUMNS: { label: string; className?: string; sort?: RunSortKey; title?: string }[] = [
@@ -272,6 +266,8 @@ export function RunsTable() {
       { getNextPageParam: (page) => page.nextCursor },
     ),
     placeholderData: keepPreviousData,
+    // react-query's own sharing renews every run (each holds a Date): see same-value.ts
+    structuralSharing: shareByValue,
     refetchInterval: (query) =>
       query.state.data?.pages.some((page) => page.items.some((run) => ACTIVE_STATUSES.has(run.status)))
         ? ACTIVE_POLL_MS
@@ -294,7 +290,10 @@ export function RunsTable() {
     }),
   );
 
-  const now = useNow(anyActive ? 1_000 : 30_000);
+  // stable, so an unchanged row's memo holds (the router and `mutate` keep their identity)
+  const { mutate: removeRun } = remove;
+  const openRun = useCallback((id: string) => router.push(`/runs/${id}`), [router]);
+  const deleteRun = useCallback((id: string) => removeRun({ id }), [removeRun]);
 
   function setFilters(next: RunFilters) {
     router.replace(`${pathname}${filtersQuery(next, searchParams.toString())}`, { scroll: false });
@@ -361,9 +360,8 @@ export function RunsTable() {
               <RunRow
                 key={run.id}
                 run={run}
-                now={now}
-                onOpen={(id) => router.push(`/runs/${id}`)}
-                onDelete={runPermissions(who, run.id, run).delete ? (id) => remove.mutate({ id }) : null}
+                onOpen={openRun}
+                onDelete={runPermissions(who, run.id, run).delete ? deleteRun : null}
                 deleting={remove.isPending && remove.variables.id === run.id}
               />
             ))}
