@@ -1,11 +1,13 @@
 // The page at real size (issue 32): on a run of about 20,000 events, a jump (a link's ?step=, the scrubber) and steps
 // to a neighbouring step (an arrow key on the scrubber, the "," and "." keys) land on that step's tree: the
 // timeline's step, the header's node total, the step the canvas drew and the selected node's status agree with the
-// log as counted here from its events (not folded by the page's reduce). Playback by event reaches the end.
+// log as counted here from its events (not folded by the page's reduce). Playback by event reaches the end. The
+// timeline's density: hovering a column says which events it holds, and its counts are the log's for that range.
 // The run is searched by the engine in this process and stored through the import path (importRun on the test
 // server's own database file, as scale.spec.ts does).
 // data-testid used: timeline-position, scrubber, stat-total, inspector-node (data-status), timeline-play,
-// play-unit; React Flow's root (.react-flow) carries data-drawn-seq.
+// play-unit, timeline-density, timeline-density-tip (data-from, data-to, data-counts); React Flow's root
+// (.react-flow) carries data-drawn-seq.
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { ExplorationEvent } from '../lib/contract/events';
@@ -84,4 +86,37 @@ test('jumps and steps on a run of about 20,000 events land on that step’s tree
   await expect(page.getByTestId('timeline-play')).toHaveText(/▶ play/, { timeout: 60_000 });
   await expect(page.getByTestId('timeline-position')).toContainText(`step ${events.length} / ${events.length}`);
   await expect(page.locator('.react-flow')).toHaveAttribute('data-drawn-seq', String(events.length));
+});
+
+test('the timeline’s density says what a column holds, as the log counts it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const server = { base: E2E_BASE, databaseFile: path.resolve('data/e2e.db') };
+  const run = await recordRun(server, 20_000, 'e2e density');
+  const events = await ndjson(E2E_BASE, run.id);
+  await page.goto(`/runs/${run.id}`);
+  // the whole history in (before the first tree arrives there is nothing loading either)
+  await expect(page.getByTestId('timeline-position')).toContainText(`step ${events.length} / ${events.length}`);
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0, { timeout: 60_000 });
+  const marks = page.getByTestId('timeline-density');
+  const box = await marks.boundingBox();
+  if (!box) throw new Error('no density marks');
+  const tip = page.getByTestId('timeline-density-tip');
+  for (const fraction of [0.1, 0.5, 0.9]) {
+    await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+    await expect(tip).toBeVisible();
+    const from = Number(await tip.getAttribute('data-from'));
+    const to = Number(await tip.getAttribute('data-to'));
+    const counts = JSON.parse((await tip.getAttribute('data-counts')) ?? '{}') as Record<string, number>;
+    expect(from).toBeGreaterThan(0);
+    expect(to).toBeGreaterThanOrEqual(from);
+    // the column's events, from the log: all of them counted once, and the kinds one can tell by type alone
+    const inColumn = events.filter((e) => e.seq >= from && e.seq <= to);
+    const count = (...types: string[]) => inColumn.filter((e) => types.includes(e.type)).length;
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(inColumn.length);
+    expect(counts.expansion ?? 0).toBe(count('node.expanded', 'branches.generated'));
+    expect(counts.step ?? 0).toBe(count('node.started'));
+    await expect(tip).toContainText(`${(to - from + 1).toLocaleString('en-US')} in all`);
+  }
+  await page.mouse.move(box.x + box.width / 2, box.y - 40);
+  await expect(tip).toBeHidden();
 });

@@ -49,7 +49,20 @@ export {
 export type { BreakpointDraft, DraftField, DraftResult, HitList, HitMark, HitMarker } from './breakpoints';
 export { createRunStore } from './run-store';
 export type { RunStore, RunViewState } from './run-store';
-export { DRAWN_KINDS, hasKind, jump, MomentBuckets, MomentIndex, playhead } from './timeline';
+export { DRAWN_KINDS, jump, MOMENT_NAMES, momentCount, MomentIndex, playhead } from './timeline';
+export {
+  columnAt,
+  countBetween,
+  DENSITY_KINDS,
+  densitySlot,
+  describeRange,
+  hitsBetween,
+  MatchingSeqs,
+  MIN_BAR,
+  MomentDensity,
+  stackHeights,
+} from './timeline-density';
+export type { DensityColumns, RangeCounts } from './timeline-density';
 export type { JumpTarget, MomentKind, PlayUnit } from './timeline';
 export { breakpointsBlock, navigate, steerBlock } from './node-commands';
 export type { NavKey, SteerContext, SteerTarget } from './node-commands';

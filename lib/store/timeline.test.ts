@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
 import { externalSearchLog } from '../engine/testing';
 import { recordGame24, recordMcts } from '../tasks/testing/recorded';
-import {
-  DRAWN_KINDS,
-  MomentBuckets,
-  MomentIndex,
-  hasKind,
-  jump,
-  momentKind,
-  playDelay,
-  playhead,
-  playNext,
-} from './timeline';
+import { MomentIndex, MOMENT_NAMES, momentCount, jump, momentKind, playDelay, playhead, playNext } from './timeline';
 
 const recordRun = async () => (await recordGame24()).events;
 
@@ -164,41 +154,10 @@ describe('timeline', () => {
   });
 });
 
-describe('MomentBuckets', () => {
-  /** The column each event falls in, one mark per event (what the timeline drew before). */
-  const naive = (events: readonly ExplorationEvent[], width: number) => {
-    const out = new Array<Set<string>>(width).fill(new Set()).map(() => new Set<string>());
-    for (const e of events) {
-      const x = Math.round(((e.seq - 1) / (events.length - 1)) * (width - 1));
-      out[x]?.add(momentKind(e));
-    }
-    return out.map((kinds) => DRAWN_KINDS.filter((k) => kinds.has(k)));
-  };
-  const decode = (masks: number[]) => masks.map((mask) => DRAWN_KINDS.filter((k) => hasKind(mask, k)));
-
-  it('marks each pixel column with the kinds of the events under it, read as the log grows in place', async () => {
-    const events = await recordRun();
-    const buckets = new MomentBuckets();
-    const log: ExplorationEvent[] = [];
-    for (let i = 0; i < events.length; i += 13) {
-      log.push(...events.slice(i, i + 13));
-      buckets.read(log, log.length);
-    }
-    for (const width of [37, 300, events.length * 2]) {
-      expect(decode(buckets.columns(width, events.length))).toEqual(naive(events, width));
-    }
-  });
-
-  it('keeps a bounded number of buckets on a long log, and loses no kind', async () => {
-    const events = await recordRun();
-    const buckets = new MomentBuckets(16);
-    buckets.read(events, events.length);
-    const columns = decode(buckets.columns(8, events.length));
-    const all = new Set(columns.flat());
-    expect(all).toEqual(new Set(events.map(momentKind).filter((k) => k !== 'other')));
-    // a backtrack is marked in or beside its own column (coarse buckets spread a mark to a neighbour at most)
-    const backtrack = events.find((e) => e.type === 'backtrack') as ExplorationEvent;
-    const x = Math.round(((backtrack.seq - 1) / (events.length - 1)) * 7);
-    expect([x - 1, x, x + 1].some((c) => columns[c]?.includes('backtrack'))).toBe(true);
+describe('moment names', () => {
+  it('names every kind for people, one and many', () => {
+    expect(momentCount('backtrack', 1)).toBe('1 backtrack');
+    expect(momentCount('expansion', 1_201)).toBe('1,201 expansions');
+    for (const [one, many] of Object.values(MOMENT_NAMES)) expect(one && many).toBeTruthy();
   });
 });

@@ -1,8 +1,9 @@
 /**
- * The timeline's vocabulary: what kind of moment each event is (for its colour and for jumps), and where the
- * next or previous moment of a kind is: an event, a search step (node.started to the event before the next), an MCTS
- * iteration's end (its mcts.backpropagated), a backtrack, a prune, a command. Pure functions over the event log; no React.
- * Not responsible for what is on screen (the run store's seek).
+ * The timeline's vocabulary: what kind of moment each event is (for its colour and for jumps) and its name for
+ * people, and where the next or previous moment of a kind is: an event, a search step (node.started to the event
+ * before the next), an MCTS iteration's end (its mcts.backpropagated), a backtrack, a prune, a command. Pure
+ * functions over the event log; no React. Not responsible for what is on screen (the run store's seek) nor for how
+ * many moments of each kind a stretch of the log holds (timeline-density.ts).
  */
 import type { ExplorationEvent } from '../contract/events';
 
@@ -187,7 +188,7 @@ export function playhead(
   }
 }
 
-/** The kinds a timeline draws, in drawing order (later ones on top); 'other' is not drawn. */
+/** The kinds a timeline colours, in drawing order (later ones on top); 'other' lies under them, uncoloured. */
 export const DRAWN_KINDS: readonly Exclude<MomentKind, 'other'>[] = [
   'step',
   'expansion',
@@ -197,72 +198,21 @@ export const DRAWN_KINDS: readonly Exclude<MomentKind, 'other'>[] = [
   'backtrack',
   'command',
 ];
-const KIND_BIT = Object.fromEntries(DRAWN_KINDS.map((kind, i) => [kind, 1 << i])) as Record<MomentKind, number>;
-KIND_BIT.other = 0;
 
-/** True when a kind's bit is set in a mask of kinds. */
-export function hasKind(mask: number, kind: MomentKind): boolean {
-  return (mask & KIND_BIT[kind]) !== 0;
-}
+/** Each kind's name for people, one and many ("1 backtrack", "12 prunes"): the words a hover and a legend use. */
+export const MOMENT_NAMES: Record<MomentKind, readonly [one: string, many: string]> = {
+  expansion: ['expansion', 'expansions'],
+  prune: ['prune', 'prunes'],
+  backtrack: ['backtrack', 'backtracks'],
+  verified: ['verified', 'verified'],
+  failed: ['failure', 'failures'],
+  command: ["person's command", "person's commands"],
+  step: ['step started', 'steps started'],
+  other: ['other event', 'other events'],
+};
 
-/**
- * Which kinds of moments happen where along the log, at a bounded resolution: the log is cut into buckets of a
- * power-of-two number of seqs, each holding a bitmask of the kinds in it; when there would be more than
- * `maxBuckets`, neighbours merge and the bucket size doubles. Reading new events costs O(new events), and the
- * marks of a pixel column come from the few buckets under it, so drawing costs O(width) at any length of run
- * (one mark per event was O(events) per redraw).
- */
-export class MomentBuckets {
-  private masks: number[] = [];
-  private size = 1;
-  private seen = 0;
-
-  constructor(private readonly maxBuckets = 4_096) {}
-
-  /** Reads events[seen..count) (the log grows in place, index = seq - 1). */
-  read(events: readonly ExplorationEvent[], count: number): void {
-    for (let i = this.seen; i < count; i++) {
-      const event = events[i] as ExplorationEvent;
-      const bucket = Math.floor((event.seq - 1) / this.size);
-      if (bucket >= this.maxBuckets) {
-        this.coarsen();
-        i--; // place it again at the new size
-        continue;
-      }
-      while (this.masks.length <= bucket) this.masks.push(0);
-      this.masks[bucket] = (this.masks[bucket] as number) | KIND_BIT[momentKind(event)];
-    }
-    this.seen = Math.max(this.seen, count);
-  }
-
-  /** The kinds of the seqs in [from, to] (1-based, inclusive). */
-  kindsBetween(from: number, to: number): number {
-    let mask = 0;
-    const last = Math.min(Math.floor((to - 1) / this.size), this.masks.length - 1);
-    for (let b = Math.max(0, Math.floor((from - 1) / this.size)); b <= last; b++) mask |= this.masks[b] as number;
-    return mask;
-  }
-
-  /**
-   * One mask per pixel column for a timeline `width` columns wide spanning seqs 1..total; a column is the seqs
-   * whose position ((seq - 1) / (total - 1) of the width) falls in it.
-   */
-  columns(width: number, total: number): number[] {
-    const out = new Array<number>(Math.max(0, width)).fill(0);
-    if (total <= 0 || width <= 0) return out;
-    const perColumn = total <= 1 ? total : (total - 1) / Math.max(1, width - 1);
-    for (let x = 0; x < width; x++) {
-      const from = Math.ceil(x * perColumn - perColumn / 2 + 1);
-      const to = Math.floor(x * perColumn + perColumn / 2 + 1 - 1e-9);
-      if (to >= from) out[x] = this.kindsBetween(Math.max(1, from), Math.min(total, to));
-    }
-    return out;
-  }
-
-  private coarsen(): void {
-    const merged: number[] = [];
-    for (let b = 0; b < this.masks.length; b += 2) merged.push((this.masks[b] as number) | (this.masks[b + 1] ?? 0));
-    this.masks = merged;
-    this.size *= 2;
-  }
+/** "41 expansions", "1 backtrack": a count of a kind of moment, for people. */
+export function momentCount(kind: MomentKind, count: number): string {
+  const [one, many] = MOMENT_NAMES[kind];
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }

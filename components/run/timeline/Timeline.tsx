@@ -1,111 +1,28 @@
 'use client';
-// The timeline under the canvas: the moments of the run coloured by kind (per pixel column), a scrubber over the
-// whole run, steps back and forward by one event or one search step, and for a Monte Carlo tree search by one
-// iteration (IterationControls.tsx), jumps to the previous or next backtrack, prune or command (each button off when
-// there is nothing that way), play by search step, iteration or event at 0.5x to 10x, and "back to live" while a run
-// is still going. Breakpoint hits are marked over the marks (HitMarks.tsx); while
-// there are any, the jumps go from hit to hit (selecting each hit's node) until the person picks another kind. Everything else on the page shows the step the timeline is
-// on (the store's seek). While a long run's history is still arriving, steps before it cannot be shown and the
-// position says so.
-import { useEffect, useRef, useState } from 'react';
-import {
-  DRAWN_KINDS,
-  hasKind,
-  type JumpTarget,
-  MomentBuckets,
-  MomentIndex,
-  type MomentKind,
-  type PlayUnit,
-} from '@/lib/store/index';
+// The timeline under the canvas: the run's density per pixel column (events counted by kind, a small stacked
+// histogram with backtracks, commands and the selected node's events marked on top, and a hover saying exactly what
+// a column holds: TimelineMarks.tsx), a scrubber over the whole run, steps back and forward by one event or one
+// search step, and for a Monte Carlo tree search by one iteration (IterationControls.tsx), jumps to the previous or
+// next backtrack, prune or command (each button off when there is nothing that way), play by search step, iteration
+// or event at 0.5x to 10x, and "back to live" while a run is still going. Breakpoint hits are marked over the marks
+// (HitMarks.tsx); while there are any, the jumps go from hit to hit (selecting each hit's node) until the person
+// picks another kind. Everything else on the page shows the step the timeline is on (the store's seek). While a long
+// run's history is still arriving, steps before it cannot be shown and the position says so.
+// Not responsible for counting or drawing the density (lib/store's timeline-density.ts, draw-density.ts).
+import { useState } from 'react';
+import { type JumpTarget, MomentIndex, type PlayUnit } from '@/lib/store/index';
 import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { useHitJump } from '../breakpoints/useBreakpoints';
 import { HitMarks } from './HitMarks';
 import { IterationControls, useIsMcts } from './IterationControls';
+import { TimelineMarks } from './TimelineMarks';
 import { usePlayback } from './usePlayback';
 import styles from './Timeline.module.css';
 
-const COLORS: Record<MomentKind, string> = {
-  expansion: '--st-running',
-  prune: '--st-dropped',
-  backtrack: '--st-pruned',
-  verified: '--st-verified',
-  failed: '--st-failed',
-  command: '--best',
-  step: '--border-strong',
-  other: '--border',
-};
-const TALL = new Set<MomentKind>(['backtrack', 'command', 'failed']);
 const SPEEDS = [0.5, 1, 2, 5, 10];
 
 /** What the jump buttons go to: a kind of moment, or a breakpoint hit (the run store's hits). */
 type JumpKind = Exclude<JumpTarget, 'event' | 'step' | 'iteration'> | 'hit';
-
-/**
- * Draws the marks on a canvas, per pixel column (the kinds of the events under it, MomentBuckets), so a redraw
- * costs the same at 1k or 100k events. Follows the store by subscription, not by rendering: new events redraw at
- * most once a frame and React never re-renders this for them; only a resize or new events redraw.
- */
-function TimelineMarks() {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const store = useRunStoreApi();
-  useEffect(() => {
-    const el = canvas.current;
-    if (!el) return;
-    const buckets = new MomentBuckets();
-    let size = { width: 0, height: 0 };
-    let drawn = { count: -1, total: -1, width: -1, height: -1 };
-    let frame = 0;
-    const draw = () => {
-      frame = 0;
-      const { events, eventCount, lastSeq } = store.getState();
-      const { width, height } = size;
-      if (drawn.count === eventCount && drawn.total === lastSeq && drawn.width === width && drawn.height === height) {
-        return;
-      }
-      drawn = { count: eventCount, total: lastSeq, width, height };
-      buckets.read(events, eventCount);
-      const ratio = window.devicePixelRatio || 1;
-      el.width = Math.max(1, Math.floor(width * ratio));
-      el.height = Math.max(1, Math.floor(height * ratio));
-      const ctx = el.getContext('2d');
-      if (!ctx || width === 0) return;
-      ctx.scale(ratio, ratio);
-      ctx.clearRect(0, 0, width, height);
-      // read each time (a style lookup, not a layout): the theme may have changed
-      const style = getComputedStyle(el);
-      const colors = Object.fromEntries(
-        DRAWN_KINDS.map((kind) => [kind, style.getPropertyValue(COLORS[kind]).trim() || '#888']),
-      );
-      // the whole run's span (lastSeq), so marks stay put while older history is still arriving
-      const columns = buckets.columns(Math.max(1, Math.floor(width) - 2), Math.max(lastSeq, eventCount));
-      for (const kind of DRAWN_KINDS) {
-        ctx.fillStyle = colors[kind] as string;
-        const h = TALL.has(kind) ? height : kind === 'step' ? height * 0.35 : height * 0.6;
-        columns.forEach((mask, x) => {
-          if (hasKind(mask, kind)) ctx.fillRect(x + 1, height - h, 1.5, h);
-        });
-      }
-    };
-    const request = () => {
-      if (!frame) frame = requestAnimationFrame(draw);
-    };
-    const observer = new ResizeObserver(([entry]) => {
-      if (!entry) return;
-      size = { width: entry.contentRect.width, height: entry.contentRect.height };
-      request();
-    });
-    observer.observe(el);
-    const unsubscribe = store.subscribe((s, previous) => {
-      if (s.eventCount !== previous.eventCount || s.lastSeq !== previous.lastSeq) request();
-    });
-    return () => {
-      observer.disconnect();
-      unsubscribe();
-      if (frame) cancelAnimationFrame(frame);
-    };
-  }, [store]);
-  return <canvas ref={canvas} className={styles.marks} aria-hidden="true" />;
-}
 
 export function Timeline() {
   const store = useRunStoreApi();
@@ -235,8 +152,7 @@ export function Timeline() {
         )}
       </div>
       <HitMarks />
-      <div className={styles.track}>
-        <TimelineMarks />
+      <TimelineMarks>
         <input
           type="range"
           className={styles.scrubber}
@@ -248,7 +164,7 @@ export function Timeline() {
           aria-label="Step of the run"
           data-testid="scrubber"
         />
-      </div>
+      </TimelineMarks>
     </div>
   );
 }
