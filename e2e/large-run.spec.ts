@@ -28,9 +28,7 @@ function statusAt(events: readonly ExplorationEvent[], nodeId: string, step: num
 async function expectStep(page: Page, events: readonly ExplorationEvent[], nodeId: string, step: number) {
   await expect(page.getByTestId('timeline-position')).toContainText(`step ${step} / ${events.length}`);
   // the header's total counts the thoughts, not the root (the goal)
-  const total = events
-    .slice(0, step)
-    .filter((e) => e.type === 'node.created' && e.payload.parentId !== null).length;
+  const total = events.slice(0, step).filter((e) => e.type === 'node.created' && e.payload.parentId !== null).length;
   await expect(page.getByTestId('stat-total')).toHaveText(String(total));
   await expect(page.getByTestId('inspector-node')).toHaveAttribute('data-status', statusAt(events, nodeId, step));
   // the canvas follows the step in a deferred render: it must get there

@@ -198,7 +198,9 @@ function appendOnSqlite(
     'INSERT INTO "PromptText" ("hash", "content") VALUES (?, ?) ON CONFLICT ("hash") DO NOTHING',
   );
   for (const [hash, content] of texts) insertText.run(hash, content);
-  const insertEvent = sqlite.get('INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts") VALUES (?, ?, ?, ?, ?)');
+  const insertEvent = sqlite.get(
+    'INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts") VALUES (?, ?, ?, ?, ?)',
+  );
   events.forEach((e, i) => insertEvent.run(runId, e.seq, e.type, payloads[i], e.ts));
   return true;
 }
