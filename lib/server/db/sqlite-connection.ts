@@ -11,7 +11,12 @@
  * Prisma does), nor for PostgreSQL (none there: `sqliteStatementsOf` answers null).
  */
 import Database from 'better-sqlite3';
-import type { Db } from './client';
+
+/**
+ * A Prisma client or transaction client, as far as this module reads it (client.ts's Db; not imported from there:
+ * client.ts imports this module to register its connection, and one way is enough).
+ */
+type PrismaLike = object;
 
 /** Prepared statements of one connection, by their SQL. */
 export class SqliteStatements {
@@ -49,13 +54,13 @@ export function registerSqliteConnection(factory: object, driverAdapter: unknown
  * PostgreSQL. A client that has not connected yet is connected first. Like databaseKindOf, it reads what Prisma keeps
  * on the client (the adapter factory in `_engineConfig`), the same on a transaction client.
  */
-export async function sqliteStatementsOf(db: Db): Promise<SqliteStatements | null> {
+export async function sqliteStatementsOf(db: PrismaLike): Promise<SqliteStatements | null> {
   const factory = (db as unknown as { _engineConfig?: { adapter?: object } })._engineConfig?.adapter;
   if (!factory) throw new Error('unknown database client (no driver adapter)');
   if ((factory as { provider?: string }).provider !== 'sqlite') return null;
   let statements = byAdapter.get(factory);
   if (!statements?.connection.open && '$connect' in db) {
-    await db.$connect();
+    await (db as { $connect: () => Promise<void> }).$connect();
     statements = byAdapter.get(factory);
   }
   if (!statements?.connection.open) throw new Error('the SQLite client is not connected');
