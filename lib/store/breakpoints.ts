@@ -21,6 +21,7 @@ import {
 } from '../contract/breakpoints';
 import type { ExplorationEvent } from '../contract/events';
 import { findHits } from '../engine/index';
+import { bySeq, firstAbove as firstAboveIn } from './sorted';
 
 /** What the panel's add form holds: text as typed (numbers parsed on submit), switches as booleans. */
 export interface BreakpointDraft {
@@ -227,17 +228,7 @@ export class StopIndex {
  * there is none that way.
  */
 export function adjacentHit(marks: readonly HitMark[], seq: number, direction: 1 | -1): HitMark | null {
-  // binary search for the first mark with seq > target
-  const firstAbove = (target: number) => {
-    let lo = 0;
-    let hi = marks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((marks[mid] as HitMark).seq > target) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  };
+  const firstAbove = (target: number) => firstAboveIn(marks, target, bySeq);
   if (direction === 1) return marks[firstAbove(seq)] ?? null;
   return marks[firstAbove(seq - 1) - 1] ?? null;
 }

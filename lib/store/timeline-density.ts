@@ -8,6 +8,7 @@
  * event is (timeline.ts `momentKind`).
  */
 import type { ExplorationEvent, ExplorationEventType } from '../contract/events';
+import { bySeq, firstAbove } from './sorted';
 import { DRAWN_KINDS, momentCount, momentKind, type MomentKind } from './timeline';
 
 /** Every kind, in stacking order (bottom first): 'other' underneath, then as the timeline draws them. */
@@ -164,14 +165,7 @@ export class MomentDensity {
 
 /** The column holding `seq` (binary search over the columns' first seqs); the last column for a seq past them. */
 export function columnAt(from: Int32Array, seq: number): number {
-  let lo = 0;
-  let hi = from.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((from[mid] as number) > seq) hi = mid;
-    else lo = mid + 1;
-  }
-  return Math.max(0, lo - 1);
+  return Math.max(0, firstAbove(from, seq) - 1);
 }
 
 /**
@@ -188,21 +182,9 @@ export interface RangeCounts {
   hits: number;
 }
 
-/** The index of the first of a list sorted by seq whose seq is above `seq` (binary search). */
-function firstAbove(sorted: readonly { seq: number }[], seq: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((sorted[mid] as { seq: number }).seq > seq) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
 /** How many of a list sorted by seq (the run store's `hits.marks`) lie at seqs from..to, inclusive. */
 export function hitsBetween(sorted: readonly { seq: number }[], from: number, to: number): number {
-  return Math.max(0, firstAbove(sorted, to) - firstAbove(sorted, from - 1));
+  return Math.max(0, firstAbove(sorted, to, bySeq) - firstAbove(sorted, from - 1, bySeq));
 }
 
 /**

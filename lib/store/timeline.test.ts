@@ -158,6 +158,10 @@ describe('moment names', () => {
   it('names every kind for people, one and many', () => {
     expect(momentCount('backtrack', 1)).toBe('1 backtrack');
     expect(momentCount('expansion', 1_201)).toBe('1,201 expansions');
-    for (const [one, many] of Object.values(MOMENT_NAMES)) expect(one && many).toBeTruthy();
+    // every kind, in the singular for one and the plural otherwise
+    for (const [kind, [one, many]] of Object.entries(MOMENT_NAMES)) {
+      expect(momentCount(kind as keyof typeof MOMENT_NAMES, 1)).toBe(`1 ${one}`);
+      expect(momentCount(kind as keyof typeof MOMENT_NAMES, 2)).toBe(`2 ${many}`);
+    }
   });
 });

@@ -6,6 +6,7 @@
  * many moments of each kind a stretch of the log holds (timeline-density.ts).
  */
 import type { ExplorationEvent } from '../contract/events';
+import { firstAbove } from './sorted';
 
 export type MomentKind = 'expansion' | 'prune' | 'backtrack' | 'verified' | 'failed' | 'command' | 'step' | 'other';
 
@@ -46,18 +47,6 @@ const MATCH: Record<MomentTarget, (event: ExplorationEvent) => boolean> = {
   command: (e) => e.type.startsWith('steer.'),
 };
 const TARGETS = Object.keys(MATCH) as MomentTarget[];
-
-/** The index of the first element of a sorted list above `value` (binary search). */
-function firstAbove(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((sorted[mid] as number) > value) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
 
 /**
  * Where the moments a jump lands on are: the seqs of each kind, read as the log grows in place (O(new events)), so
