@@ -2,12 +2,12 @@
  * `npm run bench:views`: what one step costs the run page's whole-tree views, without a browser, printed, never
  * asserted. For finished runs of about BENCH_VIEWS_SIZES events (default 1k,10k,100k; built by the engine as bench:ui
  * builds them), read into a run store, then 30 jumps to random steps and 30 steps to the neighbouring step, each
- * timed per part: the store's seek, the canvas model's layout (built on every step: positions and which item stands
- * for each node), React Flow's elements (the near zoom levels), the far level's scene, the subtree rollups and the
+ * timed per part: the store's seek, the canvas model's layout (through the page's memo, built on every step: which
+ * items are shown, their positions, kept when the shape shown has not changed, and which item stands for each node), React Flow's elements (the near zoom levels), the far level's scene, the subtree rollups and the
  * overview's icicle. Medians, and beside each size its ratio to the smallest.
  * Not a test, and not the page: React, style and paint are bench:ui's.
  */
-import { buildCanvasElements, canvasViewOf, computeIcicle, rollupsFor } from '../layout/index';
+import { type CanvasModel, canvasViewOf, computeIcicle, createCanvasModelMemo, rollupsFor } from '../layout/index';
 import { searchEvents } from '../harness/index';
 import { createRunStore } from '../store/index';
 import { median, parseSizes } from './ui-figures';
@@ -31,17 +31,19 @@ async function main() {
     store.getState().receiveMany(events);
     store.getState().flush();
     const measure = (next: (seq: number) => number) => {
+      // the page's memo: a step that changes no shape keeps its placement
+      const memo = createCanvasModelMemo();
       const times = Object.fromEntries(PARTS.map((p) => [p, [] as number[]])) as Record<Part, number[]>;
       let seq = Math.floor(events.length / 2);
       for (let i = 0; i < STEPS; i++) {
         seq = next(seq);
         timed(times, 'seek', () => store.getState().seek(seq));
         const s = store.getState();
-        let elements: ReturnType<typeof buildCanvasElements> | null = null;
+        let model: CanvasModel | null = null;
         timed(times, 'layout', () => {
-          elements = buildCanvasElements(s.tree, canvasViewOf(s, null, { orientation: 'tb', mode: 'tree' }));
+          model = memo(s.tree, s.version, canvasViewOf(s, null, { orientation: 'tb', mode: 'tree' }));
         });
-        const built = elements as unknown as ReturnType<typeof buildCanvasElements>;
+        const built = model as unknown as CanvasModel;
         timed(times, 'flow elements', () => built.nodes);
         timed(times, 'scene', () => built.scene);
         timed(times, 'rollups', () => rollupsFor(s.tree));

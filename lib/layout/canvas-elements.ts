@@ -12,7 +12,15 @@ import type { Edge } from '@xyflow/react';
 import { pathTo, type ThoughtTree } from '../engine/index';
 import type { RunFlowNode } from './flow-types';
 import { displayStatus, scoreFigure } from './node-status';
-import { CARD_HEIGHT, CARD_WIDTH, placeLayers, placeTree, type LayerItem, type Orientation } from './place';
+import {
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  placeLayers,
+  placeTree,
+  type LayerItem,
+  type Orientation,
+  type TreePlacer,
+} from './place';
 import { buildScene, type Scene } from './scene';
 import type { Position } from './tidy';
 import { focusNodes, visibleTree } from './visible-tree';
@@ -59,7 +67,11 @@ export function statusMix(tree: ThoughtTree, roots: readonly string[]): string {
     .join(',');
 }
 
-export function buildCanvasElements(tree: ThoughtTree, view: CanvasView): CanvasElements {
+export function buildCanvasElements(
+  tree: ThoughtTree,
+  view: CanvasView,
+  place: TreePlacer = placeTree,
+): CanvasElements {
   const { selectedNodeId, bestNodeId, orientation } = view;
   const visible = visibleTree(tree, {
     foldDeadEnds: view.foldDeadEnds,
@@ -91,7 +103,7 @@ export function buildCanvasElements(tree: ThoughtTree, view: CanvasView): Canvas
     }
     positions = placeLayers(layerItems, orientation).positions;
   } else {
-    positions = placeTree(visible.childIds, visible.rootId, orientation).positions;
+    positions = place(visible.childIds, visible.rootId, orientation).positions;
   }
   for (const id of positions.keys()) {
     const item = visible.items.get(id);

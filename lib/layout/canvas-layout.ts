@@ -9,7 +9,7 @@
  */
 import type { ThoughtTree } from '../engine/index';
 import { buildCanvasElements, type CanvasElements, type CanvasView } from './canvas-elements';
-import { CARD_HEIGHT, CARD_WIDTH, type Orientation } from './place';
+import { CARD_HEIGHT, CARD_WIDTH, createTreePlacer, type Orientation } from './place';
 import type { Position } from './tidy';
 
 /** Trees up to this many nodes show everything unless asked to collapse; bigger ones start focused. */
@@ -88,11 +88,13 @@ export type CanvasModelMemo = (tree: ThoughtTree, version: number, view: CanvasV
  */
 export function createCanvasModelMemo(build: typeof buildCanvasElements = buildCanvasElements): CanvasModelMemo {
   let last: { tree: ThoughtTree; version: number; view: CanvasView; model: CanvasModel } | null = null;
+  // a step that changes statuses but not the shape shown keeps its placement (place.ts)
+  const place = createTreePlacer();
   return (tree, version, view) => {
     if (last && last.tree === tree && last.version === version && VIEW_KEYS.every((k) => last!.view[k] === view[k])) {
       return last.model;
     }
-    const elements = build(tree, view);
+    const elements = build(tree, view, place);
     const layout: CanvasLayout = {
       positions: elements.positions,
       itemOf: elements.itemOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_HEIGHT, CARD_WIDTH, placeLayers, placeTree } from './place';
+import { CARD_HEIGHT, CARD_WIDTH, createTreePlacer, placeLayers, placeTree } from './place';
 
 const spec = { r: ['a', 'b'], a: ['a1', 'a2'], b: [], a1: [], a2: [] };
 
@@ -78,5 +78,30 @@ describe('placeLayers', () => {
     expect(a.every((p) => p.x > best.x || p.y >= best.y)).toBe(true);
     const rightmostA = Math.max(...a.map((p) => p.x));
     for (let i = 0; i < 10; i++) expect(positions.get(`b${i}`)?.x).toBeGreaterThan(rightmostA + CARD_WIDTH - 1);
+  });
+});
+
+describe('createTreePlacer', () => {
+  const copy = (s: Record<string, string[]>) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, [...v]]));
+
+  it('gives back the last placement for the same shape built anew, and the same positions as placeTree', () => {
+    const place = createTreePlacer();
+    const first = place(copy(spec), 'r', 'tb');
+    expect(first.positions).toEqual(placeTree(spec, 'r', 'tb').positions);
+    expect(place(copy(spec), 'r', 'tb')).toBe(first);
+  });
+
+  it('places anew when a child is added, moved or taken away, or the root or orientation changes', () => {
+    const place = createTreePlacer();
+    const first = place(copy(spec), 'r', 'tb');
+    const added = place({ ...copy(spec), b: ['b1'], b1: [] }, 'r', 'tb');
+    expect(added).not.toBe(first);
+    expect(added.positions.has('b1')).toBe(true);
+    const reordered = place({ ...copy(spec), b: ['b1'], b1: [], a: ['a2', 'a1'] }, 'r', 'tb');
+    expect(reordered.positions.get('a2')?.x).toBeLessThan(reordered.positions.get('a1')?.x as number);
+    const fewer = place(copy(spec), 'r', 'tb');
+    expect(fewer.positions.has('b1')).toBe(false);
+    expect(place(copy(spec), 'r', 'lr')).not.toBe(fewer);
+    expect(place({ a: ['a1', 'a2'], a1: [], a2: [] }, 'a', 'lr').positions.has('r')).toBe(false);
   });
 });

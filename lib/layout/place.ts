@@ -63,6 +63,43 @@ export function placeTree(
   return { positions, bounds: boundsOf(positions) };
 }
 
+export type TreePlacer = typeof placeTree;
+
+/**
+ * placeTree with a memory of its last call: the same shape (root, orientation, and every item's children in the
+ * same order, compared id by id) gives back the same placement. Between neighbouring steps of a run most events
+ * change a node's status, not the shape the canvas shows (21 of 30 steps at 100k events: bench:views), and the tidy
+ * layout of ~7k items is ~10 ms; the comparison is a walk over the children lists. One per canvas (its model memo).
+ */
+export function createTreePlacer(): TreePlacer {
+  let last: { childIds: Readonly<Record<string, readonly string[]>>; rootId: string; orientation: Orientation; placement: Placement } | null =
+    null;
+  return (childIds, rootId, orientation) => {
+    if (last && last.rootId === rootId && last.orientation === orientation && sameChildren(last.childIds, childIds)) {
+      return last.placement;
+    }
+    const placement = placeTree(childIds, rootId, orientation);
+    last = { childIds, rootId, orientation, placement };
+    return placement;
+  };
+}
+
+function sameChildren(
+  a: Readonly<Record<string, readonly string[]>>,
+  b: Readonly<Record<string, readonly string[]>>,
+): boolean {
+  if (a === b) return true;
+  let count = 0;
+  for (const id in a) {
+    const x = a[id] as readonly string[];
+    const y = b[id];
+    if (!y || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    count++;
+  }
+  return count === Object.keys(b).length;
+}
+
 export interface LayerItem {
   id: string;
   depth: number;
