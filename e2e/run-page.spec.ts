@@ -12,11 +12,11 @@ import { demoRunId, mutate, ndjson, query, E2E_BASE } from './api';
 
 const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id="${nodeId}"]`);
 
-/** Holds every history request (run.events) until release(): the page then shows a run whose history is loading. */
+/** Holds every history request (run.history) until release(): the page then shows a run whose history is loading. */
 async function holdHistory(page: Page) {
   const held: Route[] = [];
   let open = false;
-  await page.route(/\/api\/trpc\/[^?]*run\.events/, (route) => {
+  await page.route(/\/api\/trpc\/[^?]*run\.history/, (route) => {
     if (open) void route.continue();
     else held.push(route);
   });

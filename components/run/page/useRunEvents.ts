@@ -3,8 +3,9 @@
 // snapshot, not the log), so a long run is drawn and usable at once; the live subscription (SSE) follows from its
 // seq, resuming from the last one received on reconnect, and brings the running run's calls in flight between the
 // events (a transient figure, into the store's callsInFlight; never folded). The history from seq 1 is paged in
-// behind (run.events, light: model calls without their prompts) for time travel, the timeline and the event log:
-// one query per page, keyed by where the store's history reaches (eventCount), so folding a page asks for the next;
+// behind (run.history: the light log, model calls without their prompts, as JSON text) for time travel, the
+// timeline and the event log: one query per page, keyed by where the store's history reaches (eventCount), so
+// folding a page asks for the next, which has been fetched meanwhile;
 // it changes the store's history, not the tree on screen. React Query retries a history page while it may succeed later
 // (lib/store/run-stream.ts; a failed snapshot is not retried: the stream then starts from seq 1),
 // cancels what the page no longer needs, and never asks twice for what it has (the log does not change).
@@ -16,7 +17,7 @@
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useState } from 'react';
-import type { ThoughtTree } from '@/lib/engine/index';
+import type { ExplorationEvent, ThoughtTree } from '@/lib/engine/index';
 import { connectionState, nextHistoryPage, retryDelayMs, retryUnlessRefused, type RunStore } from '@/lib/store/index';
 import { useTRPC, useTRPCClient } from '@/lib/trpc/index';
 import { useRunStore, useRunStoreApi } from './RunStoreContext';
@@ -61,14 +62,26 @@ export function useRunEvents(runId: string) {
   const historyAt = useRunStore((s) => (snapshotSeq !== null && s.eventCount < snapshotSeq ? s.eventCount : null));
   const page = historyAt !== null && snapshotSeq !== null ? nextHistoryPage(historyAt, snapshotSeq) : null;
   const pageInput = page && { id: runId, ...page, light: true };
+  // the page after the one asked for is fetched while this one is parsed and folded (the log does not change, and
+  // a full page ends where the next starts): the server and the network work while the browser folds
+  const [ahead] = useState(() => new Map<number, Promise<{ json: string }>>());
   useQuery({
     ...LOG_QUERY,
     // folded pages are in the store: nothing to keep once the next page is asked for
     gcTime: 0,
-    queryKey: [...trpc.run.events.queryKey(pageInput ?? { id: runId }), { store: storeKey }],
+    queryKey: [...trpc.run.history.queryKey(pageInput ?? { id: runId }), { store: storeKey }],
     queryFn: pageInput
       ? async ({ signal }) => {
-          const { events } = await client.run.events.query(pageInput, { signal });
+          const fetched = ahead.get(pageInput.afterSeq) ?? client.run.history.query(pageInput, { signal });
+          ahead.delete(pageInput.afterSeq);
+          const next = pageInput.afterSeq + pageInput.limit;
+          if (next < pageInput.untilSeq && !ahead.has(next)) {
+            const prefetch = client.run.history.query({ ...pageInput, afterSeq: next });
+            prefetch.catch(() => ahead.delete(next)); // asked again, with retries, when its turn comes
+            ahead.set(next, prefetch);
+          }
+          const { json } = await fetched;
+          const events = JSON.parse(json) as ExplorationEvent[];
           store.getState().receiveMany(events);
           store.getState().flush();
           return events.length;

@@ -14,6 +14,7 @@ export {
   EVENTS_CHANNEL,
   type EventsNotice,
   getEvent,
+  lightEventsText,
   listEvents,
   type ListEventsOptions,
   parseEventsNotice,

@@ -145,6 +145,8 @@ describe.each(BACKENDS)('team mode (%s)', (backend) => {
       expect((await h.run.byId({ id })).id).toBe(id);
       expect(await codeOf(h.run.byId({ id: otherRun }))).toBe('FORBIDDEN');
       expect(await codeOf(h.run.events({ id: otherRun }))).toBe('FORBIDDEN');
+      expect(await codeOf(h.run.history({ id: otherRun }))).toBe('FORBIDDEN');
+      expect(JSON.parse((await h.run.history({ id })).json).length).toBeGreaterThan(0);
       expect(await codeOf(h.run.list({}))).toBe('FORBIDDEN');
       expect(await codeOf(h.run.pause({ id }))).toBe('FORBIDDEN');
       expect(await codeOf(h.run.fork({ runId: id, nodeId: 'n1' }))).toBe('FORBIDDEN');

@@ -14,7 +14,7 @@ import { callerOf, checkResumeAllowed } from '../../runs/policy';
 import { steer } from '../steer';
 import { NotFoundError } from '../../core/errors';
 import { streamRunItems } from '../../streaming/event-stream';
-import { getEvent, listEvents, withoutPrompt } from '../../run-log/index';
+import { getEvent, lightEventsText, listEvents, withoutPrompt } from '../../run-log/index';
 import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
 import { latestTreeText } from '../../run-log/index';
 import { listProcedure, memberProcedure, signedInProcedure, router } from '../trpc';
@@ -23,6 +23,7 @@ import {
   configInput,
   createRunInput,
   eventsRangeInput,
+  historyPageInput,
   listRunsInput,
   runFilterInput,
   runIdInput,
@@ -120,6 +121,21 @@ export const runRouter = router({
       light: input.light || !canOnRun(ctx.who, 'readPrompts', run),
     });
     return { events, lastSeq: run.lastSeq };
+  }),
+
+  /**
+   * The run page's history, a page at a time: the light log (model calls without their prompts, whoever asks) as the
+   * JSON text of an ExplorationEvent array, parsed by the caller. As the snapshot's tree, a big page is sent as
+   * written rather than walked by the transformer on both ends (lib/server/run-log/events.ts: lightEventsText).
+   */
+  history: signedInProcedure.input(historyPageInput).query(async ({ ctx, input }) => {
+    const run = await runFor(ctx, input.id, 'read');
+    const page = await lightEventsText(ctx.prisma, input.id, {
+      afterSeq: input.afterSeq,
+      untilSeq: input.untilSeq,
+      limit: input.limit,
+    });
+    return { ...page, lastSeq: run.lastSeq };
   }),
 
   /** One event whole: the inspector fetches a model call's prompt when someone opens it (history is light). */
