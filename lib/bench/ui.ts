@@ -175,7 +175,8 @@ interface PageBench {
     drawn: number | null;
   } | null;
   /** Event Timing entries of 16 ms or more (the browser's input-to-next-paint, what INP is made of). */
-  slowEvents: { start: number; duration: number }[];
+  /** Event Timing entries of 16 ms or more: when, how long to the next paint, when its handlers started and ended. */
+  slowEvents: { start: number; duration: number; processingStart: number; processingEnd: number }[];
 }
 
 declare global {
@@ -218,7 +219,13 @@ function installPageBench(config: PageBenchConfig) {
   try {
     // 16 ms is the lowest threshold Event Timing allows: an input with no entry was painted within 16 ms
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) b.slowEvents.push({ start: e.startTime, duration: e.duration });
+      for (const e of list.getEntries() as PerformanceEventTiming[])
+        b.slowEvents.push({
+          start: e.startTime,
+          duration: e.duration,
+          processingStart: e.processingStart,
+          processingEnd: e.processingEnd,
+        });
     }).observe({ type: 'event', buffered: true, durationThreshold: 16 } as PerformanceObserverInit);
   } catch {
     // no event timing
@@ -695,6 +702,11 @@ interface Seeks {
   drawn: number[];
   /** Input -> next paint per Event Timing (its entries are 16 ms or more: an input without one counts as 8). */
   nextPaint: number[];
+  /**
+   * Of the seeks whose next paint took 16 ms or more, where the time went: the input waiting for the main thread,
+   * its handlers running (React's synchronous render and commit of the seek), and from their end to the paint.
+   */
+  split: { waited: number; handlers: number; toPaint: number }[];
   /** Seeks that did not show their step within SEEK_TIMEOUT_MS, or clicks that moved nothing. */
   failed: number;
   skipped: number;
@@ -706,7 +718,7 @@ interface Seeks {
  * timeStamp to the second animation frame after the timeline shows the step the slider got, within SEEK_BUDGET_MS.
  */
 async function timedSeeks(page: Page, count: number, act: (i: number) => Promise<void>): Promise<Seeks> {
-  const result: Seeks = { times: [], drawn: [], nextPaint: [], failed: 0, skipped: 0, note: null };
+  const result: Seeks = { times: [], drawn: [], nextPaint: [], split: [], failed: 0, skipped: 0, note: null };
   const t0 = Date.now();
   for (let i = 0; i < count; i++) {
     if (Date.now() - t0 > SEEK_BUDGET_MS) {
@@ -737,13 +749,20 @@ async function timedSeeks(page: Page, count: number, act: (i: number) => Promise
       const { seek, slow } = await page.evaluate(() => {
         const seek = window.__bench.seek;
         const start = seek?.start ?? NaN;
-        const slow = window.__bench.slowEvents.filter((e) => Math.abs(e.start - start) < 1).map((e) => e.duration);
+        const slow = window.__bench.slowEvents.filter((e) => Math.abs(e.start - start) < 1);
         return { seek, slow };
       });
       if (seek && seek.end !== null && seek.drawn !== null && Number.isFinite(seek.start)) {
         result.times.push(seek.end - seek.start);
         result.drawn.push(seek.drawn - seek.start);
-        result.nextPaint.push(slow.length ? Math.max(...slow) : 8);
+        result.nextPaint.push(slow.length ? Math.max(...slow.map((e) => e.duration)) : 8);
+        if (slow.length) {
+          const first = Math.min(...slow.map((e) => e.processingStart));
+          const last = Math.max(...slow.map((e) => e.processingEnd));
+          const painted = Math.max(...slow.map((e) => e.start + e.duration));
+          const handlers = slow.reduce((sum, e) => sum + (e.processingEnd - e.processingStart), 0);
+          result.split.push({ waited: first - seek.start, handlers, toPaint: painted - last });
+        }
       } else result.failed++;
     } catch {
       result.failed++;
@@ -788,7 +807,7 @@ async function jumpAround(page: Page): Promise<Seeks> {
     .first()
     .boundingBox()
     .catch(() => null);
-  if (!box) return { times: [], drawn: [], nextPaint: [], failed: 0, skipped: SEEKS, note: 'no scrubber on the page' };
+  if (!box) return { times: [], drawn: [], nextPaint: [], split: [], failed: 0, skipped: SEEKS, note: 'no scrubber on the page' };
   const cdp = await page.context().newCDPSession(page);
   const fractions = seekFractions(SEEKS);
   const result = await timedSeeks(page, fractions.length, async (i) => {
@@ -825,6 +844,7 @@ async function stepAround(page: Page): Promise<Seeks> {
       times: [],
       drawn: [],
       nextPaint: [],
+      split: [],
       failed: 0,
       skipped: NEIGHBOUR_SEEKS,
       note: 'no scrubber on the page',
@@ -1035,8 +1055,14 @@ async function measureSize(
           const spread = (xs: number[]) =>
             `median ${ms(median(xs))}, p95 ${ms(percentile(ascending(xs), 95))}, max ${ms(xs.length ? Math.max(...xs) : NaN)}`;
           progress(
-            `${size.label}: ${seeks.times.length} ${what}: input -> next paint (Event Timing) ${spread(seeks.nextPaint)}; ` +
-              `-> the timeline's step painted ${spread(seeks.times)}; -> the canvas drew it ${spread(seeks.drawn)}` +
+            `${size.label}: ${seeks.times.length} ${what}: input -> next paint (Event Timing) ${spread(seeks.nextPaint)}` +
+              (seeks.split.length
+                ? ` (the ${seeks.split.length} of 16 ms or more, medians: waited for the main thread ` +
+                  `${ms1(median(seeks.split.map((x) => x.waited)))} ms, handlers ` +
+                  `${ms1(median(seeks.split.map((x) => x.handlers)))} ms, then to the paint ` +
+                  `${ms1(median(seeks.split.map((x) => x.toPaint)))} ms)`
+                : '') +
+              `; -> the timeline's step painted ${spread(seeks.times)}; -> the canvas drew it ${spread(seeks.drawn)}` +
               (seeks.failed ? `; ${seeks.failed} never showed their step` : '') +
               (seeks.note ? `; ${seeks.note}` : ''),
           );

@@ -2,10 +2,12 @@
 // The run page's right-hand drawer: three tabs (Inspector, Events, Breakpoints) over one panel, collapsible to a thin rail that
 // keeps the tabs in reach, and resizable by dragging its left edge (or with the arrow keys on that edge). Where the
 // window is wide it docks beside the canvas; where it is narrow it overlays the canvas instead of squeezing it.
-// Both panels stay mounted while hidden, so the log keeps its filters and scroll and the inspector its open calls.
+// The panels stay mounted while hidden, so the log keeps its filters and the inspector its open calls; the hidden
+// log (in React's Activity) catches up with the step on screen when it is shown.
 // The drawer never opens or switches tabs by itself (selecting a node does not): only the person moves it.
 // Not responsible for what the panels show (inspector/, event-log/) nor for remembering its state (useRunDrawer).
 import {
+  Activity,
   useRef,
   type CSSProperties,
   type KeyboardEvent,
@@ -98,7 +100,15 @@ export function RunDrawer({
             hidden={!open || t.tab !== tab}
             tabIndex={-1}
           >
-            {t.tab === 'inspector' ? inspector : t.tab === 'events' ? events : breakpoints}
+            {t.tab === 'inspector' ? (
+              inspector
+            ) : t.tab === 'events' ? (
+              // the log hidden keeps its filters but does not follow every step (each scrolls it, a forced layout):
+              // it catches up when shown
+              <Activity mode={open && t.tab === tab ? 'visible' : 'hidden'}>{events}</Activity>
+            ) : (
+              breakpoints
+            )}
           </div>
         ))}
       </div>
