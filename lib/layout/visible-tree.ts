@@ -181,27 +181,31 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
     if (!node) return;
     items.set(id, { kind: 'node', id, nodeId: id });
     const kids: string[] = [];
-    const dead: string[] = [];
-    const more: string[] = [];
-    const pruned: string[] = [];
-    const collapse = keep !== null && !open.has(summaryId(id));
+    // run for every node of the tree on every step: the fold ids are built (and looked up) only for a node that has
+    // something to fold, and the lists only for what it has
+    let dead: string[] | null = null;
+    let more: string[] | null = null;
+    let pruned: string[] | null = null;
+    let collapse: boolean | null = keep === null ? false : null;
+    let deadOpen: boolean | null = null;
     for (const childId of node.childIds) {
       const child = tree.nodes[childId];
       if (!child) continue;
-      if (isSearchPrunedTop(child, node)) pruned.push(childId);
-      else if (options.foldDeadEnds && isDead(child) && !open.has(deadFoldId(id))) dead.push(childId);
-      else if (collapse && !keep.has(childId)) more.push(childId);
+      if (isSearchPrunedTop(child, node)) (pruned ??= []).push(childId);
+      else if (options.foldDeadEnds && isDead(child) && !(deadOpen ??= open.has(deadFoldId(id))))
+        (dead ??= []).push(childId);
+      else if (keep !== null && !keep.has(childId) && (collapse ??= !open.has(summaryId(id)))) (more ??= []).push(childId);
       else kids.push(childId);
     }
     for (const childId of kids) visit(childId);
-    if (more.length > 0) {
+    if (more !== null) {
       const itemId = summaryId(id);
       const { count, best, bestScore } = summarize(tree, more);
       items.set(itemId, { kind: 'summary', id: itemId, parentId: id, nodeIds: more, hidden: count, best, bestScore });
       kids.push(itemId);
       childIds[itemId] = [];
     }
-    if (dead.length > 0) {
+    if (dead !== null) {
       const foldId = deadFoldId(id);
       const hidden = dead.reduce((sum, d) => sum + countSubtree(tree, d), 0);
       items.set(foldId, { kind: 'dead-fold', id: foldId, parentId: id, nodeIds: dead, hidden });
@@ -210,8 +214,13 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
     }
     // what was pruned by rule (the engine's threshold, or the search's own): shown with showDropped, folded until
     // opened; the selection inside it is shown whatever the toggle says
-    const dropFold = droppedFoldId(id);
     const candidates = options.showDropped ? node.dropped.length : 0;
+    if (pruned === null && candidates === 0) {
+      childIds[id] = kids;
+      return;
+    }
+    pruned ??= [];
+    const dropFold = droppedFoldId(id);
     if (open.has(dropFold) && (options.showDropped || revealed.has(dropFold))) {
       for (const childId of pruned) {
         kids.push(childId);
