@@ -8,16 +8,23 @@
  * animation-frame loop in the page records the frame times and counts the steps drawn: distinct steps the timeline
  * showed, and distinct steps the canvas drew (its data-drawn-seq), per second (the player passes over steps it has no
  * time to draw, so the run's time alone says nothing of how many were seen).
- * The production server runs on BENCH_PLAYBACK_PORT (3610) with its own temp database.
+ * BENCH_PLAYBACK_PASSES=event-10,step-2 plays only those passes (unit-speed).
+ * The production server runs on BENCH_PLAYBACK_PORT (3610) with its own temp database. BENCH_PLAYBACK_PROFILE=<dir>
+ * records each pass under a Chromium trace and a V8 CPU profile of the page, writes them there and prints where the
+ * time went.
  * Not a test; builds the app first if there is no build.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { summariseCpuProfile, summariseTrace, TRACE_CATEGORIES } from './ui-profile';
 import { frameStats } from './ui-figures';
 import { CHROMIUM_ARGS, ensureBuild, findChromium, recordRun, startBenchServer } from '../harness/index';
 
 const PORT = Number(process.env.BENCH_PLAYBACK_PORT ?? 3610);
 const EVENTS = Number(process.env.BENCH_PLAYBACK_EVENTS ?? 30_000);
 const BUDGET_MS = Number(process.env.BENCH_PLAYBACK_BUDGET_S ?? 180) * 1000;
+const PROFILE_DIR = process.env.BENCH_PLAYBACK_PROFILE ? path.resolve(process.env.BENCH_PLAYBACK_PROFILE) : null;
 const PASSES: { unit: 'step' | 'event'; speed: string }[] = [
   { unit: 'step', speed: '10' },
   { unit: 'step', speed: '2' },
@@ -42,22 +49,42 @@ async function main() {
       .filter({ hasText: `${run.events} / ${run.events}` })
       .waitFor();
     await page.getByTestId('timeline-loading').waitFor({ state: 'detached', timeout: 120_000 });
-    for (const pass of PASSES) {
+    // BENCH_PLAYBACK_PASSES=event-10,step-2: only those (unit-speed)
+    const only = process.env.BENCH_PLAYBACK_PASSES?.split(',').map((p) => p.trim());
+    for (const pass of PASSES.filter((p) => !only || only.includes(`${p.unit}-${p.speed}`))) {
       await page.getByTestId('play-unit').selectOption(pass.unit);
       await page.getByLabel('Playback speed').selectOption(pass.speed);
       await page.getByTestId('scrubber').fill('0');
       await page.getByTestId('timeline-position').filter({ hasText: 'step 0 /' }).waitFor();
+      const cdp = PROFILE_DIR ? await page.context().newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+        await cdp.send('Profiler.start');
+      }
       const t0 = performance.now();
       await page.evaluate(() => window.__play.start());
       await page.getByTestId('timeline-play').click();
+      // the end as the page's own frame loop sees it, asked twice a second: Playwright's waitFor polls the DOM every
+      // frame, and on a page of 5k nodes that was a third of each frame's time taken from the page being measured
       const ended = await page
-        .getByTestId('timeline-play')
-        .filter({ hasText: '▶ play' })
-        .waitFor({ timeout: BUDGET_MS })
+        .waitForFunction(() => window.__play.ended(), null, { timeout: BUDGET_MS, polling: 500 })
         .then(() => true)
         .catch(() => false);
       const seconds = (performance.now() - t0) / 1000;
       const played = await page.evaluate(() => window.__play.stop());
+      if (cdp && PROFILE_DIR) {
+        const { profile } = await cdp.send('Profiler.stop');
+        const trace = await browser.stopTracing();
+        await cdp.detach();
+        mkdirSync(PROFILE_DIR, { recursive: true });
+        const name = `playback-${pass.unit}-${pass.speed}x`;
+        writeFileSync(path.join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+        writeFileSync(path.join(PROFILE_DIR, `${name}.trace.json`), trace);
+        summariseTrace(trace, played.seconds * 1000, `${name}.trace.json`);
+        summariseCpuProfile(profile, `${name}.cpuprofile`);
+      }
       const frames = frameStats(played.frames);
       const drawn =
         `; steps drawn: ${(played.shown / played.seconds).toFixed(0)}/s by the timeline, ` +
@@ -82,7 +109,12 @@ async function main() {
 
 declare global {
   interface Window {
-    __play: { start: () => void; stop: () => { frames: number[]; shown: number; drawn: number; seconds: number } };
+    __play: {
+      start: () => void;
+      /** The play button says play again (the end, or a pause). */
+      ended: () => boolean;
+      stop: () => { frames: number[]; shown: number; drawn: number; seconds: number };
+    };
   }
 }
 
@@ -94,6 +126,9 @@ function installPlayRecorder() {
   let frames: number[] = [];
   let shown = new Set<string>();
   let drawn = new Set<string>();
+  // seen playing since start(), and stopped since
+  let seenPlaying = false;
+  let stopped = false;
   const tick = (t: number) => {
     if (recording) {
       if (last) frames.push(t - last);
@@ -102,6 +137,9 @@ function installPlayRecorder() {
       if (position) shown.add(position);
       const seq = (document.querySelector('.react-flow') as HTMLElement | null)?.dataset.drawnSeq;
       if (seq) drawn.add(seq);
+      const playing = document.querySelector('[data-testid="timeline-play"]')?.textContent !== '▶ play';
+      if (playing) seenPlaying = true;
+      else if (seenPlaying) stopped = true;
     }
     requestAnimationFrame(tick);
   };
@@ -114,7 +152,10 @@ function installPlayRecorder() {
       frames = [];
       shown = new Set();
       drawn = new Set();
+      seenPlaying = false;
+      stopped = false;
     },
+    ended: () => stopped,
     stop: () => {
       recording = false;
       return { frames, shown: shown.size, drawn: drawn.size, seconds: (performance.now() - since) / 1000 };

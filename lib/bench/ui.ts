@@ -476,6 +476,8 @@ interface Load {
   firstPaintBy: string;
   usable: number | null;
   history: number | null;
+  /** Navigation -> the first node painted, the history complete, and no long task for SETTLE_QUIET_MS after. */
+  settled: number | null;
   /** When the page was given up on (timeout or stalled), else null. */
   gaveUp: string | null;
   nodesOnPage: number;
@@ -485,7 +487,13 @@ interface Load {
   heapAfterGc: number;
 }
 
-/** Waits until the page is usable and its history complete, stalls for STALL_MS, or `timeoutMs` passes. */
+/** A page is settled once this long has passed with no long task (issue 32's "open" figure). */
+const SETTLE_QUIET_MS = 3_000;
+
+/**
+ * Waits until the page is usable and its history complete, stalls for STALL_MS, or `timeoutMs` passes; then until
+ * it has settled (no long task for SETTLE_QUIET_MS).
+ */
 async function waitLoaded(page: Page, timeoutMs: number): Promise<Load> {
   let gaveUp: string | null = null;
   try {
@@ -522,6 +530,21 @@ async function waitLoaded(page: Page, timeoutMs: number): Promise<Load> {
   // a page too busy to answer the poll may have become usable meanwhile: that is its figure
   if (state.usable !== null) gaveUp = null;
   else if (!gaveUp) gaveUp = `stalled: nothing changed for ${STALL_MS / 1000} s`;
+  // settled, as the issue that asked for it counts: the first node painted and the history complete, and then no
+  // long task for SETTLE_QUIET_MS; the figure is when that quiet began (bounded: a page that never settles says so)
+  const settled = await page
+    .waitForFunction(
+      (quiet) => {
+        const b = window.__bench;
+        if (b.firstPaint === null || b.history === null) return null;
+        const from = Math.max(b.firstPaint, b.history, ...b.longTasks.map((t) => t.start + t.duration));
+        return performance.now() - from >= quiet ? from : null;
+      },
+      SETTLE_QUIET_MS,
+      { timeout: SETTLE_QUIET_MS + 20_000, polling: 250 },
+    )
+    .then((handle) => handle.jsonValue() as Promise<number>)
+    .catch(() => null);
   // a page still loading its history is usable already: stop watching so the frames measured next are clean
   await page.evaluate(() => (window.__bench.watchLoad = false));
   const cdp = await page.context().newCDPSession(page);
@@ -529,7 +552,7 @@ async function waitLoaded(page: Page, timeoutMs: number): Promise<Load> {
   await cdp.send('HeapProfiler.collectGarbage');
   const after = await cdp.send('Runtime.getHeapUsage');
   await cdp.detach();
-  return { ...state, gaveUp, heapUsed: usedSize, heapAfterGc: after.usedSize };
+  return { ...state, settled, gaveUp, heapUsed: usedSize, heapAfterGc: after.usedSize };
 }
 
 /** A point over the bare pane (no card, edge or control on top) near the middle of the canvas. */
@@ -997,7 +1020,8 @@ async function measureSize(
     loads.push(load);
     progress(
       `${size.label}: load ${i + 1}: first node painted ${ms(load.firstPaint)} (${load.firstPaintBy}), usable ` +
-        `${ms(load.usable ?? NaN)}, history complete ${ms(load.history ?? NaN)}, ${load.nodesOnPage} cards in the ` +
+        `${ms(load.usable ?? NaN)}, history complete ${ms(load.history ?? NaN)}, settled ${ms(load.settled ?? NaN)}, ` +
+        `${load.nodesOnPage} cards in the ` +
         `page, longest task ${ms(load.longestTask)}, heap ${mb(load.heapUsed)} (${mb(load.heapAfterGc)} after GC)` +
         (load.gaveUp ? `; ${load.gaveUp}` : ''),
     );
@@ -1220,6 +1244,19 @@ function printTable(all: SizeFigures[], live: { stats: FrameStats; rate: number;
   row(
     'load: nav -> history complete (median, n)',
     all.map((f) => loadFigure(f, (l) => l.history)),
+  );
+  row(
+    'load: settled (no long task for 3 s after; median, n)',
+    all.map((f) => loadFigure(f, (l) => l.settled)),
+  );
+  const settledOf = (f: SizeFigures | undefined) =>
+    median((f?.loads ?? []).map((l) => l.settled ?? NaN).filter(Number.isFinite));
+  row(
+    `load: settled vs ${all[0]?.size.label ?? '-'} (target <= 1.5)`,
+    all.map((f) => {
+      const r = ratio(settledOf(f), settledOf(all[0]));
+      return Number.isFinite(r) ? `${r.toFixed(2)}x` : '-';
+    }),
   );
   row(
     'load: longest task (median)',
