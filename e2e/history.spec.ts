@@ -31,6 +31,10 @@ test('a run is drawn from its latest tree while its history is held back, and a 
   await expect(page.getByTestId('timeline-position')).toContainText('step 40 /');
   await expect(page.getByTestId('timeline-loading')).toHaveCount(0);
   await expect(page.getByTestId('event-log-loading')).toHaveCount(0);
+  // the log, open since before its rows arrived, is at the link's step
+  const current = page.locator('[data-testid=event-row][data-current]');
+  await expect(current).toHaveAttribute('data-seq', '40');
+  await expect(current).toBeInViewport();
   await expect(page).toHaveURL(/step=40/);
   await expect(page).toHaveURL(/node=n2/);
 });

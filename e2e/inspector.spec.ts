@@ -74,6 +74,22 @@ test('a row of the event log selects its node', async ({ page }) => {
   await expect(page.getByTestId('inspector-outcome')).toContainText('verified');
 });
 
+test('the event log, shown after steps taken while it was hidden, is at the step on screen', async ({ page }) => {
+  await page.goto(`/runs/${await demoRunId(E2E_BASE)}?step=60`);
+  await expect(page.getByTestId('timeline-position')).toContainText('step 60 /');
+  await page.getByTestId('drawer-tab-events').click();
+  const current = page.locator('[data-testid=event-row][data-current]');
+  await expect(current).toHaveAttribute('data-seq', '60');
+  await expect(current).toBeInViewport();
+  await page.getByTestId('drawer-tab-inspector').click();
+  await page.getByTestId('scrubber').focus();
+  for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('timeline-position')).toContainText('step 90 /');
+  await page.getByTestId('drawer-tab-events').click();
+  await expect(current).toHaveAttribute('data-seq', '90');
+  await expect(current).toBeInViewport();
+});
+
 test('the event log filters by type, kind and node', async ({ page }) => {
   await openDemoRun(page);
   await page.getByTestId('drawer-tab-events').click();

@@ -297,18 +297,21 @@ function EventRows({
     if (el && following) el.scrollTop = total; // the browser clamps it; reading scrollHeight would force layout
   }, [following, total, height]);
 
-  // Time travel: the row of the step on screen is scrolled into the middle of the list.
+  // Time travel: the row of the step on screen is scrolled into the middle of the list. Keyed by that row, not the
+  // step: a link's step is shown before the history has its row (the log then follows it as its rows arrive), and a
+  // new live event moves no row that exists
   const viewSeq = useRunStore((s) => s.viewSeq);
+  const stepRow = viewSeq === null || count === 0 ? null : Math.min(firstRowFrom(events, count, viewSeq), count - 1);
   useLayoutEffect(() => {
     const el = ref.current;
-    if (!el || viewSeq === null) return;
-    const index = Math.min(firstRowFrom(events, count, viewSeq), count - 1);
-    const target = Math.max(0, index * ROW_HEIGHT - height / 2);
+    if (!el || stepRow === null) return;
+    // the size from state; before the first resize report (a log first shown) from the box, once
+    const target = Math.max(0, stepRow * ROW_HEIGHT - (height || el.clientHeight) / 2);
     setFollowing(false);
     el.scrollTop = target;
     setScrollTop(target);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new step (or filter) scrolls, not a new event
-  }, [viewSeq, events]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new step's row (or filter) scrolls, not a resize
+  }, [stepRow, events]);
 
   const top = following ? Math.max(0, total - height) : scrollTop;
   const { start, end } = visibleRows(top, height, ROW_HEIGHT, count);
