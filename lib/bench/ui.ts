@@ -111,12 +111,17 @@ const SEEK_TIMEOUT_MS = 30_000;
 const BARE_LOAD_TIMEOUT_MS = 90_000;
 const LIVE_MS = 5_000;
 const LIVE_TARGET_NODES_PER_S = 50;
+/** The large live pass (BENCH_UI_PASSES=live-large): a run grown to this many nodes, then watched adding ~100/s. */
+const LIVE_LARGE_NODES = Number(process.env.BENCH_UI_LIVE_LARGE_NODES ?? 16_000);
+const LIVE_LARGE_NODES_PER_S = 100;
+const LIVE_LARGE_GROW_MS = Number(process.env.BENCH_UI_LIVE_LARGE_GROW_S ?? 300) * 1000;
 /** React Flow's wheel zoom: each pixel of deltaY scales by 2^0.002 (xyflow's wheelDelta, as d3-zoom's). */
 const WHEEL_LOG2_PER_PIXEL = 0.002;
 
 /**
  * BENCH_UI_PASSES=seek,... measures only some passes (live, pan, zoom, seek, bare; the loads always run): to iterate
- * on one figure. The table prints "-" for the rest.
+ * on one figure. The table prints "-" for the rest. live-large (not in the default: it grows a run for minutes) is the
+ * frame times of a page open on a live run of LIVE_LARGE_NODES nodes still adding ~100 a second.
  */
 const PASSES = new Set((process.env.BENCH_UI_PASSES ?? 'live,pan,zoom,seek,bare').split(',').map((p) => p.trim()));
 
@@ -393,6 +398,7 @@ function followNodes(server: BenchServer, runId: string) {
   });
   return {
     count: (from: number, to: number) => created.filter((t) => t >= from && t <= to).length,
+    total: () => created.length,
     stop: () => following.stop(),
   };
 }
@@ -402,11 +408,11 @@ const LIVE_CONFIG = { maxDepth: 12, terminationConfidence: 1, confidenceThreshol
 /** A live probe or pass that takes longer than this (the page or the server fell behind) is given up on. */
 const LIVE_BOUND_MS = 60_000;
 
-async function createLiveRun(server: BenchServer, latencyMs: number): Promise<string> {
+async function createLiveRun(server: BenchServer, latencyMs: number, config: object = LIVE_CONFIG): Promise<string> {
   const { id } = await server.post<{ id: string }>('run.create', {
     taskId: 'open-goal',
     goal: BENCH_GOAL,
-    config: { ...LIVE_CONFIG, maxTotalNodes: 100_000 },
+    config: { ...config, maxTotalNodes: 100_000 },
     model: { provider: 'simulated', seed: 11, latencyMs },
   });
   return id;
@@ -740,6 +746,11 @@ interface Seeks {
  * Times `count` seeks made by `act(i)` (a click on the scrubber, or a key on it), each in the page from the input's
  * timeStamp to the second animation frame after the timeline shows the step the slider got, within SEEK_BUDGET_MS.
  */
+/** What a seek pass gives on a page without a scrubber: `skipped` seeks, none taken. */
+function noScrubber(skipped: number): Seeks {
+  return { times: [], drawn: [], nextPaint: [], split: [], failed: 0, skipped, note: 'no scrubber on the page' };
+}
+
 async function timedSeeks(page: Page, count: number, act: (i: number) => Promise<void>): Promise<Seeks> {
   const result: Seeks = { times: [], drawn: [], nextPaint: [], split: [], failed: 0, skipped: 0, note: null };
   const t0 = Date.now();
@@ -830,7 +841,7 @@ async function jumpAround(page: Page): Promise<Seeks> {
     .first()
     .boundingBox()
     .catch(() => null);
-  if (!box) return { times: [], drawn: [], nextPaint: [], split: [], failed: 0, skipped: SEEKS, note: 'no scrubber on the page' };
+  if (!box) return noScrubber(SEEKS);
   const cdp = await page.context().newCDPSession(page);
   const fractions = seekFractions(SEEKS);
   const result = await timedSeeks(page, fractions.length, async (i) => {
@@ -862,16 +873,7 @@ async function stepAround(page: Page): Promise<Seeks> {
   const at = await scrubber
     .evaluate((el) => ({ value: Number((el as HTMLInputElement).value), max: Number((el as HTMLInputElement).max) }))
     .catch(() => null);
-  if (!at)
-    return {
-      times: [],
-      drawn: [],
-      nextPaint: [],
-      split: [],
-      failed: 0,
-      skipped: NEIGHBOUR_SEEKS,
-      note: 'no scrubber on the page',
-    };
+  if (!at) return noScrubber(NEIGHBOUR_SEEKS);
   await scrubber.focus();
   const key = at.value < at.max / 2 ? { key: 'ArrowRight', code: 39 } : { key: 'ArrowLeft', code: 37 };
   const cdp = await page.context().newCDPSession(page);
@@ -1160,6 +1162,51 @@ async function liveRun(
     return { frames: recorded.frames, seconds, created, nodesPerSecond: created / seconds, cardsBefore, cardsAfter };
   } finally {
     await context.close();
+    await follow.stop();
+    await server.post('run.abort', { id }).catch(() => undefined);
+  }
+}
+
+/**
+ * The large live pass: a run at the model latency that gives ~100 nodes/s with a page open, grown with no page open
+ * until it has LIVE_LARGE_NODES nodes or LIVE_LARGE_GROW_MS (BENCH_UI_LIVE_LARGE_GROW_S) has passed; then the page is opened on it, given until it is usable and its history is in,
+ * and its frames recorded for LIVE_MS while the run goes on.
+ */
+async function liveLargeRun(server: BenchServer, browser: Browser, latency: number) {
+  // deeper than the small live run: at maxDepth 12 this search ends at 12,286 nodes
+  const id = await createLiveRun(server, latency, { ...LIVE_CONFIG, maxDepth: 40 });
+  const follow = followNodes(server, id);
+  // a search may end or slow down before it is that big: the page is opened on what the run has when the growing
+  // time is spent, and the figure says how big it was and how fast it still grew
+  const grownBy = Date.now() + LIVE_LARGE_GROW_MS;
+  try {
+    while (follow.total() < LIVE_LARGE_NODES && Date.now() < grownBy) await sleep(1_000);
+    const { context, page } = await newPage(browser, null);
+    try {
+      await page.goto(`${server.base}/runs/${id}`, { waitUntil: 'commit' });
+      // a live run's history is in when the timeline no longer says it is loading
+      await page.waitForFunction(
+        (loading) => window.__bench.firstPaint !== null && !document.querySelector(loading),
+        SELECTORS.timelineLoading,
+        { timeout: 120_000, polling: 250 },
+      );
+      await sleep(1_000);
+      await page.evaluate(() => (window.__bench.watchLoad = false));
+      const nodesAtStart = follow.total();
+      const from = Date.now();
+      await startRecording(page);
+      await sleep(LIVE_MS);
+      const recorded = await stopRecording(page);
+      const to = Date.now();
+      return {
+        stats: frameStats(recorded.frames),
+        nodesAtStart,
+        nodesPerSecond: follow.count(from, to) / ((to - from) / 1000),
+      };
+    } finally {
+      await context.close();
+    }
+  } finally {
     await follow.stop();
     await server.post('run.abort', { id }).catch(() => undefined);
   }
@@ -1468,6 +1515,22 @@ async function main() {
         );
       } catch (error) {
         progress(`live run: no figure (${(error as Error).message.split('\n')[0]})`);
+      }
+
+    if (PASSES.has('live-large'))
+      try {
+        progress(`large live run: calibrating the model latency for ~${LIVE_LARGE_NODES_PER_S} nodes/s…`);
+        const { latency } = await calibrate(server, browser, LIVE_LARGE_NODES_PER_S);
+        progress(`large live run: model latency ${latency} ms; growing a run to ${LIVE_LARGE_NODES} nodes…`);
+        const large = await liveLargeRun(server, browser, latency);
+        progress(
+          `large live run: the page open on ${large.nodesAtStart} nodes, the run adding ` +
+            `${large.nodesPerSecond.toFixed(0)} nodes/s: frames median ${ms1(large.stats.median)} ms, p95 ` +
+            `${ms1(large.stats.p95)} ms (target < 20), max ${ms1(large.stats.max)} ms, ${large.stats.long} of ` +
+            `${large.stats.frames} over 50 ms`,
+        );
+      } catch (error) {
+        progress(`large live run: no figure (${(error as Error).message.split('\n')[0]})`);
       }
 
     const all: SizeFigures[] = [];

@@ -72,8 +72,12 @@ export type TreePlacer = typeof placeTree;
  * layout of ~7k items is ~10 ms; the comparison is a walk over the children lists. One per canvas (its model memo).
  */
 export function createTreePlacer(): TreePlacer {
-  let last: { childIds: Readonly<Record<string, readonly string[]>>; rootId: string; orientation: Orientation; placement: Placement } | null =
-    null;
+  let last: {
+    childIds: Readonly<Record<string, readonly string[]>>;
+    rootId: string;
+    orientation: Orientation;
+    placement: Placement;
+  } | null = null;
   return (childIds, rootId, orientation) => {
     if (last && last.rootId === rootId && last.orientation === orientation && sameChildren(last.childIds, childIds)) {
       return last.placement;

@@ -194,7 +194,8 @@ export function visibleTree(tree: ThoughtTree, options: VisibilityOptions): Visi
       if (isSearchPrunedTop(child, node)) (pruned ??= []).push(childId);
       else if (options.foldDeadEnds && isDead(child) && !(deadOpen ??= open.has(deadFoldId(id))))
         (dead ??= []).push(childId);
-      else if (keep !== null && !keep.has(childId) && (collapse ??= !open.has(summaryId(id)))) (more ??= []).push(childId);
+      else if (keep !== null && !keep.has(childId) && (collapse ??= !open.has(summaryId(id))))
+        (more ??= []).push(childId);
       else kids.push(childId);
     }
     for (const childId of kids) visit(childId);
