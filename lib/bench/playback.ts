@@ -74,14 +74,15 @@ async function main() {
         .catch(() => false);
       const seconds = (performance.now() - t0) / 1000;
       const played = await page.evaluate(() => window.__play.stop());
-      if (cdp && PROFILE_DIR) {
+      if (cdp) {
         const { profile } = await cdp.send('Profiler.stop');
         const trace = await browser.stopTracing();
         await cdp.detach();
-        mkdirSync(PROFILE_DIR, { recursive: true });
+        const dir = PROFILE_DIR as string; // a session is opened only with a profile folder
+        mkdirSync(dir, { recursive: true });
         const name = `playback-${pass.unit}-${pass.speed}x`;
-        writeFileSync(path.join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
-        writeFileSync(path.join(PROFILE_DIR, `${name}.trace.json`), trace);
+        writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+        writeFileSync(path.join(dir, `${name}.trace.json`), trace);
         summariseTrace(trace, played.seconds * 1000, `${name}.trace.json`);
         summariseCpuProfile(profile, `${name}.cpuprofile`);
       }

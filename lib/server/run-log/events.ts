@@ -268,14 +268,23 @@ export async function listEvents(
   { afterSeq = 0, untilSeq, limit, light = false }: ListEventsOptions = {},
 ): Promise<ExplorationEvent[]> {
   const rows = await eventRows(db, runId, { afterSeq, untilSeq, limit });
-  // The type and payload were written from an ExplorationEvent by appendEvents; they are trusted, not re-validated.
-  const events = rows.map((row) => {
-    const payload = JSON.parse(row.payload);
-    if (light && row.type === 'model.called') payload.messages = [];
-    return { runId, seq: row.seq, ts: Number(row.ts), type: row.type, payload } as ExplorationEvent;
-  });
-  if (!light) await resolvePrompts(db, events);
+  const events = rows.map((row) => eventOf(runId, row));
+  if (light) return events.map(withoutPrompt);
+  await resolvePrompts(db, events);
   return events;
+}
+
+type EventRow = Awaited<ReturnType<typeof eventRows>>[number];
+
+/** A stored row as its event. The type and payload were written from an ExplorationEvent by appendEvents: trusted, not re-validated. */
+function eventOf(runId: string, row: EventRow): ExplorationEvent {
+  return {
+    runId,
+    seq: row.seq,
+    ts: Number(row.ts),
+    type: row.type,
+    payload: JSON.parse(row.payload),
+  } as ExplorationEvent;
 }
 
 /** The stored rows of a seq range, in seq order. */
@@ -298,20 +307,16 @@ export async function lightEventsText(
   db: Db,
   runId: string,
   range: Omit<ListEventsOptions, 'light'> = {},
-): Promise<{ json: string; count: number }> {
+): Promise<string> {
   const rows = await eventRows(db, runId, range);
   const id = JSON.stringify(runId);
-  const parts = rows.map((row) => {
-    let payload = row.payload;
-    if (row.type === 'model.called') {
-      const parsed = JSON.parse(payload);
-      parsed.messages = [];
-      payload = JSON.stringify(parsed);
-    }
-    // the keys in the order listEvents builds them
-    return `{"runId":${id},"seq":${row.seq},"ts":${Number(row.ts)},"type":${JSON.stringify(row.type)},"payload":${payload}}`;
-  });
-  return { json: `[${parts.join(',')}]`, count: rows.length };
+  const parts = rows.map((row) =>
+    row.type === 'model.called'
+      ? JSON.stringify(withoutPrompt(eventOf(runId, row)))
+      : // the keys in the order eventOf writes them
+        `{"runId":${id},"seq":${row.seq},"ts":${Number(row.ts)},"type":${JSON.stringify(row.type)},"payload":${row.payload}}`,
+  );
+  return `[${parts.join(',')}]`;
 }
 
 /** Blocks at least this long are stored once by hash; shorter ones cost less inline than as a reference. */

@@ -97,7 +97,6 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
       expect(light.filter((e) => e.type !== 'model.called')).toEqual(full.filter((e) => e.type !== 'model.called'));
       // the page's history: the same light log, as text, a page at a time
       const page = await api.run.history({ id, afterSeq: 3, limit: 5 });
-      expect(page.count).toBe(5);
       expect(JSON.parse(page.json)).toEqual(light.slice(3, 8));
       expect(JSON.parse((await api.run.history({ id, limit: 10_000 })).json)).toEqual(light);
       expect(await api.run.event({ id, seq: call.seq })).toEqual(call);

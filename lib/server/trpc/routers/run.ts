@@ -129,13 +129,9 @@ export const runRouter = router({
    * written rather than walked by the transformer on both ends (lib/server/run-log/events.ts: lightEventsText).
    */
   history: signedInProcedure.input(historyPageInput).query(async ({ ctx, input }) => {
-    const run = await runFor(ctx, input.id, 'read');
-    const page = await lightEventsText(ctx.prisma, input.id, {
-      afterSeq: input.afterSeq,
-      untilSeq: input.untilSeq,
-      limit: input.limit,
-    });
-    return { ...page, lastSeq: run.lastSeq };
+    await runFor(ctx, input.id, 'read');
+    const { afterSeq, untilSeq, limit } = input;
+    return { json: await lightEventsText(ctx.prisma, input.id, { afterSeq, untilSeq, limit }) };
   }),
 
   /** One event whole: the inspector fetches a model call's prompt when someone opens it (history is light). */
