@@ -1196,6 +1196,14 @@ async function liveLargeRun(server: BenchServer, browser: Browser, latency: numb
       );
       await sleep(1_000);
       await page.evaluate(() => (window.__bench.watchLoad = false));
+      // what the page draws the run with: DOM cards (and at which zoom level) or the far level's one canvas
+      const drawn = () =>
+        page.evaluate(
+          (sel) =>
+            `${document.querySelectorAll('.react-flow__node').length} React Flow nodes (${document.querySelectorAll(sel.nodeCard).length} cards) at the ${document.querySelector('.react-flow')?.getAttribute('data-level')} level`,
+          SELECTORS,
+        );
+      const drawnBefore = await drawn();
       const nodesAtStart = await nodes();
       const from = Date.now();
       const record = async () => {
@@ -1205,6 +1213,7 @@ async function liveLargeRun(server: BenchServer, browser: Browser, latency: numb
       };
       const recorded = profiling ? await profiled(profiling, page, 'live-large', record) : await record();
       const nodesAtEnd = await nodes();
+      progress(`large live run: ${drawnBefore} before the window, ${await drawn()} after`);
       return {
         stats: frameStats(recorded.frames),
         nodesAtStart,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_MIN_ZOOM, levelOf } from './lod';
-import { boxOf, fitViewport, viewportFor } from './fit';
+import { CARD_HEIGHT, CARD_WIDTH } from './place';
+import { boxOf, cardInView, fitViewport, FOLLOW_GLIDE_MS, followViewport, viewportFor } from './fit';
 
 describe('viewportFor', () => {
   it('centres the box in the pane below the toolbar, never zooming past the maximum', () => {
@@ -53,5 +54,47 @@ describe('boxOf', () => {
     expect(boxOf(layout, ['c'])).toEqual({ x: 600, y: 200, width: 100, height: 50 });
     expect(boxOf(layout, null)).toEqual({ x: 0, y: 0, width: 700, height: 250 });
     expect(boxOf(layout, ['nowhere'])).toBeNull();
+  });
+});
+
+describe('followViewport (follow live)', () => {
+  const pane = { width: 1280, height: 720 };
+  const centreOf = (at: { x: number; y: number }, v: { x: number; y: number; zoom: number }) => ({
+    x: (at.x + CARD_WIDTH / 2) * v.zoom + v.x,
+    y: (at.y + CARD_HEIGHT / 2) * v.zoom + v.y,
+  });
+
+  it('stays while the activity is in view at a zoom where pills read', () => {
+    const view = { x: 0, y: 0, zoom: 0.8 };
+    const at = { x: 400, y: 300 };
+    expect(cardInView(at, view, pane.width, pane.height)).toBe(true);
+    expect(followViewport(at, view, pane.width, pane.height)).toBeNull();
+  });
+
+  it('glides to an activity just out of view, keeping the zoom, and centres it', () => {
+    const view = { x: 0, y: 0, zoom: 0.8 };
+    const at = { x: 1700, y: 300 }; // its centre ~1464 px: off the right edge, about half a pane from the middle
+    expect(cardInView(at, view, pane.width, pane.height)).toBe(false);
+    const move = followViewport(at, view, pane.width, pane.height);
+    expect(move).toMatchObject({ zoom: 0.8, duration: FOLLOW_GLIDE_MS });
+    const c = centreOf(at, move!);
+    expect(c.x).toBeCloseTo(pane.width / 2);
+    expect(c.y).toBeCloseTo(pane.height / 2);
+  });
+
+  it('cuts to an activity panes away instead of flying over the cards between', () => {
+    const view = { x: 0, y: 0, zoom: 0.8 };
+    const move = followViewport({ x: 400_000, y: 300 }, view, pane.width, pane.height);
+    expect(move).toMatchObject({ zoom: 0.8, duration: 0 });
+  });
+
+  it('zooms in to where pills read from the far fit, in one cut', () => {
+    // a tree of thousands fitted at 0.001: the activity is in view but too small to read
+    const view = { x: 600, y: 300, zoom: 0.001 };
+    const at = { x: 20_000, y: 2_000 };
+    expect(cardInView(at, view, pane.width, pane.height)).toBe(true);
+    const move = followViewport(at, view, pane.width, pane.height);
+    expect(move).toMatchObject({ zoom: 0.55, duration: 0 });
+    expect(centreOf(at, move!).x).toBeCloseTo(pane.width / 2);
   });
 });

@@ -5,12 +5,29 @@
  * Not responsible for where items go (place.ts) nor for moving the view (React Flow, through the hook).
  */
 import type { CanvasLayout } from './canvas-layout';
+import { CARD_HEIGHT, CARD_WIDTH } from './place';
 import { CARD_MIN_ZOOM } from './lod';
+import type { Position } from './tidy';
 
 // left: clear of the zoom buttons in the bottom-left corner
 const PAD = { top: 56, right: 24, bottom: 24, left: 56 };
 /** Low enough that fit shows every item of a tree of thousands (as shapes a few pixels wide). */
 export const MIN_ZOOM = 0.001;
+
+/** How close to the pane's edge a card's centre may come and still count as in view (screen pixels). */
+export const VIEW_MARGIN = 60;
+/** The least zoom follow-live shows the newest activity at: pills, a few words readable. */
+export const FOLLOW_ZOOM = 0.55;
+/** A follow move animates when the card is at most this many panes away; farther, the view cuts to it. */
+const FOLLOW_GLIDE_PANES = 1.5;
+/** How long a follow move glides. */
+export const FOLLOW_GLIDE_MS = 250;
+
+export interface Viewport {
+  x: number;
+  y: number;
+  zoom: number;
+}
 
 export interface Box {
   x: number;
@@ -66,4 +83,44 @@ export function boxOf(layout: CanvasLayout, nodeIds: readonly string[] | null): 
     maxY = Math.max(maxY, p.y + layout.itemHeight);
   }
   return minX === Infinity ? null : { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
+}
+
+/** The screen position of a card's centre (`at`: its top-left in flow units). */
+function centreOnScreen(at: Position, view: Viewport) {
+  return { x: (at.x + CARD_WIDTH / 2) * view.zoom + view.x, y: (at.y + CARD_HEIGHT / 2) * view.zoom + view.y };
+}
+
+/** Whether the card at `at` has its centre inside a width x height pane, VIEW_MARGIN clear of its edges. */
+export function cardInView(at: Position, view: Viewport, width: number, height: number): boolean {
+  const c = centreOnScreen(at, view);
+  return c.x >= VIEW_MARGIN && c.y >= VIEW_MARGIN && c.x <= width - VIEW_MARGIN && c.y <= height - VIEW_MARGIN;
+}
+
+/**
+ * Follow live: where the view goes to keep the newest activity (its card at `at`) in sight, or null to stay. It stays
+ * while the card is in view at a zoom where pills read; else it centres the card at FOLLOW_ZOOM or closer, gliding
+ * (duration FOLLOW_GLIDE_MS) when the card is near and cutting (duration 0) when it is panes away. A glide across a
+ * tree thousands of cards wide passes over thousands of them (each put in the page and taken out again for one frame),
+ * and nobody can read a view that flies: the cut shows where the search went at once.
+ */
+export function followViewport(
+  at: Position,
+  view: Viewport,
+  width: number,
+  height: number,
+): (Viewport & { duration: number }) | null {
+  const zoom = Math.max(view.zoom, FOLLOW_ZOOM);
+  if (zoom === view.zoom && cardInView(at, view, width, height)) return null;
+  const c = centreOnScreen(at, view);
+  const panes = Math.max(
+    Math.abs(c.x - width / 2) / Math.max(width, 1),
+    Math.abs(c.y - height / 2) / Math.max(height, 1),
+  );
+  const near = zoom === view.zoom && panes <= FOLLOW_GLIDE_PANES;
+  return {
+    x: width / 2 - (at.x + CARD_WIDTH / 2) * zoom,
+    y: height / 2 - (at.y + CARD_HEIGHT / 2) * zoom,
+    zoom,
+    duration: near ? FOLLOW_GLIDE_MS : 0,
+  };
 }

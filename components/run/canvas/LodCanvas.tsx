@@ -188,13 +188,16 @@ export function LodCanvas({ elements }: { elements: Pick<CanvasElements, 'scene'
   const flowStore = useStoreApi();
   const runStore = useRunStoreApi();
   const pageView = usePageViewApi();
+  // kept across scenes, read again only when the theme changes: a computed style read after the page changed makes
+  // the browser restyle it there and then, and a live run brings a new scene every frame
+  const colourCache = useRef<Colours | null>(null);
 
   useEffect(() => {
     const canvas = ref.current;
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
     const { itemOf } = elements;
-    let colours = readColours(canvas);
+    const colours = () => (colourCache.current ??= readColours(canvas));
     let frame = 0;
     let cleared = false;
     const render = () => {
@@ -235,7 +238,7 @@ export function LodCanvas({ elements }: { elements: Pick<CanvasElements, 'scene'
         return out;
       };
       const activeHit = search.active >= 0 ? search.hits[search.active] : undefined;
-      const counts = draw(ctx, elements.scene, { tx, ty, zoom, width, height, dpr }, colours, {
+      const counts = draw(ctx, elements.scene, { tx, ty, zoom, width, height, dpr }, colours(), {
         selected: selectedNodeId ? (itemOf.get(selectedNodeId) ?? null) : null,
         hits: itemsOf(search.hitSet),
         active: activeHit ? (itemOf.get(activeHit) ?? null) : null,
@@ -260,7 +263,7 @@ export function LodCanvas({ elements }: { elements: Pick<CanvasElements, 'scene'
     ];
     // the theme (light or dark) changes the colours
     const retheme = () => {
-      colours = readColours(canvas);
+      colourCache.current = null;
       cleared = false;
       schedule();
     };

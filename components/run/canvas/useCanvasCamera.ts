@@ -3,14 +3,27 @@
 // the layout changes around it, fits on arrival and follows the newest activity while "follow live" is on, brings a
 // node selected elsewhere into view, and frames what another part of the page asks for (a focus request).
 // Not responsible for the layout (useCanvasModel.ts) nor for the framing arithmetic (fit.ts, lib/layout/fit.ts).
-import { useReactFlow } from '@xyflow/react';
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
-import { CARD_HEIGHT, CARD_WIDTH, type CanvasLayout, type Position } from '@/lib/layout/index';
+import { useReactFlow, useStoreApi } from '@xyflow/react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import {
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  cardInView,
+  followViewport,
+  type CanvasLayout,
+  type Position,
+} from '@/lib/layout/index';
 import { usePageView } from '../page/PageViewContext';
 import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import type { useFrame } from './fit';
 
 type Frame = ReturnType<typeof useFrame>;
+
+/**
+ * Follow live moves the view at most this often. A search adding hundreds of nodes a second moves its activity every
+ * frame, often across the tree: a view re-aimed each frame cannot be read, and each move re-renders the cards in view.
+ */
+const FOLLOW_EVERY_MS = 500;
 
 /**
  * When the layout changes around what a person is looking at, keep it where it was on screen rather than letting the
@@ -50,13 +63,19 @@ export function useKeepInPlace(
 }
 
 /**
- * Follow live: fit on arrival, then keep the newest activity (the step running now, else the latest node) in view.
+ * Follow live: fit on arrival, then keep the newest activity (the step running now, else the latest node) in view:
+ * the view stays while it is in sight, and moves (lib/layout/fit.ts's followViewport) at most every FOLLOW_EVERY_MS;
+ * a move due sooner waits for that, aimed at the activity of then.
  * `layoutSeq` is the step the layout was built for: the canvas follows the store deferred, and the first fit waits
  * until what is drawn is the step on screen (else the view would be framed, then moved, by a layout of another step).
  */
 export function useFollowLive(layout: CanvasLayout, layoutSeq: number, frame: Frame) {
   const flow = useReactFlow();
+  const flowStore = useStoreApi();
   const store = useRunStoreApi();
+  const lastMove = useRef(-Infinity);
+  // bumped when a move held back by FOLLOW_EVERY_MS is due: the effect runs again on what is laid out then
+  const [due, setDue] = useState(0);
   const followLive = useRunStore((s) => s.followLive);
   const activityId = useRunStore((s) => s.tree.inFlight?.entry.nodeId ?? s.tree.nodeOrder.at(-1) ?? null);
   const finished = useRunStore((s) => s.tree.status === 'finished');
@@ -90,26 +109,38 @@ export function useFollowLive(layout: CanvasLayout, layoutSeq: number, frame: Fr
     const item = itemOf.get(activityId);
     const p = item ? positions.get(item) : undefined;
     if (!p) return;
-    const zoom = Math.max(flow.getZoom(), 0.55);
-    void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom, duration: 250 });
+    const { width, height } = flowStore.getState();
+    const move = followViewport(p, flow.getViewport(), width, height);
+    if (!move) return;
+    const wait = lastMove.current + FOLLOW_EVERY_MS - performance.now();
+    if (wait > 0) {
+      const timer = setTimeout(() => setDue((n) => n + 1), wait);
+      return () => clearTimeout(timer);
+    }
+    lastMove.current = performance.now();
+    // linear: d3's default zoom interpolation backs out to travel, through every level of the semantic zoom
+    void flow.setViewport(move, { duration: move.duration, interpolate: 'linear' });
   }, [
     activityId,
     itemCount,
     finished,
     followLive,
     flow,
+    flowStore,
     frame,
     itemOf,
     positions,
     store,
     waitingForStep,
     drawnIsShown,
+    due,
   ]);
 }
 
 /** A node selected from elsewhere (keyboard, event log, inspector) is brought into view if it is off screen. */
 export function useRevealSelection(layout: CanvasLayout, selectedNodeId: string | null) {
   const flow = useReactFlow();
+  const flowStore = useStoreApi();
   const store = useRunStoreApi();
   const { positions, itemOf } = layout;
   useEffect(() => {
@@ -117,18 +148,12 @@ export function useRevealSelection(layout: CanvasLayout, selectedNodeId: string 
     const item = itemOf.get(selectedNodeId);
     const p = item ? positions.get(item) : undefined;
     if (!p) return;
-    const { x, y, zoom } = flow.getViewport();
-    const el = document.querySelector('.run-canvas');
-    const width = el?.clientWidth ?? 0;
-    const height = el?.clientHeight ?? 0;
-    const sx = (p.x + CARD_WIDTH / 2) * zoom + x;
-    const sy = (p.y + CARD_HEIGHT / 2) * zoom + y;
-    const margin = 60;
-    if (sx < margin || sy < margin || sx > width - margin || sy > height - margin) {
+    const { width, height } = flowStore.getState();
+    if (!cardInView(p, flow.getViewport(), width, height)) {
       store.getState().setView({ followLive: false });
-      void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom, duration: 250 });
+      void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom: flow.getZoom(), duration: 250 });
     }
-  }, [selectedNodeId, itemOf, positions, flow, store]);
+  }, [selectedNodeId, itemOf, positions, flow, flowStore, store]);
 }
 
 /** Frame what another part of the page asks for (the overview, the search, a breakpoint stop). */

@@ -126,7 +126,7 @@ function RunPage({ runId }: { runId: string }) {
       ) : (
         <div className={`run-body ${layout.body}`}>
           <div className={layout.main}>
-            {/* .run-canvas: RunCanvas measures its box by this class. The search box sits in the canvas's toolbar row
+            {/* .run-canvas: the search box finds the canvas by this class. The search box sits in the canvas's toolbar row
                 and the overview in its bottom-right corner: both move with the canvas box, and a docked drawer
                 never covers them. */}
             <div className={`run-canvas ${layout.canvas}`}>

@@ -17,7 +17,7 @@ import {
   type DensityColumns,
 } from '@/lib/store/index';
 import { useRunStoreApi } from '../page/RunStoreContext';
-import { COLUMN_X0, drawDensity } from './draw-density';
+import { COLUMN_X0, densityColours, drawDensity, type DensityColours } from './draw-density';
 import styles from './Timeline.module.css';
 
 /** The events the log's "selected node only" filter shows (lib/event-log's eventNodeIds), so the counts agree. */
@@ -40,6 +40,7 @@ export function TimelineMarks({ children }: { children: ReactNode }) {
     let columns: DensityColumns | null = null;
     let pointerX: number | null = null; // over the track, in the canvas's CSS pixels
     let frame = 0;
+    let colours: DensityColours | null = null; // read on the first draw and after a theme change
 
     const draw = () => {
       frame = 0;
@@ -57,7 +58,8 @@ export function TimelineMarks({ children }: { children: ReactNode }) {
         mine = new Uint8Array(columns.width);
         for (const seq of selected.seqs) mine[columnAt(columns.from, seq)] = 1;
       }
-      drawDensity(el, size, columns, mine);
+      colours ??= densityColours(el);
+      drawDensity(el, size, colours, columns, mine);
       if (pointerX !== null) showTip(); // the column under a still pointer may hold more now
     };
     const request = () => {
@@ -117,16 +119,20 @@ export function TimelineMarks({ children }: { children: ReactNode }) {
       else if (s.selectedNodeId !== previous.selectedNodeId) request();
     });
     // the theme (light or dark) changes the colours: the system's scheme, or an explicit data-theme on <html>
+    const retheme = () => {
+      colours = null;
+      request();
+    };
     const media = window.matchMedia('(prefers-color-scheme: dark)');
-    media.addEventListener('change', request);
-    const themes = new MutationObserver(request);
+    media.addEventListener('change', retheme);
+    const themes = new MutationObserver(retheme);
     themes.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
     return () => {
       wrapper.removeEventListener('pointermove', onMove);
       wrapper.removeEventListener('pointerleave', onLeave);
       observer.disconnect();
       unsubscribe();
-      media.removeEventListener('change', request);
+      media.removeEventListener('change', retheme);
       themes.disconnect();
       if (frame) cancelAnimationFrame(frame);
     };

@@ -4,7 +4,7 @@
 // Not responsible for when to draw or for the hover (TimelineMarks.tsx), nor for counting (lib/store).
 import { DENSITY_KINDS, densitySlot, stackHeights, type DensityColumns, type MomentKind } from '@/lib/store/index';
 
-/** Each kind's colour, a CSS variable of the theme (app/globals.css), read when drawing so a theme change shows. */
+/** Each kind's colour, a CSS variable of the theme (app/globals.css), read by densityColours. */
 const COLORS: Record<MomentKind, string> = {
   expansion: '--st-running',
   prune: '--st-dropped',
@@ -24,9 +24,28 @@ const TICK = 3;
 /** One column's x on the canvas: a 1 px border each side, as the hit markers assume (`calc(1px + ...)`). */
 export const COLUMN_X0 = 1;
 
+/** The colours the density is drawn in, as the theme has them now. */
+export interface DensityColours {
+  kinds: Record<MomentKind, string>;
+  selected: string;
+}
+
+/**
+ * Reads the theme's colours for the density. Its caller reads them again when the theme changes, not per draw: a
+ * computed style read while the page has changed since the last frame makes the browser restyle the page there and then.
+ */
+export function densityColours(el: Element): DensityColours {
+  const style = getComputedStyle(el);
+  const color = (name: string) => style.getPropertyValue(name).trim() || '#888';
+  const kinds = {} as Record<MomentKind, string>;
+  for (const kind of DENSITY_KINDS) kinds[kind] = color(COLORS[kind]);
+  return { kinds, selected: color(SELECTED) };
+}
+
 export function drawDensity(
   el: HTMLCanvasElement,
   size: { width: number; height: number },
+  colours: DensityColours,
   columns: DensityColumns,
   selectedSeqColumns: Uint8Array | null,
 ): void {
@@ -38,9 +57,6 @@ export function drawDensity(
   if (!ctx || width === 0) return;
   ctx.scale(ratio, ratio);
   ctx.clearRect(0, 0, width, height);
-  // read each time (a style lookup, not a layout): the theme may have changed
-  const style = getComputedStyle(el);
-  const color = (name: string) => style.getPropertyValue(name).trim() || '#888';
   const K = DENSITY_KINDS.length;
   const w = columns.width;
   const barMax = height - TICK - 1;
@@ -50,7 +66,7 @@ export function drawDensity(
   // stacked bottom-up in DENSITY_KINDS order: one fill colour per kind, not per column
   const base = new Float32Array(w);
   DENSITY_KINDS.forEach((kind, k) => {
-    ctx.fillStyle = color(COLORS[kind]);
+    ctx.fillStyle = colours.kinds[kind];
     for (let x = 0; x < w; x++) {
       const h = heights[x * K + k] as number;
       if (h <= 0) continue;
@@ -60,13 +76,13 @@ export function drawDensity(
     }
   });
   for (const kind of TALL) {
-    ctx.fillStyle = color(COLORS[kind]);
+    ctx.fillStyle = colours.kinds[kind];
     const slot = densitySlot(kind);
     for (let x = 0; x < w; x++)
       if ((columns.counts[x * K + slot] as number) > 0) ctx.fillRect(x + COLUMN_X0, 0, 1.5, height);
   }
   if (selectedSeqColumns) {
-    ctx.fillStyle = color(SELECTED);
+    ctx.fillStyle = colours.selected;
     for (let x = 0; x < w; x++) if (selectedSeqColumns[x]) ctx.fillRect(x + COLUMN_X0 - 0.5, 0, 2, TICK);
   }
 }
