@@ -15,9 +15,9 @@ const PAD = { top: 56, right: 24, bottom: 24, left: 56 };
 export const MIN_ZOOM = 0.001;
 
 /** How close to the pane's edge a card's centre may come and still count as in view (screen pixels). */
-export const VIEW_MARGIN = 60;
+const VIEW_MARGIN = 60;
 /** The least zoom follow-live shows the newest activity at: pills, a few words readable. */
-export const FOLLOW_ZOOM = 0.55;
+const FOLLOW_ZOOM = 0.55;
 /** A follow move animates when the card is at most this many panes away; farther, the view cuts to it. */
 const FOLLOW_GLIDE_PANES = 1.5;
 /** How long a follow move glides. */

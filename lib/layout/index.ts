@@ -68,5 +68,5 @@ export { sharedPrefix } from './shared-prefix';
 export { createElementCache, stabilize } from './stable-elements';
 export type { Position } from './tidy';
 export { droppedItemId } from './visible-tree';
-export { boxOf, cardInView, fitViewport, FOLLOW_GLIDE_MS, followViewport, MIN_ZOOM, viewportFor } from './fit';
+export { boxOf, cardInView, fitViewport, followViewport, MIN_ZOOM, viewportFor } from './fit';
 export type { Box, Viewport } from './fit';
