@@ -46,6 +46,38 @@ test('a run of about 10,000 nodes opens on its latest tree, and its search hits 
   await expect(page.getByTestId('run-search-count')).toHaveText(/^2 of \d/);
   await expect(inspector).not.toHaveAttribute('data-node-id', first ?? '');
   await expect(inspector).toContainText(/write the final plan/i);
+
+  // linked to the first hit, the page shows its card readable; stepping the hits from there, each one is drawn in
+  // view, however far from the last it sits (React Flow is handed only the cards around the view: useElementWindow)
+  await page.goto(`/runs/${run.id}?node=${first}`);
+  const card = (id: string) => page.locator(`[data-testid=thought-node][data-node-id="${id}"]`);
+  await expect(card(first ?? '')).toBeInViewport({ timeout: 30_000 });
+  await expect(page.getByTestId('canvas-lod')).toHaveAttribute('data-level', 'card');
+  await expect(page.getByTestId('timeline-loading')).toHaveCount(0, { timeout: 60_000 });
+  const pane = (await page.locator('.react-flow__pane').boundingBox()) as { width: number };
+  /** Where a card sits in the canvas's own coordinates, whatever the view. */
+  const flowX = (id: string) =>
+    page.evaluate(
+      (nodeId) =>
+        new DOMMatrix(getComputedStyle(document.querySelector(`.react-flow__node[data-id="${nodeId}"]`)!).transform)
+          .m41,
+      id,
+    );
+  const startX = await flowX(first ?? '');
+  await page.keyboard.press('/');
+  await page.getByTestId('run-search-input').fill('write the final plan');
+  await expect(page.getByTestId('run-search-count')).toHaveText(/^\d[\d,]* match/);
+  let farthest = 0;
+  for (let hit = 1; hit <= 12 && farthest <= 2 * pane.width; hit++) {
+    await page.getByTestId('run-search-input').press('Enter');
+    await expect(page.getByTestId('run-search-count')).toHaveText(new RegExp(`^${hit} of `));
+    const id = (await inspector.getAttribute('data-node-id')) as string;
+    await expect(card(id)).toBeInViewport();
+    await expect(page.getByTestId('canvas-lod')).toHaveAttribute('data-level', 'card');
+    farthest = Math.max(farthest, Math.abs((await flowX(id)) - startX));
+  }
+  // the walk reached hits beyond the cards handed when the page opened (a pane on each side of the view)
+  expect(farthest).toBeGreaterThan(2 * pane.width);
 });
 
 test('the runs list finds an imported Tree-of-Thoughts game by its goal', async ({ page }) => {

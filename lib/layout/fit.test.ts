@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_MIN_ZOOM, levelOf } from './lod';
 import { CARD_HEIGHT, CARD_WIDTH } from './place';
-import { boxOf, cardInView, fitViewport, FOLLOW_GLIDE_MS, followViewport, viewportFor } from './fit';
+import { boxOf, cardInView, fitViewport, FOLLOW_GLIDE_MS, followViewport, revealViewport, viewportFor } from './fit';
 
 describe('viewportFor', () => {
   it('centres the box in the pane below the toolbar, never zooming past the maximum', () => {
@@ -96,5 +96,17 @@ describe('followViewport (follow live)', () => {
     const move = followViewport(at, view, pane.width, pane.height);
     expect(move).toMatchObject({ zoom: 0.55, duration: 0 });
     expect(centreOf(at, move!).x).toBeCloseTo(pane.width / 2);
+  });
+});
+
+describe('revealViewport (a node selected from elsewhere)', () => {
+  const pane = { width: 1280, height: 720 };
+
+  it('stays while the card is in view, whatever the zoom, and keeps the person’s zoom when it moves', () => {
+    expect(revealViewport({ x: 400, y: 300 }, { x: 0, y: 0, zoom: 0.2 }, pane.width, pane.height)).toBeNull();
+    const near = revealViewport({ x: 1700, y: 300 }, { x: 0, y: 0, zoom: 1 }, pane.width, pane.height);
+    expect(near).toMatchObject({ zoom: 1, duration: FOLLOW_GLIDE_MS });
+    const far = revealViewport({ x: 90_000, y: 300 }, { x: 0, y: 0, zoom: 1 }, pane.width, pane.height);
+    expect(far).toMatchObject({ zoom: 1, duration: 0 });
   });
 });

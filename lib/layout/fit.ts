@@ -18,9 +18,9 @@ export const MIN_ZOOM = 0.001;
 const VIEW_MARGIN = 60;
 /** The least zoom follow-live shows the newest activity at: pills, a few words readable. */
 const FOLLOW_ZOOM = 0.55;
-/** A follow move animates when the card is at most this many panes away; farther, the view cuts to it. */
+/** A follow or reveal move animates when the card is at most this many panes away; farther, the view cuts to it. */
 const FOLLOW_GLIDE_PANES = 1.5;
-/** How long a follow move glides. */
+/** How long a follow or reveal move glides. */
 export const FOLLOW_GLIDE_MS = 250;
 
 export interface Viewport {
@@ -97,19 +97,22 @@ export function cardInView(at: Position, view: Viewport, width: number, height: 
 }
 
 /**
- * Follow live: where the view goes to keep the newest activity (its card at `at`) in sight, or null to stay. It stays
- * while the card is in view at a zoom where pills read; else it centres the card at FOLLOW_ZOOM or closer, gliding
- * (duration FOLLOW_GLIDE_MS) when the card is near and cutting (duration 0) when it is panes away. A glide across a
- * tree thousands of cards wide passes over thousands of them (each put in the page and taken out again for one frame),
- * and nobody can read a view that flies: the cut shows where the search went at once.
+ * Where the view goes to bring a card (at `at`) into sight, or null to stay: it stays while the card is in view at
+ * `leastZoom` or closer; else it centres the card at that zoom or the view's own if closer, gliding (duration
+ * FOLLOW_GLIDE_MS, to be run linearly) when the card is near and cutting (duration 0) when it is panes away. A glide
+ * across a tree thousands of cards wide passes over thousands of them (each put in the page and taken out again for
+ * one frame), and nobody can read a view that flies: the cut shows where the card is at once. The zoom is kept or
+ * raised, never lowered, so moves asked for one after another (a person walking the tree with the arrow keys) do not
+ * drift out.
  */
-export function followViewport(
+export function revealViewport(
   at: Position,
   view: Viewport,
   width: number,
   height: number,
+  leastZoom = 0,
 ): (Viewport & { duration: number }) | null {
-  const zoom = Math.max(view.zoom, FOLLOW_ZOOM);
+  const zoom = Math.max(view.zoom, leastZoom);
   if (zoom === view.zoom && cardInView(at, view, width, height)) return null;
   const c = centreOnScreen(at, view);
   const panes = Math.max(
@@ -124,3 +127,7 @@ export function followViewport(
     duration: near ? FOLLOW_GLIDE_MS : 0,
   };
 }
+
+/** Follow live: revealViewport for the newest activity, shown at a zoom where pills read (FOLLOW_ZOOM) or closer. */
+export const followViewport = (at: Position, view: Viewport, width: number, height: number) =>
+  revealViewport(at, view, width, height, FOLLOW_ZOOM);

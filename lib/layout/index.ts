@@ -68,5 +68,6 @@ export { sharedPrefix } from './shared-prefix';
 export { createElementCache, stabilize } from './stable-elements';
 export type { Position } from './tidy';
 export { droppedItemId } from './visible-tree';
-export { boxOf, cardInView, fitViewport, followViewport, MIN_ZOOM, viewportFor } from './fit';
+export { elementsInWindow, viewRect, windowAround, windowServes } from './element-window';
+export { boxOf, fitViewport, followViewport, MIN_ZOOM, revealViewport, viewportFor } from './fit';
 export type { Box, Viewport } from './fit';

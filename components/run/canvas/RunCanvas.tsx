@@ -5,11 +5,20 @@
 // drawn from the zoom (lib/layout/lod.ts): full cards close up, pills in the middle, and far out one canvas
 // (LodCanvas.tsx) with no DOM node per item. The elements are built by lib/layout/canvas-elements.ts, once per tree
 // change, never per frame, and read here through useCanvasModel.ts (the overview and the framing read the same
-// model); this component renders them and keeps their objects stable. Where the camera goes by itself (follow live,
-// focus requests, keeping the selection in place) is useCanvasCamera.ts; the far level's pointer, useFarPointer.ts.
+// model); this component hands React Flow those around the view (useElementWindow.ts) and keeps their objects
+// stable. Where the camera goes by itself (follow live, focus requests, keeping the selection in place) is
+// useCanvasCamera.ts; the far level's pointer, useFarPointer.ts.
 import { Background, ControlButton, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
 import { useEffect, useMemo, useState, type MouseEvent as ReactMouseEvent } from 'react';
-import { createElementCache, droppedItemId, levelOf, MIN_ZOOM, type RunFlowNode, stabilize } from '@/lib/layout/index';
+import {
+  createElementCache,
+  droppedItemId,
+  elementsInWindow,
+  levelOf,
+  MIN_ZOOM,
+  type RunFlowNode,
+  stabilize,
+} from '@/lib/layout/index';
 import { usePageViewApi } from '../page/PageViewContext';
 import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { NodeContextMenu } from '../steering/NodeContextMenu';
@@ -22,6 +31,7 @@ import { OrientationContext } from './orientation';
 import { ThoughtNodeCard } from './ThoughtNodeCard';
 import { useFocusRequests, useFollowLive, useKeepInPlace, useRevealSelection } from './useCanvasCamera';
 import { useCanvasModel } from './useCanvasModel';
+import { useElementWindow } from './useElementWindow';
 import { useFarPointer } from './useFarPointer';
 
 const nodeTypes = {
@@ -47,12 +57,15 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   const [cache] = useState(createElementCache);
 
   const model = useCanvasModel();
-  // the far level draws the scene, not React Flow's elements: they are built (and stabilised) only when near
+  const shownWindow = useElementWindow();
+  // the far level draws the scene, not React Flow's elements: they are built (and stabilised) only when near, and
+  // React Flow gets those around the view, not the thousands of a big tree (it adopts every one it is given)
   const { nodes, edges } = useMemo(() => {
-    if (far) return { nodes: NO_NODES, edges: NO_EDGES };
+    if (far || !shownWindow) return { nodes: NO_NODES, edges: NO_EDGES };
     const measuredOf = (id: string) => flow.getInternalNode(id)?.measured;
-    return stabilize(cache, model.nodes, model.edges, measuredOf);
-  }, [model, cache, flow, far]);
+    const near = elementsInWindow(model.nodes, model.edges, model.positions, shownWindow);
+    return stabilize(cache, near.nodes, near.edges, measuredOf);
+  }, [model, cache, flow, far, shownWindow]);
   const { layout } = model;
   // the step drawn, once committed: the player waits for it (usePlayback)
   useEffect(() => {

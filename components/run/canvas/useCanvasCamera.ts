@@ -5,14 +5,7 @@
 // Not responsible for the layout (useCanvasModel.ts) nor for the framing arithmetic (fit.ts, lib/layout/fit.ts).
 import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import {
-  CARD_HEIGHT,
-  CARD_WIDTH,
-  cardInView,
-  followViewport,
-  type CanvasLayout,
-  type Position,
-} from '@/lib/layout/index';
+import { followViewport, revealViewport, type CanvasLayout, type Position } from '@/lib/layout/index';
 import { usePageView } from '../page/PageViewContext';
 import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import type { useFrame } from './fit';
@@ -149,10 +142,12 @@ export function useRevealSelection(layout: CanvasLayout, selectedNodeId: string 
     const p = item ? positions.get(item) : undefined;
     if (!p) return;
     const { width, height } = flowStore.getState();
-    if (!cardInView(p, flow.getViewport(), width, height)) {
-      store.getState().setView({ followLive: false });
-      void flow.setCenter(p.x + CARD_WIDTH / 2, p.y + CARD_HEIGHT / 2, { zoom: flow.getZoom(), duration: 250 });
-    }
+    const move = revealViewport(p, flow.getViewport(), width, height);
+    if (!move) return;
+    store.getState().setView({ followLive: false });
+    // linear, at the zoom the person chose: d3's default backs out to travel, and a key pressed mid-flight would
+    // read that lower zoom and keep it
+    void flow.setViewport(move, { duration: move.duration, interpolate: 'linear' });
   }, [selectedNodeId, itemOf, positions, flow, flowStore, store]);
 }
 

@@ -1,0 +1,85 @@
+/**
+ * The part of the canvas React Flow is handed at the near zoom levels: a window around the view, one pane wide on
+ * every side of it, and the elements that fall in it. React Flow adopts every node it is given on each change of the
+ * list (its lookup, its edge index), whatever it then draws, so a live tree of 16k items cost that much work on every
+ * step for the dozen cards on screen. The window moves only when the view leaves it (or zooms far into it), so a
+ * pan within it re-renders nothing.
+ * Pure; the canvas's hook that follows the viewport is components/run/canvas/useElementWindow.ts.
+ * Not responsible for what React Flow then draws of them (its onlyRenderVisibleElements) nor for the far level
+ * (LodCanvas draws only what is in view by itself).
+ */
+import type { Edge } from '@xyflow/react';
+import type { RunFlowNode } from './flow-types';
+import { CARD_HEIGHT, CARD_WIDTH } from './place';
+import type { Rect } from './scene';
+import type { Position } from './tidy';
+import type { Viewport } from './fit';
+
+/** A window this many times wider than the view is too coarse: zoomed that far in, it is narrowed again. */
+const MAX_WINDOW_TO_VIEW = 6;
+
+/** What a width x height pane shows at `viewport`, in flow coordinates. */
+export function viewRect(viewport: Viewport, width: number, height: number): Rect {
+  return {
+    x: -viewport.x / viewport.zoom,
+    y: -viewport.y / viewport.zoom,
+    width: width / viewport.zoom,
+    height: height / viewport.zoom,
+  };
+}
+
+/** The window for a view: the view with one view's width and height added on every side. */
+export function windowAround(view: Rect): Rect {
+  return { x: view.x - view.width, y: view.y - view.height, width: view.width * 3, height: view.height * 3 };
+}
+
+/** Whether `window` still serves `view`: holds it whole, and is not so much bigger that it hands out too much. */
+export function windowServes(window: Rect, view: Rect): boolean {
+  return (
+    view.x >= window.x &&
+    view.y >= window.y &&
+    view.x + view.width <= window.x + window.width &&
+    view.y + view.height <= window.y + window.height &&
+    window.width <= view.width * MAX_WINDOW_TO_VIEW
+  );
+}
+
+const boxMeets = (x0: number, y0: number, x1: number, y1: number, r: Rect) =>
+  x1 >= r.x && x0 <= r.x + r.width && y1 >= r.y && y0 <= r.y + r.height;
+
+/**
+ * The nodes and edges that fall in `window`, in their given order (React Flow stacks them so). An edge is kept when
+ * the box between its two ends meets the window, and then both its ends are kept too, so a line that crosses the
+ * view from far away is still drawn, and never to a node React Flow does not have.
+ */
+export function elementsInWindow(
+  nodes: readonly RunFlowNode[],
+  edges: readonly Edge[],
+  positions: ReadonlyMap<string, Position>,
+  window: Rect,
+): { nodes: RunFlowNode[]; edges: Edge[] } {
+  const needed = new Set<string>();
+  const keptEdges: Edge[] = [];
+  for (const edge of edges) {
+    const a = positions.get(edge.source);
+    const b = positions.get(edge.target);
+    if (!a || !b) continue;
+    const meets = boxMeets(
+      Math.min(a.x, b.x),
+      Math.min(a.y, b.y),
+      Math.max(a.x, b.x) + CARD_WIDTH,
+      Math.max(a.y, b.y) + CARD_HEIGHT,
+      window,
+    );
+    if (!meets) continue;
+    keptEdges.push(edge);
+    needed.add(edge.source);
+    needed.add(edge.target);
+  }
+  const keptNodes = nodes.filter((node) => {
+    if (needed.has(node.id)) return true;
+    const p = positions.get(node.id) ?? node.position;
+    return boxMeets(p.x, p.y, p.x + CARD_WIDTH, p.y + CARD_HEIGHT, window);
+  });
+  return { nodes: keptNodes, edges: keptEdges };
+}
