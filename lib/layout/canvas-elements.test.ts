@@ -158,6 +158,27 @@ describe('buildCanvasElements', () => {
     expect(inside.edges.some((e) => e.id === 'backtrack:9')).toBe(false);
   });
 
+  it('builds for a window the same elements the whole build has there, and only those', () => {
+    const view = { ...VIEW, lastBacktrack: { seq: 9, fromId: 'n4', toId: 'n3' } };
+    const whole = buildCanvasElements(smallTree(), view);
+    const everywhere = { x: -1e6, y: -1e6, width: 2e6, height: 2e6 };
+    expect(buildCanvasElements(smallTree(), view).within(everywhere)).toEqual({
+      nodes: whole.nodes,
+      edges: whole.edges,
+    });
+    // a window around one card: that card, and the lines to it with their other ends
+    const at = whole.positions.get('n4')!;
+    const part = buildCanvasElements(smallTree(), view).within({ x: at.x, y: at.y, width: 1, height: 1 });
+    expect(part.nodes.map((n) => n.id)).toContain('n4');
+    expect(part.nodes.length).toBeLessThan(whole.nodes.length);
+    for (const node of part.nodes) expect(node).toEqual(whole.nodes.find((n) => n.id === node.id));
+    for (const edge of part.edges) {
+      expect(edge).toEqual(whole.edges.find((e) => e.id === edge.id));
+      expect(part.nodes.some((n) => n.id === edge.source) && part.nodes.some((n) => n.id === edge.target)).toBe(true);
+    }
+    expect(part.edges.some((e) => e.target === 'n4' || e.source === 'n4')).toBe(true);
+  });
+
   it('draws nothing for a run with no root yet', () => {
     const elements = buildCanvasElements(createEmptyTree('run'), VIEW);
     expect(elements).toMatchObject({ nodes: [], edges: [] });

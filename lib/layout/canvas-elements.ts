@@ -21,7 +21,8 @@ import {
   type Orientation,
   type TreePlacer,
 } from './place';
-import { buildScene, type Scene } from './scene';
+import { pickInWindow } from './element-window';
+import { buildScene, type Rect, type Scene } from './scene';
 import type { Position } from './tidy';
 import { focusNodes, visibleTree } from './visible-tree';
 
@@ -48,6 +49,8 @@ export interface CanvasElements {
   /** Node id -> the visible item standing for it (itself, or the fold or summary hiding it). */
   itemOf: Map<string, string>;
   scene: Scene;
+  /** React Flow's nodes and edges for the items in `window` alone (element-window.ts), as `nodes` and `edges` have them. */
+  within(window: Rect): { nodes: RunFlowNode[]; edges: Edge[] };
 }
 
 /** The statuses of every node under `roots`, as "status:count" pairs, most common first. */
@@ -87,7 +90,7 @@ export function buildCanvasElements(
   if (!visible.rootId) {
     const positions = new Map<string, Position>();
     const scene = buildScene({ ...visible, tree, positions, orientation, bestPath: best, fadeUnrun: false });
-    return { nodes: [], edges: [], positions, itemOf, scene };
+    return { nodes: [], edges: [], within: () => ({ nodes: [], edges: [] }), positions, itemOf, scene };
   }
   let positions: Map<string, Position>;
   if (layers) {
@@ -122,86 +125,109 @@ export function buildCanvasElements(
     }
   }
   // React Flow's elements are drawn at the near zoom levels, the scene at the far one: each is built when first
-  // read (a 100k-event tree has ~5k visible items; building both on every step was most of a seek: bench:ui)
-  const flowElements = once(() => {
+  // read (a 100k-event tree has ~5k visible items; building both on every step was most of a seek: bench:ui), and
+  // React Flow's only for the items around the view (`within`: a live tree of 18k items spent most of each frame
+  // building the elements of cards nobody could see)
+  const flowNode = (id: string): RunFlowNode | null => {
+    const item = visible.items.get(id);
+    const position = positions.get(id);
+    if (!item || !position) return null;
+    // one object shape for every node, written out rather than spread from a common part (as scene.ts); initial
+    // sizes let React Flow cull and place nodes before it has measured them
+    const node = (type: RunFlowNode['type'], data: RunFlowNode['data'], className?: string) =>
+      ({
+        id,
+        position,
+        draggable: false,
+        selected: id === selectedNodeId,
+        initialWidth: CARD_WIDTH,
+        initialHeight: CARD_HEIGHT,
+        type,
+        data,
+        className,
+      }) as RunFlowNode;
+    if (item.kind === 'node') {
+      const treeNode = tree.nodes[item.nodeId];
+      // the layer view marks the candidates that ran (kept) and fades the ones that never did
+      const faint = layers && treeNode?.parentId !== null && treeNode?.startedSeq === null;
+      return node('thought', { nodeId: item.nodeId }, faint ? 'is-faint' : undefined);
+    }
+    if (item.kind === 'dead-fold') {
+      return node('fold', { foldId: id, parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden });
+    }
+    if (item.kind === 'summary') {
+      return node('summary', {
+        parentId: item.parentId,
+        nodeIds: item.nodeIds,
+        hidden: item.hidden,
+        best: item.bestScore ? scoreFigure(item.bestScore) : null,
+        mix: statusMix(tree, item.nodeIds),
+      });
+    }
+    if (item.kind === 'dropped-fold') {
+      return node('droppedFold', { foldId: id, parentId: item.parentId, count: item.count, nodeIds: item.nodeIds });
+    }
+    return node('dropped', { parentId: item.parentId, index: item.index });
+  };
+  const flowEdge = (id: string, childId: string): Edge | null => {
+    const onBest = best.has(id) && best.has(childId);
+    const child = visible.items.get(childId);
+    // the layer view links only the candidates that ran (see scene.ts)
+    if (layers && child?.kind === 'node' && tree.nodes[child.nodeId]?.startedSeq === null) return null;
+    // what was pruned by rule (the engine's threshold, the search's own) hangs by a faint edge
+    const childNode = child?.kind === 'node' ? tree.nodes[child.nodeId] : undefined;
+    const faint =
+      child?.kind === 'dropped' ||
+      child?.kind === 'dropped-fold' ||
+      (childNode !== undefined && displayStatus(childNode) === 'dropped');
+    return {
+      id: `e:${id}:${childId}`,
+      source: id,
+      target: childId,
+      type: 'smoothstep',
+      className: onBest ? 'edge-best' : faint ? 'edge-faint' : undefined,
+    };
+  };
+  const backtrack = view.lastBacktrack;
+  const backtrackEnds = backtrack?.toId ? [itemOf.get(backtrack.fromId), itemOf.get(backtrack.toId)] : [];
+  const backtrackLink =
+    backtrack && backtrackEnds[0] && backtrackEnds[1] && backtrackEnds[0] !== backtrackEnds[1]
+      ? { from: backtrackEnds[0], to: backtrackEnds[1], seq: backtrack.seq }
+      : null;
+  /** Every line drawn, as [from, to, the backtrack's seq if it is the backtrack's]: each item to its children, then
+   * the last backtrack. Listed once per build (each move of the window picks from it again). */
+  const links = once(() => {
+    const out: (readonly [string, string, number?])[] = [];
+    for (const id of positions.keys()) for (const childId of visible.childIds[id] ?? []) out.push([id, childId]);
+    if (backtrackLink) out.push([backtrackLink.from, backtrackLink.to, backtrackLink.seq]);
+    return out;
+  });
+  const elementsOf = (itemIds: Iterable<string>, lines: Iterable<readonly [string, string, number?]>) => {
     const nodes: RunFlowNode[] = [];
     const edges: Edge[] = [];
-    for (const [id, position] of positions) {
-      const item = visible.items.get(id);
-      if (!item) continue;
-      // one object shape for every node, written out rather than spread from a common part (as scene.ts); initial
-      // sizes let React Flow cull and place nodes before it has measured them
-      const push = (type: RunFlowNode['type'], data: RunFlowNode['data'], className?: string) =>
-        nodes.push({
-          id,
-          position,
-          draggable: false,
-          selected: id === selectedNodeId,
-          initialWidth: CARD_WIDTH,
-          initialHeight: CARD_HEIGHT,
-          type,
-          data,
-          className,
-        } as RunFlowNode);
-      if (item.kind === 'node') {
-        const node = tree.nodes[item.nodeId];
-        // the layer view marks the candidates that ran (kept) and fades the ones that never did
-        const faint = layers && node?.parentId !== null && node?.startedSeq === null;
-        push('thought', { nodeId: item.nodeId }, faint ? 'is-faint' : undefined);
-      } else if (item.kind === 'dead-fold') {
-        push('fold', { foldId: id, parentId: item.parentId, nodeIds: item.nodeIds, hidden: item.hidden });
-      } else if (item.kind === 'summary') {
-        push('summary', {
-          parentId: item.parentId,
-          nodeIds: item.nodeIds,
-          hidden: item.hidden,
-          best: item.bestScore ? scoreFigure(item.bestScore) : null,
-          mix: statusMix(tree, item.nodeIds),
-        });
-      } else if (item.kind === 'dropped-fold') {
-        push('droppedFold', { foldId: id, parentId: item.parentId, count: item.count, nodeIds: item.nodeIds });
-      } else {
-        push('dropped', { parentId: item.parentId, index: item.index });
-      }
-      for (const childId of visible.childIds[id] ?? []) {
-        const onBest = best.has(id) && best.has(childId);
-        const child = visible.items.get(childId);
-        // the layer view links only the candidates that ran (see scene.ts)
-        if (layers && child?.kind === 'node' && tree.nodes[child.nodeId]?.startedSeq === null) continue;
-        // what was pruned by rule (the engine's threshold, the search's own) hangs by a faint edge
-        const childNode = child?.kind === 'node' ? tree.nodes[child.nodeId] : undefined;
-        const faint =
-          child?.kind === 'dropped' ||
-          child?.kind === 'dropped-fold' ||
-          (childNode !== undefined && displayStatus(childNode) === 'dropped');
-        edges.push({
-          id: `e:${id}:${childId}`,
-          source: id,
-          target: childId,
-          type: 'smoothstep',
-          className: onBest ? 'edge-best' : faint ? 'edge-faint' : undefined,
-        });
-      }
+    for (const id of itemIds) {
+      const node = flowNode(id);
+      if (node) nodes.push(node);
     }
-    const backtrack = view.lastBacktrack;
-    if (backtrack?.toId) {
-      const from = itemOf.get(backtrack.fromId);
-      const to = itemOf.get(backtrack.toId);
-      if (from && to && from !== to) {
-        edges.push({
-          id: `backtrack:${backtrack.seq}`,
-          source: from,
-          target: to,
-          type: 'default',
-          animated: true,
-          className: 'edge-backtrack',
-          label: 'backtrack',
-          labelBgPadding: [4, 2],
-        });
-      }
+    for (const [from, to, backtrackSeq] of lines) {
+      const edge: Edge | null =
+        backtrackSeq === undefined
+          ? flowEdge(from, to)
+          : {
+              id: `backtrack:${backtrackSeq}`,
+              source: from,
+              target: to,
+              type: 'default',
+              animated: true,
+              className: 'edge-backtrack',
+              label: 'backtrack',
+              labelBgPadding: [4, 2],
+            };
+      if (edge) edges.push(edge);
     }
     return { nodes, edges };
-  });
+  };
+  const flowElements = once(() => elementsOf(positions.keys(), links()));
   const scene = once(() => buildScene({ ...visible, tree, positions, orientation, bestPath: best, fadeUnrun: layers }));
   return {
     get nodes() {
@@ -209,6 +235,10 @@ export function buildCanvasElements(
     },
     get edges() {
       return flowElements().edges;
+    },
+    within(window) {
+      const picked = pickInWindow(positions, links(), window);
+      return elementsOf(picked.itemIds, picked.links);
     },
     positions,
     itemOf,

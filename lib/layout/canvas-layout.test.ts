@@ -46,6 +46,26 @@ describe('createCanvasModelMemo', () => {
     expect(build).toHaveBeenCalledTimes(4);
   });
 
+  it('keeps the last two builds, as React renders the committed version and the deferred one in turn', () => {
+    const build = vi.fn(buildCanvasElements);
+    const built: number[] = [];
+    const memo = createCanvasModelMemo(build, (ms) => built.push(ms));
+    const run = inputs();
+    const view = () => canvasViewOf(run, null, PREFS);
+    const v1 = memo(run.tree, 1, view());
+    const v2 = memo(run.tree, 2, view());
+    // an interrupted deferred render of 2, the urgent render of 1 again, then 2 once more: no build
+    expect(memo(run.tree, 1, view())).toBe(v1);
+    expect(memo(run.tree, 2, view())).toBe(v2);
+    expect(build).toHaveBeenCalledTimes(2);
+    memo(run.tree, 3, view());
+    expect(memo(run.tree, 1, view())).not.toBe(v1); // the oldest was let go
+    expect(build).toHaveBeenCalledTimes(4);
+    // each build says what it took
+    expect(built).toHaveLength(4);
+    expect(built.every((ms) => ms >= 0)).toBe(true);
+  });
+
   it("carries the layout the overview and the framing read: the build's positions and itemOf, a card's box", () => {
     const memo = createCanvasModelMemo();
     const run = inputs();

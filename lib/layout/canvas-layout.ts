@@ -83,18 +83,28 @@ const VIEW_KEYS: readonly (keyof CanvasView)[] = [
 export type CanvasModelMemo = (tree: ThoughtTree, version: number, view: CanvasView) => CanvasModel;
 
 /**
- * A memo of the last build: the same tree (object and version, since the tree is updated in place) and the same
- * view (field by field) give back the same model object; anything else builds anew. One per canvas (page view).
+ * A memo of the last two builds: the same tree (object and version, since the tree is updated in place) and the same
+ * view (field by field) give back the same model object; anything else builds anew, and says how long it took
+ * (`onBuild`: the pace of a growing live tree follows it). One per canvas (page view).
+ * Two, because React renders two versions in turn: the deferred render of the newest (which an urgent update may
+ * interrupt before it commits) and the urgent render of the page, which still shows the committed one. With one
+ * entry each of them rebuilt the other's model, and a big live tree was built twice per change.
  */
-export function createCanvasModelMemo(build: typeof buildCanvasElements = buildCanvasElements): CanvasModelMemo {
-  let last: { tree: ThoughtTree; version: number; view: CanvasView; model: CanvasModel } | null = null;
+export function createCanvasModelMemo(
+  build: typeof buildCanvasElements = buildCanvasElements,
+  onBuild: (ms: number) => void = () => {},
+): CanvasModelMemo {
+  let recent: { tree: ThoughtTree; version: number; view: CanvasView; model: CanvasModel }[] = [];
   // a step that changes statuses but not the shape shown keeps its placement (place.ts)
   const place = createTreePlacer();
   return (tree, version, view) => {
-    if (last && last.tree === tree && last.version === version && VIEW_KEYS.every((k) => last!.view[k] === view[k])) {
-      return last.model;
-    }
+    const hit = recent.find(
+      (r) => r.tree === tree && r.version === version && VIEW_KEYS.every((k) => r.view[k] === view[k]),
+    );
+    if (hit) return hit.model;
+    const started = performance.now();
     const elements = build(tree, view, place);
+    onBuild(performance.now() - started);
     const layout: CanvasLayout = {
       positions: elements.positions,
       itemOf: elements.itemOf,
@@ -112,13 +122,14 @@ export function createCanvasModelMemo(build: typeof buildCanvasElements = buildC
       get scene() {
         return elements.scene;
       },
+      within: elements.within,
       positions: elements.positions,
       itemOf: elements.itemOf,
       layout,
       view,
       seq: tree.lastSeq,
     };
-    last = { tree, version, view, model };
-    return last.model;
+    recent = [{ tree, version, view, model }, ...recent.slice(0, 1)];
+    return model;
   };
 }

@@ -1,41 +1,42 @@
-import type { Edge } from '@xyflow/react';
 import { describe, expect, it } from 'vitest';
-import { elementsInWindow, viewRect, windowAround, windowServes } from './element-window';
-import type { RunFlowNode } from './flow-types';
+import { pickInWindow, viewRect, windowAround, windowServes } from './element-window';
 
-const card = (id: string, x: number, y: number): RunFlowNode => ({
-  id,
-  position: { x, y },
-  type: 'thought',
-  data: { nodeId: id },
-});
-const edge = (source: string, target: string): Edge => ({ id: `e:${source}:${target}`, source, target });
-
-describe('elementsInWindow', () => {
+describe('pickInWindow', () => {
   // a root over a child in view and one 50,000 px to the right; a grandchild far below the right one
-  const nodes = [card('root', 0, 0), card('near', 100, 300), card('right', 50_000, 300), card('deep', 50_000, 9_000)];
-  const positions = new Map(nodes.map((n) => [n.id, n.position]));
-  const edges = [edge('root', 'near'), edge('root', 'right'), edge('right', 'deep')];
+  const positions = new Map([
+    ['root', { x: 0, y: 0 }],
+    ['near', { x: 100, y: 300 }],
+    ['right', { x: 50_000, y: 300 }],
+    ['deep', { x: 50_000, y: 9_000 }],
+  ]);
+  const links = [
+    ['root', 'near'],
+    ['root', 'right'],
+    ['right', 'deep'],
+  ] as const;
   const window = { x: -500, y: -500, width: 2_000, height: 1_500 };
 
-  it('hands React Flow what is in the window, in the given order, and not what is far from it', () => {
-    const shown = elementsInWindow(nodes, edges, positions, window);
-    expect(shown.edges.map((e) => e.id)).toEqual(['e:root:near', 'e:root:right']);
-    expect(shown.nodes.map((n) => n.id)).toEqual(['root', 'near', 'right']);
+  it('picks what is in the window, in the layout’s order, and not what is far from it', () => {
+    const picked = pickInWindow(positions, links, window);
+    expect(picked.links).toEqual([
+      ['root', 'near'],
+      ['root', 'right'],
+    ]);
+    expect(picked.itemIds).toEqual(['root', 'near', 'right']);
   });
 
   it('keeps a line that crosses the window between two ends outside it, with both ends', () => {
-    // a view between root and right, above neither: only the edge's box meets it
+    // a view between root and right, above neither: only the line's box meets it
     const between = { x: 20_000, y: 0, width: 2_000, height: 1_000 };
-    const shown = elementsInWindow(nodes, edges, positions, between);
-    expect(shown.edges.map((e) => e.id)).toEqual(['e:root:right']);
-    expect(shown.nodes.map((n) => n.id)).toEqual(['root', 'right']);
+    const picked = pickInWindow(positions, links, between);
+    expect(picked.links).toEqual([['root', 'right']]);
+    expect(picked.itemIds).toEqual(['root', 'right']);
   });
 
-  it('hands everything when the window holds the whole tree', () => {
-    const all = elementsInWindow(nodes, edges, positions, { x: -1, y: -1, width: 60_000, height: 10_000 });
-    expect(all.nodes).toHaveLength(4);
-    expect(all.edges).toHaveLength(3);
+  it('picks everything when the window holds the whole tree', () => {
+    const all = pickInWindow(positions, links, { x: -1, y: -1, width: 60_000, height: 10_000 });
+    expect(all.itemIds).toHaveLength(4);
+    expect(all.links).toHaveLength(3);
   });
 });
 

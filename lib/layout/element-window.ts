@@ -1,6 +1,6 @@
 /**
  * The part of the canvas React Flow is handed at the near zoom levels: a window around the view, one pane wide on
- * every side of it, and the elements that fall in it. React Flow adopts every node it is given on each change of the
+ * every side of it, and the items and lines that fall in it (canvas-elements.ts builds their elements, `within`). React Flow adopts every node it is given on each change of the
  * list (its lookup, its edge index), whatever it then draws, so a live tree of 16k items cost that much work on every
  * step for the dozen cards on screen. The window moves only when the view leaves it (or zooms far into it), so a
  * pan within it re-renders nothing.
@@ -8,8 +8,6 @@
  * Not responsible for what React Flow then draws of them (its onlyRenderVisibleElements) nor for the far level
  * (LodCanvas draws only what is in view by itself).
  */
-import type { Edge } from '@xyflow/react';
-import type { RunFlowNode } from './flow-types';
 import { CARD_HEIGHT, CARD_WIDTH } from './place';
 import type { Rect } from './scene';
 import type { Position } from './tidy';
@@ -48,21 +46,20 @@ const boxMeets = (x0: number, y0: number, x1: number, y1: number, r: Rect) =>
   x1 >= r.x && x0 <= r.x + r.width && y1 >= r.y && y0 <= r.y + r.height;
 
 /**
- * The nodes and edges that fall in `window`, in their given order (React Flow stacks them so). An edge is kept when
- * the box between its two ends meets the window, and then both its ends are kept too, so a line that crosses the
- * view from far away is still drawn, and never to a node React Flow does not have.
+ * The items and the lines that fall in `window`, the items in `positions`' order (React Flow stacks nodes so). A line
+ * is kept when the box between its two ends meets the window, and then both its ends are kept too, so a line that
+ * crosses the view from far away is still drawn, and never to a node React Flow does not have.
  */
-export function elementsInWindow(
-  nodes: readonly RunFlowNode[],
-  edges: readonly Edge[],
+export function pickInWindow<L extends readonly [string, string, ...unknown[]]>(
   positions: ReadonlyMap<string, Position>,
+  links: Iterable<L>,
   window: Rect,
-): { nodes: RunFlowNode[]; edges: Edge[] } {
+): { itemIds: string[]; links: L[] } {
   const needed = new Set<string>();
-  const keptEdges: Edge[] = [];
-  for (const edge of edges) {
-    const a = positions.get(edge.source);
-    const b = positions.get(edge.target);
+  const kept: L[] = [];
+  for (const link of links) {
+    const a = positions.get(link[0]);
+    const b = positions.get(link[1]);
     if (!a || !b) continue;
     const meets = boxMeets(
       Math.min(a.x, b.x),
@@ -72,14 +69,13 @@ export function elementsInWindow(
       window,
     );
     if (!meets) continue;
-    keptEdges.push(edge);
-    needed.add(edge.source);
-    needed.add(edge.target);
+    kept.push(link);
+    needed.add(link[0]);
+    needed.add(link[1]);
   }
-  const keptNodes = nodes.filter((node) => {
-    if (needed.has(node.id)) return true;
-    const p = positions.get(node.id) ?? node.position;
-    return boxMeets(p.x, p.y, p.x + CARD_WIDTH, p.y + CARD_HEIGHT, window);
-  });
-  return { nodes: keptNodes, edges: keptEdges };
+  const itemIds: string[] = [];
+  for (const [id, p] of positions) {
+    if (needed.has(id) || boxMeets(p.x, p.y, p.x + CARD_WIDTH, p.y + CARD_HEIGHT, window)) itemIds.push(id);
+  }
+  return { itemIds, links: kept };
 }

@@ -68,6 +68,6 @@ export { sharedPrefix } from './shared-prefix';
 export { createElementCache, stabilize } from './stable-elements';
 export type { Position } from './tidy';
 export { droppedItemId } from './visible-tree';
-export { elementsInWindow, viewRect, windowAround, windowServes } from './element-window';
+export { viewRect, windowAround, windowServes } from './element-window';
 export { boxOf, fitViewport, followViewport, MIN_ZOOM, revealViewport, viewportFor } from './fit';
 export type { Box, Viewport } from './fit';

@@ -4,30 +4,7 @@ import { recordGame24 } from '../tasks/testing/recorded';
 import { createPageViewStore } from './page-view';
 import { createRunSearch } from './run-search';
 import { createRunStore } from './run-store';
-
-/** A clock the test moves by hand: timers fire only when `advance` passes them. */
-function manualClock() {
-  let now = 0;
-  let timers: { at: number; callback: () => void; id: number }[] = [];
-  let ids = 0;
-  return {
-    now: () => now,
-    setTimeout(callback: () => void, ms: number) {
-      timers.push({ at: now + ms, callback, id: ++ids });
-      return ids;
-    },
-    clearTimeout(handle: unknown) {
-      timers = timers.filter((t) => t.id !== handle);
-    },
-    advance(ms: number) {
-      now += ms;
-      const due = timers.filter((t) => t.at <= now);
-      timers = timers.filter((t) => t.at > now);
-      for (const t of due) t.callback();
-    },
-    pending: () => timers.length,
-  };
-}
+import { manualClock } from './testing/manual-clock';
 
 async function setUp() {
   const { events } = await recordGame24();

@@ -10,6 +10,7 @@
 import { buildSearchIndex, normaliseQuery, searchIndex, type TreeSearchIndex } from '../search/index';
 import type { PageViewStore } from './page-view';
 import type { RunStore } from './run-store';
+import { realTimerClock, type TimerClock } from './timer-clock';
 
 export const SEARCH_REFRESH_MS = 300;
 
@@ -22,18 +23,6 @@ export interface RunSearch {
   stop(): void;
 }
 
-interface Clock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 /** What an index was built from: a new tree, a tree changed in place (version) or more history (eventCount). */
 interface IndexedFrom {
   tree: unknown;
@@ -44,7 +33,7 @@ interface IndexedFrom {
 export function createRunSearch(
   runStore: RunStore,
   pageView: PageViewStore,
-  { refreshMs = SEARCH_REFRESH_MS, clock = realClock }: { refreshMs?: number; clock?: Clock } = {},
+  { refreshMs = SEARCH_REFRESH_MS, clock = realTimerClock }: { refreshMs?: number; clock?: TimerClock } = {},
 ): RunSearch {
   let query = '';
   let index: TreeSearchIndex | null = null;

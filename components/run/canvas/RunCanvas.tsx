@@ -10,15 +10,7 @@
 // useCanvasCamera.ts; the far level's pointer, useFarPointer.ts.
 import { Background, ControlButton, Controls, ReactFlow, useReactFlow, useStore, type Edge } from '@xyflow/react';
 import { useEffect, useMemo, useState, type MouseEvent as ReactMouseEvent } from 'react';
-import {
-  createElementCache,
-  droppedItemId,
-  elementsInWindow,
-  levelOf,
-  MIN_ZOOM,
-  type RunFlowNode,
-  stabilize,
-} from '@/lib/layout/index';
+import { createElementCache, droppedItemId, levelOf, MIN_ZOOM, type RunFlowNode, stabilize } from '@/lib/layout/index';
 import { usePageViewApi } from '../page/PageViewContext';
 import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { NodeContextMenu } from '../steering/NodeContextMenu';
@@ -63,7 +55,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
   const { nodes, edges } = useMemo(() => {
     if (far || !shownWindow) return { nodes: NO_NODES, edges: NO_EDGES };
     const measuredOf = (id: string) => flow.getInternalNode(id)?.measured;
-    const near = elementsInWindow(model.nodes, model.edges, model.positions, shownWindow);
+    const near = model.within(shownWindow);
     return stabilize(cache, near.nodes, near.edges, measuredOf);
   }, [model, cache, flow, far, shownWindow]);
   const { layout } = model;

@@ -6,11 +6,14 @@ import { createContext, useContext, useMemo, useState, type ReactNode } from 're
 import { useStore } from 'zustand';
 import { createCanvasModelMemo, type CanvasModelMemo } from '@/lib/layout/index';
 import type { PageViewState, PageViewStore } from '@/lib/store/index';
+import { useShownTreeApi } from './RunStoreContext';
 
 const PageViewContext = createContext<{ store: PageViewStore; canvasModel: CanvasModelMemo } | null>(null);
 
 export function PageViewProvider({ store, children }: { store: PageViewStore; children: ReactNode }) {
-  const [canvasModel] = useState(() => createCanvasModelMemo());
+  const shownTree = useShownTreeApi();
+  // the pace of a growing tree follows what a build of it costs
+  const [canvasModel] = useState(() => createCanvasModelMemo(undefined, (ms) => shownTree.reportBuild(ms)));
   const value = useMemo(() => ({ store, canvasModel }), [store, canvasModel]);
   return <PageViewContext.Provider value={value}>{children}</PageViewContext.Provider>;
 }
