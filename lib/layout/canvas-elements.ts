@@ -49,7 +49,7 @@ export interface CanvasElements {
   /** Node id -> the visible item standing for it (itself, or the fold or summary hiding it). */
   itemOf: Map<string, string>;
   scene: Scene;
-  /** React Flow's nodes and edges for the items in `window` alone (element-window.ts), as `nodes` and `edges` have them. */
+  /** React Flow's nodes and edges for the items in `window` alone (element-window.ts), as `nodes`/`edges` have them. */
   within(window: Rect): { nodes: RunFlowNode[]; edges: Edge[] };
 }
 

@@ -14,8 +14,8 @@ import { readCanvasPrefs, useCanvasPrefs } from './prefs';
 
 /**
  * The canvas's model for what is on screen; re-renders the caller when the tree or a view choice changes. Paced while
- * a big live tree grows and deferred (as useShownTree, from the same paced tree): the build walks the whole tree, so it follows the step in a render React may interrupt, and
- * the model says which seq it was built for.
+ * a big live tree grows and deferred (as useShownTree, from the same paced tree): the build walks the whole tree, so
+ * it follows the step in a render React may interrupt, and the model says which seq it was built for.
  */
 export function useCanvasModel(): CanvasModel {
   const memo = useCanvasModelMemo();
@@ -34,7 +34,7 @@ export function useCanvasModel(): CanvasModel {
   return memo(run.tree, run.version, canvasViewOf(run, collapseChoice, prefs));
 }
 
-/** The layout as of now (the paced tree's, as drawn), for an event handler or an effect (no re-render when it changes). */
+/** The layout as of now (the paced tree's, as drawn), for a handler or an effect (no re-render when it changes). */
 export function useCanvasLayoutNow(): () => CanvasLayout {
   const memo = useCanvasModelMemo();
   const runStore = useRunStoreApi();

@@ -3,7 +3,7 @@
  * The window of the canvas React Flow is handed elements for (lib/layout/element-window.ts), kept with the view: a
  * new window when the view leaves the current one or zooms far into it, none at the far level (nothing is handed
  * there). The viewport changes every frame of a pan; the window, and so the canvas's render, only now and then.
- * Not responsible for choosing the elements (elementsInWindow) nor for moving the view (useCanvasCamera.ts).
+ * Not responsible for choosing the elements (the model's `within`) nor for moving the view (useCanvasCamera.ts).
  */
 import { useStoreApi } from '@xyflow/react';
 import { useEffect, useState } from 'react';
