@@ -1,9 +1,9 @@
 /**
  * The part of the canvas React Flow is handed at the near zoom levels: a window around the view, one pane wide on
- * every side of it, and the items and lines that fall in it (canvas-elements.ts builds their elements, `within`). React Flow adopts every node it is given on each change of the
- * list (its lookup, its edge index), whatever it then draws, so a live tree of 16k items cost that much work on every
- * step for the dozen cards on screen. The window moves only when the view leaves it (or zooms far into it), so a
- * pan within it re-renders nothing.
+ * every side of it, and the items and lines that fall in it (canvas-elements.ts builds their elements, `within`).
+ * React Flow adopts every node it is given on each change of the list (its lookup, its edge index), whatever it then
+ * draws, so a live tree of 16k items cost that much work on every step for the dozen cards on screen. The window
+ * moves only when the view leaves it (or zooms far into it), so a pan within it re-renders nothing.
  * Pure; the canvas's hook that follows the viewport is components/run/canvas/useElementWindow.ts.
  * Not responsible for what React Flow then draws of them (its onlyRenderVisibleElements) nor for the far level
  * (LodCanvas draws only what is in view by itself).

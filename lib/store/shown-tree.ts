@@ -1,11 +1,12 @@
 /**
- * The tree the whole-tree views draw (the canvas's layout, the overview, a branch's and a summary's totals), with the
- * marks the log puts on it (the best node, the last backtrack: they change with it), paced while a live run grows. Each of those walks the whole tree, ~150 ms at 18k nodes on a 2-core machine, and a live
- * run changes the tree every frame: rebuilt per change they took every frame, and React, which restarts a deferred
- * render whenever its input changes again, finished them only when they had waited long enough to be run at once.
- * So a change that only grows the live tree is shown at most every PACE_PER_BUILD times the last build's cost (at
- * most MAX_PACE_MS): a small tree still every frame, a big one a few times a second. Anything else (a seek, back to
- * live, the history's pages) is shown at once.
+ * The tree the whole-tree views draw (the canvas's layout, the overview, a branch's and a summary's totals), with
+ * the marks the log puts on it (the best node, the last backtrack: they change with it), paced while a live run
+ * grows. Each of those walks the whole tree, 80-150 ms at 18k nodes on a 2-core machine, and a live run changes the
+ * tree every frame: rebuilt per change they took every frame, and React, which restarts a deferred render whenever
+ * its input changes again, finished them only when they had waited long enough to be run at once. So a change that
+ * only grows the live tree is shown at most every PACE_PER_BUILD times the last build's cost (at most MAX_PACE_MS):
+ * a small tree still every frame, a big one a few times a second. Anything else (a seek, back to live, the history's
+ * pages) is shown at once.
  * Not responsible for deferring (the views' hooks do) nor for measuring a build (the canvas model memo reports it).
  */
 import { createStore } from 'zustand/vanilla';

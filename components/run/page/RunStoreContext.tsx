@@ -42,8 +42,9 @@ export function useRunStore<T>(selector: (state: RunViewState) => T): T {
 /**
  * The tree on screen and its version, as the whole-tree views draw it (the canvas, the overview, a branch's totals):
  * paced while a big live tree grows (shown-tree.ts), and deferred, so a seek or a new event first updates what is
- * cheap (the timeline, the header, the inspector) in the frame after the input, and the views that walk the whole tree follow in a render React may interrupt when the
- * next step comes (a held arrow key, playback). At 100k events one such build is ~100 ms (npm run bench:ui).
+ * cheap (the timeline, the header, the inspector) in the frame after the input, and the views that walk the whole
+ * tree follow in a render React may interrupt when the next step comes (a held arrow key, playback). At 100k events
+ * one such build is ~100 ms (npm run bench:ui).
  */
 export function useShownTree(): ShownTree {
   return useDeferredValue(useStore(useShownTreeApi()));
