@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pickInWindow, viewRect, windowAround, windowServes } from './element-window';
+import { pickInWindow, windowAround, windowServes } from './element-window';
+import { viewRect } from './fit';
 
 describe('pickInWindow', () => {
   // a root over a child in view and one 50,000 px to the right; a grandchild far below the right one

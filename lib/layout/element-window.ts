@@ -11,20 +11,9 @@
 import { CARD_HEIGHT, CARD_WIDTH } from './place';
 import type { Rect } from './scene';
 import type { Position } from './tidy';
-import type { Viewport } from './fit';
 
 /** A window this many times wider than the view is too coarse: zoomed that far in, it is narrowed again. */
 const MAX_WINDOW_TO_VIEW = 6;
-
-/** What a width x height pane shows at `viewport`, in flow coordinates. */
-export function viewRect(viewport: Viewport, width: number, height: number): Rect {
-  return {
-    x: -viewport.x / viewport.zoom,
-    y: -viewport.y / viewport.zoom,
-    width: width / viewport.zoom,
-    height: height / viewport.zoom,
-  };
-}
 
 /** The window for a view: the view with one view's width and height added on every side. */
 export function windowAround(view: Rect): Rect {

@@ -1,12 +1,14 @@
 /**
- * How the canvas frames things, as arithmetic: the box around some nodes of a published layout, and the viewport that
- * shows a box in a canvas of a given size (the whole tree at up to zoom 1, with room left at the top for the canvas
- * toolbar and at the left for the zoom buttons). Pure; the canvas's hook that applies it is components/run/canvas/fit.ts.
+ * How the canvas frames things, as arithmetic: the box around some nodes of a published layout, what a view shows
+ * (in flow coordinates), and the viewport that shows a box in a canvas of a given size (the whole tree at up to zoom
+ * 1, with room left at the top for the canvas toolbar and at the left for the zoom buttons). Pure; the canvas's hook
+ * that applies it is components/run/canvas/fit.ts.
  * Not responsible for where items go (place.ts) nor for moving the view (React Flow, through the hook).
  */
 import type { CanvasLayout } from './canvas-layout';
 import { CARD_HEIGHT, CARD_WIDTH } from './place';
 import { CARD_MIN_ZOOM } from './lod';
+import type { Rect } from './scene';
 import type { Position } from './tidy';
 
 // left: clear of the zoom buttons in the bottom-left corner
@@ -34,6 +36,16 @@ export interface Box {
   y: number;
   width: number;
   height: number;
+}
+
+/** What a width x height pane shows at `viewport`, in flow coordinates. */
+export function viewRect(viewport: Viewport, width: number, height: number): Rect {
+  return {
+    x: -viewport.x / viewport.zoom,
+    y: -viewport.y / viewport.zoom,
+    width: width / viewport.zoom,
+    height: height / viewport.zoom,
+  };
 }
 
 /** The viewport that shows `box` whole and centred in a width x height pane, zoom clamped to [minZoom, maxZoom]. */

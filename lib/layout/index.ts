@@ -68,6 +68,6 @@ export { sharedPrefix } from './shared-prefix';
 export { createElementCache, stabilize } from './stable-elements';
 export type { Position } from './tidy';
 export { droppedItemId } from './visible-tree';
-export { viewRect, windowAround, windowServes } from './element-window';
-export { boxOf, fitViewport, followViewport, MIN_ZOOM, revealViewport, viewportFor } from './fit';
+export { windowAround, windowServes } from './element-window';
+export { boxOf, fitViewport, followViewport, MIN_ZOOM, revealViewport, viewportFor, viewRect } from './fit';
 export type { Box, Viewport } from './fit';
