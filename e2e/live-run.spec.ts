@@ -1,6 +1,7 @@
 // Issue 3's path from engine to pixels: start a run from the form, watch nodes appear live, pause it and see it
 // stop growing, resume it to the end. Issue 30's: a beam run with latency shows its calls in flight in the header
-// while it runs (within the limit set in the form), and a node's calls on its waterfall once they ran.
+// while it runs (within the limit set in the form), and a node's calls on its waterfall once they ran. Follow live
+// is on while the run goes on, and off (disabled, saying why) once it has ended.
 import { expect, test } from '@playwright/test';
 
 test('a run started from the form grows live, pauses and resumes', async ({ page }) => {
@@ -17,6 +18,10 @@ test('a run started from the form grows live, pauses and resumes', async ({ page
   const nodes = page.getByTestId('thought-node');
   await expect(page.getByTestId('connection')).toHaveText(/live/);
   await expect(nodes.first()).toBeVisible();
+  // the canvas follows the activity while the run goes on
+  const follow = page.getByTestId('follow-live');
+  await expect(follow).toBeEnabled();
+  await expect(follow).toHaveAttribute('aria-pressed', 'true');
   // more nodes arrive while we watch
   const early = await nodes.count();
   await expect.poll(() => nodes.count(), { timeout: 20_000 }).toBeGreaterThan(early);
@@ -32,6 +37,10 @@ test('a run started from the form grows live, pauses and resumes', async ({ page
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: 60_000 });
   expect(await nodes.count()).toBeGreaterThan(atPause);
+  // nothing more will come: the toggle is off and says why, rather than showing a follow that does nothing
+  await expect(follow).toBeDisabled();
+  await expect(follow).toHaveAttribute('aria-pressed', 'false');
+  await expect(follow).toHaveAttribute('title', /ended/);
 });
 
 test('a beam run shows its calls in flight while it runs, and a node’s calls on one time axis', async ({ page }) => {

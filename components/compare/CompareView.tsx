@@ -6,6 +6,7 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
+import { hasEnded } from '@/lib/contract/run-status';
 import { diffRuns, type PathStep, RUN_FACTS, type RunDiff, sharedText } from '@/lib/compare/index';
 import { createPageViewStore, createRunStore, type RunStore } from '@/lib/store/index';
 import type { ThoughtTree } from '@/lib/engine/index';
@@ -13,7 +14,7 @@ import { useStore } from 'zustand';
 import { RunAccessProvider } from '../run/page/RunAccess';
 import { RunCanvas } from '../run/canvas/RunCanvas';
 import { PageViewProvider } from '../run/page/PageViewContext';
-import { RunStoreProvider } from '../run/page/RunStoreContext';
+import { RunStoreProvider, useRunStore } from '../run/page/RunStoreContext';
 import { SharedNodesContext } from '../run/canvas/SharedNodes';
 import { useRunCommands } from '../run/steering/useRunCommands';
 import { useRunEvents } from '../run/page/useRunEvents';
@@ -37,6 +38,8 @@ function Side({ store, label, shared }: { store: RunStore; label: string; shared
 function SideBody({ runId, label, shared }: { runId: string; label: string; shared: ReadonlySet<string> }) {
   useRunEvents(runId);
   const commands = useRunCommands(runId);
+  // no record is read here: the log's own status says whether anything more will come
+  const ended = useRunStore((s) => hasEnded(s.liveStatus));
   return (
     <section className={styles.side} data-testid={`compare-${label}`}>
       <header className={styles.sideHead}>
@@ -46,7 +49,7 @@ function SideBody({ runId, label, shared }: { runId: string; label: string; shar
         <SharedNodesContext.Provider value={shared}>
           {/* the canvas menu's commands, for whoever may use them on this run */}
           <RunAccessProvider runId={runId}>
-            <RunCanvas commands={commands} onFork={() => {}} />
+            <RunCanvas commands={commands} onFork={() => {}} runEnded={ended} />
           </RunAccessProvider>
         </SharedNodesContext.Provider>
       </div>

@@ -11,7 +11,7 @@ export type { PageViewState, PageViewStore } from './page-view';
 export { createRunSearch } from './run-search';
 export type { RunSearch } from './run-search';
 export { PRUNE_ASK_ABOVE, pruneReach } from './prune';
-export { elapsedMs, pausesOf, runStatus } from './run-clock';
+export { elapsedMs, pauseReader, runStatus } from './run-clock';
 export { connectionState, HISTORY_PAGE, nextHistoryPage, retryDelayMs, retryUnlessRefused } from './run-stream';
 export type { ConnectionState } from './run-stream';
 export {

@@ -1,7 +1,13 @@
 // The run header's status and elapsed come from the run (its record, its log's pauses), never from how much has loaded.
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
-import { elapsedMs, pausesOf, runStatus } from './run-clock';
+import { elapsedMs, pauseReader, pausesAfter, runStatus, type PauseReading } from './run-clock';
+
+/** The pauses of the first `count` events, read from the start. */
+function pausesOf(events: readonly ExplorationEvent[], count?: number) {
+  const { pausedMs, pausedSince } = pausesAfter(null, events, count);
+  return { pausedMs, pausedSince };
+}
 
 /** A log of control events only, at the given times (the clock reads nothing else). */
 function log(...entries: [ExplorationEvent['type'], number][]): ExplorationEvent[] {
@@ -74,5 +80,39 @@ describe('elapsed', () => {
     const events = log(['run.started', 0], ['steer.pause', 100], ['run.finished', 400]);
     expect(elapsedMs({ startedAt: 0, endAt: 1_000, pauses: pausesOf(events) }, 999_999)).toBe(700);
     expect(elapsedMs({ startedAt: null, endAt: null, pauses: pausesOf([]) }, 5)).toBeNull();
+  });
+
+  it('reads a growing log one event at a time as it reads it whole, and starts over on a step back or another log', () => {
+    const events = log(
+      ['run.queued', 0],
+      ['run.started', 1_000],
+      ['steer.pause', 2_000],
+      ['run.interrupted', 3_000],
+      ['run.resumed', 9_000],
+      ['steer.resume', 11_000],
+      ['steer.pause', 12_000],
+      ['steer.step', 15_000],
+      ['run.paused', 15_500],
+      ['steer.resume', 20_000],
+      ['run.finished', 30_000],
+    );
+    const growing: ExplorationEvent[] = [];
+    let reading: PauseReading | null = null;
+    const readPauses = pauseReader(); // the page's reader, which keeps its own last reading
+    for (const event of events) {
+      growing.push(event);
+      reading = pausesAfter(reading, growing, growing.length);
+      expect(reading.read).toBe(growing.length);
+      expect({ pausedMs: reading.pausedMs, pausedSince: reading.pausedSince }).toEqual(pausesOf(growing));
+      expect(readPauses(growing, growing.length)).toMatchObject(pausesOf(growing));
+    }
+    expect(readPauses(growing, 4)).toMatchObject(pausesOf(events, 4));
+    // a seek back to step 4: read again from the start, not on from step 11
+    const back = pausesAfter(reading, growing, 4);
+    expect({ pausedMs: back.pausedMs, pausedSince: back.pausedSince }).toEqual(pausesOf(events, 4));
+    // another log (a new store's history) is read from its start
+    const other = log(['run.started', 0], ['steer.pause', 100]);
+    const fresh = pausesAfter(reading, other);
+    expect({ pausedMs: fresh.pausedMs, pausedSince: fresh.pausedSince }).toEqual({ pausedMs: 0, pausedSince: 100 });
   });
 });

@@ -33,16 +33,35 @@ export interface Pauses {
   pausedSince: number | null;
 }
 
+/** The pauses read so far, and where the reading stopped: the next call goes on from there (pausesAfter). */
+export interface PauseReading extends Pauses {
+  /** The log read: a reading goes on only over the same array (the store's history grows in place). */
+  events: readonly ExplorationEvent[];
+  /** Events read. */
+  read: number;
+  /** A person paused it (or a step ended): a run queued again or interrupted meanwhile stays paused at run.resumed. */
+  paused: boolean;
+}
+
 /**
  * The pauses of the first `count` events, with the tree's own transitions (tree.ts): a person's pause or a step's
  * end (run.paused) stops a running run, resume or step starts it again; a run queued again or interrupted waits until
  * run.resumed (and stays paused if it was); run.finished and run.failed end it. A wait before run.started (its first
  * run.queued) is not a pause: the clock starts at the start.
+ *
+ * It goes on from an earlier reading of the same log when that read no further than `count` (a live run's header
+ * reads each new event once, not the whole log per event); from the start otherwise (a seek back, another log).
  */
-export function pausesOf(events: readonly ExplorationEvent[], count = events.length): Pauses {
-  let pausedMs = 0;
-  let pausedSince: number | null = null;
-  let paused = false;
+export function pausesAfter(
+  earlier: PauseReading | null,
+  events: readonly ExplorationEvent[],
+  count = events.length,
+): PauseReading {
+  const until = Math.min(count, events.length);
+  const goOn = earlier !== null && earlier.events === events && earlier.read <= until;
+  let pausedMs = goOn ? earlier.pausedMs : 0;
+  let pausedSince: number | null = goOn ? earlier.pausedSince : null;
+  let paused = goOn ? earlier.paused : false;
   const stop = (ts: number) => {
     pausedSince ??= ts;
   };
@@ -50,7 +69,7 @@ export function pausesOf(events: readonly ExplorationEvent[], count = events.len
     if (pausedSince !== null) pausedMs += Math.max(0, ts - pausedSince);
     pausedSince = null;
   };
-  for (let i = 0; i < Math.min(count, events.length); i++) {
+  for (let i = goOn ? earlier.read : 0; i < until; i++) {
     const event = events[i] as ExplorationEvent;
     switch (event.type) {
       case 'run.started':
@@ -82,7 +101,13 @@ export function pausesOf(events: readonly ExplorationEvent[], count = events.len
         break;
     }
   }
-  return { pausedMs, pausedSince };
+  return { pausedMs, pausedSince, events, read: until, paused };
+}
+
+/** A reader of one log's pauses that goes on from its last reading (pausesAfter): one per page's store. */
+export function pauseReader(): (events: readonly ExplorationEvent[], count: number) => Pauses {
+  let last: PauseReading | null = null;
+  return (events, count) => (last = pausesAfter(last, events, count));
 }
 
 /** The run's clock: when it started, when it stopped (finished, or the step looked at), and its pauses. */

@@ -20,10 +20,12 @@ export function CanvasToolbar({
   autoCollapse,
   onAutoCollapse,
   onFit,
+  runEnded,
 }: {
   autoCollapse: boolean;
   onAutoCollapse: (on: boolean) => void;
   onFit: () => void;
+  runEnded: boolean;
 }) {
   const { orientation, mode } = useCanvasPrefs();
   const followLive = useRunStore((s) => s.followLive);
@@ -72,11 +74,17 @@ export function CanvasToolbar({
         >
           {orientation === 'tb' ? '↓ Top-down' : '→ Left-right'}
         </button>
+        {/* an ended run has nothing more to follow: the toggle is off and says why (it comes back if the run goes on) */}
         <button
-          className={`btn btn-sm${followLive ? ' btn-on' : ''}`}
-          aria-pressed={followLive}
+          className={`btn btn-sm${followLive && !runEnded ? ' btn-on' : ''}`}
+          aria-pressed={followLive && !runEnded}
+          disabled={runEnded}
           onClick={() => setView({ followLive: !followLive })}
-          title="Keep the newest activity in view (stops when you pan)"
+          title={
+            runEnded
+              ? 'The run has ended: nothing more to follow'
+              : 'Keep the newest activity in view (stops when you pan)'
+          }
           data-testid="follow-live"
         >
           Follow live

@@ -36,7 +36,16 @@ const nodeTypes = {
 const NO_NODES: RunFlowNode[] = [];
 const NO_EDGES: Edge[] = [];
 
-export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork: (nodeId: string) => void }) {
+export function RunCanvas({
+  commands,
+  onFork,
+  runEnded,
+}: {
+  commands: RunCommands;
+  onFork: (nodeId: string) => void;
+  /** The run has ended (its status, not the step on screen): nothing more will arrive to follow. */
+  runEnded: boolean;
+}) {
   const store = useRunStoreApi();
   const pageView = usePageViewApi();
   const selectedNodeId = useRunStore((s) => s.selectedNodeId);
@@ -146,6 +155,7 @@ export function RunCanvas({ commands, onFork }: { commands: RunCommands; onFork:
           autoCollapse={model.view.autoCollapse}
           onAutoCollapse={(on) => pageView.getState().setCollapseChoice(on)}
           onFit={() => frame(null)}
+          runEnded={runEnded}
         />
       </ReactFlow>
       <div ref={tooltip} className="lod-tooltip" role="tooltip" hidden />

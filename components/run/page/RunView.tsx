@@ -5,6 +5,7 @@
 // Its frame is RunLayout.module.css; the drawer is RunDrawer.tsx. Not responsible for what each part shows.
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useState } from 'react';
+import { hasEnded } from '@/lib/contract/run-status';
 import { createPageViewStore, createRunStore, PRUNE_ASK_ABOVE, pruneReach } from '@/lib/store/index';
 import { BreakpointsPanel } from '../breakpoints/BreakpointsPanel';
 import { BreakpointStop } from '../breakpoints/BreakpointStop';
@@ -131,7 +132,7 @@ function RunPage({ runId }: { runId: string }) {
                 never covers them. */}
             <div className={`run-canvas ${layout.canvas}`}>
               <SearchBox />
-              <RunCanvas commands={commands} onFork={setForkFrom} />
+              <RunCanvas commands={commands} onFork={setForkFrom} runEnded={hasEnded(status)} />
               <WaitingNote status={status} />
               <BreakpointStop commands={commands} view={breakpoints} />
               <Overview />
