@@ -1,7 +1,7 @@
 // The heap the executor uses must pick exactly what selectNext (the strategies' definition) picks.
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../models/index';
-import { FrontierQueue, selectNext } from './frontier';
+import { comesBefore, FrontierQueue, nextInLine, selectNext } from './frontier';
 import { createEmptyTree } from './tree';
 import type { ExplorationStrategy } from '../contract/vocabulary';
 import type { FrontierEntry, ThoughtNode, ThoughtTree } from './types';
@@ -49,6 +49,30 @@ describe('FrontierQueue', () => {
           if (rng.next() < 0.3) enqueue(`n${rng.int(200)}`); // a new or replaced entry
           if (rng.next() < 0.1) delete tree.frontier[`n${rng.int(200)}`]; // pruned
         }
+      }
+    },
+  );
+});
+
+describe('nextInLine', () => {
+  it.each(['beam', 'best-first', 'dfs'] as const)(
+    'is the head of the frontier in comesBefore order under %s',
+    (strategy) => {
+      for (const seed of [1, 2, 3]) {
+        const rng = createRng(seed * 11);
+        const tree = randomTree(seed, strategy);
+        for (let i = 0; i < 150; i++) {
+          tree.frontier[`n${i}`] = {
+            nodeId: `n${i}`,
+            mode: rng.next() < 0.5 ? 'execute' : 'expand',
+            urgent: rng.next() < 0.1,
+            order: tree.nextFrontierOrder++,
+          };
+        }
+        const sorted = Object.values(tree.frontier).sort((a, b) => (comesBefore(tree, a, b) ? -1 : 1));
+        expect(nextInLine(tree, 24)).toEqual(sorted.slice(0, 24));
+        expect(nextInLine(tree, 1)).toEqual([selectNext(tree)]);
+        expect(nextInLine(tree, 500)).toEqual(sorted);
       }
     },
   );

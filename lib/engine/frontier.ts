@@ -23,6 +23,24 @@ export function selectNext(tree: ThoughtTree): FrontierEntry | null {
   return chosen?.entry ?? null;
 }
 
+/**
+ * The frontier's first `limit` entries in the order the strategy runs them (selectNext's is the first), each read
+ * once: a page keeps them in view without sorting a breadth-first frontier of thousands.
+ */
+export function nextInLine(tree: ThoughtTree, limit: number): FrontierEntry[] {
+  const strategy = tree.config.explorationStrategy;
+  const first: OrderKey[] = [];
+  for (const entry of Object.values(tree.frontier)) {
+    const key = orderKey(tree, entry);
+    if (first.length === limit && !keyBefore(strategy, key, first[limit - 1] as OrderKey)) continue;
+    let at = first.length;
+    while (at > 0 && keyBefore(strategy, key, first[at - 1] as OrderKey)) at--;
+    first.splice(at, 0, key);
+    if (first.length > limit) first.pop();
+  }
+  return first.map((key) => key.entry);
+}
+
 /** The strategy's order: true when `a` runs before `b`. A total order (entry orders are unique). */
 export function comesBefore(tree: ThoughtTree, a: FrontierEntry, b: FrontierEntry): boolean {
   return keyBefore(tree.config.explorationStrategy, orderKey(tree, a), orderKey(tree, b));

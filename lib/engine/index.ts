@@ -19,7 +19,7 @@ export {
   resolveTimeout,
 } from './config';
 export { backUp } from './mcts';
-export { FrontierQueue, comesBefore, findBacktrackTarget, selectNext } from './frontier';
+export { FrontierQueue, comesBefore, findBacktrackTarget, nextInLine, selectNext } from './frontier';
 export { extractJson } from './json';
 export { countTokens, DEFAULT_PRICES, findPrice, priceCall } from './pricing';
 export type { ModelPrice, PriceTable } from './pricing';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
-import { fold, type ThoughtTree } from '../engine/index';
+import { comesBefore, fold, selectNext, type ThoughtTree } from '../engine/index';
 import { externalSearchLog, followEvent } from '../engine/testing';
 import { ThoughtTreeExecutor } from '../engine/server';
 import { createSimulatedModel, getTaskEntry } from '../tasks/index';
 import { DEFAULT_LAYOUT, layoutTree } from './tidy';
-import { deadFoldId, droppedFoldId, focusNodes, summaryId, visibleTree } from './visible-tree';
+import { deadFoldId, droppedFoldId, FRONTIER_IN_FOCUS, focusNodes, summaryId, visibleTree } from './visible-tree';
 
 async function game(seed: number): Promise<{ tree: ThoughtTree; events: ExplorationEvent[] }> {
   const events: ExplorationEvent[] = [];
@@ -173,6 +173,48 @@ describe('visibleTree with autoCollapse', () => {
     expect(opened.items.has(summaryId(root))).toBe(false);
     const all = visibleTree(tree, { ...base, autoCollapse: false, focus });
     expect([...all.items.values()].filter((i) => i.kind === 'node')).toHaveLength(tree.nodeOrder.length);
+  });
+});
+
+describe('the focus of a live run', () => {
+  const base = { foldDeadEnds: false, showDropped: false, openFolds: none, autoCollapse: true };
+
+  it('keeps the running node and the frontier next in line open, not a breadth-first frontier of hundreds', async () => {
+    const events: ExplorationEvent[] = [];
+    await new ThoughtTreeExecutor({
+      maxDepth: 8,
+      terminationConfidence: 1,
+      confidenceThreshold: 0,
+      maxTotalNodes: 400,
+    }).explore({ name: 't', model: createSimulatedModel({ seed: 11 }) }, 'Reduce the p99 latency of the checkout API', {
+      task: getTaskEntry('open-goal').task,
+      onEvent: (e) => events.push(e),
+    });
+    // the run as a live page has it, halfway: hundreds of nodes wait in its frontier
+    const tree = fold(events.slice(0, Math.floor(events.length / 2)));
+    const waiting = Object.keys(tree.frontier);
+    expect(tree.status).toBe('running');
+    expect(waiting.length).toBeGreaterThan(4 * FRONTIER_IN_FOCUS);
+
+    const v = visibleTree(tree, { ...base, focus: focusNodes(tree, null, null) });
+    const shownWaiting = waiting.filter((id) => v.items.get(id)?.kind === 'node');
+    // the next to run is on the canvas, with the ones after it; the rest wait in their parents' "+N more"
+    expect(v.items.has(selectNext(tree)?.nodeId as string)).toBe(true);
+    const inOrder = Object.values(tree.frontier).sort((a, b) => (comesBefore(tree, a, b) ? -1 : 1));
+    for (const entry of inOrder.slice(0, FRONTIER_IN_FOCUS)) expect(v.items.get(entry.nodeId)?.kind).toBe('node');
+    expect(shownWaiting.length).toBeGreaterThanOrEqual(FRONTIER_IN_FOCUS);
+    expect(shownWaiting.length).toBeLessThan(waiting.length / 2);
+    const shown = [...v.items.values()].filter((i) => i.kind === 'node').length;
+    const summarized = [...v.items.values()].reduce((sum, i) => sum + (i.kind === 'summary' ? i.hidden : 0), 0);
+    expect(shown + summarized).toBe(tree.nodeOrder.length);
+
+    // a frontier of a few stays open whole
+    const early = fold(events.slice(0, events.findIndex((e) => e.type === 'node.completed') + 1));
+    const earlyWaiting = Object.keys(early.frontier);
+    expect(earlyWaiting.length).toBeGreaterThan(0);
+    expect(earlyWaiting.length).toBeLessThanOrEqual(FRONTIER_IN_FOCUS);
+    const ev = visibleTree(early, { ...base, focus: focusNodes(early, null, null) });
+    for (const id of earlyWaiting) expect(ev.items.get(id)?.kind).toBe('node');
   });
 });
 

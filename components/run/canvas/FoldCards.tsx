@@ -86,7 +86,8 @@ function StatusMix({ mix }: { mix: string }) {
 }
 
 /** What the branches behind a summary cost, in words ("$0.0041 · 1 verified"); one string so the card re-renders
- * only when the words change. */
+ * only when the words change. Read by the card level alone: a pill does not show it, and the rollups it reads walk
+ * the whole tree on every version of a live one. */
 function useHiddenTotals(nodeIds: readonly string[]): string {
   // the rollups walk the whole tree: they follow a seek with the canvas (useShownTree), not in its urgent render
   const { tree } = useShownTree();
@@ -97,9 +98,18 @@ function useHiddenTotals(nodeIds: readonly string[]): string {
   return totals.verifiedAnswers > 0 ? `${cost} · ${totals.verifiedAnswers} verified` : cost;
 }
 
+/** The summary card's line under its badge, at the card level. */
+function SummaryMore({ nodeIds }: { nodeIds: readonly string[] }) {
+  const totals = useHiddenTotals(nodeIds);
+  return (
+    <div className="fold-more">
+      {nodeIds.length} branch{nodeIds.length === 1 ? '' : 'es'} away from the focus · {totals} · click to show
+    </div>
+  );
+}
+
 function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
   const pill = usePill();
-  const totals = useHiddenTotals(data.nodeIds);
   const best = data.best;
   const text = `+${data.hidden} more${best ? `, best ${best}` : ''}`;
   return (
@@ -124,10 +134,7 @@ function SummaryCardImpl({ data }: NodeProps<SummaryFlowNode>) {
           <div className="tnode-top">
             <span className="badge st-pending">{text}</span>
           </div>
-          <div className="fold-more">
-            {data.nodeIds.length} branch{data.nodeIds.length === 1 ? '' : 'es'} away from the focus · {totals} · click
-            to show
-          </div>
+          <SummaryMore nodeIds={data.nodeIds} />
         </>
       )}
       <StatusMix mix={data.mix} />
