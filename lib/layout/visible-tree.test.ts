@@ -22,6 +22,12 @@ async function game(seed: number): Promise<{ tree: ThoughtTree; events: Explorat
 
 const none = new Set<string>();
 
+/** The nodes a view shows plus the ones its summaries hide: the whole tree when nothing is lost. */
+function shownPlusHidden(v: ReturnType<typeof visibleTree>): number {
+  const items = [...v.items.values()];
+  return items.reduce((sum, i) => sum + (i.kind === 'node' ? 1 : i.kind === 'summary' ? i.hidden : 0), 0);
+}
+
 describe('visibleTree', () => {
   it('folds the failed and pruned children of each parent into one summary, counting what it hides', async () => {
     const { tree } = await game(3);
@@ -140,9 +146,7 @@ describe('visibleTree with autoCollapse', () => {
     const bestHidden = Math.max(...hidden.map((id) => tree.nodes[id]?.score?.composite ?? -1));
     expect(summary).toMatchObject({ kind: 'summary', nodeIds: offPath, hidden: hidden.length, best: bestHidden });
     // nothing is lost: shown nodes plus hidden ones make the whole tree
-    const shown = [...v.items.values()].filter((i) => i.kind === 'node').length;
-    const summarized = [...v.items.values()].reduce((sum, i) => sum + (i.kind === 'summary' ? i.hidden : 0), 0);
-    expect(shown + summarized).toBe(tree.nodeOrder.length);
+    expect(shownPlusHidden(v)).toBe(tree.nodeOrder.length);
 
     // select an off-path child of the root: it, its siblings and its children come into view
     const picked = offPath.find((id) => (tree.nodes[id]?.childIds.length ?? 0) > 0) ?? (offPath[0] as string);
@@ -204,9 +208,7 @@ describe('the focus of a live run', () => {
     for (const entry of inOrder.slice(0, FRONTIER_IN_FOCUS)) expect(v.items.get(entry.nodeId)?.kind).toBe('node');
     expect(shownWaiting.length).toBeGreaterThanOrEqual(FRONTIER_IN_FOCUS);
     expect(shownWaiting.length).toBeLessThan(waiting.length / 2);
-    const shown = [...v.items.values()].filter((i) => i.kind === 'node').length;
-    const summarized = [...v.items.values()].reduce((sum, i) => sum + (i.kind === 'summary' ? i.hidden : 0), 0);
-    expect(shown + summarized).toBe(tree.nodeOrder.length);
+    expect(shownPlusHidden(v)).toBe(tree.nodeOrder.length);
 
     // a frontier of a few stays open whole
     const early = fold(events.slice(0, events.findIndex((e) => e.type === 'node.completed') + 1));
