@@ -13,7 +13,7 @@ test('a run is drawn from its latest tree while its history is held back, and a 
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(
-    (url) => url.pathname.startsWith('/api/trpc/') && url.pathname.includes('run.history'),
+    (url) => url.pathname.endsWith('/history.ndjson'),
     async (route) => {
       await held;
       await route.continue();
@@ -55,7 +55,7 @@ test('a history page that fails is fetched again: the page does not say "loading
 }) => {
   let failures = 0;
   await page.route(
-    (url) => url.pathname.startsWith('/api/trpc/') && url.pathname.includes('run.history'),
+    (url) => url.pathname.endsWith('/history.ndjson'),
     async (route) => {
       if (failures < 2) {
         failures += 1;

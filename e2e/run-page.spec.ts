@@ -12,11 +12,11 @@ import { demoRunId, mutate, ndjson, query, E2E_BASE } from './api';
 
 const card = (page: Page, nodeId: string) => page.locator(`[data-testid=thought-node][data-node-id="${nodeId}"]`);
 
-/** Holds every history request (run.history) until release(): the page then shows a run whose history is loading. */
+/** Holds every history request (history.ndjson) until release(): the page then shows a run whose history is loading. */
 async function holdHistory(page: Page) {
   const held: Route[] = [];
   let open = false;
-  await page.route(/\/api\/trpc\/[^?]*run\.history/, (route) => {
+  await page.route(/\/api\/runs\/[^/]+\/history\.ndjson/, (route) => {
     if (open) void route.continue();
     else held.push(route);
   });
@@ -60,7 +60,7 @@ function bigRun(): Promise<StoredRun> {
  */
 async function streamOnlyTheStart(page: Page, seqs: number) {
   let failed = false;
-  await page.route(/\/api\/trpc\/[^?]*run\.snapshot/, async (route) => {
+  await page.route(/\/api\/runs\/[^/]+\/snapshot\.json/, async (route) => {
     if (failed) return route.continue();
     failed = true;
     await route.fulfill({ status: 503, contentType: 'text/plain', body: 'unavailable' });

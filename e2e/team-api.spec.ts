@@ -104,7 +104,9 @@ test('team mode over HTTP: 401 for nobody, 403 for a viewer and for cross-site w
     expect((await nobody.query('run.byId', { id: demo })).status).toBe(401);
     expect((await nobody.mutate('run.delete', { id: demo })).status).toBe(401);
     expect((await nobody.send(`/api/runs/${demo}/export`)).status).toBe(401);
-    expect((await nobody.send(`/api/runs/${demo}/events.ndjson`)).status).toBe(401);
+    for (const file of ['events.ndjson', 'snapshot.json', 'history.ndjson']) {
+      expect((await nobody.send(`/api/runs/${demo}/${file}`)).status, file).toBe(401);
+    }
     const anonymousImport = await nobody.send('/api/runs/import', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -189,6 +191,11 @@ test('team mode over HTTP: 401 for nobody, 403 for a viewer and for cross-site w
     expect((await guest.query('run.byId', { id: demo })).status).toBe(403);
     expect((await guest.query('run.list')).status).toBe(403);
     expect((await guest.send(`/api/runs/${id}/export`)).status).toBe(403);
+    // the run page's two reads: this run, not another
+    for (const file of ['snapshot.json', 'history.ndjson']) {
+      expect((await guest.send(`/api/runs/${id}/${file}`)).status, file).toBe(200);
+      expect((await guest.send(`/api/runs/${demo}/${file}`)).status, file).toBe(403);
+    }
     const log = await fetch(`${base}/api/runs/${id}/events.ndjson`, {
       headers: { cookie: `arborist_share=${guest.jar.get('arborist_share')}` },
     });
@@ -206,7 +213,10 @@ test('team mode over HTTP: 401 for nobody, 403 for a viewer and for cross-site w
     expect(reopened.headers.get('location')).toBe('/signin?link=gone');
 
     // nothing the browser can fetch holds the key
-    for (const path of [`/api/runs/${id}/export`, `/api/runs/${id}/events.ndjson`, '/api/trpc/backend.list']) {
+    const files = ['export', 'events.ndjson', 'snapshot.json', 'history.ndjson'].map(
+      (file) => `/api/runs/${id}/${file}`,
+    );
+    for (const path of [...files, '/api/trpc/backend.list']) {
       const fetched = await member.send(path);
       expect(fetched.status, path).toBe(200);
       expect(fetched.text).not.toContain(KEY);

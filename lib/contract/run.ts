@@ -75,3 +75,9 @@ export interface RunRecord extends RunIdentity {
  * stored) with its log, runIds already the new id.
  */
 export type RunToStore = Omit<RunIdentity, 'status' | 'finishReason' | 'finishedAt'> & { events: ExplorationEvent[] };
+
+/**
+ * The header of GET /api/runs/<id>/snapshot.json that says which seq the tree is at: it arrives ahead of the tree's
+ * megabytes, so the run page asks for the history up to it at once (lib/server/http/run-reads.ts writes it).
+ */
+export const SNAPSHOT_SEQ_HEADER = 'x-arborist-seq';

@@ -12,7 +12,7 @@ export { createRunSearch } from './run-search';
 export type { RunSearch } from './run-search';
 export { PRUNE_ASK_ABOVE, pruneReach } from './prune';
 export { elapsedMs, pauseReader, runStatus } from './run-clock';
-export { connectionState, HISTORY_PAGE, nextHistoryPage, retryDelayMs, retryUnlessRefused } from './run-stream';
+export { connectionState, isRefusal, NdjsonEvents, retryDelayMs } from './run-stream';
 export type { ConnectionState } from './run-stream';
 export {
   clampDrawerWidth,

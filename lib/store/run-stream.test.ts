@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { connectionState, HISTORY_PAGE, nextHistoryPage, retryDelayMs, retryUnlessRefused } from './run-stream';
+import type { ExplorationEvent } from '../contract/events';
+import { connectionState, isRefusal, NdjsonEvents, retryDelayMs } from './run-stream';
 
-describe('retryUnlessRefused', () => {
-  it('asks again after a dropped connection or a server error, never after a refusal or a missing run', () => {
-    expect(retryUnlessRefused(0, new Error('fetch failed'))).toBe(true);
-    expect(retryUnlessRefused(9, { data: { code: 'INTERNAL_SERVER_ERROR' } })).toBe(true);
-    for (const code of ['NOT_FOUND', 'BAD_REQUEST', 'FORBIDDEN', 'UNAUTHORIZED']) {
-      expect(retryUnlessRefused(0, { data: { code } })).toBe(false);
-    }
+describe('isRefusal', () => {
+  it('stops on a bad range, nobody, a refusal or a missing run; asks again after a server error or a restart', () => {
+    for (const status of [400, 401, 403, 404]) expect(isRefusal(status)).toBe(true);
+    for (const status of [500, 502, 503, 504, 429]) expect(isRefusal(status)).toBe(false);
   });
 });
 
@@ -17,12 +15,22 @@ describe('retryDelayMs', () => {
   });
 });
 
-describe('nextHistoryPage', () => {
-  it("asks from where the store's history reaches up to the snapshot, and nothing once it is there", () => {
-    expect(nextHistoryPage(0, 25_000)).toEqual({ afterSeq: 0, untilSeq: 25_000, limit: HISTORY_PAGE });
-    expect(nextHistoryPage(20_000, 25_000)).toEqual({ afterSeq: 20_000, untilSeq: 25_000, limit: HISTORY_PAGE });
-    expect(nextHistoryPage(25_000, 25_000)).toBeNull();
-    expect(nextHistoryPage(0, 0)).toBeNull();
+describe('NdjsonEvents', () => {
+  const event = (seq: number, text = `thought ${seq}`) =>
+    ({ runId: 'r', seq, ts: seq, type: 'node.created', payload: { text } }) as unknown as ExplorationEvent;
+
+  it('gives the events of the lines each piece completes, however the text is cut, and holds the unfinished one', () => {
+    const events = [event(1), event(2, 'a line\nwith "quotes" and é'), event(3), event(4)];
+    const text = events.map((e) => `${JSON.stringify(e)}\n`).join('');
+    for (const size of [1, 7, 64, text.length]) {
+      const reader = new NdjsonEvents();
+      const read: ExplorationEvent[] = [];
+      for (let at = 0; at < text.length; at += size) read.push(...reader.push(text.slice(at, at + size)));
+      expect(read).toEqual(events);
+    }
+    const broken = new NdjsonEvents();
+    expect(broken.push(text.slice(0, text.length - 5))).toEqual(events.slice(0, 3)); // the fourth never ended
+    expect(broken.push('')).toEqual([]);
   });
 });
 

@@ -1,28 +1,18 @@
 /**
- * How the run page reads a run's log, as pure decisions the page's hook (components/run/page/useRunEvents.ts) hands
- * to React Query and the subscription: which page of history to ask for next (from where the store's history
- * reaches, up to the snapshot's seq), which failures are worth asking again and how long to wait, and the
- * connection's state as the page shows it.
- * Not responsible for fetching or folding (React Query and the run store do), nor for the server's paging.
+ * How the run page reads a run's log, as pure decisions the page's reads (components/run/page/run-reads.ts) and its
+ * hook (useRunEvents.ts) act on: which failures are worth asking again and how long to wait, how a history answer's
+ * NDJSON text becomes events as its bytes arrive, and the connection's state as the page shows it.
+ * Not responsible for fetching or folding (the page's reads and the run store do), nor for the server's paging.
  */
-
-/** Events per page of history. */
-export const HISTORY_PAGE = 10_000;
-
-/** Answers that asking again cannot change: a deleted run, or a refusal (a session that ended, a revoked link). */
-const STOP_CODES: ReadonlySet<string> = new Set(['NOT_FOUND', 'BAD_REQUEST', 'FORBIDDEN', 'UNAUTHORIZED']);
-
-/** The tRPC error code of a failure, '' when it has none (a dropped connection). */
-function codeOf(error: unknown): string {
-  return (error as { data?: { code?: string } } | null)?.data?.code ?? '';
-}
+import type { ExplorationEvent } from '../contract/events';
 
 /**
- * Whether to ask again: a refusal or a missing run stops; a dropped connection or a restarting server is tried
- * again, for as long as it takes, so a blip never leaves the page saying "loading history…" for good.
+ * Answers that asking again cannot change: a bad range, nobody signed in (a session that ended), a refusal (a
+ * revoked link), a missing run. Anything else (a dropped connection, a restarting server) is tried again, for as
+ * long as it takes, so a blip never leaves the page saying "loading history…" for good.
  */
-export function retryUnlessRefused(_failureCount: number, error: unknown): boolean {
-  return !STOP_CODES.has(codeOf(error));
+export function isRefusal(status: number): boolean {
+  return status === 400 || status === 401 || status === 403 || status === 404;
 }
 
 /** The wait before the next try, slower each time: 0.5 s, 1 s, 2 s... up to 10 s (0: the first retry's). */
@@ -30,12 +20,25 @@ export function retryDelayMs(failedBefore: number): number {
   return Math.min(10_000, 500 * 2 ** failedBefore);
 }
 
-/** Where the history's next page starts, or null when it has reached the snapshot (the stream brings what follows). */
-export function nextHistoryPage(
-  eventCount: number,
-  snapshotSeq: number,
-): { afterSeq: number; untilSeq: number; limit: number } | null {
-  return eventCount < snapshotSeq ? { afterSeq: eventCount, untilSeq: snapshotSeq, limit: HISTORY_PAGE } : null;
+/**
+ * The events of an NDJSON answer as its text arrives in arbitrary pieces: each piece gives the events of the lines
+ * it completes, parsed in one JSON.parse (a line holds one event's JSON, which never holds a raw newline); an
+ * unfinished line waits for the next piece, and is dropped if the answer breaks off there.
+ */
+export class NdjsonEvents {
+  private rest = '';
+
+  push(text: string): ExplorationEvent[] {
+    const joined = this.rest + text;
+    const end = joined.lastIndexOf('\n');
+    if (end === -1) {
+      this.rest = joined;
+      return [];
+    }
+    this.rest = joined.slice(end + 1);
+    const lines = joined.slice(0, end);
+    return lines === '' ? [] : (JSON.parse(`[${lines.replaceAll('\n', ',')}]`) as ExplorationEvent[]);
+  }
 }
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'error';

@@ -256,12 +256,12 @@ export interface ListEventsOptions {
   light?: boolean;
 }
 
-/** A run's events in seq order, payloads parsed. */
 /** An event as a light read gives it: a model call without its messages (the prompt); every other event as is. */
 export function withoutPrompt(event: ExplorationEvent): ExplorationEvent {
   return event.type === 'model.called' ? { ...event, payload: { ...event.payload, messages: [] } } : event;
 }
 
+/** A run's events in seq order, payloads parsed. */
 export async function listEvents(
   db: Db,
   runId: string,
@@ -298,25 +298,26 @@ function eventRows(db: Db, runId: string, { afterSeq = 0, untilSeq, limit }: Omi
 }
 
 /**
- * The light log of a seq range (as listEvents with light: true) as the JSON text of its array, written from the
+ * The light log of a seq range (as listEvents with light: true) as the JSON text of each event, written from the
  * stored rows: only a model call's payload is parsed (to empty its messages), every other row's stored JSON is
- * copied as it is. The run page's history pages (run.history): for 10k events (~5 MB) parsing every row and having
- * tRPC's transformer walk the objects and revive them in the browser was ~100 ms of a page's ~250 ms.
+ * copied as it is. The run page's history (app/api/runs/[id]/history.ndjson): for 10k events (~5 MB) parsing every
+ * row and having tRPC's transformer walk the objects and revive them in the browser was ~100 ms of a page's ~250 ms.
+ * `lastSeq`: the range's last stored seq (null when it holds none).
  */
-export async function lightEventsText(
+export async function lightEventLines(
   db: Db,
   runId: string,
   range: Omit<ListEventsOptions, 'light'> = {},
-): Promise<string> {
+): Promise<{ lines: string[]; lastSeq: number | null }> {
   const rows = await eventRows(db, runId, range);
   const id = JSON.stringify(runId);
-  const parts = rows.map((row) =>
+  const lines = rows.map((row) =>
     row.type === 'model.called'
       ? JSON.stringify(withoutPrompt(eventOf(runId, row)))
       : // the keys in the order eventOf writes them
         `{"runId":${id},"seq":${row.seq},"ts":${Number(row.ts)},"type":${JSON.stringify(row.type)},"payload":${row.payload}}`,
   );
-  return `[${parts.join(',')}]`;
+  return { lines, lastSeq: rows.at(-1)?.seq ?? null };
 }
 
 /** Blocks at least this long are stored once by hash; shorter ones cost less inline than as a reference. */

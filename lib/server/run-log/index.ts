@@ -14,7 +14,7 @@ export {
   EVENTS_CHANNEL,
   type EventsNotice,
   getEvent,
-  lightEventsText,
+  lightEventLines,
   listEvents,
   type ListEventsOptions,
   parseEventsNotice,

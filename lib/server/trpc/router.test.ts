@@ -4,6 +4,8 @@ import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import type { EventOf, ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
+import { SNAPSHOT_SEQ_HEADER } from '../../contract/run';
+import { historyResponse, snapshotResponse } from '../http/run-reads';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest } from '../testing/services';
 import { testContext } from '../testing/context';
@@ -73,12 +75,12 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
       const { id } = await api.run.create(game());
       await s.manager.settled(id);
       const { events } = await api.run.events({ id, limit: 10_000 });
-      const snapshot = await api.run.snapshot({ id });
-      expect(snapshot.seq).toBe(events.length);
-      expect(JSON.parse(snapshot.tree)).toEqual(JSON.parse(JSON.stringify(fold(events))));
+      const snapshot = await snapshotResponse(s, id);
+      expect(snapshot.headers.get(SNAPSHOT_SEQ_HEADER)).toBe(String(events.length));
+      expect(await snapshot.json()).toEqual(JSON.parse(JSON.stringify(fold(events))));
       const row = await s.prisma.runSnapshot.findUnique({ where: { runId: id }, select: { seq: true } });
       expect(row?.seq).toBe(events.length);
-      expect(await codeOf(api.run.snapshot({ id: 'nope' }))).toBe('NOT_FOUND');
+      expect((await snapshotResponse(s, 'nope')).status).toBe(404);
     });
 
     it('pages light history (model calls without prompts, responses kept) and gives one event whole', async () => {
@@ -95,10 +97,20 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
       expect(lightCall.payload.messages).toEqual([]);
       expect({ ...lightCall.payload, messages: null }).toEqual({ ...call.payload, messages: null });
       expect(light.filter((e) => e.type !== 'model.called')).toEqual(full.filter((e) => e.type !== 'model.called'));
-      // the page's history: the same light log, as text, a page at a time
-      const page = await api.run.history({ id, afterSeq: 3, limit: 5 });
-      expect(JSON.parse(page.json)).toEqual(light.slice(3, 8));
-      expect(JSON.parse((await api.run.history({ id, limit: 10_000 })).json)).toEqual(light);
+      // the page's history: the same light log, one event per line, for the range asked
+      const history = async (query: string) => {
+        const res = await historyResponse(
+          s,
+          { id, lastSeq: full.length },
+          new Request(`http://localhost/history.ndjson${query}`),
+        );
+        return (await res.text())
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line) as ExplorationEvent);
+      };
+      expect(await history('?after=3&until=8')).toEqual(light.slice(3, 8));
+      expect(await history('')).toEqual(light);
       expect(await api.run.event({ id, seq: call.seq })).toEqual(call);
       expect(await codeOf(api.run.event({ id, seq: full.length + 1 }))).toBe('NOT_FOUND');
     });

@@ -59,6 +59,3 @@ export const eventsRangeInput = z.object({
   /** Model calls without their prompts (fetch one whole with run.event). */
   light: z.boolean().default(false),
 });
-
-/** A page of the run page's history (run.history): always light, as JSON text. */
-export const historyPageInput = eventsRangeInput.omit({ light: true });

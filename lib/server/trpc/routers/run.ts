@@ -14,16 +14,14 @@ import { callerOf, checkResumeAllowed } from '../../runs/policy';
 import { steer } from '../steer';
 import { NotFoundError } from '../../core/errors';
 import { streamRunItems } from '../../streaming/event-stream';
-import { getEvent, lightEventsText, listEvents, withoutPrompt } from '../../run-log/index';
+import { getEvent, listEvents, withoutPrompt } from '../../run-log/index';
 import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
-import { latestTreeText } from '../../run-log/index';
 import { listProcedure, memberProcedure, signedInProcedure, router } from '../trpc';
 import { runFor } from '../run-access';
 import {
   configInput,
   createRunInput,
   eventsRangeInput,
-  historyPageInput,
   listRunsInput,
   runFilterInput,
   runIdInput,
@@ -99,17 +97,6 @@ export const runRouter = router({
 
   byId: signedInProcedure.input(runIdInput).query(({ ctx, input }) => runFor(ctx, input.id, 'read')),
 
-  /**
-   * The run's latest tree (a ThoughtTree as JSON text, parsed by the caller: a big tree is sent as stored instead
-   * of walked by the transformer) and its seq: what the run page draws before the history arrives.
-   */
-  snapshot: signedInProcedure.input(runIdInput).query(async ({ ctx, input }) => {
-    await runFor(ctx, input.id, 'read');
-    const snapshot = await latestTreeText(ctx.prisma, input.id);
-    if (!snapshot) throw new NotFoundError(`no run ${input.id}`);
-    return snapshot;
-  }),
-
   /** A seq range of the log, for replay and for clients that page through a long run. */
   events: signedInProcedure.input(eventsRangeInput).query(async ({ ctx, input }) => {
     const run = await runFor(ctx, input.id, 'read');
@@ -121,17 +108,6 @@ export const runRouter = router({
       light: input.light || !canOnRun(ctx.who, 'readPrompts', run),
     });
     return { events, lastSeq: run.lastSeq };
-  }),
-
-  /**
-   * The run page's history, a page at a time: the light log (model calls without their prompts, whoever asks) as the
-   * JSON text of an ExplorationEvent array, parsed by the caller. As the snapshot's tree, a big page is sent as
-   * written rather than walked by the transformer on both ends (lib/server/run-log/events.ts: lightEventsText).
-   */
-  history: signedInProcedure.input(historyPageInput).query(async ({ ctx, input }) => {
-    await runFor(ctx, input.id, 'read');
-    const { afterSeq, untilSeq, limit } = input;
-    return { json: await lightEventsText(ctx.prisma, input.id, { afterSeq, untilSeq, limit }) };
   }),
 
   /** One event whole: the inspector fetches a model call's prompt when someone opens it (history is light). */
