@@ -128,7 +128,22 @@ describe('openSnapshot', () => {
     });
     const opened = await openSnapshot('r');
     expect(opened.seq).toBe(40);
+    let arrived = false;
+    void opened.arrived.then(() => (arrived = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(arrived).toBe(false); // the history waits for the whole tree, not its first piece
     finish();
+    await opened.arrived;
     expect(await opened.tree).toEqual({ runId: 'r', lastSeq: 40 });
+  });
+
+  it('a tree that is not JSON fails the tree, after its bytes have arrived', async () => {
+    await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', [SNAPSHOT_SEQ_HEADER]: '3' });
+      res.end('{"runId": "r", cut');
+    });
+    const opened = await openSnapshot('r');
+    await opened.arrived;
+    await expect(opened.tree).rejects.toThrow(SyntaxError);
   });
 });

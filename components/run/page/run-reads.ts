@@ -30,16 +30,31 @@ async function failureOf(res: Response): Promise<Error> {
   return isRefusal(res.status) ? new RefusedRead(res.status, message) : new Error(message);
 }
 
-/** The latest tree's seq as soon as the headers are in, and the tree once its text has arrived and been parsed. */
-export async function openSnapshot(
-  runId: string,
-  signal?: AbortSignal,
-): Promise<{ seq: number; tree: Promise<ThoughtTree> }> {
+/** A snapshot being read: its seq (from the headers), the moment its bytes are in, and its tree once parsed. */
+export interface OpenedSnapshot {
+  seq: number;
+  /** Resolves when the whole text has arrived (before it is parsed); rejects with the tree. */
+  arrived: Promise<void>;
+  tree: Promise<ThoughtTree>;
+}
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Opens the latest tree: resolves as soon as the headers are in. The tree is parsed a task after its text arrived,
+ * so whatever waits on `arrived` (the history's request) is sent before the parse holds the thread.
+ */
+export async function openSnapshot(runId: string, signal?: AbortSignal): Promise<OpenedSnapshot> {
   const res = await fetch(`${runPath(runId)}/snapshot.json`, { signal, cache: 'no-store' });
   if (!res.ok) throw await failureOf(res);
   const seq = Number(res.headers.get(SNAPSHOT_SEQ_HEADER));
   if (!Number.isInteger(seq) || seq < 0) throw new Error('the snapshot came without its seq');
-  return { seq, tree: res.json() as Promise<ThoughtTree> };
+  const text = res.text();
+  const tree = text.then(async (body) => {
+    await nextTask();
+    return JSON.parse(body) as ThoughtTree;
+  });
+  return { seq, arrived: text.then(() => undefined), tree };
 }
 
 export interface HistoryRead {

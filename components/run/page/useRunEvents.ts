@@ -4,9 +4,10 @@
 // last one received on reconnect, and brings the running run's calls in flight between the events (a transient
 // figure, into the store's callsInFlight; never folded). The history from seq 1 up to the snapshot's seq streams in
 // behind (history.ndjson: the light log, model calls without their prompts; run-reads.ts) for time travel, the
-// timeline and the event log. It is asked for as soon as the snapshot's headers say its seq, while the tree's text
-// is still arriving, and handed to the store only once the tree is in (before it, the store would fold the history
-// into its live tree from seq 1); it changes the store's history, not the tree on screen. The history is asked
+// timeline and the event log. It is asked for once the tree's bytes have arrived (asked sooner, the server and the
+// wire split between the two and the tree came in after the history: npm run bench:ui) and before they are parsed,
+// and handed to the store only once the tree is in (before it, the store would fold the history into its live tree
+// from seq 1); it changes the store's history, not the tree on screen. The history is asked
 // again from where it broke off while that may help (run-reads.ts); a failed snapshot is not retried: the stream
 // then starts from seq 1 and brings the whole log.
 // The snapshot goes through React Query, which keeps only a few numbers (the store holds the tree), so its key names
@@ -35,9 +36,22 @@ function keyOf(store: RunStore): number {
   return storesSeen;
 }
 
-/** The snapshot being read: its seq, and the moment its tree is in the store. */
+/** Events beyond which the history is handed to the store only once the page is idle after the first tree. */
+const LONG_HISTORY = 5_000;
+
+/** The longest the history waits for the page to be idle after the first tree. */
+const FIRST_IDLE_WAIT_MS = 1_000;
+
+/** Calls `then` when the main thread is first idle (or after FIRST_IDLE_WAIT_MS; where idle callbacks are missing, at the next task). */
+function afterFirstIdle(then: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(then, { timeout: FIRST_IDLE_WAIT_MS });
+  else setTimeout(then, 0);
+}
+
+/** The snapshot being read: its seq, the moment its bytes are in, and the moment its tree is in the store. */
 interface Opening {
   seq: number;
+  arrived: Promise<void>;
   treeIn: Promise<void>;
 }
 
@@ -57,7 +71,7 @@ export function useRunEvents(runId: string) {
       const opened = await openSnapshot(runId, signal);
       const treeIn = opened.tree.then((tree) => store.getState().startFrom(tree));
       treeIn.catch(() => {}); // the query reports it
-      setOpening({ seq: opened.seq, treeIn });
+      setOpening({ seq: opened.seq, arrived: opened.arrived, treeIn });
       await treeIn;
       return { seq: opened.seq, streamAfter: store.getState().lastSeq };
     },
@@ -72,24 +86,33 @@ export function useRunEvents(runId: string) {
     const controller = new AbortController();
     // held until the tree is in: folded before it, the history would rebuild the live tree from seq 1
     let held: ExplorationEvent[] | null = [];
-    const treeIn = opening?.seq === historyUntil ? opening.treeIn : Promise.resolve();
+    const current = opening?.seq === historyUntil ? opening : null;
+    const treeIn = current?.treeIn ?? Promise.resolve();
+    const handOver = () => {
+      if (controller.signal.aborted) return;
+      if (held?.length) store.getState().receiveMany(held);
+      held = null;
+    };
     treeIn.then(
-      () => {
-        if (held?.length) store.getState().receiveMany(held);
-        held = null;
-      },
+      // a long history also waits until the page is first idle: each fold of it updates the store, and an update
+      // restarts the canvas's deferred render of the first tree, which then came in after the whole history
+      // (npm run bench:ui); a short one folds in a frame
+      () => (historyUntil - after > LONG_HISTORY ? afterFirstIdle(handOver) : handOver()),
       () => controller.abort(), // no tree: the stream brings the whole log from seq 1
     );
-    readHistory({
-      runId,
-      after,
-      until: historyUntil,
-      signal: controller.signal,
-      onEvents: (events) => {
-        if (held) held.push(...events);
-        else store.getState().receiveMany(events);
-      },
-    }).catch(() => {}); // a refusal: the page says so from run.byId and the stream's own answer
+    const read = () =>
+      readHistory({
+        runId,
+        after,
+        until: historyUntil,
+        signal: controller.signal,
+        onEvents: (events) => {
+          if (held) held.push(...events);
+          else store.getState().receiveMany(events);
+        },
+      }).catch(() => {}); // a refusal: the page says so from run.byId and the stream's own answer
+    // the tree's bytes first; a tree that fails aborts the read above
+    (current?.arrived ?? Promise.resolve()).then(read, () => {});
     return () => controller.abort();
   }, [historyUntil, opening, runId, store]);
 
