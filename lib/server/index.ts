@@ -12,7 +12,7 @@ export { EventBus, withoutPrompt } from './run-log/index';
 export { migrate } from './db/migrate';
 export { eventPagesText, ndjsonBody, streamRunEventPages, streamRunEvents } from './streaming/event-stream';
 export { isSecureRequest } from './auth/cookies';
-export { accessErrorResponse, admit, mayImport } from './http/admit';
+export { accessErrorResponse, admit, admitToRun, mayImport } from './http/admit';
 export { openShareLinkResponse } from './http/share-open';
 export { exportRunResponse, importRunsResponse, MAX_IMPORT_BYTES } from './http/run-files';
 export { historyResponse, snapshotResponse } from './http/run-reads';
@@ -30,7 +30,6 @@ export { checkHealth, type HealthReport } from './cluster/index';
 export { actorFromHeader } from './auth/actor';
 export { createContextInner } from './trpc/context';
 export { appRouter, createCaller } from './trpc/routers/root';
-export { runFor } from './trpc/run-access';
 export type { AppRouter } from './trpc/routers/root';
 // the experiment CLI's local mode (lib/cli/experiment-local.ts) wires the services in its own process on the app's
 // SQLite file, without recovering or sweeping anything, and calls the routers through createCaller as the local person

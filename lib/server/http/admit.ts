@@ -3,13 +3,15 @@
  * asking (auth/principal.ts) on the process's services. Route handlers stay one line of checking each.
  * Not responsible for what a route does with the principal (the routes, run-access.ts).
  */
-import { canCreateRuns, type Principal } from '../../contract/access';
+import { canCreateRuns, type Principal, type RunAction } from '../../contract/access';
+import type { RunRecord } from '../../contract/run';
 import { checkRequestOrigin } from '../auth/guard';
 import { principalFor } from '../auth/principal';
 import { authSettings, type AuthSettings } from '../auth/settings';
 import { domainErrorKind, ForbiddenError, UnauthorizedError } from '../core/errors';
 import { getServices } from '../services';
 import type { ServerServices } from '../services';
+import { runFor } from '../auth/run-access';
 
 export interface Admitted {
   services: ServerServices;
@@ -46,6 +48,25 @@ export function accessErrorResponse(error: unknown): Response {
     );
   }
   throw error;
+}
+
+export interface AdmittedToRun extends Admitted {
+  run: RunRecord;
+}
+
+/** The request admitted and allowed `action` on the run, or the Response that refuses it: a run's file routes. */
+export async function admitToRun(
+  request: Request,
+  runId: string,
+  action: RunAction,
+): Promise<AdmittedToRun | Response> {
+  const admitted = await admit(request);
+  if (admitted instanceof Response) return admitted;
+  try {
+    return { ...admitted, run: await runFor({ prisma: admitted.services.prisma, who: admitted.who }, runId, action) };
+  } catch (error) {
+    return accessErrorResponse(error);
+  }
 }
 
 /** Imports make runs: members, admins and the local person. */

@@ -9,7 +9,7 @@
  *   at a time (streaming/history-text.ts). `until` defaults to the log's end when asked.
  * Both were tRPC queries: the transformer escaped each page's megabytes into a JSON string that the browser then
  * parsed twice, and each page waited for its own request.
- * Not responsible for who may read a run (the routes ask runFor first, as for events.ndjson) or for the origin guard
+ * Not responsible for who may read a run (the routes ask admitToRun first, as for events.ndjson) or for the origin guard
  * (admit).
  */
 import { z } from 'zod';

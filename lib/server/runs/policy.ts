@@ -2,7 +2,7 @@
  * What a caller may start here, one place for every producer of engine runs (run.create, run.fork, resume): which
  * goals (a code run on a folder of the server is an admin's), which model servers (the operator's list; custom URLs
  * locally or for admins, public addresses only in team mode), and what budget (team mode's daily budget caps a new
- * run's cost and refuses a start when it is spent). The routers authorise who may act on a run (trpc/run-access.ts);
+ * run's cost and refuses a start when it is spent). The routers authorise who may act on a run (auth/run-access.ts);
  * this says what the action may contain.
  * Not responsible for who the caller is (auth/), the budget's sum (daily-budget.ts) nor the address rules
  * (model-servers.ts).

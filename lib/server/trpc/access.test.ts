@@ -13,7 +13,7 @@ import { createUser } from '../auth/users';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest, type TestServices } from '../testing/services';
 import { domainErrorKind } from '../core/errors';
-import { runFor } from './run-access';
+import { runFor } from '../auth/run-access';
 import { openShareLinkResponse } from '../http/share-open';
 import { createContextInner } from './context';
 import { testContext } from '../testing/context';

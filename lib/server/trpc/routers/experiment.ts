@@ -14,7 +14,7 @@ import { shippedDatasetItems } from '../../../experiments/server';
 import { ForbiddenError } from '../../core/errors';
 import { editDataset, makeDataset } from '../../experiments/index';
 import { cellOfRun, listDatasets } from '../../repositories/experiments';
-import { runFor } from '../run-access';
+import { runFor } from '../../auth/run-access';
 import { callerOf } from '../../runs/policy';
 import { listProcedure, memberProcedure, router, signedInProcedure } from '../trpc';
 import type { Context } from '../context';

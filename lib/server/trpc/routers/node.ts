@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { listNodes } from '../../run-log/index';
-import { runFor } from '../run-access';
+import { runFor } from '../../auth/run-access';
 import { steer } from '../steer';
 import { nodeInput } from '../schemas';
 import { memberProcedure, router, signedInProcedure } from '../trpc';

@@ -17,7 +17,7 @@ import { streamRunItems } from '../../streaming/event-stream';
 import { getEvent, listEvents, withoutPrompt } from '../../run-log/index';
 import { findForks, listImportTags, listRuns, summarizeRuns } from '../../repositories/runs';
 import { listProcedure, memberProcedure, signedInProcedure, router } from '../trpc';
-import { runFor } from '../run-access';
+import { runFor } from '../../auth/run-access';
 import {
   configInput,
   createRunInput,

@@ -22,7 +22,7 @@ import { signShareToken } from '../../auth/tokens';
 import { emailsByUserId } from '../../auth/users';
 import { ForbiddenError, NotFoundError } from '../../core/errors';
 import type { Context } from '../context';
-import { runFor } from '../run-access';
+import { runFor } from '../../auth/run-access';
 import { router, signedInProcedure } from '../trpc';
 
 export const SHARE_PATH = '/share/';

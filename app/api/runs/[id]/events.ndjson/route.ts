@@ -3,15 +3,7 @@
 // run; model calls come without their prompts to a reader who may not read them (a share link without prompts).
 import 'server-only';
 import { canOnRun } from '@/lib/contract/access';
-import {
-  accessErrorResponse,
-  admit,
-  eventPagesText,
-  ndjsonBody,
-  runFor,
-  streamRunEventPages,
-  withoutPrompt,
-} from '@/lib/server/index';
+import { admitToRun, eventPagesText, ndjsonBody, streamRunEventPages, withoutPrompt } from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -23,15 +15,10 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   if (!Number.isInteger(after) || after < 0) {
     return Response.json({ error: '"after" must be a whole number of at least 0' }, { status: 400 });
   }
-  const admitted = await admit(req);
+  const admitted = await admitToRun(req, id, 'read');
   if (admitted instanceof Response) return admitted;
-  const { services, who } = admitted;
-  let light: boolean;
-  try {
-    light = !canOnRun(who, 'readPrompts', await runFor({ prisma: services.prisma, who }, id, 'read'));
-  } catch (error) {
-    return accessErrorResponse(error);
-  }
+  const { services, who, run } = admitted;
+  const light = !canOnRun(who, 'readPrompts', run);
 
   const follow = url.searchParams.get('follow') === '1';
   const chunks = eventPagesText(

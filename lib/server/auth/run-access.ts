@@ -5,12 +5,12 @@
  * it is one of that experiment's cells), so the answer says nothing about whether that run exists.
  * Not responsible for the rules themselves (lib/contract/access.ts).
  */
-import { canOnRun, type RunAction } from '../../contract/access';
+import { canOnRun, type Principal, type RunAction } from '../../contract/access';
 import type { RunRecord } from '../../contract/run';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors';
 import { cellOfRun } from '../repositories/experiments';
 import { getRun } from '../repositories/runs';
-import type { Context } from './context';
+import type { PrismaClient } from '../db/client';
 
 const VERBS: Record<RunAction, string> = {
   read: 'open',
@@ -22,7 +22,7 @@ const VERBS: Record<RunAction, string> = {
 };
 
 export async function runFor(
-  ctx: Pick<Context, 'prisma' | 'who'>,
+  ctx: { prisma: PrismaClient; who: Principal },
   runId: string,
   action: RunAction,
 ): Promise<RunRecord> {
