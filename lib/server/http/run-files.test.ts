@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RunExport } from '../../formats/index';
 import { listEvents } from '../run-log/events';
-import { servicesPerTest, type TestServices } from '../testing/services';
+import { servicesPerTest, settledGame24Run, type TestServices } from '../testing/services';
 import { exportFileName, exportRunResponse, type ImportRequestOptions, importRunsResponse } from './run-files';
 
 const SAMPLE = new URL('../../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
@@ -13,13 +13,7 @@ const testServices = servicesPerTest();
 
 async function setupWithRun() {
   const s = testServices.create();
-  const run = await s.manager.create({
-    taskId: 'game24',
-    goal: '4 9 10 13',
-    model: { provider: 'simulated', seed: 3, latencyMs: 0 },
-  });
-  await s.manager.settled(run.id);
-  return { s, runId: run.id };
+  return { s, runId: await settledGame24Run(s) };
 }
 
 const post = (body: BodyInit | null, query = '', headers: Record<string, string> = {}) =>

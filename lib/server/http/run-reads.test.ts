@@ -1,12 +1,12 @@
 // The run page's snapshot and history reads as their Route Handlers call them: a Request in, a Response out, on a
 // temporary database. What the page folds (the latest tree, the light log of a range, page by page) and the errors
-// a bad query or a missing run gets (who may read is the routes' runFor: trpc/access.test.ts).
+// a bad query or a missing run gets (who may read is the routes' admitToRun: trpc/access.test.ts, e2e/team-api.spec.ts).
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
 import { listEvents } from '../run-log/events';
 import { HISTORY_CHUNK } from '../streaming/history-text';
-import { servicesPerTest } from '../testing/services';
+import { servicesPerTest, settledGame24Run } from '../testing/services';
 import { SNAPSHOT_SEQ_HEADER } from '../../contract/run';
 import { historyResponse, snapshotResponse } from './run-reads';
 
@@ -14,13 +14,7 @@ const testServices = servicesPerTest();
 
 async function setupWithRun() {
   const s = testServices.create();
-  const run = await s.manager.create({
-    taskId: 'game24',
-    goal: '4 9 10 13',
-    model: { provider: 'simulated', seed: 3, latencyMs: 0 },
-  });
-  await s.manager.settled(run.id);
-  return { s, runId: run.id };
+  return { s, runId: await settledGame24Run(s) };
 }
 
 const history = (runId: string, query = '') => new Request(`http://localhost/api/runs/${runId}/history.ndjson${query}`);

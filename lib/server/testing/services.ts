@@ -100,3 +100,14 @@ export function servicesPerTest(): {
     track,
   };
 }
+
+/** A finished Game of 24 run of the offline model (seed 3, no latency) on `services`: a small real log to read. */
+export async function settledGame24Run(services: TestServices): Promise<string> {
+  const run = await services.manager.create({
+    taskId: 'game24',
+    goal: '4 9 10 13',
+    model: { provider: 'simulated', seed: 3, latencyMs: 0 },
+  });
+  await services.manager.settled(run.id);
+  return run.id;
+}
