@@ -2,15 +2,15 @@
  * The run page's two big reads over plain HTTP, as functions of the services, the run and a Request, so tests call
  * them without a server and the Route Handlers stay a few lines each:
  * - GET /api/runs/<id>/snapshot.json: the latest tree (a ThoughtTree) as the JSON text it is stored as, its seq in
- *   the SNAPSHOT_SEQ_HEADER header (lib/contract/run.ts), so the page can ask for the history up to it as soon as the headers arrive,
- *   while the tree's megabytes are still on the way;
+ *   the SNAPSHOT_SEQ_HEADER header (lib/contract/run.ts), so the page knows where its history ends before the
+ *   tree's megabytes are in;
  * - GET /api/runs/<id>/history.ndjson?after=<seq>&until=<seq>: the light log of that range (model calls without
  *   their prompts, whoever asks: the inspector fetches one whole with run.event), one event per line, pulled a page
  *   at a time (streaming/history-text.ts). `until` defaults to the log's end when asked.
  * Both were tRPC queries: the transformer escaped each page's megabytes into a JSON string that the browser then
  * parsed twice, and each page waited for its own request.
- * Not responsible for who may read a run (the routes ask admitToRun first, as for events.ndjson) or for the origin guard
- * (admit).
+ * Not responsible for who may read a run (the routes ask admitToRun first, as for events.ndjson) or for the origin
+ * guard (admit).
  */
 import { z } from 'zod';
 import { type RunRecord, SNAPSHOT_SEQ_HEADER } from '../../contract/run';
