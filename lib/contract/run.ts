@@ -78,6 +78,7 @@ export type RunToStore = Omit<RunIdentity, 'status' | 'finishReason' | 'finished
 
 /**
  * The header of GET /api/runs/<id>/snapshot.json that says which seq the tree is at: it arrives ahead of the tree's
- * megabytes, so the run page asks for the history up to it at once (lib/server/http/run-reads.ts writes it).
+ * megabytes, so the run page knows where its history ends before the tree is in (lib/server/http/run-reads.ts
+ * writes it).
  */
 export const SNAPSHOT_SEQ_HEADER = 'x-arborist-seq';

@@ -15,7 +15,7 @@ export { isSecureRequest } from './auth/cookies';
 export { accessErrorResponse, admit, admitToRun, mayImport } from './http/admit';
 export { openShareLinkResponse } from './http/share-open';
 export { exportRunResponse, importRunsResponse, MAX_IMPORT_BYTES } from './http/run-files';
-export { historyResponse, snapshotResponse } from './http/run-reads';
+export { historyResponse, logQueryOf, snapshotResponse } from './http/run-reads';
 export { importRun } from './imports/imports';
 export {
   ingestCommandsResponse,

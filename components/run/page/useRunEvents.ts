@@ -42,7 +42,10 @@ const LONG_HISTORY = 5_000;
 /** The longest the history waits for the page to be idle after the first tree. */
 const FIRST_IDLE_WAIT_MS = 1_000;
 
-/** Calls `then` when the main thread is first idle (or after FIRST_IDLE_WAIT_MS; where idle callbacks are missing, at the next task). */
+/**
+ * Calls `then` when the main thread is first idle, or after FIRST_IDLE_WAIT_MS (where idle callbacks are missing: at
+ * the next task).
+ */
 function afterFirstIdle(then: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(then, { timeout: FIRST_IDLE_WAIT_MS });
   else setTimeout(then, 0);
@@ -77,7 +80,8 @@ export function useRunEvents(runId: string) {
     },
   });
 
-  // the history up to the snapshot's seq (the stream brings what follows), from as soon as that seq is known
+  // the history up to the snapshot's seq (the stream brings what follows), from as soon as that seq is known: the
+  // opening's while it is read, the cached answer's when this hook mounts again on the same store (no opening then)
   const historyUntil = snapshot.data?.seq ?? (snapshot.isError ? null : (opening?.seq ?? null));
   useEffect(() => {
     if (historyUntil === null) return;

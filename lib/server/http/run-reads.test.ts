@@ -8,7 +8,7 @@ import { listEvents } from '../run-log/events';
 import { HISTORY_CHUNK } from '../streaming/history-text';
 import { servicesPerTest, settledGame24Run } from '../testing/services';
 import { SNAPSHOT_SEQ_HEADER } from '../../contract/run';
-import { historyResponse, snapshotResponse } from './run-reads';
+import { historyResponse, logQueryOf, snapshotResponse } from './run-reads';
 
 const testServices = servicesPerTest();
 
@@ -108,5 +108,15 @@ describe('GET /api/runs/<id>/history.ndjson', () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ error: problem });
     }
+  });
+});
+
+describe('logQueryOf (events.ndjson and history.ndjson)', () => {
+  it('reads after, until and follow, with their defaults', () => {
+    const at = (query: string) => logQueryOf(new Request(`http://localhost/api/runs/r/events.ndjson${query}`));
+    expect(at('')).toEqual({ after: 0, follow: false });
+    expect(at('?after=7&until=9&follow=1')).toEqual({ after: 7, until: 9, follow: true });
+    expect(at('?follow=yes')).toEqual({ after: 0, follow: false }); // only follow=1 follows, as the docs say
+    expect((at('?after=x') as Response).status).toBe(400);
   });
 });

@@ -27,12 +27,25 @@ const seqParam = z.coerce
   .number({ error: 'must be a number' })
   .int('must be a whole number')
   .min(0, 'must be at least 0');
-const historyQuery = z.object({ after: seqParam.default(0), until: seqParam.optional() });
+const logQuery = z.object({
+  after: seqParam.default(0),
+  until: seqParam.optional(),
+  follow: z
+    .string()
+    .optional()
+    .transform((value) => value === '1'),
+});
 
-/** A query's first problem, as "<name> <what is wrong>". */
-function problemOf(error: z.ZodError): string {
-  const issue = error.issues[0];
-  return `"${String(issue?.path[0] ?? 'query')}" ${issue?.message ?? 'is not valid'}`;
+/** What the log routes (events.ndjson, history.ndjson) are asked: after, until, follow. */
+export type LogQuery = z.infer<typeof logQuery>;
+
+/** A log route's query, or the 400 that says its first problem as "<name> <what is wrong>". */
+export function logQueryOf(request: Request): LogQuery | Response {
+  const parsed = logQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const problem = `"${String(issue?.path[0] ?? 'query')}" ${issue?.message ?? 'is not valid'}`;
+  return Response.json({ error: problem }, { status: 400, headers: NO_STORE });
 }
 
 export async function snapshotResponse(services: Services, runId: string): Promise<Response> {
@@ -52,11 +65,10 @@ export async function historyResponse(
   run: Pick<RunRecord, 'id' | 'lastSeq'>,
   request: Request,
 ): Promise<Response> {
-  const url = new URL(request.url);
-  const query = historyQuery.safeParse(Object.fromEntries(url.searchParams));
-  if (!query.success) return Response.json({ error: problemOf(query.error) }, { status: 400, headers: NO_STORE });
-  const untilSeq = query.data.until ?? run.lastSeq;
-  const chunks = historyText(services.prisma, run.id, { afterSeq: query.data.after, untilSeq, signal: request.signal });
+  const query = logQueryOf(request);
+  if (query instanceof Response) return query;
+  const untilSeq = query.until ?? run.lastSeq;
+  const chunks = historyText(services.prisma, run.id, { afterSeq: query.after, untilSeq, signal: request.signal });
   return new Response(ndjsonBody(chunks), {
     headers: { 'content-type': 'application/x-ndjson; charset=utf-8', ...NO_STORE },
   });

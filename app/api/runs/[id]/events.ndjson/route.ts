@@ -3,31 +3,34 @@
 // run; model calls come without their prompts to a reader who may not read them (a share link without prompts).
 import 'server-only';
 import { canOnRun } from '@/lib/contract/access';
-import { admitToRun, eventPagesText, ndjsonBody, streamRunEventPages, withoutPrompt } from '@/lib/server/index';
+import {
+  admitToRun,
+  eventPagesText,
+  logQueryOf,
+  ndjsonBody,
+  streamRunEventPages,
+  withoutPrompt,
+} from '@/lib/server/index';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const url = new URL(req.url);
-  const after = Number(url.searchParams.get('after') ?? '0');
-  if (!Number.isInteger(after) || after < 0) {
-    return Response.json({ error: '"after" must be a whole number of at least 0' }, { status: 400 });
-  }
+  const query = logQueryOf(req);
+  if (query instanceof Response) return query;
   const admitted = await admitToRun(req, id, 'read');
   if (admitted instanceof Response) return admitted;
   const { services, who, run } = admitted;
   const light = !canOnRun(who, 'readPrompts', run);
 
-  const follow = url.searchParams.get('follow') === '1';
   const chunks = eventPagesText(
     streamRunEventPages({
       prisma: services.prisma,
       bus: services.bus,
       runId: id,
-      afterSeq: after,
-      follow,
+      afterSeq: query.after,
+      follow: query.follow,
       signal: req.signal,
     }),
     (event) => JSON.stringify(light ? withoutPrompt(event) : event),
