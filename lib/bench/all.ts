@@ -14,6 +14,7 @@ import { FIGURES_FILE_ENV, formatFigureTable, meetsGoal, readFigures } from './f
 const BENCHES = [
   'engine',
   'server',
+  'history',
   'ui',
   'sandbox',
   'code',

@@ -82,3 +82,25 @@ export type RunToStore = Omit<RunIdentity, 'status' | 'finishReason' | 'finished
  * writes it).
  */
 export const SNAPSHOT_SEQ_HEADER = 'x-arborist-seq';
+
+/**
+ * A line of GET /api/runs/<id>/history.ndjson: an event without its runId, which the reader knows (it asked for that
+ * run's history). Left off because the id repeated on each of a long run's 100k lines was a tenth of its history.
+ */
+export type HistoryLine = ExplorationEvent extends infer E
+  ? E extends ExplorationEvent
+    ? Omit<E, 'runId'>
+    : never
+  : never;
+
+/** An event as its history line (the keys in the order the server writes them: seq, ts, type, payload). */
+export function historyLineOf({ seq, ts, type, payload }: ExplorationEvent): HistoryLine {
+  return { seq, ts, type, payload } as HistoryLine;
+}
+
+/** A history line of run `runId` as its event (the line object itself, given its runId: lines are read once). */
+export function eventOfHistoryLine(runId: string, line: HistoryLine): ExplorationEvent {
+  const event = line as ExplorationEvent;
+  event.runId = runId;
+  return event;
+}

@@ -7,7 +7,7 @@
 
 export { bigTotLog } from './big-logs';
 export { CHROMIUM_ARGS, findChromium } from './chromium';
-export { BENCH_GOAL, recordRun, searchEvents } from './recorded-runs';
+export { BENCH_GOAL, exportFile, recordRun, searchEvents } from './recorded-runs';
 export type { StoredRun } from './recorded-runs';
 export { PG_BIN, startPostgres } from './postgres';
 export type { PostgresCluster } from './postgres';

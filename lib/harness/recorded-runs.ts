@@ -78,7 +78,8 @@ export async function searchEvents(targetEvents: number): Promise<{ events: Expl
   return { events, config: started.payload.config };
 }
 
-function exportFile(events: ExplorationEvent[], config: ToTConfig): RunExport {
+/** A search's events as the Arborist export file of a finished run of BENCH_GOAL (what recordRun stores). */
+export function exportFile(events: ExplorationEvent[], config: ToTConfig): RunExport {
   const first = events[0] as ExplorationEvent;
   const last = events.at(-1) as ExplorationEvent;
   return buildExport(

@@ -22,3 +22,6 @@ export {
 } from './run-log/index';
 export { appendEvents } from './run-log/events';
 export { createRun, type CreateRunInput } from './run-log/run-rows';
+export { importRun } from './imports/imports';
+export { historyText } from './streaming/history-text';
+export { latestTreeText } from './run-log/index';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
+import { historyLineOf } from '../contract/run';
 import { connectionState, isRefusal, NdjsonEvents, retryDelayMs } from './run-stream';
 
 describe('isRefusal', () => {
@@ -21,14 +22,16 @@ describe('NdjsonEvents', () => {
 
   it('gives the events of the lines each piece completes, however the text is cut, and holds the unfinished one', () => {
     const events = [event(1), event(2, 'a line\nwith "quotes" and é'), event(3), event(4)];
-    const text = events.map((e) => `${JSON.stringify(e)}\n`).join('');
+    // the server writes each line without its runId (a HistoryLine); the reader gives it back
+    const text = events.map((e) => `${JSON.stringify(historyLineOf(e))}\n`).join('');
+    expect(text).not.toContain('runId');
     for (const size of [1, 7, 64, text.length]) {
-      const reader = new NdjsonEvents();
+      const reader = new NdjsonEvents('r');
       const read: ExplorationEvent[] = [];
       for (let at = 0; at < text.length; at += size) read.push(...reader.push(text.slice(at, at + size)));
       expect(read).toEqual(events);
     }
-    const broken = new NdjsonEvents();
+    const broken = new NdjsonEvents('r');
     expect(broken.push(text.slice(0, text.length - 5))).toEqual(events.slice(0, 3)); // the fourth never ended
     expect(broken.push('')).toEqual([]);
   });

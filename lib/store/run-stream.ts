@@ -5,6 +5,7 @@
  * Not responsible for fetching or folding (the page's reads and the run store do), nor for the server's paging.
  */
 import type { ExplorationEvent } from '../contract/events';
+import { eventOfHistoryLine, type HistoryLine } from '../contract/run';
 
 /**
  * Answers that asking again cannot change: a bad range, nobody signed in (a session that ended), a refusal (a
@@ -21,12 +22,15 @@ export function retryDelayMs(failedBefore: number): number {
 }
 
 /**
- * The events of an NDJSON answer as its text arrives in arbitrary pieces: each piece gives the events of the lines
- * it completes, parsed in one JSON.parse (a line holds one event's JSON, which never holds a raw newline); an
- * unfinished line waits for the next piece, and is dropped if the answer breaks off there.
+ * The events of a history answer (NDJSON of HistoryLine: lib/contract/run.ts) as its text arrives in arbitrary pieces:
+ * each piece gives the events of the lines it completes, parsed in one JSON.parse (a line holds one event's JSON,
+ * which never holds a raw newline) and given back their run's id; an unfinished line waits for the next piece, and is
+ * dropped if the answer breaks off there.
  */
 export class NdjsonEvents {
   private rest = '';
+
+  constructor(private readonly runId: string) {}
 
   push(text: string): ExplorationEvent[] {
     const joined = this.rest + text;
@@ -37,7 +41,9 @@ export class NdjsonEvents {
     }
     this.rest = joined.slice(end + 1);
     const lines = joined.slice(0, end);
-    return lines === '' ? [] : (JSON.parse(`[${lines.replaceAll('\n', ',')}]`) as ExplorationEvent[]);
+    if (lines === '') return [];
+    const parsed = JSON.parse(`[${lines.replaceAll('\n', ',')}]`) as HistoryLine[];
+    return parsed.map((line) => eventOfHistoryLine(this.runId, line));
   }
 }
 

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExplorationEvent } from '@/lib/contract/events';
-import { SNAPSHOT_SEQ_HEADER } from '@/lib/contract/run';
+import { historyLineOf, SNAPSHOT_SEQ_HEADER } from '@/lib/contract/run';
 import { openSnapshot, readHistory, RefusedRead } from './run-reads';
 
 const LOG: ExplorationEvent[] = Array.from(
@@ -43,7 +43,7 @@ const ndjson = (url: URL) => {
   const after = Number(url.searchParams.get('after'));
   const until = Number(url.searchParams.get('until'));
   return LOG.filter((e) => e.seq > after && e.seq <= until)
-    .map((e) => `${JSON.stringify(e)}\n`)
+    .map((e) => `${JSON.stringify(historyLineOf(e))}\n`)
     .join('');
 };
 

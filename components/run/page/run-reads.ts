@@ -103,7 +103,7 @@ export async function readHistory(read: HistoryRead): Promise<void> {
       if (!res.ok) throw await failureOf(res);
       const reader = (res.body as ReadableStream<Uint8Array>).getReader();
       const text = new TextDecoder(); // streaming: a character cut between two pieces is decoded whole
-      const lines = new NdjsonEvents();
+      const lines = new NdjsonEvents(read.runId);
       for (let piece = await reader.read(); !piece.done; piece = await reader.read()) {
         const events = lines.push(text.decode(piece.value, { stream: true }));
         const end = events.at(-1);

@@ -7,7 +7,7 @@ import { fold } from '../../engine/index';
 import { listEvents } from '../run-log/events';
 import { HISTORY_CHUNK } from '../streaming/history-text';
 import { servicesPerTest, settledGame24Run } from '../testing/services';
-import { SNAPSHOT_SEQ_HEADER } from '../../contract/run';
+import { eventOfHistoryLine, type HistoryLine, SNAPSHOT_SEQ_HEADER } from '../../contract/run';
 import { historyResponse, logQueryOf, snapshotResponse } from './run-reads';
 
 const testServices = servicesPerTest();
@@ -19,8 +19,8 @@ async function setupWithRun() {
 
 const history = (runId: string, query = '') => new Request(`http://localhost/api/runs/${runId}/history.ndjson${query}`);
 
-/** A history answer's events and the chunks they came in. */
-async function readHistory(res: Response): Promise<{ events: ExplorationEvent[]; chunks: string[] }> {
+/** A history answer's events (its lines, each given back its run's id) and the chunks they came in. */
+async function readHistory(res: Response, runId: string): Promise<{ events: ExplorationEvent[]; chunks: string[] }> {
   const chunks: string[] = [];
   const decoder = new TextDecoder();
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
@@ -32,7 +32,7 @@ async function readHistory(res: Response): Promise<{ events: ExplorationEvent[];
       : text
           .trimEnd()
           .split('\n')
-          .map((line) => JSON.parse(line) as ExplorationEvent);
+          .map((line) => eventOfHistoryLine(runId, JSON.parse(line) as HistoryLine));
   return { events, chunks };
 }
 
@@ -59,22 +59,26 @@ describe('GET /api/runs/<id>/history.ndjson', () => {
   it('is the light log of the range asked for, one event per line: model calls without their prompts', async () => {
     const { s, runId } = await setupWithRun();
     const light = await listEvents(s.prisma, runId, { light: true });
-    const whole = await readHistory(await historyResponse(s, { id: runId, lastSeq: light.length }, history(runId)));
+    const whole = await readHistory(
+      await historyResponse(s, { id: runId, lastSeq: light.length }, history(runId)),
+      runId,
+    );
     expect(whole.events).toEqual(light);
+    expect(whole.chunks.join('')).not.toContain('"runId"'); // the reader knows the run
     const calls = whole.events.filter((e) => e.type === 'model.called');
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((e) => e.payload.messages.length === 0)).toBe(true);
 
     const res = await historyResponse(s, { id: runId, lastSeq: light.length }, history(runId, '?after=3&until=8'));
     expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
-    expect((await readHistory(res)).events).toEqual(light.slice(3, 8));
+    expect((await readHistory(res, runId)).events).toEqual(light.slice(3, 8));
     // past the end: nothing, not an error
     const after = await historyResponse(
       s,
       { id: runId, lastSeq: light.length },
       history(runId, `?after=${light.length}`),
     );
-    expect((await readHistory(after)).events).toEqual([]);
+    expect((await readHistory(after, runId)).events).toEqual([]);
   });
 
   it('comes a page of the table per chunk, each ending at a line', async () => {
@@ -90,6 +94,7 @@ describe('GET /api/runs/<id>/history.ndjson', () => {
     expect(light.length).toBeGreaterThan(HISTORY_CHUNK);
     const { events, chunks } = await readHistory(
       await historyResponse(s, { id: run.id, lastSeq: light.length }, history(run.id)),
+      run.id,
     );
     expect(events).toEqual(light);
     expect(chunks.length).toBeGreaterThanOrEqual(Math.ceil(light.length / HISTORY_CHUNK));

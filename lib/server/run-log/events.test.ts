@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from 'pg';
 import type { ExplorationEvent } from '../../contract/events';
+import { eventOfHistoryLine, type HistoryLine } from '../../contract/run';
 import { BACKENDS, sampleEvents, sampleRunInput, sharedTestDb } from '../testing/db';
 import {
   EVENT_CHUNK_ROWS,
@@ -10,6 +11,8 @@ import {
   appendEvents,
   appendEventsInTransaction,
   countEvents,
+  type HistoryPage,
+  lightHistoryPage,
   listEvents,
   splitAfterBlankLines,
 } from './events';
@@ -218,6 +221,66 @@ describe.each(BACKENDS)('the event log (%s)', (backend) => {
       expect(light.map((e) => (e.payload as { response: string }).response)).toEqual(
         events.map((e) => (e.payload as { response: string }).response),
       );
+    });
+  });
+
+  describe('the history (lightHistoryPage)', () => {
+    /** A page's lines as the run page reads them: each given back its run's id. */
+    const eventsOf = (page: HistoryPage, runId: string) =>
+      new TextDecoder()
+        .decode(page.ndjson)
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => eventOfHistoryLine(runId, JSON.parse(line) as HistoryLine));
+
+    it('is the light log, a HistoryLine per line, as the text stored: quotes, escapes, any character, any number', async () => {
+      const awkward = 'say "hi"\\ \n tab\t nul\u0000 sep\u2028 é 漢字 🌲 </script>';
+      const events: ExplorationEvent[] = [
+        ...sampleEvents('run-a', 1, 3),
+        {
+          runId: 'run-a',
+          seq: 4,
+          ts: 1_004,
+          type: 'model.called',
+          payload: {
+            nodeId: 'n1',
+            purpose: 'execute',
+            modelId: 'gpt-4o',
+            messages: [{ role: 'user', content: `a prompt that is left out ${awkward}` }],
+            response: awkward,
+            error: null,
+            usage: { inputTokens: 10, outputTokens: 2 },
+            cost: 0.1 + 0.2,
+            latencyMs: 1e-7,
+          },
+        },
+        ...sampleEvents('run-a', 5, 2),
+      ];
+      await appendEvents(t.prisma, 'run-a', events);
+      const page = await lightHistoryPage(t.prisma, 'run-a');
+      expect(page.count).toBe(6);
+      expect(page.lastSeq).toBe(6);
+      const text = new TextDecoder().decode(page.ndjson);
+      expect(text.endsWith('\n')).toBe(true);
+      expect(text).not.toContain('"runId"');
+      expect(text).not.toContain('a prompt that is left out');
+      expect(eventsOf(page, 'run-a')).toEqual(await listEvents(t.prisma, 'run-a', { light: true }));
+      expect((eventsOf(page, 'run-a')[3]?.payload as { response: string }).response).toBe(awkward);
+    });
+
+    it('honours afterSeq, untilSeq and limit, and says when a range holds nothing', async () => {
+      await appendEvents(t.prisma, 'run-a', sampleEvents('run-a', 1, 20));
+      const seqsOf = async (range: Parameters<typeof lightHistoryPage>[2]) => {
+        const page = await lightHistoryPage(t.prisma, 'run-a', range);
+        const seqs = eventsOf(page, 'run-a').map((e) => e.seq);
+        expect(page.count).toBe(seqs.length);
+        expect(page.lastSeq).toBe(seqs.at(-1) ?? null);
+        return seqs;
+      };
+      expect(await seqsOf({ afterSeq: 5, untilSeq: 8 })).toEqual([6, 7, 8]);
+      expect(await seqsOf({ afterSeq: 5, limit: 2 })).toEqual([6, 7]);
+      expect(await seqsOf({ afterSeq: 20 })).toEqual([]);
+      expect((await lightHistoryPage(t.prisma, 'missing')).ndjson.byteLength).toBe(0);
     });
   });
 });

@@ -226,17 +226,17 @@ export async function* eventPagesText(
 }
 
 /**
- * A response body of NDJSON text, one chunk per page, pulled only as the client reads (a stream's default queue
- * holds one chunk: a slow client holds the server to one page ahead). Cancelling (the client went away) ends the
- * pages' generator, so its reads and its bus subscription stop.
+ * A response body of NDJSON, one chunk per page (text, encoded here, or bytes already UTF-8), pulled only as the
+ * client reads (a stream's default queue holds one chunk: a slow client holds the server to one page ahead).
+ * Cancelling (the client went away) ends the pages' generator, so its reads and its bus subscription stop.
  */
-export function ndjsonBody(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+export function ndjsonBody(chunks: AsyncGenerator<string | Uint8Array>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await chunks.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
     },
     async cancel() {
       await chunks.return(undefined);

@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import type { EventOf, ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
-import { SNAPSHOT_SEQ_HEADER } from '../../contract/run';
+import { eventOfHistoryLine, type HistoryLine, SNAPSHOT_SEQ_HEADER } from '../../contract/run';
 import { historyResponse, snapshotResponse } from '../http/run-reads';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest } from '../testing/services';
@@ -97,7 +97,7 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
       expect(lightCall.payload.messages).toEqual([]);
       expect({ ...lightCall.payload, messages: null }).toEqual({ ...call.payload, messages: null });
       expect(light.filter((e) => e.type !== 'model.called')).toEqual(full.filter((e) => e.type !== 'model.called'));
-      // the page's history: the same light log, one event per line, for the range asked
+      // the page's history: the same light log, one event per line without its runId, for the range asked
       const history = async (query: string) => {
         const res = await historyResponse(
           s,
@@ -107,7 +107,7 @@ describe.each(BACKENDS)('the API (%s)', (backend) => {
         return (await res.text())
           .trimEnd()
           .split('\n')
-          .map((line) => JSON.parse(line) as ExplorationEvent);
+          .map((line) => eventOfHistoryLine(id, JSON.parse(line) as HistoryLine));
       };
       expect(await history('?after=3&until=8')).toEqual(light.slice(3, 8));
       expect(await history('')).toEqual(light);
