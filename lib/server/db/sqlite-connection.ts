@@ -35,8 +35,15 @@ export class SqliteStatements {
   }
 }
 
-/** The statements of each adapter factory's current connection (client.ts's adapter registers it on connect). */
-const byAdapter = new WeakMap<object, SqliteStatements>();
+/**
+ * Where an adapter factory keeps its current connection's statements (client.ts's adapter registers them on connect):
+ * on the factory itself, under a registered symbol, not in a map of this module's. Next bundles this module into each
+ * route's code as well as the services' (instrumentation.ts), so a map here would be a different one per bundle, and a
+ * route reading through the services' client found none (the run page's history failed: "not connected").
+ */
+const STATEMENTS = Symbol.for('arborist.sqliteStatements');
+
+type Registered = { [STATEMENTS]?: SqliteStatements };
 
 /**
  * Called by client.ts's SQLite adapter with the driver adapter it just connected. The connection is the adapter's
@@ -46,7 +53,7 @@ const byAdapter = new WeakMap<object, SqliteStatements>();
 export function registerSqliteConnection(factory: object, driverAdapter: unknown): void {
   const connection = (driverAdapter as { client?: unknown } | null)?.client;
   if (!(connection instanceof Database)) throw new Error('the SQLite adapter no longer exposes its connection');
-  byAdapter.set(factory, new SqliteStatements(connection));
+  (factory as Registered)[STATEMENTS] = new SqliteStatements(connection);
 }
 
 /**
@@ -58,10 +65,10 @@ export async function sqliteStatementsOf(db: PrismaLike): Promise<SqliteStatemen
   const factory = (db as unknown as { _engineConfig?: { adapter?: object } })._engineConfig?.adapter;
   if (!factory) throw new Error('unknown database client (no driver adapter)');
   if ((factory as { provider?: string }).provider !== 'sqlite') return null;
-  let statements = byAdapter.get(factory);
+  let statements = (factory as Registered)[STATEMENTS];
   if (!statements?.connection.open && '$connect' in db) {
     await (db as { $connect: () => Promise<void> }).$connect();
-    statements = byAdapter.get(factory);
+    statements = (factory as Registered)[STATEMENTS];
   }
   if (!statements?.connection.open) throw new Error('the SQLite client is not connected');
   return statements;
