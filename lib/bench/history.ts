@@ -6,7 +6,9 @@
  * SQLite file and, unless BENCH_HISTORY_POSTGRES=0, a database on a throwaway PostgreSQL cluster (fsync off: read it
  * as the server's own work, not a durable disk's). Then the whole history is read 5 times, as the route reads it, and
  * the median printed with its size in MB and per 1,000 events (the ratio 100k / 1k: it must not grow with the run).
- * Not a test; not responsible for what the browser does with the history (bench:ui).
+ * Beside it, the page's reader of those bytes (lib/store NdjsonEvents, here in Node) in 64 KB pieces, as a browser's
+ * fetch hands them over: the time to decode and parse them into events.
+ * Not a test; not responsible for what the browser does with the history after (bench:ui, bench:seek).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -14,16 +16,21 @@ import path from 'node:path';
 import { exportFile, freePort, type PostgresCluster, searchEvents, startPostgres } from '../harness/index';
 import { createPrismaClient, historyText, importRun, latestTreeText, migrate, migratePostgres } from '../server/bench';
 import { type BenchFigure, reportFigures } from './figures';
+import { NdjsonEvents } from '../store/index';
 import { median } from './percentile';
 import { parseSizes, type RunSize } from './ui-figures';
 
 const READS = 5;
+/** The size of the pieces a browser's fetch reader hands over (Chromium's, as seen: 64 KB). */
+const PIECE = 65_536;
 const SIZES = parseSizes(process.env.BENCH_HISTORY_SIZES ?? '1k,10k,100k');
 const WITH_POSTGRES = process.env.BENCH_HISTORY_POSTGRES !== '0';
 
 interface Measured {
   events: number;
   historyMs: number;
+  /** The page's reader on the same bytes. */
+  parseMs: number;
   historyMb: number;
   snapshotMs: number;
   snapshotMb: number;
@@ -38,30 +45,43 @@ async function measure(location: string, file: Parameters<typeof importRun>[1]):
     const run = await prisma.run.findUniqueOrThrow({ where: { id }, select: { lastSeq: true } });
     const historyMs: number[] = [];
     const snapshotMs: number[] = [];
-    let historyBytes = 0;
     let snapshotBytes = 0;
+    let chunks: Uint8Array[] = [];
     for (let i = 0; i < READS; i++) {
       let t = performance.now();
-      historyBytes = 0;
-      for await (const chunk of historyText(prisma, id, { afterSeq: 0, untilSeq: run.lastSeq })) {
-        historyBytes += chunk.byteLength;
-      }
+      chunks = [];
+      for await (const chunk of historyText(prisma, id, { afterSeq: 0, untilSeq: run.lastSeq })) chunks.push(chunk);
       historyMs.push(performance.now() - t);
       t = performance.now();
       const latest = await latestTreeText(prisma, id);
       snapshotMs.push(performance.now() - t);
       snapshotBytes = Buffer.byteLength(latest?.tree ?? '');
     }
+    const bytes = Buffer.concat(chunks);
     return {
       events: run.lastSeq,
       historyMs: median(historyMs),
-      historyMb: historyBytes / 1e6,
+      parseMs: median(Array.from({ length: READS }, () => readAsThePageDoes(id, bytes, run.lastSeq))),
+      historyMb: bytes.byteLength / 1e6,
       snapshotMs: median(snapshotMs),
       snapshotMb: snapshotBytes / 1e6,
     };
   } finally {
     await prisma.$disconnect();
   }
+}
+
+/** The page's reader over the history's bytes in fetch-sized pieces: ms to have every event. */
+function readAsThePageDoes(runId: string, bytes: Uint8Array, events: number): number {
+  const t = performance.now();
+  const reader = new NdjsonEvents(runId);
+  const text = new TextDecoder();
+  let read = 0;
+  for (let at = 0; at < bytes.byteLength; at += PIECE) {
+    read += reader.push(text.decode(bytes.subarray(at, at + PIECE), { stream: true })).length;
+  }
+  if (read !== events) throw new Error(`the reader gave ${read} of ${events} events`);
+  return performance.now() - t;
 }
 
 async function main() {
@@ -89,15 +109,19 @@ async function main() {
   }
 
   const figures: BenchFigure[] = [];
-  console.log(`\nthe run page's reads on the server (medians of ${READS}; ms, MB)`);
-  console.log('database\tsize\tevents\thistory ms\thistory MB\tms / 1k events\tsnapshot ms\tsnapshot MB');
+  console.log(
+    `\nthe run page's reads: the server's, and the page's reader on the history (medians of ${READS}; ms, MB)`,
+  );
+  console.log(
+    'database\tsize\tevents\thistory ms\thistory MB\tms / 1k events\tsnapshot ms\tsnapshot MB\tread by the page ms',
+  );
   for (const [database, bySize] of results) {
     const perThousand = [...bySize.values()].map((m) => (m.historyMs / m.events) * 1000);
     for (const [size, m] of bySize) {
       const per = (m.historyMs / m.events) * 1000;
       console.log(
         [database, size.label, m.events, m.historyMs.toFixed(0), m.historyMb.toFixed(1), per.toFixed(2)]
-          .concat([m.snapshotMs.toFixed(0), m.snapshotMb.toFixed(1)])
+          .concat([m.snapshotMs.toFixed(0), m.snapshotMb.toFixed(1), m.parseMs.toFixed(0)])
           .join('\t'),
       );
       figures.push({ name: `history, ${database}, ${size.label} events`, value: Math.round(m.historyMs), unit: 'ms' });
