@@ -6,8 +6,8 @@
  *   tree's megabytes are in;
  * - GET /api/runs/<id>/history.ndjson?after=<seq>&until=<seq>: the light log of that range (model calls without
  *   their prompts, whoever asks: the inspector fetches one whole with run.event), one event per line without its
- *   runId (a HistoryLine, lib/contract/run.ts), pulled a page
- *   at a time (streaming/history-text.ts). `until` defaults to the log's end when asked.
+ *   runId (a HistoryLine, lib/contract/run.ts), pulled a page at a time (streaming/history-text.ts). `until`
+ *   defaults to the log's end when asked.
  * Both were tRPC queries: the transformer escaped each page's megabytes into a JSON string that the browser then
  * parsed twice, and each page waited for its own request.
  * Not responsible for who may read a run (the routes ask admitToRun first, as for events.ndjson) or for the origin

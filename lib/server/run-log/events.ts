@@ -342,7 +342,8 @@ export async function lightHistoryPage(
  * SQLite's to choose). Synchronous: a page of the history's 5,000 rows holds the thread ~20 ms. It reads what Prisma's
  * own reads outside a transaction read: the same connection, no lock taken.
  */
-const HISTORY_PAGE_SQL = `SELECT max("seq"), count(*), CAST(group_concat("line", char(10) ORDER BY "seq") || char(10) AS BLOB)
+const HISTORY_PAGE_SQL = `SELECT max("seq"), count(*),
+    CAST(group_concat("line", char(10) ORDER BY "seq") || char(10) AS BLOB)
   FROM (SELECT "seq", '{"seq":' || "seq" || ',"ts":' || "ts" || ',"type":' || json_quote("type") || ',"payload":'
       || CASE "type" WHEN 'model.called' THEN json_set("payload", '$.messages', json('[]')) ELSE "payload" END || '}'
       AS "line"

@@ -1,8 +1,9 @@
 /**
  * The run page's history as NDJSON bytes: the light log of a seq range (model calls without their prompts), one
  * HistoryLine (an event without its runId) per line, one chunk per page of HISTORY_CHUNK rows, each written from the
- * stored rows as they are (run-log/events.ts lightHistoryPage). Read a page at a time as the client pulls (http/ndjsonBody), so a slow page
- * holds the server to one page ahead, and the event loop serves other requests between pages.
+ * stored rows as they are (run-log/events.ts lightHistoryPage). Read a page at a time as the client pulls
+ * (http/ndjsonBody), so a slow page holds the server to one page ahead, and the event loop serves other requests
+ * between pages.
  * Not responsible for who may read (the route), nor for what follows the range (the page's subscription,
  * event-stream.ts, brings the events after the snapshot).
  */
@@ -11,7 +12,7 @@ import { lightHistoryPage } from '../run-log/index';
 
 /**
  * Rows per page: ~2.4 MB and, on SQLite, ~20 ms of the server's thread for a long simulated run's events (98,831 rows
- * in 0.3-0.4 s on this 2-core machine; on PostgreSQL, through Prisma, 2.6 s: npm run bench:history).
+ * in 0.35-0.42 s on this 2-core machine; on PostgreSQL, through Prisma, 2.4-2.7 s: npm run bench:history).
  */
 export const HISTORY_CHUNK = 5_000;
 
