@@ -12,7 +12,7 @@ import { lightHistoryPage } from '../run-log/index';
 
 /**
  * Rows per page: ~2.4 MB and, on SQLite, ~20 ms of the server's thread for a long simulated run's events (98,831 rows
- * in 0.35-0.42 s on this 2-core machine; on PostgreSQL, through Prisma, 2.4-2.7 s: npm run bench:history).
+ * in 0.35-0.42 s on this 2-core machine; on PostgreSQL 0.8 s: npm run bench:history).
  */
 export const HISTORY_CHUNK = 5_000;
 
