@@ -339,7 +339,7 @@ export async function lightHistoryPage(
 
 /**
  * A history page written by PostgreSQL, as sqliteHistoryPage's is by SQLite: the lines by concatenation, a model
- * call's payload through jsonb_set, the page by string_agg in seq order, sent as bytea (the UTF-8 bytes). jsonb refuses
+ * call's payload through jsonb_set, the page by string_agg in seq order, one text per page. jsonb refuses
  * a \u0000 escape (a model's response may hold one): such a payload's line is left out (NULL), and a page missing a
  * line is written in JavaScript from its rows instead (historyPageFromRows). For a 98,831-event history: 2.4-2.7 s of
  * the server through Prisma's findMany and JavaScript with a limit alone (rangeEnd says why); here 0.8 s (npm run
