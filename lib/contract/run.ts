@@ -87,11 +87,10 @@ export const SNAPSHOT_SEQ_HEADER = 'x-arborist-seq';
  * A line of GET /api/runs/<id>/history.ndjson: an event without its runId, which the reader knows (it asked for that
  * run's history). Left off because the id repeated on each of a long run's 100k lines was a tenth of its history.
  */
-export type HistoryLine = ExplorationEvent extends infer E
-  ? E extends ExplorationEvent
-    ? Omit<E, 'runId'>
-    : never
-  : never;
+export type HistoryLine = WithoutRunId<ExplorationEvent>;
+
+/** Each kind of event without its runId (distributed over the union, so a line's type still says its payload). */
+type WithoutRunId<E> = E extends ExplorationEvent ? Omit<E, 'runId'> : never;
 
 /** An event as its history line (the keys in the order the server writes them: seq, ts, type, payload). */
 export function historyLineOf({ seq, ts, type, payload }: ExplorationEvent): HistoryLine {
