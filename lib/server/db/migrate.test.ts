@@ -138,6 +138,7 @@ describe('schema.prisma and the migrations agree', () => {
       'Experiment',
       'ExperimentCell',
       'ExperimentShareLink',
+      'ImportSlot',
       'IngestClient',
       'IngestItem',
       'Node',
@@ -145,7 +146,9 @@ describe('schema.prisma and the migrations agree', () => {
       'Run',
       'RunSnapshot',
       'Session',
+      'SetupCode',
       'ShareLink',
+      'SignInThrottle',
       'User',
     ]);
   });
