@@ -2,6 +2,7 @@
  * Which steering commands a search Arborist does not run will take, in words a person reads: one definition for the
  * page (which disables a control and says why) and the server (which refuses the command with CONFLICT), so the two
  * never word it differently. A search Arborist runs itself takes every command (null: no refusal here).
+ * Also where such a command stands (STEER_OUTCOMES) and the words for one the run's end left unanswered.
  * Browser-safe and pure. Not responsible for the other reasons a command cannot be given now (the run's state, the
  * node: lib/store's steerBlock; who may steer: access.ts).
  */
@@ -58,4 +59,22 @@ export function externalSteerBlock(external: SteerTaker | null, agentName: strin
 export function externalBreakpointBlock(external: SteerTaker | null, agentName: string): string | null {
   const refusal = externalSteerBlock(external, agentName, 'pause');
   return refusal && `breakpoints stop this search by asking its client to pause, but ${refusal}`;
+}
+
+/**
+ * Where a command asked of a search Arborist does not run stands (lib/engine's fold of the log): `requested` until the
+ * client answers (steer.acked: `applied` or `refused`), or `ended` when the run ended first (finished, failed or
+ * interrupted): nobody is left to answer it, so no poll hands it out and the page stops saying it waits. An answer
+ * that still comes (a client back after an interruption) is the command's outcome all the same.
+ */
+export const STEER_OUTCOMES = ['requested', 'applied', 'refused', 'ended'] as const;
+export type SteerOutcome = (typeof STEER_OUTCOMES)[number];
+
+/** How a run ended, as the reason of the commands it left unanswered. */
+export type RunEnding = 'finished' | 'aborted' | 'failed' | 'interrupted';
+
+/** The reason of a command ended with its run: "the run was aborted before the client answered". */
+export function endedUnanswered(ending: RunEnding): string {
+  const how = ending === 'finished' || ending === 'failed' ? ending : `was ${ending}`;
+  return `the run ${how} before the client answered`;
 }

@@ -75,9 +75,7 @@ describe('rule 15: fold(events) equals the executor tree', () => {
 
 /** The log without seq, clocks and the resume marker: what happened, in order. */
 const story = (events: ExplorationEvent[]) =>
-  events
-    .filter((e) => e.type !== 'run.resumed')
-    .map((e) => ({ type: e.type, payload: clockless(e).payload }));
+  events.filter((e) => e.type !== 'run.resumed').map((e) => ({ type: e.type, payload: clockless(e).payload }));
 
 describe('rule 16: resume from a folded log', () => {
   it.each(STRATEGIES)('%s: resuming from any cut gives the uninterrupted run', async (strategy) => {
@@ -281,6 +279,67 @@ describe('a search Arborist does not run', () => {
     expect(beforeAck.commands[0]).toMatchObject({ requestedAt: request?.ts, answeredAt: null });
     const ack = log.find((e) => e.type === 'steer.acked');
     expect(fold(log).commands[0]).toMatchObject({ requestedAt: request?.ts, answeredAt: ack?.ts });
+  });
+
+  it('ends a command still unanswered when the run ends, saying how it ended; a late answer still counts', () => {
+    const asked = () => {
+      const log = externalSearchLog();
+      log.push(followEvent(log, 'steer.requested', { kind: 'prune', nodeId: 'a', actor: 'carol' }));
+      return log;
+    };
+    const ends = {
+      finished: {
+        type: 'run.finished',
+        payload: {
+          reason: 'terminated',
+          detail: null,
+          bestNodeId: null,
+          output: '',
+          answerSource: 'none',
+          success: false,
+          verified: null,
+        },
+      },
+      aborted: {
+        type: 'run.finished',
+        payload: {
+          reason: 'aborted',
+          detail: null,
+          bestNodeId: null,
+          output: '',
+          answerSource: 'none',
+          success: false,
+          verified: null,
+        },
+      },
+      failed: { type: 'run.failed', payload: { error: 'boom' } },
+      interrupted: { type: 'run.interrupted', payload: { reason: 'client silent' } },
+    } as const;
+    const words = {
+      finished: 'the run finished before the client answered',
+      aborted: 'the run was aborted before the client answered',
+      failed: 'the run failed before the client answered',
+      interrupted: 'the run was interrupted before the client answered',
+    };
+    for (const [how, end] of Object.entries(ends) as [keyof typeof ends, (typeof ends)[keyof typeof ends]][]) {
+      const log = asked();
+      log.push(followEvent(log, end.type, end.payload as never));
+      const tree = fold(log);
+      // the answered ones keep their answers; the one nobody answered is ended, with the way the run ended
+      expect(tree.commands.map((c) => [c.kind, c.outcome, c.reason])).toEqual([
+        ['prune', 'applied', null],
+        ['pause', 'refused', 'busy'],
+        ['prune', 'ended', words[how]],
+      ]);
+      expect(tree.commands.at(-1)).toMatchObject({ answeredAt: null, ackSeq: null });
+    }
+    // a client back after an interruption may still answer what it had taken: its answer is the command's outcome
+    const log = asked();
+    const request = log.at(-1)!.seq;
+    log.push(followEvent(log, 'run.interrupted', { reason: 'client silent' }));
+    log.push(followEvent(log, 'run.resumed', { rolledBackNodeId: null }));
+    log.push(followEvent(log, 'steer.acked', { requestSeq: request, outcome: 'applied', reason: null }));
+    expect(fold(log).commands.at(-1)).toMatchObject({ outcome: 'applied', ackSeq: log.at(-1)!.seq });
   });
 
   describe('a pause the server asks for at a breakpoint', () => {

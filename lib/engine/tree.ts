@@ -14,12 +14,13 @@ import type { EventOf, EventPayloads, ExplorationEvent, ExplorationEventType } f
 import type { CostedUsage, FrontierEntry, ThoughtNode, ThoughtTree } from './types';
 import type { ToTStats } from '../contract/vocabulary';
 import type { BreakpointHit } from '../contract/breakpoints';
+import { endedUnanswered, type RunEnding } from '../contract/steering';
 
 /**
  * The shape of the tree reduce() builds. Bump it whenever that shape or what reduce() derives changes, so that trees
  * stored by an older version (run snapshots) are folded again from their logs instead of being served stale.
  */
-export const TREE_FORMAT = 8;
+export const TREE_FORMAT = 9;
 
 export function emptyUsage(): CostedUsage {
   return { inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -497,10 +498,12 @@ const APPLY: Appliers = {
   'run.interrupted'(tree) {
     holdStatus(tree);
     tree.status = 'interrupted';
+    endUnanswered(tree, 'interrupted');
   },
 
   'run.failed'(tree, { payload, ts }) {
     rollBackInFlight(tree);
+    endUnanswered(tree, 'failed');
     tree.status = 'failed';
     tree.resumeStatus = null;
     tree.failure = payload.error;
@@ -509,6 +512,7 @@ const APPLY: Appliers = {
 
   'run.finished'(tree, { payload, ts }) {
     rollBackInFlight(tree);
+    endUnanswered(tree, payload.reason === 'aborted' ? 'aborted' : 'finished');
     tree.status = 'finished';
     tree.breakpointHit = null;
     tree.resumeStatus = null;
@@ -522,6 +526,19 @@ const APPLY: Appliers = {
     tree.finishedAt = ts;
   },
 };
+
+/**
+ * The commands an external search's client never answered end with the run (lib/contract/steering.ts): no client is
+ * left to answer them, and a page or a poll must not show them waiting forever. Folded here, not written as events,
+ * so every log ends its commands alike: live ones, imported ones and those stored before this rule.
+ */
+function endUnanswered(tree: ThoughtTree, ending: RunEnding): void {
+  if (!tree.commands.some((command) => command.outcome === 'requested')) return;
+  const reason = endedUnanswered(ending);
+  tree.commands = tree.commands.map((command) =>
+    command.outcome === 'requested' ? { ...command, outcome: 'ended', reason } : command,
+  );
+}
 
 /**
  * A node as it enters the tree: what the event says, and nothing done to it yet. Exported for test support that

@@ -7,6 +7,7 @@
  */
 import type { StoredRunStatus } from '../contract/run-status';
 import type { Breakpoint, BreakpointHit } from '../contract/breakpoints';
+import type { SteerOutcome } from '../contract/steering';
 import type {
   AnswerSource,
   ChatMessage,
@@ -95,9 +96,9 @@ export interface SteerRequest {
   kind: SteerKind;
   nodeId: string | null;
   actor: string;
-  /** requested: the client has not answered yet. */
-  outcome: 'requested' | 'applied' | 'refused';
-  /** The client's reason for a refusal (or a note on an applied one). */
+  /** requested: the client has not answered yet; ended: the run ended first (lib/contract/steering.ts). */
+  outcome: SteerOutcome;
+  /** The client's reason for a refusal (or a note on an applied one); for an ended one, how the run ended. */
   reason: string | null;
   /** The seq of the steer.acked, once answered. */
   ackSeq: number | null;

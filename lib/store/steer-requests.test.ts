@@ -24,6 +24,9 @@ describe("a command's life", () => {
     expect(commandState(request({ outcome: 'applied' }), clock)).toBe('applied');
     expect(commandState(request({ outcome: 'refused', reason: 'busy' }), clock)).toBe('refused: busy');
     expect(commandState(request({ outcome: 'refused' }), clock)).toBe('refused (no reason given)');
+    expect(
+      commandState(request({ outcome: 'ended', reason: 'the run finished before the client answered' }), clock),
+    ).toBe('ended: the run finished before the client answered');
     expect(commandWhat(request({}))).toBe('prune n3');
     expect(commandWhat(request({ kind: 'pause', nodeId: null }))).toBe('pause');
   });

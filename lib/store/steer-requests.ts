@@ -1,7 +1,7 @@
 /**
  * A command's life on a search Arborist does not run, as the page tells it: asked (waiting for the client, since
- * when), then applied, or refused with the client's reason (tree.commands, folded from steer.requested and
- * steer.acked). Which one a node's card shows, which one the header shows beside its buttons, and the words for each.
+ * when), then applied, refused with the client's reason, or ended unanswered with the run (tree.commands, folded from
+ * steer.requested, steer.acked and the run's end). Which one a node's card shows, which one the header shows beside its buttons, and the words for each.
  * Pure: the clock's format comes in as a function, so the words are unit-tested without a time zone.
  * Not responsible for folding the commands (lib/engine reduce) nor for sending them (components/run/steering/useRunCommands).
  */
@@ -12,7 +12,10 @@ export function commandWhat(command: Pick<SteerRequest, 'kind' | 'nodeId'>): str
   return command.nodeId ? `${command.kind} ${command.nodeId}` : command.kind;
 }
 
-/** Where a command stands, in a person's words: "waiting for the client since 21:03:04", "applied", "refused: busy". */
+/**
+ * Where a command stands, in a person's words: "waiting for the client since 21:03:04", "applied", "refused: busy",
+ * "ended: the run finished before the client answered".
+ */
 export function commandState(command: SteerRequest, clock: (ts: number) => string): string {
   switch (command.outcome) {
     case 'requested':
@@ -21,6 +24,8 @@ export function commandState(command: SteerRequest, clock: (ts: number) => strin
       return command.reason ? `applied: ${command.reason}` : 'applied';
     case 'refused':
       return command.reason ? `refused: ${command.reason}` : 'refused (no reason given)';
+    case 'ended':
+      return command.reason ? `ended: ${command.reason}` : 'ended with the run';
   }
 }
 

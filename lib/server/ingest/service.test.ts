@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import type { Breakpoint } from '../../contract/breakpoints';
 import type { ExplorationEvent } from '../../contract/events';
 import type { IngestItemInput } from '../../contract/ingest';
-import { fold } from '../../engine/index';
+import { fold, type ThoughtTree } from '../../engine/index';
 import { countEvents, listEvents } from '../run-log/events';
 import { listNodes } from '../run-log/nodes';
+import { latestTreeText } from '../run-log/snapshots';
 import { getRun } from '../repositories/runs';
+import { BACKENDS } from '../testing/db';
 import { servicesPerTest, type TestServices } from '../testing/services';
 import { isIngestRefusal } from './refusal';
 
@@ -308,6 +310,30 @@ describe('steering an external run', () => {
     );
     expect(fold(await listEvents(s.prisma, runId)).commands).toEqual([]);
   });
+
+  it.each(BACKENDS)(
+    'ends a command no client answered when the run ends: stored so, and no poll hands it out (%s)',
+    async (backend) => {
+      const s = await services.open(backend);
+      const { runId } = await newRun(s);
+      await s.ingest.append(runId, opening);
+      await s.ingest.request(runId, { type: 'prune', nodeId: 'b', actor: 'alice' });
+      expect((await s.ingest.commands(runId, 0, 0)).commands).toHaveLength(1);
+      // the client finishes without ever answering it
+      await s.ingest.append(runId, [{ seq: 4, op: 'finish', output: '24', best: 'a', success: true }]);
+      const ended = {
+        kind: 'prune',
+        nodeId: 'b',
+        outcome: 'ended',
+        reason: 'the run finished before the client answered',
+      };
+      expect(fold(await listEvents(s.prisma, runId)).commands).toEqual([expect.objectContaining(ended)]);
+      // the tree the run page draws first (its snapshot, stored as the run ended) says so too
+      const stored = JSON.parse((await latestTreeText(s.prisma, runId))?.tree ?? 'null') as ThoughtTree;
+      expect(stored.commands).toEqual([expect.objectContaining(ended)]);
+      expect(await s.ingest.commands(runId, 0, 0)).toEqual({ commands: [], status: 'finished' });
+    },
+  );
 
   it('is never forked nor resumed by the engine', async () => {
     const s = services.create();
