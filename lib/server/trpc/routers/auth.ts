@@ -8,7 +8,7 @@ import { MIN_PASSWORD_LENGTH } from '../../../contract/access';
 import { clearCookieHeader, readCookie, SESSION_COOKIE, setCookieHeader } from '../../auth/cookies';
 import { createSession, deleteSession } from '../../auth/sessions';
 import { completeSetup, setupNeeded } from '../../auth/setup';
-import { assertMayTry, clearFailures, recordFailure } from '../../auth/throttle';
+import { clearSignInAttempts, takeSignInAttempt } from '../../auth/throttle';
 import { checkPassword, normalizeEmail } from '../../auth/users';
 import { UnauthorizedError } from '../../core/errors';
 import type { Context } from '../context';
@@ -35,13 +35,11 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       if (!ctx.auth.team) return { ok: true as const };
       const email = normalizeEmail(input.email);
-      assertMayTry(email);
+      // counted before the password is checked (a wrong one stays counted): throttle.ts says why
+      await takeSignInAttempt(ctx.prisma, email);
       const user = await checkPassword(ctx.prisma, email, input.password);
-      if (!user) {
-        recordFailure(email);
-        throw new UnauthorizedError('wrong email or password');
-      }
-      clearFailures(email);
+      if (!user) throw new UnauthorizedError('wrong email or password');
+      await clearSignInAttempts(ctx.prisma, email);
       await startSession(ctx, user.id);
       return { ok: true as const };
     }),
@@ -63,7 +61,7 @@ export const authRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const user = await completeSetup(ctx.prisma, input.code, input);
+      const user = await completeSetup(ctx.prisma, ctx.auth.secret, input.code, input);
       await startSession(ctx, user.id);
       return { ok: true as const };
     }),
