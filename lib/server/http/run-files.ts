@@ -6,9 +6,10 @@
  * - POST /api/runs/import[?tag=...&name=<file name>]: the body is an Arborist export or a Tree-of-Thoughts log
  *   (told apart by shape); 200 { kind, runs: [{ id, goal }] }, 400 { error: what is wrong } (a body that is not
  *   JSON gets the parser's message; a field over its cap names the field), 413 { error } over MAX_IMPORT_BYTES,
- *   429 { error } while the same user's previous import runs or MAX_IMPORTS_AT_ONCE are running. A refused import
- *   writes nothing. The main thread only streams the body into one buffer; parsing, checking and writing happen in a
- *   worker thread (import-jobs.ts), so a 50 MB file never stalls other requests.
+ *   429 { error } while the same user's previous import runs (on any instance) or MAX_IMPORTS_AT_ONCE are running
+ *   in this process. A refused import writes nothing. The main thread only streams the body into one buffer;
+ *   parsing, checking and writing happen in a worker thread (import-jobs.ts), so a 50 MB file never stalls other
+ *   requests.
  * Not responsible for the formats (lib/formats), the writing (imports.ts), or who may import (the caller passes
  * `who` and `ownerId` after its own checks).
  */
@@ -20,7 +21,8 @@ import type { ServerServices } from '../services';
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 const MAX_TAG_LENGTH = 200;
 
-type Services = Pick<ServerServices, 'prisma'> & Partial<Pick<ServerServices, 'experiments'>>;
+/** `manager` for its instance id, which owns an import's slot (import-jobs.ts). */
+type Services = Pick<ServerServices, 'prisma' | 'manager'> & Partial<Pick<ServerServices, 'experiments'>>;
 
 function jsonError(status: number, error: string): Response {
   return Response.json({ error }, { status, headers: { 'cache-control': 'no-store' } });
@@ -111,8 +113,9 @@ export async function importRunsResponse(
 
   // A slot before the body: a refused upload is not read. A third import is refused rather than queued: waiting, it
   // would hold its upload (up to MAX_IMPORT_BYTES) in memory, or the connection, for as long as the two before it
-  // take, and nobody would be told why; refused, the person sees why and sends it again.
-  const slot = acquireImportSlot(who);
+  // take, and nobody would be told why; refused, the person sees why and sends it again. The person's slot is a row,
+  // so their second import is refused whichever instance it reaches.
+  const slot = await acquireImportSlot(services.prisma, who, services.manager.instanceId);
   if (!slot.ok) {
     const busy = `the server is already running ${MAX_IMPORTS_AT_ONCE} imports: try again in a minute`;
     return Response.json(
@@ -167,6 +170,6 @@ export async function importRunsResponse(
     console.error('[arborist] import failed:', error);
     return jsonError(500, 'Internal server error: nothing was imported');
   } finally {
-    slot.release();
+    await slot.release();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Imports off the event loop: each upload is handed (its bytes transferred, not copied) to a worker thread that
  * parses, checks, folds and writes it (import-worker.ts), while the main thread only awaits the answer. Also the
- * limits on imports running at once: one per user (`who`), MAX_IMPORTS_AT_ONCE in the whole process.
+ * limits on imports running at once: one per user (`who`) across every instance on the database (an ImportSlot row,
+ * repositories/import-slots.ts), MAX_IMPORTS_AT_ONCE in this process, and MAX_IMPORT_MS for one import.
  *
  * How the worker's code is loaded, two ways, one per way this module itself runs:
  * - bundled (`next build`, then `next start` or `npm start`): `new Worker(new URL('./import-worker.ts',
@@ -19,9 +20,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { PrismaClient } from '../db/client';
+import { type Db, databaseKindOf, type PrismaClient } from '../db/client';
 import type { ImportKind } from './imports';
 import { deleteStagedImport } from '../run-log/index';
+import { claimImportSlot, releaseImportSlot } from '../repositories/import-slots';
 
 /** What the worker is given (workerData); `bytes` is transferred to it, the caller's copy becomes empty. */
 export interface ImportJobInput {
@@ -44,30 +46,59 @@ export interface ImportJobInput {
 export type ImportJobResult =
   { ok: true; kind: ImportKind; runs: { id: string; goal: string }[] } | { ok: false; input: boolean; message: string };
 
-/** Imports running at once in this process, across all users. */
+/**
+ * Imports running at once in this process, across all users. Per process, not per cluster: it guards this process's
+ * memory (each holds its upload, up to MAX_IMPORT_BYTES) and threads, which no other instance shares; so it is counted
+ * here, synchronously, where no two requests can both take the last place.
+ */
 export const MAX_IMPORTS_AT_ONCE = 2;
 
-export type ImportSlot = { ok: true; release: () => void } | { ok: false; reason: 'yours' | 'busy' };
+/**
+ * The longest an import may take: its worker is stopped then, and its slot stops counting, so an instance that died
+ * mid-import holds its person's slot no longer than this. Far above what a 50 MB file takes.
+ */
+export const MAX_IMPORT_MS = 10 * 60_000;
 
-const globalForImports = globalThis as typeof globalThis & { arboristImportsRunning?: Set<string> };
+/** `release` settles once the slot is free (it never rejects); call it exactly once, whatever the import's outcome. */
+export type ImportSlot = { ok: true; release: () => Promise<void> } | { ok: false; reason: 'yours' | 'busy' };
+
+const globalForImports = globalThis as typeof globalThis & { arboristImportsRunning?: number };
 
 /**
- * Takes a slot for `who`'s import, or says why not: `yours` when `who` already has one running, `busy` when
- * MAX_IMPORTS_AT_ONCE are running. Kept on globalThis: Next may load this module more than once in one process.
- * Release exactly once, when the import has finished (whatever its outcome).
+ * Takes a slot for `who`'s import on instance `instanceId`, or says why not: `yours` when `who` already has one
+ * running on any instance, `busy` when MAX_IMPORTS_AT_ONCE are running in this process. The person's slot comes
+ * first (a refusal says the more useful thing); the process's count is kept on globalThis (Next may load this module
+ * more than once in one process).
  */
-export function acquireImportSlot(who: string): ImportSlot {
-  const running = (globalForImports.arboristImportsRunning ??= new Set());
-  if (running.has(who)) return { ok: false, reason: 'yours' };
-  if (running.size >= MAX_IMPORTS_AT_ONCE) return { ok: false, reason: 'busy' };
-  running.add(who);
+export async function acquireImportSlot(
+  db: Db,
+  who: string,
+  instanceId: string,
+  now = new Date(),
+): Promise<ImportSlot> {
+  const id = randomUUID();
+  // SQLite is one process: a slot of another instance id is a process that has gone (a restart forgets, as before)
+  const staleUnlessOwner = databaseKindOf(db) === 'sqlite' ? instanceId : null;
+  const expiresAt = new Date(now.getTime() + MAX_IMPORT_MS);
+  const claimed = await claimImportSlot(db, { id, who, instanceId, startedAt: now, expiresAt }, staleUnlessOwner);
+  if (!claimed) return { ok: false, reason: 'yours' };
+  const running = globalForImports.arboristImportsRunning ?? 0;
+  if (running >= MAX_IMPORTS_AT_ONCE) {
+    await releaseImportSlot(db, id);
+    return { ok: false, reason: 'busy' };
+  }
+  globalForImports.arboristImportsRunning = running + 1;
   let released = false;
   return {
     ok: true,
-    release: () => {
+    release: async () => {
       if (released) return;
       released = true;
-      running.delete(who);
+      globalForImports.arboristImportsRunning = (globalForImports.arboristImportsRunning ?? 1) - 1;
+      // a slot that cannot be deleted now stops counting at its expiry
+      await releaseImportSlot(db, id).catch((error: unknown) =>
+        console.error('[arborist] releasing an import slot failed (it expires by itself):', error),
+      );
     },
   };
 }
@@ -132,6 +163,12 @@ export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult
     let result: ImportJobResult | null = null;
     let failure: unknown = null;
     const worker = startWorker(workerData, [request.bytes]);
+    // past the longest an import may take, its slot no longer counts (acquireImportSlot): stop it, keep nothing of it
+    const limit = setTimeout(() => {
+      failure = new Error(`the import took longer than ${MAX_IMPORT_MS / 60_000} minutes and was stopped`);
+      void worker.terminate();
+    }, MAX_IMPORT_MS);
+    limit.unref();
     worker.once('message', (message: ImportJobResult) => {
       result = message;
     });
@@ -139,6 +176,7 @@ export function runImportJob(request: ImportJobRequest): Promise<ImportJobResult
       failure = error;
     });
     worker.once('exit', (code) => {
+      clearTimeout(limit);
       if (result) return resolve(result);
       // died before answering: what it staged is nobody's, delete it (a few runs per statement)
       deleteStagedImport(request.prisma, jobId)
