@@ -143,6 +143,7 @@ describe('schema.prisma and the migrations agree', () => {
       'IngestItem',
       'Node',
       'PromptText',
+      'PromptUse',
       'Run',
       'RunSnapshot',
       'Session',

@@ -28,7 +28,8 @@
  * A model call's long messages are stored once (PromptText, keyed by the sha256 of the text) and the stored event
  * names them by hash: a run's calls resend their system text and most of their scratchpad, which made a long run's
  * log mostly copies. listEvents puts the text back, so every reader (pages, the stream, exports, NDJSON) gets
- * whole events; `light` reads leave the messages out altogether.
+ * whole events; `light` reads leave the messages out altogether. Each batch also writes which texts its run names
+ * (PromptUse, gone with the run), so sweepPromptTexts can delete the texts no run names any more.
  * Not responsible for folding events into a tree (lib/engine reduce), publishing them live, or the node projection.
  */
 import { createHash } from 'node:crypto';
@@ -119,15 +120,29 @@ function appendStatement(
   const firstSeq = events[0]!.seq;
   const lastSeq = firstSeq + events.length - 1;
   const rows = JSON.stringify(events.map((e, i) => ({ seq: e.seq, type: e.type, payload: payloads[i], ts: e.ts })));
+  const now = new Date();
+  // the texts: named-again ones refreshed first (their rows locked: see sweepPromptTexts), then the new ones inserted
+  // (the count of "refreshed" makes the INSERT wait for that UPDATE), then the run's uses
   const prompts =
     texts.length === 0
       ? Prisma.empty
-      : Prisma.sql`, "prompts" AS (
-          INSERT INTO "PromptText" ("hash", "content")
+      : Prisma.sql`, "texts" AS (
           SELECT p."hash", p."content" FROM json_to_recordset(${JSON.stringify(texts.map(([hash, content]) => ({ hash, content })))}::json)
             AS p("hash" text, "content" text)
+        ), "refreshed" AS (
+          UPDATE "PromptText" t SET "usedAt" = ${now} FROM "texts" p
+          WHERE t."hash" = p."hash" AND t."usedAt" < ${staleBefore(now)} AND EXISTS (SELECT 1 FROM "advanced")
+          RETURNING t."hash"
+        ), "prompts" AS (
+          INSERT INTO "PromptText" ("hash", "content", "usedAt")
+          SELECT p."hash", p."content", ${now} FROM "texts" p
+          WHERE EXISTS (SELECT 1 FROM "advanced") AND (SELECT count(*) FROM "refreshed") >= 0
+          ON CONFLICT ("hash") DO NOTHING
+        ), "uses" AS (
+          INSERT INTO "PromptUse" ("runId", "hash")
+          SELECT ${runId}, p."hash" FROM "texts" p
           WHERE EXISTS (SELECT 1 FROM "advanced")
-          ON CONFLICT ("hash") DO NOTHING)`;
+          ON CONFLICT DO NOTHING)`;
   return Prisma.sql`WITH "advanced" AS (
       UPDATE "Run" SET "lastSeq" = ${lastSeq} WHERE "id" = ${runId} AND "lastSeq" = ${firstSeq - 1} RETURNING "id"
     )${prompts}
@@ -164,10 +179,18 @@ export async function appendEventsInTransaction(
   const advanced =
     await tx.$executeRaw`UPDATE "Run" SET "lastSeq" = ${lastSeq} WHERE "id" = ${runId} AND "lastSeq" = ${firstSeq - 1}`;
   if (advanced !== 1) throw await sequenceError(tx, runId, firstSeq);
+  const now = new Date();
   for (let start = 0; start < texts.length; start += EVENT_CHUNK_ROWS) {
-    const rows = texts.slice(start, start + EVENT_CHUNK_ROWS).map(([hash, text]) => Prisma.sql`(${hash}, ${text})`);
-    await tx.$executeRaw`INSERT INTO "PromptText" ("hash", "content") VALUES ${Prisma.join(rows)}
+    const chunk = texts.slice(start, start + EVENT_CHUNK_ROWS);
+    const hashes = chunk.map(([hash]) => hash);
+    // named-again texts refreshed before the new ones are inserted (sweepPromptTexts says why)
+    await tx.$executeRaw`UPDATE "PromptText" SET "usedAt" = ${now}
+      WHERE "hash" IN (${Prisma.join(hashes)}) AND "usedAt" < ${staleBefore(now)}`;
+    const rows = chunk.map(([hash, text]) => Prisma.sql`(${hash}, ${text}, ${now})`);
+    await tx.$executeRaw`INSERT INTO "PromptText" ("hash", "content", "usedAt") VALUES ${Prisma.join(rows)}
       ON CONFLICT ("hash") DO NOTHING`;
+    const uses = hashes.map((hash) => Prisma.sql`(${runId}, ${hash})`);
+    await tx.$executeRaw`INSERT INTO "PromptUse" ("runId", "hash") VALUES ${Prisma.join(uses)} ON CONFLICT DO NOTHING`;
   }
   for (let start = 0; start < events.length; start += EVENT_CHUNK_ROWS) {
     const rows = events
@@ -195,10 +218,17 @@ function appendOnSqlite(
   const firstSeq = events[0]!.seq;
   const advance = sqlite.get('UPDATE "Run" SET "lastSeq" = ? WHERE "id" = ? AND "lastSeq" = ?');
   if (advance.run(firstSeq + events.length - 1, runId, firstSeq - 1).changes !== 1) return false;
+  // no refresh of usedAt here: SQLite runs one write transaction at a time, so a sweep sees these uses or none of
+  // this batch (sweepPromptTexts); DateTime as the adapter stores it, unix ms
   const insertText = sqlite.get(
-    'INSERT INTO "PromptText" ("hash", "content") VALUES (?, ?) ON CONFLICT ("hash") DO NOTHING',
+    'INSERT INTO "PromptText" ("hash", "content", "usedAt") VALUES (?, ?, ?) ON CONFLICT ("hash") DO NOTHING',
   );
-  for (const [hash, content] of texts) insertText.run(hash, content);
+  const insertUse = sqlite.get('INSERT INTO "PromptUse" ("runId", "hash") VALUES (?, ?) ON CONFLICT DO NOTHING');
+  const now = Date.now();
+  for (const [hash, content] of texts) {
+    insertText.run(hash, content, now);
+    insertUse.run(runId, hash);
+  }
   const insertEvent = sqlite.get(
     'INSERT INTO "Event" ("runId", "seq", "type", "payload", "ts") VALUES (?, ?, ?, ?, ?)',
   );
@@ -506,6 +536,51 @@ async function resolvePrompts(db: Db, events: ExplorationEvent[]): Promise<void>
           }
         : message,
     ) as ChatMessage[];
+  }
+}
+
+/**
+ * How long a prompt text no run names is kept: a writer may be naming it in a transaction not yet committed, which
+ * the sweep cannot see. Writers refresh a text's usedAt when it is older than half of this (staleBefore), so a text a
+ * writer names is always younger than this or refreshed under the writer's row lock; the other half is far more than
+ * a transaction may last (30 s) or two instances' clocks may differ.
+ */
+export const PROMPT_TEXT_IDLE_MS = 2 * 60 * 60_000;
+
+/** The usedAt below which a writer refreshes a text it names (half PROMPT_TEXT_IDLE_MS before `now`). */
+function staleBefore(now: Date): Date {
+  return new Date(now.getTime() - PROMPT_TEXT_IDLE_MS / 2);
+}
+
+/** Texts deleted per statement: a statement stays short however many a run deleted long ago left. */
+const PROMPT_SWEEP_ROWS = 500;
+
+/**
+ * Deletes the prompt texts no run names (no PromptUse: their runs deleted, or a failed import's staged runs) that no
+ * write has named for PROMPT_TEXT_IDLE_MS; how many went. Safe against a writer naming such a text as it runs, which
+ * inserts the text (ON CONFLICT DO NOTHING) and its use in one transaction the sweep cannot see until it commits:
+ * - SQLite: one write transaction at a time; each DELETE sees a batch's text and use together, or neither.
+ * - PostgreSQL: a writer first refreshes usedAt of a text older than half the idle time, which locks its row: the
+ *   DELETE waits for the writer, then checks usedAt again on the row as the writer left it (READ COMMITTED re-checks
+ *   an updated row's own conditions) and keeps it; a text it did not refresh is younger than the idle time, never
+ *   chosen. A text the sweep deleted first is inserted again by the writer (refreshed before inserted, in that order).
+ * Not run in the transaction that deletes a run: texts are shared by hash, and a sweep of the whole table on a timer
+ * also takes what a failed import or a crash left, whoever deleted the runs.
+ */
+export async function sweepPromptTexts(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - PROMPT_TEXT_IDLE_MS);
+  let deleted = 0;
+  for (;;) {
+    // the conditions on the deleted row itself (not only in the subquery) are what PostgreSQL checks again
+    const count = await db.$executeRaw`DELETE FROM "PromptText"
+      WHERE "usedAt" < ${cutoff}
+        AND NOT EXISTS (SELECT 1 FROM "PromptUse" u WHERE u."hash" = "PromptText"."hash")
+        AND "hash" IN (
+          SELECT t."hash" FROM "PromptText" t
+          WHERE t."usedAt" < ${cutoff} AND NOT EXISTS (SELECT 1 FROM "PromptUse" u WHERE u."hash" = t."hash")
+          LIMIT ${PROMPT_SWEEP_ROWS})`;
+    deleted += count;
+    if (count < PROMPT_SWEEP_ROWS) return deleted;
   }
 }
 
