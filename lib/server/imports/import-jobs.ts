@@ -62,13 +62,19 @@ export const MAX_IMPORT_MS = 10 * 60_000;
 /** `release` settles once the slot is free (it never rejects); call it exactly once, whatever the import's outcome. */
 export type ImportSlot = { ok: true; release: () => Promise<void> } | { ok: false; reason: 'yours' | 'busy' };
 
-const globalForImports = globalThis as typeof globalThis & { arboristImportsRunning?: number };
+/**
+ * This process's imports, kept on globalThis (Next may load this module more than once in one process): the slots it
+ * holds or is taking (`mine`), and how many imports it runs (`running`, counted synchronously, so two requests cannot
+ * both take the last place).
+ */
+const globalForImports = globalThis as typeof globalThis & {
+  arboristImports?: { mine: Set<string>; running: number };
+};
 
 /**
  * Takes a slot for `who`'s import on instance `instanceId`, or says why not: `yours` when `who` already has one
- * running on any instance, `busy` when MAX_IMPORTS_AT_ONCE are running in this process. The person's slot comes
- * first (a refusal says the more useful thing); the process's count is kept on globalThis (Next may load this module
- * more than once in one process).
+ * running on any instance, `busy` when MAX_IMPORTS_AT_ONCE are running in this process. The person's slot comes first
+ * (that refusal says the more useful thing).
  */
 export async function acquireImportSlot(
   db: Db,
@@ -76,25 +82,35 @@ export async function acquireImportSlot(
   instanceId: string,
   now = new Date(),
 ): Promise<ImportSlot> {
+  const here = (globalForImports.arboristImports ??= { mine: new Set(), running: 0 });
   const id = randomUUID();
-  // SQLite is one process: a slot of another instance id is a process that has gone (a restart forgets, as before)
-  const staleUnlessOwner = databaseKindOf(db) === 'sqlite' ? instanceId : null;
+  // SQLite is one process: a slot row this process neither holds nor is taking was left by a process that has gone,
+  // and is taken over at once (a restart forgot it when slots lived in memory). Listed before this slot joins them,
+  // and this slot joins before its claim is sent, so a concurrent claim of the same person here sees it as live.
+  const heldHere = databaseKindOf(db) === 'sqlite' ? [...here.mine] : null;
+  here.mine.add(id);
   const expiresAt = new Date(now.getTime() + MAX_IMPORT_MS);
-  const claimed = await claimImportSlot(db, { id, who, instanceId, startedAt: now, expiresAt }, staleUnlessOwner);
+  let claimed = false;
+  try {
+    claimed = await claimImportSlot(db, { id, who, instanceId, startedAt: now, expiresAt }, heldHere);
+  } finally {
+    if (!claimed) here.mine.delete(id);
+  }
   if (!claimed) return { ok: false, reason: 'yours' };
-  const running = globalForImports.arboristImportsRunning ?? 0;
-  if (running >= MAX_IMPORTS_AT_ONCE) {
+  if (here.running >= MAX_IMPORTS_AT_ONCE) {
+    here.mine.delete(id);
     await releaseImportSlot(db, id);
     return { ok: false, reason: 'busy' };
   }
-  globalForImports.arboristImportsRunning = running + 1;
+  here.running += 1;
   let released = false;
   return {
     ok: true,
     release: async () => {
       if (released) return;
       released = true;
-      globalForImports.arboristImportsRunning = (globalForImports.arboristImportsRunning ?? 1) - 1;
+      here.running -= 1;
+      here.mine.delete(id);
       // a slot that cannot be deleted now stops counting at its expiry
       await releaseImportSlot(db, id).catch((error: unknown) =>
         console.error('[arborist] releasing an import slot failed (it expires by itself):', error),
