@@ -1,9 +1,13 @@
 // The import limits on real SQLite and real PostgreSQL: one import at a time per person (a row per running import,
 // so every instance sees it), MAX_IMPORTS_AT_ONCE in one process, a slot past its expiry nobody's (an instance that
-// died mid-import holds it no longer), and on SQLite, the one process, a slot another process left is a dead one's.
+// died mid-import holds it no longer), and on SQLite, the one process, a slot another process left is a dead one's;
+// an import past its time limit is stopped with nothing kept.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, sharedTestDb } from '../testing/db';
-import { acquireImportSlot, type ImportSlot, MAX_IMPORT_MS, MAX_IMPORTS_AT_ONCE } from './import-jobs';
+import { acquireImportSlot, type ImportSlot, MAX_IMPORT_MS, MAX_IMPORTS_AT_ONCE, runImportJob } from './import-jobs';
+
+const SAMPLE = new URL('../../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
 
 const reason = (slot: ImportSlot) => (slot.ok ? 'ok' : slot.reason);
 
@@ -89,4 +93,20 @@ describe.each(BACKENDS)('import slots (%s)', (backend) => {
       if (mine.ok) await mine.release();
     },
   );
+
+  it('stops an import that runs past its limit, and keeps none of its runs', async () => {
+    const bytes = new Uint8Array(readFileSync(SAMPLE)).buffer;
+    const job = runImportJob({
+      prisma: t.prisma,
+      database: t.file,
+      bytes,
+      byteLength: bytes.byteLength,
+      importTag: null,
+      fileName: null,
+      ownerId: null,
+      maxMs: 1,
+    });
+    await expect(job).rejects.toThrow('the import took longer than 0.001 s and was stopped');
+    expect(await t.prisma.run.count()).toBe(0);
+  });
 });
