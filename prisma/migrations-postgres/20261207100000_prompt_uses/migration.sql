@@ -12,12 +12,12 @@ CREATE TABLE "PromptUse" (
 );
 CREATE INDEX "PromptUse_hash_idx" ON "PromptUse"("hash");
 
--- a stored model.called names a text as {"sha256": <hash>} inside messages[].blocks[] (run-log/events.ts); json, not
--- jsonb, which refuses a payload holding \u0000
+-- a stored model.called names a text as {"sha256":"<64 hex>"} inside messages[].blocks[] (run-log/events.ts, written
+-- by JSON.stringify): matched in the payload's text, not parsed, since PostgreSQL's JSON functions refuse a payload
+-- holding \u0000; inside a JSON string its quotes would be escaped, so only that object matches
 INSERT INTO "PromptUse" ("runId", "hash")
-    SELECT DISTINCT e."runId", b.value ->> 'sha256'
+    SELECT DISTINCT e."runId", m[1]
     FROM "Event" e
-    CROSS JOIN LATERAL json_array_elements(e."payload"::json -> 'messages') m(value)
-    CROSS JOIN LATERAL json_array_elements(CASE WHEN json_typeof(m.value -> 'blocks') = 'array' THEN m.value -> 'blocks' ELSE '[]'::json END) b(value)
-    WHERE e."type" = 'model.called' AND json_typeof(b.value) = 'object' AND b.value ->> 'sha256' IS NOT NULL
+    CROSS JOIN LATERAL regexp_matches(e."payload", '\{"sha256":"([0-9a-f]{64})"\}', 'g') m
+    WHERE e."type" = 'model.called'
 ON CONFLICT DO NOTHING;
