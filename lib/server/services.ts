@@ -1,7 +1,9 @@
 /**
  * The server's services, made once per process (kept on globalThis: Next may load this module more than once)
- * and ready before the first request: the database migrated, runs an unfinished import left staged deleted (the
- * process that wrote them died mid-import), interrupted runs recovered, the sweeper of silent external runs started, the demo run seeded into an empty database. instrumentation.ts calls getServices() when the server starts.
+ * and ready before the first request: the database migrated, leftovers swept (runs an import that died left staged,
+ * prompt texts no run names; again on a timer, on every instance), interrupted runs recovered, the sweeper of silent
+ * external runs started, the demo run seeded into an empty database. instrumentation.ts calls getServices() when the
+ * server starts.
  * On PostgreSQL the process is one instance of a cluster (lib/server/cluster): its runs are jobs claimed under a
  * lease, and its event streams hear other instances' batches through LISTEN/NOTIFY. shutdownServices() is the
  * graceful shutdown instrumentation.ts runs on SIGTERM/SIGINT.
@@ -13,7 +15,8 @@ import { clusterTimings, isTeamMode, loadPriceTable, readEnv } from './core/env'
 import { Cluster, defaultInstanceId } from './cluster/index';
 import { createLogger, type Logger, loggerFromFunction } from './core/logger';
 import { prepareTeamMode } from './auth/setup';
-import { EventBus, RunLog, sweepStagedImports } from './run-log/index';
+import { EventBus, type LeftoverSweeper, RunLog, startLeftoverSweeps } from './run-log/index';
+import { MAX_IMPORT_MS } from './imports/import-jobs';
 import { RunManager, type RunManagerOptions } from './runs/run-manager';
 import { IngestRuns } from './ingest/service';
 import { ExperimentService } from './experiments/index';
@@ -106,6 +109,7 @@ const globalForServices = globalThis as typeof globalThis & {
   arboristServices?: Promise<ServerServices>;
   arboristShutdown?: Promise<void>;
   arboristLog?: Logger;
+  arboristLeftovers?: LeftoverSweeper;
 };
 
 /** The advisory lock that makes one instance of a cluster seed the demo run. */
@@ -152,10 +156,13 @@ async function createServices(): Promise<ServerServices> {
   });
   const { manager, ingest } = services;
   log.info(`starting on ${database.display}${clustered ? ' as a cluster instance' : ''}`);
-  // before anything reads or writes runs: no import of this process is running yet, so every staged run is a leftover
-  // (in a cluster another instance may be importing: its staged runs are left alone there)
-  const swept = clustered ? 0 : await sweepStagedImports(prisma);
-  if (swept > 0) log.info(`deleted ${swept} run(s) an interrupted import had staged`);
+  // leftovers swept before anything reads or writes runs, then on a timer (stopped by shutdownServices): staged runs
+  // older than the longest an import may take (younger ones may be another instance's live import, or this one's
+  // after a quick restart: swept once they are old) and prompt texts no run names
+  void globalForServices.arboristLeftovers?.stop();
+  const leftovers = startLeftoverSweeps({ prisma, maxImportMs: MAX_IMPORT_MS, log });
+  globalForServices.arboristLeftovers = leftovers;
+  await leftovers.first;
   if (isTeamMode(env)) await prepareTeamMode(prisma, env, (message) => log.info(message));
   await manager.recover();
   // external runs whose client fell silent (this start's clock: one left running by the last server gets its timeout)
@@ -191,10 +198,12 @@ export function shutdownServices(): Promise<void> {
     const limitMs = readEnv().ARBORIST_SHUTDOWN_MS;
     const work = (async () => {
       const { manager, ingest, experiments, traces, prisma } = await services;
+      const leftovers = globalForServices.arboristLeftovers?.stop();
       ingest.stopSweeper();
       await traces.flush().catch((error: unknown) => log?.warn(`traces: flush failed: ${(error as Error).message}`));
       experiments.stop();
       const { handedBack, stopped } = await manager.shutdown();
+      await leftovers;
       log?.info('graceful shutdown done', { handedBack, stopped });
       await prisma.$disconnect();
     })();

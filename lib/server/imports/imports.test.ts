@@ -17,7 +17,7 @@ import { findForks, findRunsByStatus, getRun, listImportTags, listRuns, summariz
 import { clearImportJob, createRun } from '../run-log/run-rows';
 import { latestTreeText } from '../run-log/snapshots';
 import { summarizeTree } from '../run-log/summary';
-import { runImportJob } from './import-jobs';
+import { MAX_IMPORT_MS, runImportJob } from './import-jobs';
 import { servicesPerTest, type TestServices } from '../testing/services';
 
 const SAMPLE = new URL('../../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
@@ -321,14 +321,15 @@ describe('staged imports', () => {
     expect(await s.prisma.runSnapshot.count({ where: { runId: { in: ['a', 'b', 'c'] } } })).toBe(0);
   });
 
-  it('the start-up sweep deletes runs an unfinished import left staged, and nothing else', async () => {
+  it('the sweep deletes runs an unfinished import left staged once older than MAX_IMPORT_MS, and nothing else', async () => {
     const s = setup();
     const kept = await finishedRun(s);
     const before = await counts(s);
     await importTotLog(s.prisma, sampleLog(), { jobId: 'killed', chunkRows: 20 });
     // as if the process died before the swap-in: mark the import's runs staged again
     await s.prisma.run.updateMany({ where: { id: { not: kept.id } }, data: { importJobId: 'killed' } });
-    expect(await sweepStagedImports(s.prisma)).toBe(5);
+    expect(await sweepStagedImports(s.prisma, MAX_IMPORT_MS)).toBe(0);
+    expect(await sweepStagedImports(s.prisma, MAX_IMPORT_MS, new Date(Date.now() + MAX_IMPORT_MS + 1_000))).toBe(5);
     expect(await counts(s)).toEqual(before);
     expect((await getRun(s.prisma, kept.id))?.status).toBe('finished');
   });

@@ -2,8 +2,10 @@
  * The log room's import path: whole runs written STAGED (Run.importJobId set, which hides them from every read) in
  * many short transactions, then swapped in by one statement. Each run's row (newRunRow), its events, the node
  * projection of its folded tree, its snapshot and the row's summary (summary.ts, as a live run's batches leave it)
- * are written here and nowhere else; a failure deletes what was staged, and a crash leaves it for the start-up sweep
- * (sweepStagedImports). Short transactions keep the write lock free for live runs between chunks.
+ * are written here and nowhere else; a failure deletes what was staged, and a crash leaves it for the sweep of staged
+ * runs older than the longest an import may take (sweepStagedImports, at start and on a timer, on every instance).
+ * The swap-in is all or nothing even against that sweep. Short transactions keep the write lock free for live runs
+ * between chunks.
  * Stored status: the log's when it ended (finished, failed); otherwise 'interrupted' (a run exported while it went
  * on, or cut short), so a person can resume it on request. Its log gets no run.interrupted: it is stored as the file
  * holds it.
@@ -108,7 +110,7 @@ export async function storeRuns(
       });
     }
     await flush();
-    await clearImportJob(prisma, jobId);
+    await swapIn(prisma, jobId, stored.length);
     return stored;
   } catch (error) {
     await deleteStagedRuns(prisma, jobId).catch((cleanup: unknown) => {
@@ -147,12 +149,30 @@ async function withBusyRetry<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Makes the job's runs visible in one statement, or none of them: a sweep that took this import for a dead one (an
+ * instance whose clock runs ahead) may have deleted some, and half an import must never appear. Throws then; the
+ * caller deletes what is left.
+ */
+async function swapIn(prisma: PrismaClient, jobId: string, runs: number): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const visible = await clearImportJob(tx, jobId);
+    if (visible !== runs) {
+      throw new Error(`import ${jobId}: ${runs - visible} of its ${runs} staged runs were swept before the swap-in`);
+    }
+  });
+}
+
 /** Deletes what one import job staged (its worker died before it finished); how many runs went. */
 export function deleteStagedImport(prisma: PrismaClient, jobId: string): Promise<number> {
   return deleteStagedRuns(prisma, jobId);
 }
 
-/** Deletes every staged run (imports this process never finished: a crash, a kill -9); called once at start-up. */
-export async function sweepStagedImports(prisma: PrismaClient): Promise<number> {
-  return deleteStagedRuns(prisma, null);
+/**
+ * Deletes the staged runs of imports that died (a crash, a kill -9, an instance gone): those last written more than
+ * `maxImportMs` before `now`, the longest an import may take (imports/ holds it and stops an import then), so a live
+ * import's rows, on this instance or another, are always younger. Returns how many runs went.
+ */
+export function sweepStagedImports(prisma: PrismaClient, maxImportMs: number, now = new Date()): Promise<number> {
+  return deleteStagedRuns(prisma, { writtenBefore: new Date(now.getTime() - maxImportMs) });
 }

@@ -2,10 +2,18 @@
  * The log room's door, for the rest of lib/server: the one writer (RunLog, its live batching for engine runs, its
  * staged import path), event drafts and their numbering, the projection helpers a producer that checks its own fold
  * needs, the announcements (the bus, the cluster's notices), the lease fence, and the reads of a run's log (events,
- * nodes, snapshots). The row writes themselves (events.ts' appends, nodes.ts' upserts, run-rows.ts) are not exported:
- * nothing outside this room writes a run's event, node or summary rows.
+ * nodes, snapshots), and the clean-up of what no run stands for (clean-up.ts). The row writes themselves (events.ts'
+ * appends, nodes.ts' upserts, run-rows.ts) are not exported: nothing outside this room writes a run's event, node or
+ * summary rows.
  * Not responsible for anything itself: the room's files hold the definitions.
  */
+export {
+  LEFTOVER_SWEEP_MS,
+  type LeftoverSweeper,
+  type LeftoversSwept,
+  startLeftoverSweeps,
+  sweepLeftovers,
+} from './clean-up';
 export { type EventDraft, numberDrafts } from './drafts';
 export { type BusMessage, EventBus, type LiveFigures, STREAMS_CLOSING } from './event-bus';
 export {
@@ -19,6 +27,7 @@ export {
   listEvents,
   type ListEventsOptions,
   parseEventsNotice,
+  PROMPT_TEXT_IDLE_MS,
   withoutPrompt,
 } from './events';
 export {

@@ -1,7 +1,8 @@
 /**
  * The run row's writes, every one of them: a new row (the one builder every producer uses, newRunRow in run-row.ts,
  * comes first), the summary a batch of the log leaves (writeRunPatch on the hot path, updateRun where the row is
- * wanted back), deletion, and an import's staging (clearImportJob swaps a job's runs in, deleteStagedRuns drops them).
+ * wanted back), deletion, and an import's staging (clearImportJob swaps a job's runs in, deleteStagedRuns drops a
+ * failed job's or, by age, a dead one's).
  * Only the log room calls these (its door does not export them): a run's row changes with its log or not at all.
  * Not responsible for reads (repositories/runs.ts) nor for what a summary says (summary.ts).
  */
@@ -125,24 +126,29 @@ export async function clearImportJob(db: Db, jobId: string): Promise<number> {
   return count;
 }
 
+/** Which staged runs to delete: one job's, or every job's whose rows were last written before a time. */
+export type StagedRuns = string | { writtenBefore: Date };
+
 /** Staged runs deleted per statement: each cascades to its events and nodes, so a statement stays short. */
 const STAGED_DELETE_RUNS = 20;
 
 /**
- * Deletes the runs an import staged (with their events, nodes and snapshots), a few runs per statement so no
- * statement holds the write lock long; `null` deletes every staged run (the start-up sweep: no import of this
- * process is running yet, so any staged row was left by one that never finished). Returns how many runs went.
+ * Deletes the runs an import staged (with their events, nodes, snapshots and prompt uses), a few runs per statement
+ * so no statement holds the write lock long: one job's (it failed), or those of any job last written before a time
+ * (the sweep of imports that died: updatedAt is set as a staged row is created and again as its run is complete).
+ * Returns how many runs went.
  */
-export async function deleteStagedRuns(db: Db, jobId: string | null): Promise<number> {
+export async function deleteStagedRuns(db: Db, which: StagedRuns): Promise<number> {
+  const where =
+    typeof which === 'string'
+      ? { importJobId: which }
+      : { importJobId: { not: null }, updatedAt: { lt: which.writtenBefore } };
   let deleted = 0;
   for (;;) {
-    const rows = await db.run.findMany({
-      where: jobId === null ? { importJobId: { not: null } } : { importJobId: jobId },
-      select: { id: true },
-      take: STAGED_DELETE_RUNS,
-    });
+    const rows = await db.run.findMany({ where, select: { id: true }, take: STAGED_DELETE_RUNS });
     if (rows.length === 0) return deleted;
-    const { count } = await db.run.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+    // the same condition again: a row swapped in since it was read is a visible run, never deleted here
+    const { count } = await db.run.deleteMany({ where: { ...where, id: { in: rows.map((row) => row.id) } } });
     deleted += count;
   }
 }
