@@ -11,8 +11,11 @@
  * estimates of calls still in flight (evaluations run concurrently: each is checked as it starts). Once one call
  * is refused every later call is too; calls already in flight finish and are recorded (they were within the cap).
  * A model with no price cannot be capped: its calls pass, and the run says so (lib/contract/format.ts budgetNote).
- * Not responsible for the per-user daily cap (lib/server/daily-budget.ts, which sets a run's maxCostUsd) nor for
- * the finish itself (executor.ts).
+ * A SpendGate, when the run has one, is asked too, after the run's own cap: it holds each call's estimate against a
+ * budget shared with other runs (team mode's daily budget, held in the database across instances) and is told what
+ * the call cost when it settles. A gate's refusal ends the run as its own cap does.
+ * Not responsible for the per-user daily cap itself (lib/server/runs/daily-budget.ts: the gate, and a run's
+ * maxCostUsd) nor for the finish itself (executor.ts).
  */
 import { formatCost } from '../contract/format';
 import type { CompletionRequest, CompletionResponse, LanguageModel } from './types';
@@ -27,14 +30,36 @@ export class BudgetReached extends Error {
     /** The estimates of calls still in flight then (they settle later, at their real cost). */
     readonly inFlight: number,
     readonly estimate: number,
+    /** What was reached, when not the run's own cap (a SpendGate's words). */
+    detail?: string,
   ) {
     // spent and in flight told apart: the run's final cost counts the in-flight calls at what they really cost
     const committed = inFlight > 0 ? ` and ${formatCost(inFlight)} on calls in flight` : '';
     super(
-      `the cost cap of ${formatCost(cap)} was reached: ${formatCost(spent)} spent${committed}, and the next call would cost about ${formatCost(estimate)}`,
+      detail ??
+        `the cost cap of ${formatCost(cap)} was reached: ${formatCost(spent)} spent${committed}, and the next call would cost about ${formatCost(estimate)}`,
     );
     this.name = 'BudgetReached';
   }
+}
+
+/** What a call is expected to cost (usd null: the model has no price) or did cost, for a SpendGate. */
+export interface CallSpend {
+  usd: number | null;
+  tokens: number;
+}
+
+/**
+ * A budget shared beyond one run. `hold` is awaited before each call: it resolves to how to settle the call, or
+ * rejects with a BudgetReached (the run ends as 'budget'); any other rejection fails the call like a model error.
+ */
+export interface SpendGate {
+  hold(estimate: CallSpend): Promise<SpendHold>;
+}
+
+/** A call's estimate held by a SpendGate; `settle` replaces it by what the call cost (never rejects). */
+export interface SpendHold {
+  settle(actual: CallSpend): Promise<void>;
 }
 
 export function isBudgetReached(error: unknown): error is BudgetReached {
@@ -47,9 +72,21 @@ export function estimateCallCost(
   largestCompletion: number,
   price: ModelPrice,
 ): number {
-  const inputTokens = request.messages.reduce((sum, m) => sum + countTokens(m.content), 0);
-  const outputTokens = Math.max(request.maxTokens ?? 0, largestCompletion);
+  const { inputTokens, outputTokens } = estimatedUsage(request, largestCompletion);
   return (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000;
+}
+
+/** The tokens a call is expected to take, by the same rule (a budget of tokens for a model with no price). */
+export function estimatedTokens(request: Pick<CompletionRequest, 'messages' | 'maxTokens'>, largestCompletion: number) {
+  const { inputTokens, outputTokens } = estimatedUsage(request, largestCompletion);
+  return inputTokens + outputTokens;
+}
+
+function estimatedUsage(request: Pick<CompletionRequest, 'messages' | 'maxTokens'>, largestCompletion: number) {
+  return {
+    inputTokens: request.messages.reduce((sum, m) => sum + countTokens(m.content), 0),
+    outputTokens: Math.max(request.maxTokens ?? 0, largestCompletion),
+  };
 }
 
 export interface BudgetOptions {
@@ -60,6 +97,8 @@ export interface BudgetOptions {
   spent: number;
   /** The largest completion (output tokens) of the run so far. */
   largestCompletion: number;
+  /** A budget shared with other runs, asked after the run's own cap (see the header). */
+  gate?: SpendGate | null;
 }
 
 /** The run's model, asked before each call whether the cap allows it (same id: pricing and events see the model). */
@@ -91,15 +130,43 @@ export class BudgetedModel implements LanguageModel {
     const estimate = this.check(request);
     this.inFlight += estimate;
     try {
-      const response = await this.inner.complete(request);
-      this.settle(response.usage);
-      return response;
-    } catch (error) {
-      this.settle(spentByFailure(error));
-      throw error;
+      const hold = await this.holdAtGate(request);
+      let usage = spentByFailure(null);
+      try {
+        const response = await this.inner.complete(request);
+        usage = response.usage;
+        return response;
+      } catch (error) {
+        usage = spentByFailure(error);
+        throw error;
+      } finally {
+        this.settle(usage);
+        await hold?.settle({
+          usd: this.price ? this.priced(usage) : null,
+          tokens: usage.inputTokens + usage.outputTokens,
+        });
+      }
     } finally {
       this.inFlight -= estimate;
     }
+  }
+
+  /** The gate's hold of this call's estimate; its BudgetReached is kept, so every later call is refused with it. */
+  private async holdAtGate(request: CompletionRequest): Promise<SpendHold | null> {
+    const gate = this.options.gate;
+    if (!gate) return null;
+    const tokens = estimatedTokens(request, this.largestCompletion);
+    const usd = this.price ? estimateCallCost(request, this.largestCompletion, this.price) : null;
+    try {
+      return await gate.hold({ usd, tokens });
+    } catch (error) {
+      if (isBudgetReached(error)) this.reached ??= error;
+      throw this.reached ?? error;
+    }
+  }
+
+  private priced(usage: { inputTokens: number; outputTokens: number }): number {
+    return priceCall(this.id, usage, this.options.prices) ?? 0;
   }
 
   /** The call's estimate, or a BudgetReached thrown when it would pass the cap (synchronous: concurrent calls queue up in order). */
@@ -116,7 +183,7 @@ export class BudgetedModel implements LanguageModel {
   }
 
   private settle(usage: { inputTokens: number; outputTokens: number }): void {
-    this.spent += priceCall(this.id, usage, this.options.prices) ?? 0;
+    this.spent += this.priced(usage);
     this.largestCompletion = Math.max(this.largestCompletion, usage.outputTokens);
   }
 }

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { openGoalError } from '../contract/tasks';
 import { BranchEvaluator, type EvaluatedBranch } from './branch-evaluator';
-import { BudgetedModel, isBudgetReached } from './budget';
+import { BudgetedModel, isBudgetReached, type SpendGate } from './budget';
 import { BranchGenerator, type GeneratedBranches } from './branch-generator';
 import { CallGate, StepCancelled, type StepTicket } from './call-gate';
 import { mctsSettings, resolveConfig, resolveTimeout, type MctsSettings } from './config';
@@ -102,6 +102,11 @@ export interface ExploreOptions {
    * run as 'budget' the same way. Null or absent: only the config's cap.
    */
   spendAllowanceUsd?: number | null;
+  /**
+   * A budget shared with other runs (team mode's daily budget, in the database): asked before each call, after the
+   * run's own cap, and told what the call cost (lib/engine/budget.ts SpendGate). Its refusal ends the run as 'budget'.
+   */
+  spendGate?: SpendGate | null;
 }
 
 /** The most recent explored thoughts passed to generation: enough for novelty, bounded for long runs. */
@@ -227,15 +232,17 @@ class Session {
   ) {
     this.task = options.task ?? openGoalTask;
     const cap = strictestCap(config.maxCostUsd ?? null, options.spendAllowanceUsd ?? null, tree.usage.cost);
-    // without a cap the wrapper would only pass calls through: each call is spared a layer of promises
+    const gate = options.spendGate ?? null;
+    // without a cap or a gate the wrapper would only pass calls through: each call is spared a layer of promises
     this.model =
-      cap === null
+      cap === null && gate === null
         ? agent.model
         : new BudgetedModel(agent.model, {
             cap,
             prices: options.prices,
             spent: tree.usage.cost,
             largestCompletion: largestCompletionSoFar,
+            gate,
           });
     this.generator = new BranchGenerator(this.model, this.task, options.prices);
     this.evaluator = new BranchEvaluator({

@@ -6,6 +6,8 @@
  * front door, lib/engine/index.ts. Imports nothing from Next, React, Prisma or tRPC.
  */
 export { BranchEvaluator } from './branch-evaluator';
+export { BudgetReached } from './budget';
+export type { CallSpend, SpendGate, SpendHold } from './budget';
 export type { EvaluatedBranch, EvaluatorOptions } from './branch-evaluator';
 export { BranchGenerator } from './branch-generator';
 export type { GeneratedBranches } from './branch-generator';

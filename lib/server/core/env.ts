@@ -109,6 +109,11 @@ const envSchema = z.object({
   ARBORIST_MODEL_SERVERS: z.preprocess(unsetIfEmpty, modelServersSchema.optional()),
   /** Team mode: what one user's runs may cost per UTC day, in USD (absent: no cap; see daily-budget.ts). */
   ARBORIST_DAILY_BUDGET_USD: z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(1_000_000).optional()),
+  /**
+   * Team mode: the tokens one user's runs may spend per UTC day on models with no price (absent: such runs are refused
+   * a call while ARBORIST_DAILY_BUDGET_USD is set, since their cost cannot be counted; see daily-budget.ts).
+   */
+  ARBORIST_DAILY_TOKEN_BUDGET: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(1e12).optional()),
   /** Prices merged over DEFAULT_PRICES (see loadPriceTable). */
   ARBORIST_PRICES: z.preprocess(unsetIfEmpty, priceTableSchema.optional()),
   /** "1": team mode, with accounts, roles and share links (lib/server/auth). Unset: one local person, loopback only. */

@@ -132,6 +132,7 @@ describe('schema.prisma and the migrations agree', () => {
   it('parses the models this project expects', () => {
     expect(models.map((m) => m.name).sort()).toEqual([
       'ApiKey',
+      'DailySpend',
       'Dataset',
       'DatasetVersion',
       'Event',
@@ -150,6 +151,7 @@ describe('schema.prisma and the migrations agree', () => {
       'SetupCode',
       'ShareLink',
       'SignInThrottle',
+      'SpendHold',
       'User',
     ]);
   });

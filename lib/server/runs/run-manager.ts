@@ -35,7 +35,7 @@ import { type Cluster, type ClusterHost, LeaseLostError } from '../cluster/index
 import { type Logger, loggerFromFunction } from '../core/logger';
 import { type Recording, recordingFromEvents } from '../../models/index';
 import { isTeamMode, loadPriceTable, readEnv } from '../core/env';
-import { remainingDailyBudget } from './daily-budget';
+import { dailySpendGate, remainingDailyBudget } from './daily-budget';
 import { type ModelSpec, modelSpecSchema } from '../../contract/model-spec';
 import { createModel, modelLabel, specModelId } from './model-factory';
 import {
@@ -599,6 +599,8 @@ export class RunManager implements ClusterHost {
         // team mode's daily budget: what the run's owner may still spend today, read as it starts (a queued run may
         // start hours after it was made, and a resume continues on the day it resumes)
         spendAllowanceUsd: record.ownerId ? await remainingDailyBudget(prisma, record.ownerId, new Date(), env) : null,
+        // and while it runs, each call held against the owner's day in the database (other runs, other instances)
+        spendGate: record.ownerId ? dailySpendGate(prisma, record.ownerId, env) : null,
         // a fork's first start continues its seed log: nothing was interrupted
         announceResume: record.startedAt !== null,
       };
