@@ -8,8 +8,10 @@
  *   3. through bare `pg`: appendEvents' own statements (BEGIN, compare-and-set, multi-row INSERT, COMMIT);
  *   4. through COPY FROM STDIN on bare `pg`, a transaction per batch (no pg-copy-streams: the few lines below drive
  *      pg's copy-in messages themselves, as that package does).
- * The test cluster runs with fsync off (it is thrown away): every method pays the same, so the ratios are what to
- * read; a durable server's absolute figures are lower, by its disk's commit latency per batch.
+ * Twice: on a cluster with fsync, synchronous_commit and full-page writes off (as the tests' clusters run: every
+ * method pays the same, so the ratios are what to read), then on one with PostgreSQL's defaults, durable, as a team's
+ * server runs (each commit waits for the disk: the absolute figures a team gets, on this machine's disk). The
+ * appendEvents figures are printed side by side at the end. BENCH_POSTGRES_DURABLE=0 skips the durable cluster.
  * Not a test; not responsible for SQLite's figures (lib/bench/server-store.ts, which also makes the events).
  */
 import { EventEmitter } from 'node:events';
@@ -195,13 +197,35 @@ export async function benchPostgresAppend({
   return results;
 }
 
-async function main() {
-  const cluster = startPostgres(await freePort());
+const BATCHES = [50, 500];
+const APPEND = 'appendEvents (Prisma pg adapter)';
+
+/** Each batch size's figures on one fresh cluster. */
+async function onCluster(durable: boolean): Promise<Record<number, Record<string, number>>> {
+  console.log(durable ? '\n-- durable: PostgreSQL defaults (fsync on) --' : '-- fsync off (as the tests run it) --');
+  const cluster = startPostgres(await freePort(), { durable });
   try {
     await migratePostgres(await cluster.createDatabase(TEMPLATE));
-    for (const batch of [50, 500]) await benchPostgresAppend({ cluster, rows: 50_000, batch });
+    const figures: Record<number, Record<string, number>> = {};
+    for (const batch of BATCHES) figures[batch] = await benchPostgresAppend({ cluster, rows: 50_000, batch });
+    return figures;
   } finally {
     cluster.stop();
+  }
+}
+
+async function main() {
+  const fast = await onCluster(false);
+  if (process.env.BENCH_POSTGRES_DURABLE === '0') return;
+  const durable = await onCluster(true);
+  console.log("\nthe run manager's path (appendEvents), rows/s: fsync off | durable | durable / off");
+  for (const batch of BATCHES) {
+    const off = fast[batch]?.[APPEND] ?? 0;
+    const on = durable[batch]?.[APPEND] ?? 0;
+    console.log(
+      `  batches of ${String(batch).padEnd(4)} ${off.toLocaleString('en-US').padStart(9)} | ` +
+        `${on.toLocaleString('en-US').padStart(9)} | ${off ? ((on / off) * 100).toFixed(0) : '-'} %`,
+    );
   }
 }
 

@@ -37,8 +37,17 @@ function run(command: string, args: string[], what: string): void {
   }
 }
 
+export interface PostgresOptions {
+  /**
+   * PostgreSQL's own defaults (fsync, synchronous_commit and full-page writes on), as a production server runs: for the
+   * benches' durable figures. Off by default: a test cluster is thrown away, and without fsync it does not wait on the
+   * disk at each commit.
+   */
+  durable?: boolean;
+}
+
 /** Starts a new cluster on `port`; throws with the reason when PostgreSQL is missing or will not start. */
-export function startPostgres(port: number): PostgresCluster {
+export function startPostgres(port: number, { durable = false }: PostgresOptions = {}): PostgresCluster {
   const initdb = path.join(PG_BIN, 'initdb');
   if (!existsSync(initdb)) {
     throw new Error(
@@ -61,9 +70,10 @@ export function startPostgres(port: number): PostgresCluster {
       '-w',
       '-t',
       '30',
-      // loopback only; no unix socket in a shared folder; fsync off: a test cluster is thrown away anyway
+      // loopback only; no unix socket in a shared folder; fsync off unless asked: a test cluster is thrown away anyway
       '-o',
-      `-p ${port} -h 127.0.0.1 -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+      `-p ${port} -h 127.0.0.1 -k '' ${durable ? '' : '-c fsync=off -c synchronous_commit=off -c full_page_writes=off '}` +
+        '-c max_connections=300',
       'start',
     ],
     `start on port ${port} (see ${path.join(dir, 'log')})`,
