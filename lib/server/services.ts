@@ -157,10 +157,11 @@ async function createServices(): Promise<ServerServices> {
   const { manager, ingest } = services;
   log.info(`starting on ${database.display}${clustered ? ' as a cluster instance' : ''}`);
   // leftovers swept before anything reads or writes runs, then on a timer (stopped by shutdownServices): staged runs
-  // older than the longest an import may take (younger ones may be another instance's live import, or this one's
-  // after a quick restart: swept once they are old) and prompt texts no run names
+  // older than the longest an import may take, and at this start on SQLite every staged run (no import of this, the
+  // only, process is running yet; in a cluster a younger one may be another instance's live import), and prompt texts
+  // no run names
   void globalForServices.arboristLeftovers?.stop();
-  const leftovers = startLeftoverSweeps({ prisma, maxImportMs: MAX_IMPORT_MS, log });
+  const leftovers = startLeftoverSweeps({ prisma, maxImportMs: MAX_IMPORT_MS, soleProcess: !clustered, log });
   globalForServices.arboristLeftovers = leftovers;
   await leftovers.first;
   if (isTeamMode(env)) await prepareTeamMode(prisma, env, (message) => log.info(message));

@@ -148,6 +148,24 @@ describe.each(BACKENDS)('clean-up (%s)', (backend) => {
     });
   });
 
+  it.each([true, false])(
+    'at start, as the only process (%s), sweeps every staged run, young ones too; else only old ones',
+    async (soleProcess) => {
+      await importTotLog(t.prisma, sampleLog(), { jobId: 'killed' });
+      // as if a kill -9 had cut the import a moment ago
+      await t.prisma.run.updateMany({ data: { importJobId: 'killed' } });
+      const sweeper = startLeftoverSweeps({
+        prisma: t.prisma,
+        maxImportMs: MAX_IMPORT_MS,
+        soleProcess,
+        log: { info: () => {}, warn: () => {} },
+      });
+      await sweeper.first;
+      await sweeper.stop();
+      expect(await t.prisma.run.count()).toBe(soleProcess ? 0 : 5);
+    },
+  );
+
   it('sweeps at start and then on its timer, unreferenced, until stopped', async () => {
     await importTotLog(t.prisma, sampleLog(), { jobId: 'dead' });
     const old = new Date(Date.now() - MAX_IMPORT_MS - 60_000);

@@ -34,6 +34,12 @@ export interface LeftoverSweepOptions {
   prisma: PrismaClient;
   /** The longest an import may take (imports/ MAX_IMPORT_MS): staged runs older than this are a dead import's. */
   maxImportMs: number;
+  /**
+   * This process is the database's only one (SQLite): at start no import is running anywhere, so the first sweep
+   * takes every staged run, young ones too (a restart right after a kill -9 leaves none behind). In a cluster another
+   * instance may be importing: every sweep goes by age.
+   */
+  soleProcess?: boolean;
   log: Pick<Logger, 'info' | 'warn'>;
   /** Default LEFTOVER_SWEEP_MS. */
   everyMs?: number;
@@ -55,9 +61,9 @@ export function startLeftoverSweeps(options: LeftoverSweepOptions): LeftoverSwee
   const { prisma, maxImportMs, log } = options;
   let stopped = false;
   let running: Promise<void> | null = null;
-  const sweep = async () => {
+  const sweep = async (first: boolean) => {
     try {
-      const swept = await sweepLeftovers(prisma, { maxImportMs });
+      const swept = await sweepLeftovers(prisma, { maxImportMs: first && options.soleProcess ? 0 : maxImportMs });
       if (swept.stagedRuns > 0) log.info(`deleted ${swept.stagedRuns} run(s) an interrupted import had staged`);
       if (swept.promptTexts > 0) log.info(`deleted ${swept.promptTexts} prompt text(s) no run names`);
       options.onSwept?.(swept);
@@ -65,16 +71,16 @@ export function startLeftoverSweeps(options: LeftoverSweepOptions): LeftoverSwee
       log.warn('sweeping leftovers failed (the next sweep tries again)', { error });
     }
   };
-  const next = (): Promise<void> => {
+  const next = (first = false): Promise<void> => {
     // never two at once: a slow sweep skips a tick
     if (stopped || running) return Promise.resolve();
-    const current = sweep().finally(() => {
+    const current = sweep(first).finally(() => {
       running = null;
     });
     running = current;
     return current;
   };
-  const first = next();
+  const first = next(true);
   const timer = setInterval(() => void next(), options.everyMs ?? LEFTOVER_SWEEP_MS);
   timer.unref();
   return {
