@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../../contract/events';
 import { fold } from '../../engine/index';
+import { sleep } from '../../contract/sleep';
 import { streamRunEvents } from '../streaming/event-stream';
 import { listEvents } from '../run-log/events';
 import { getRun } from '../repositories/runs';
@@ -261,6 +262,63 @@ describe('an external run (the ingest API) across instances', () => {
     const { commands } = await poll;
     expect(commands).toEqual([expect.objectContaining({ kind: 'prune', nodeId: 'b', actor: 'bob' })]);
   }, 10_000);
+});
+
+describe('an external run written by two instances at once', () => {
+  it("the client's batches through B and people's commands through A interleave: no batch refused, the log gap-free", async () => {
+    const db = await clusters.database();
+    const a = await db.start('A');
+    const b = await db.start('B');
+    const { runId } = await a.ingest.create(
+      { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', commands: ['prune'], agent: 'loop' },
+      { ownerId: null, actor: 'tester' },
+    );
+    await b.ingest.append(runId, [{ seq: 1, op: 'node', id: 'root', parent: null, thought: 'start' }]);
+    const BATCHES = 30;
+    // the client streams through B; meanwhile a person's prune requests go through A, each a write into the same log
+    const client = (async () => {
+      for (let i = 0; i < BATCHES; i++) {
+        await b.ingest.append(runId, [{ seq: i + 2, op: 'node', id: `n${i}`, parent: 'root', thought: `t${i}` }]);
+        await sleep(25); // ten times the SDK's pace (a batch every 250 ms)
+      }
+    })();
+    const people = (async () => {
+      for (let i = 0; i < 10; i++) {
+        const nodeId = `n${i * 3}`;
+        const created = (e: ExplorationEvent) => e.type === 'node.created' && e.payload.nodeId === nodeId;
+        await until(`node ${nodeId} to exist`, async () => (await listEvents(a.prisma, runId)).some(created), 10_000);
+        await a.ingest.request(runId, { type: 'prune', nodeId, actor: 'bob' });
+      }
+    })();
+    // a lost race must not reach the client (nor the person): both finish without an error
+    await Promise.all([client, people]);
+    const log = await listEvents(a.prisma, runId);
+    expect(seqs(log)).toEqual(oneToN(log));
+    expect(log.filter((e) => e.type === 'node.created')).toHaveLength(BATCHES + 1);
+    expect(log.filter((e) => e.type === 'steer.requested')).toHaveLength(10);
+  }, 60_000);
+});
+
+describe('a client that retries a batch on another instance while the first still writes it', () => {
+  it('is answered by both: one stores the items, the other counts them as duplicates', async () => {
+    const db = await clusters.database();
+    const a = await db.start('A');
+    const b = await db.start('B');
+    const { runId } = await a.ingest.create(
+      { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', commands: [], agent: 'loop' },
+      { ownerId: null, actor: 'tester' },
+    );
+    const batch = [
+      { seq: 1, op: 'node' as const, id: 'root', parent: null, thought: 'start' },
+      ...Array.from({ length: 20 }, (_, i) => ({ seq: i + 2, op: 'node' as const, id: `n${i}`, parent: 'root' })),
+    ];
+    const answers = await Promise.all([a.ingest.append(runId, batch), b.ingest.append(runId, batch)]);
+    expect(answers.map((r) => r.accepted + r.duplicates)).toEqual([21, 21]);
+    expect(answers.map((r) => r.accepted).sort((x, y) => x - y)).toEqual([0, 21]);
+    const log = await listEvents(a.prisma, runId);
+    expect(seqs(log)).toEqual(oneToN(log));
+    expect(log.filter((e) => e.type === 'node.created')).toHaveLength(21);
+  }, 30_000);
 });
 
 describe('an instance that lost a run writes nothing more of it', () => {

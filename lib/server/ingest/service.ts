@@ -37,7 +37,14 @@ import {
   type ThoughtNode,
   type ThoughtTree,
 } from '../../engine/index';
-import { type EventDraft, foldTouched, listEvents, numberDrafts, type RunLog } from '../run-log/index';
+import {
+  EventAppendError,
+  type EventDraft,
+  foldTouched,
+  listEvents,
+  numberDrafts,
+  type RunLog,
+} from '../run-log/index';
 import { checkCommand, type SteeringCommand } from '../../engine/server';
 import { checkEventFieldCaps, foldChecked } from '../../formats/index';
 import type { PrismaClient } from '../db/client';
@@ -112,6 +119,19 @@ function invalidBody(error: z.ZodError): IngestRefusal {
   );
 }
 
+/**
+ * How long one write keeps trying while another instance's writes overtake it; past it the error reaches the caller.
+ * A write loses only to a commit made between its read of the log's end and its own commit (tens of milliseconds), so
+ * at a client's pace (the SDK sends every 250 ms) the next try wins. A client sending back to back without a pause
+ * through one instance can still starve a person's write through another for this long: no lock spans the read.
+ */
+const WRITE_RETRY_MS = 10_000;
+
+/** Another writer moved the run's log between this write's read of its end and its commit (nothing was written). */
+function lostTheRace(error: unknown): boolean {
+  return error instanceof EventAppendError && error.reason === 'duplicate';
+}
+
 function notFound(runId: string): IngestRefusal {
   return new IngestRefusal(404, { error: 'not-found', message: `no ingest run ${runId}` });
 }
@@ -127,6 +147,29 @@ export class IngestRuns {
   private sweeper: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: IngestOptions) {}
+
+  /**
+   * A write of `runId`, after the run's earlier writes here (the queue). Across instances the log room's fence decides:
+   * a write built on an end of the log another instance has since moved (a person steering through A while the
+   * client appends through B) is refused whole by the compare-and-set on the run's lastSeq, and is built again here on
+   * the new end, so neither the client nor the person sees the cluster's race. A client's retried batch is then
+   * recognised as stored (duplicates), as on one instance.
+   */
+  private write<T>(runId: string, task: () => Promise<T>): Promise<T> {
+    return this.queue.run(runId, async () => {
+      const giveUpAt = Date.now() + WRITE_RETRY_MS;
+      for (;;) {
+        try {
+          return await task();
+        } catch (error) {
+          if (!lostTheRace(error) || Date.now() > giveUpAt) throw error;
+          this.trees.delete(runId);
+          // the other writer is mid-flight: a short, uneven pause lets it finish before this one reads the end again
+          await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 20));
+        }
+      }
+    });
+  }
 
   get heartbeatMs(): number {
     return this.options.heartbeatMs;
@@ -187,7 +230,7 @@ export class IngestRuns {
   async traceRun(traceId: string): Promise<TraceRunState | null> {
     const client = await ingestClientOfTrace(this.options.prisma, traceId);
     if (!client) return null;
-    return this.queue.run(client.runId, async () => {
+    return this.write(client.runId, async () => {
       const { client: current, tree } = await this.load(client.runId);
       const run = await getRun(this.options.prisma, client.runId);
       return {
@@ -209,7 +252,7 @@ export class IngestRuns {
     const checked = validateBatch(raw);
     if ('issues' in checked) throw invalidBatch(checked.issues);
     const items = checked.items;
-    return this.queue.run(runId, async () => {
+    return this.write(runId, async () => {
       const { client, tree } = await this.load(runId);
       const last = client.lastClientSeq;
       const firstNew = items.findIndex((item) => item.seq > last);
@@ -269,7 +312,7 @@ export class IngestRuns {
     const parsed = ingestFinishSchema.safeParse(body ?? {});
     if (!parsed.success) throw invalidBody(parsed.error);
     const finish = parsed.data;
-    return this.queue.run(runId, async () => {
+    return this.write(runId, async () => {
       const { client, tree } = await this.load(runId);
       if (hasEnded(tree.status)) {
         throw new IngestRefusal(409, {
@@ -288,7 +331,7 @@ export class IngestRuns {
 
   /** The client is alive: its silence clock restarts, and an interrupted run continues. */
   async heartbeat(runId: string): Promise<IngestHeartbeat> {
-    return this.queue.run(runId, async () => {
+    return this.write(runId, async () => {
       const { client, tree } = await this.load(runId);
       await this.heard(runId, tree);
       return { status: tree.status, nextSeq: client.lastClientSeq + 1 };
@@ -301,7 +344,7 @@ export class IngestRuns {
    */
   async commands(runId: string, after: number, waitMs: number, signal?: AbortSignal): Promise<IngestCommands> {
     const read = () =>
-      this.queue.run(runId, async () => {
+      this.write(runId, async () => {
         const { tree } = await this.load(runId);
         await this.heard(runId, tree);
         return { tree, pending: tree.commands.filter((c) => c.outcome === 'requested' && c.seq > after) };
@@ -340,7 +383,7 @@ export class IngestRuns {
    * or the command does not fit the tree.
    */
   async request(runId: string, command: SteeringCommand): Promise<void> {
-    await this.queue.run(runId, async () => {
+    await this.write(runId, async () => {
       const { tree } = await this.load(runId);
       // the page disables the control with the same words (one definition: lib/contract/steering.ts); a breakpoint
       // stops an external search by asking it to pause, so it needs a client that takes pause
@@ -380,27 +423,25 @@ export class IngestRuns {
     const silent = await silentIngestRuns(this.options.prisma, ['running', 'paused'], cutoff);
     const interrupted: string[] = [];
     for (const candidate of silent) {
-      await this.queue
-        .run(candidate.runId, async () => {
-          const { client, tree } = await this.load(candidate.runId);
-          if (client.lastSeenAt >= cutoff || !LIVE.has(tree.status)) return;
-          const reason = `the client stopped sending heartbeats (last seen ${client.lastSeenAt.toISOString()})`;
-          const events = numberDrafts(
-            candidate.runId,
-            tree.lastSeq,
-            [{ type: 'run.interrupted', payload: { reason } }],
-            now,
-          );
-          const { nodes } = this.foldBatch(candidate.runId, tree, events, (_, message) => ({
-            path: 'sweep',
-            message,
-          }));
-          await this.commit(candidate.runId, tree, events, nodes, { heard: false });
-          interrupted.push(candidate.runId);
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof IngestRefusal)) throw error;
-        });
+      await this.write(candidate.runId, async () => {
+        const { client, tree } = await this.load(candidate.runId);
+        if (client.lastSeenAt >= cutoff || !LIVE.has(tree.status)) return;
+        const reason = `the client stopped sending heartbeats (last seen ${client.lastSeenAt.toISOString()})`;
+        const events = numberDrafts(
+          candidate.runId,
+          tree.lastSeq,
+          [{ type: 'run.interrupted', payload: { reason } }],
+          now,
+        );
+        const { nodes } = this.foldBatch(candidate.runId, tree, events, (_, message) => ({
+          path: 'sweep',
+          message,
+        }));
+        await this.commit(candidate.runId, tree, events, nodes, { heard: false });
+        interrupted.push(candidate.runId);
+      }).catch((error: unknown) => {
+        if (!(error instanceof IngestRefusal)) throw error;
+      });
     }
     if (interrupted.length)
       this.options.log(`${interrupted.length} external run(s) interrupted: their clients fell silent`);
@@ -425,15 +466,19 @@ export class IngestRuns {
   /** The run's client row and tree (in its queue); 404 when it is not an ingest run. */
   private async load(runId: string): Promise<Loaded> {
     const prisma = this.options.prisma;
-    const [run, client] = await Promise.all([getRun(prisma, runId), getIngestClient(prisma, runId)]);
-    if (!run || !client) {
-      this.trees.delete(runId);
-      throw notFound(runId);
-    }
-    let tree = this.trees.get(runId);
-    if (!tree || tree.lastSeq !== run.lastSeq) {
+    const run = await getRun(prisma, runId);
+    let tree = run ? this.trees.get(runId) : undefined;
+    if (run && (!tree || tree.lastSeq !== run.lastSeq)) {
       tree = fold(await listEvents(prisma, runId, { light: true }), createEmptyTree(runId));
       this.trees.set(runId, tree);
+    }
+    // the client's row is read last: another instance's commit writes it with its events, so a row read after the
+    // tree knows every item the tree holds (it may know more: then this write's events fail the log's fence and are
+    // built again). Read first, it could miss items the tree holds, and a retried batch would be folded twice.
+    const client = run ? await getIngestClient(prisma, runId) : null;
+    if (!run || !client || !tree) {
+      this.trees.delete(runId);
+      throw notFound(runId);
     }
     return { client, tree };
   }
