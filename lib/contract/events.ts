@@ -22,6 +22,7 @@ import {
   modelAttemptSchema,
   modelPurposeSchema,
   nodeResultSchema,
+  nodeMetadataSchema,
   thoughtBranchSchema,
   toTConfigSchema,
   steerKindSchema,
@@ -134,7 +135,7 @@ export const payloadSchemas = {
   'node.annotated': z.strictObject({
     nodeId,
     scores: z.record(z.string().min(1).max(100), z.number().nullable()).optional(),
-    metadata: z.record(z.string().min(1).max(200), jsonValueSchema).optional(),
+    metadata: nodeMetadataSchema.optional(),
     mcts: mctsStatsSchema.partial().optional(),
   }),
   /**

@@ -32,7 +32,9 @@
  * Per field, the imports' caps (FIELD_CAPS, lib/formats/field-caps.ts), a 400 naming the item and path: a thought
  * 100,000 characters (a node's `thought`, an event's branch/branches), a prompt 1,000,000 (each message of a `call`),
  * a response 1,000,000 (a `call`'s), the goal MAX_GOAL_CHARS (20,000). Node ids 1..200 characters; task, model and
- * agent at most 200; a named score's name 100, a metadata key 200. Other text is held only by the body's size.
+ * agent at most 200; a named score's name 100. A node's metadata (`node`, `annotate`, node.annotated): at most
+ * MAX_METADATA_KEYS (64) keys of 200 characters, each value's JSON at most MAX_METADATA_VALUE_CHARS (131,072
+ * characters), lib/contract/vocabulary.ts. Other text is held only by the body's size.
  * Finish reasons (finishReasonSchema): terminated (the search decided it was done; for the engine, a node reached
  * terminationConfidence), frontier-empty (nothing left to explore), node-limit, iteration-limit (an MCTS search's budget), timeout, budget (the cost cap),
  * aborted (a person stopped it), error. A finish without one gets defaultFinishReason(success): 'terminated' when
@@ -53,6 +55,7 @@ import {
   jsonValueSchema,
   mctsStatsSchema,
   modelPurposeSchema,
+  nodeMetadataSchema,
   type namedScoresSchema,
   proposedActionSchema,
   steerKindSchema,
@@ -143,7 +146,7 @@ export const ingestEventItemSchema = z.strictObject({
 const annotations = {
   /** Named scores on any scale; a null removes one. */
   scores: z.record(z.string().min(1).max(100), z.number().nullable()).optional(),
-  metadata: z.record(z.string().min(1).max(200), jsonValueSchema).optional(),
+  metadata: nodeMetadataSchema.optional(),
   mcts: mctsStatsSchema.partial().optional(),
 };
 

@@ -225,6 +225,58 @@ export type SteeringCommand = z.infer<typeof steeringCommandSchema>;
 export const jsonValueSchema = z.json();
 export type JsonValue = z.infer<typeof jsonValueSchema>;
 
+/**
+ * The caps on a node's metadata, per item that carries it (an ingest `node` or `annotate`, a node.annotated event of
+ * a client, an export file or an import). Without them one value could be the whole 16 MiB batch: stored, folded into
+ * every snapshot and sent to every browser that opens the run. A value holds what a search keeps beside a thought (a
+ * state, a board, a span's attributes), so its cap is a thought's (100,000 characters, lib/formats' FIELD_CAPS) with
+ * room for JSON's quotes and escapes: 128 Ki characters of its JSON text. Keys: a search names a few fields per node
+ * (OTel's mapping writes at most four, a crosswords import three); 64 keeps a page's inspector readable. Characters
+ * (UTF-16 units, as a string's length), like every other text cap here.
+ */
+export const MAX_METADATA_KEY_CHARS = 200;
+export const MAX_METADATA_KEYS = 64;
+export const MAX_METADATA_VALUE_CHARS = 128 * 1024;
+
+const figure = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The first cap a node's metadata passes, as the key it names (null: the whole record) and a message saying the size
+ * and the cap ("140,000 characters of JSON, over the 131,072-character cap on a metadata value"); null when it fits.
+ * The one check: `nodeMetadataSchema` runs it, and so do the imports that build metadata without that schema.
+ */
+export function metadataCapProblem(metadata: Readonly<Record<string, unknown>>): {
+  key: string | null;
+  message: string;
+} | null {
+  const keys = Object.keys(metadata);
+  if (keys.length > MAX_METADATA_KEYS) {
+    return {
+      key: null,
+      message: `${figure(keys.length)} keys, over the ${figure(MAX_METADATA_KEYS)}-key cap on a node's metadata`,
+    };
+  }
+  for (const key of keys) {
+    const length = JSON.stringify(metadata[key] ?? null).length;
+    if (length > MAX_METADATA_VALUE_CHARS) {
+      return {
+        key,
+        message: `${figure(length)} characters of JSON, over the ${figure(MAX_METADATA_VALUE_CHARS)}-character cap on a metadata value`,
+      };
+    }
+  }
+  return null;
+}
+
+/** A node's metadata as a search gives it (a null value removes a key), held to the caps above. */
+export const nodeMetadataSchema = z
+  .record(z.string().min(1).max(MAX_METADATA_KEY_CHARS), jsonValueSchema)
+  .superRefine((metadata, ctx) => {
+    const problem = metadataCapProblem(metadata);
+    if (problem)
+      ctx.addIssue({ code: 'custom', path: problem.key === null ? [] : [problem.key], message: problem.message });
+  });
+
 /** Named scores a foreign search gives a node (any names, any scale: "value", "reward", "self_eval"). */
 export const namedScoresSchema = z.record(z.string().min(1).max(100), z.number());
 

@@ -1,8 +1,9 @@
-// Per-field caps on imported files: a goal, thought, prompt or response over its cap refuses the file, with the
-// field's path and the cap in the message; text at the cap passes, and files that were fine stay fine.
+// Per-field caps on imported files: a goal, thought, prompt, response or node's metadata over its cap refuses the
+// file, with the field's path and the cap in the message; text at the cap passes, and files that were fine stay fine.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ExplorationEvent } from '../contract/events';
+import { MAX_METADATA_KEYS, MAX_METADATA_VALUE_CHARS } from '../contract/vocabulary';
 import { buildExport, validateRunExport } from './export';
 import { FIELD_CAPS } from './field-caps';
 import { type ImportedRunDraft, type TotGame, parseTotLog } from './tot-log';
@@ -85,6 +86,30 @@ describe('an export file over a field cap', () => {
     called.payload.response = 'r'.repeat(FIELD_CAPS.response + 1);
     expect(errorOf(call)).toBe(
       `events[${c}].payload.response: 1,000,001 characters, over the 1,000,000-character cap on a response`,
+    );
+  });
+
+  it("is refused for a node's metadata over the contract's caps, naming the event, the key and the cap", () => {
+    const file = exportValue();
+    const n = file.events.findIndex((e) => e.type === 'node.created');
+    const created = file.events[n] as Extract<ExplorationEvent, { type: 'node.created' }>;
+    const annotated = (metadata: Record<string, unknown>) => {
+      const edited = exportValue();
+      edited.events.splice(n + 1, 0, {
+        ...created,
+        type: 'node.annotated',
+        payload: { nodeId: created.payload.nodeId, metadata },
+      } as unknown as ExplorationEvent);
+      edited.events.forEach((event, i) => (event.seq = i + 1));
+      return edited;
+    };
+    expect(errorOf(annotated({ board: 'b'.repeat(MAX_METADATA_VALUE_CHARS - 2) }))).toBeNull();
+    expect(errorOf(annotated({ board: 'b'.repeat(MAX_METADATA_VALUE_CHARS) }))).toBe(
+      `events[${n + 1}].payload.metadata.board: 131,074 characters of JSON, over the 131,072-character cap on a metadata value`,
+    );
+    const keys = Object.fromEntries(Array.from({ length: MAX_METADATA_KEYS + 1 }, (_, i) => [`k${i}`, i]));
+    expect(errorOf(annotated(keys))).toBe(
+      `events[${n + 1}].payload.metadata: 65 keys, over the 64-key cap on a node's metadata`,
     );
   });
 

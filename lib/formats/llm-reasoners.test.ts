@@ -265,5 +265,17 @@ describe('the llm-reasoners tree log', () => {
       ok: false,
       error: expect.stringContaining('logs[2].nodes.1.data.state: 100,001 characters, over the 100,000-character cap'),
     });
+
+    // an edge's data that is not a number is the node's metadata, held to the contract's caps
+    const wide = read(DEFAULT_3);
+    const noted = Object.values(wide.logs[2]!.edges)[0]!;
+    noted.data = {
+      ...(noted.data as object),
+      ...Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`note${i}`, 'x'])),
+    };
+    expect(parseLlmReasonersLog(wide)).toEqual({
+      ok: false,
+      error: expect.stringContaining("keys, over the 64-key cap on a node's metadata"),
+    });
   });
 });

@@ -38,7 +38,7 @@
  */
 import { z } from 'zod';
 import { MAX_GOAL_CHARS } from '../contract/run';
-import type { JsonValue, MctsStats } from '../contract/vocabulary';
+import { type JsonValue, MAX_METADATA_KEY_CHARS, type MctsStats, metadataCapProblem } from '../contract/vocabulary';
 import { DEFAULT_TOT_CONFIG, foldingLog, nextNodeId } from '../engine/index';
 import { describeIssues } from './export';
 import { checkJsonStringCaps, FIELD_CAPS } from './field-caps';
@@ -48,9 +48,8 @@ export const LLM_REASONERS_TASK_ID = 'llm-reasoners';
 export const LLM_REASONERS_DEFAULT_MODEL = 'unknown';
 /** Iterations a log may hold, nodes a snapshot may hold, and nodes summed over all snapshots (the replay's work). */
 export const LLM_REASONERS_CAPS = { iterations: 10_000, nodesPerSnapshot: 50_000, nodesInAll: 2_000_000 } as const;
-/** Longest name of a named score (the contract's) and of a metadata key. */
+/** Longest name of a named score (the contract's). */
 const MAX_SCORE_NAME = 100;
-const MAX_METADATA_KEY = 200;
 /** Edge data keys that are the MCTS statistics rather than named scores. */
 const Q_KEY = 'Q';
 const VISIT_KEYS = ['N', 'visits', 'n_visits', 'visit_count'] as const;
@@ -430,7 +429,13 @@ function replay(snapshots: readonly Snapshot[], options: LlmReasonersOptions): L
       }
       const selected = snap.nodes.get(logKey)?.selected;
       if (selected != null) metadata.selected_edge = idOf.get(selected) as string;
-      if (nodeId !== `n${logKey}` && logKey.length <= MAX_METADATA_KEY) metadata.log_id = logKey;
+      if (nodeId !== `n${logKey}` && logKey.length <= MAX_METADATA_KEY_CHARS) metadata.log_id = logKey;
+      // the contract's caps on a node's metadata, as the ingest API and an export file are held to them
+      const tooBig = metadataCapProblem(metadata);
+      if (tooBig) {
+        const where = tooBig.key === null ? '' : `.${tooBig.key}`;
+        throw new LogError(`${at}: the metadata of node ${logKey}${where}: ${tooBig.message}`);
+      }
       const current: Annotation = {
         mcts: { q: finite(edgeData[Q_KEY]), n: own ?? visits.get(logKey) ?? 0, uct },
         scores,

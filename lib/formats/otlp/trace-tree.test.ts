@@ -1,6 +1,7 @@
 // The mapping from spans to a search tree: each vocabulary, spans out of order and in many batches, duplicates,
 // parents that never come and cycles. Asserted on the tree the operations make (parent, thought, status, calls).
 import { describe, expect, it } from 'vitest';
+import { metadataCapProblem } from '../../contract/vocabulary';
 import type { OtlpSpan } from './spans';
 import { type DraftOp, PARENT_NOTE, ROOT_NODE, TraceTree } from './trace-tree';
 
@@ -235,6 +236,24 @@ describe('a trace as a search tree', () => {
       ops.filter((o) => 'node' in o && o.node === ROOT_NODE && ['complete', 'fail', 'prune'].includes(o.op)),
     ).toEqual([]);
     expect(shape(ops)[ROOT_NODE]!.metadata['otel.attributes']).toEqual({ 'custom.flag': 'on' });
+  });
+
+  it("keeps a span's attributes and events within the contract's caps on a node's metadata, saying what it left out", () => {
+    // quotes double in JSON: 50 attributes of 2,000 of them would be ~200,000 characters in one metadata value
+    const attributes = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`custom.a${i}`, '"'.repeat(3_000)]));
+    const events = Array.from({ length: 200 }, (_, i) => ({
+      name: `e${i}`,
+      timeMs: i,
+      attributes: { text: 'x'.repeat(3_000) },
+    }));
+    const root = span({});
+    const step = span({ parentSpanId: root.spanId, attributes, events });
+    const { ops } = assemble([[root, step]]);
+    const node = ops.find((o) => o.op === 'node' && o.id === step.spanId) as Extract<DraftOp, { op: 'node' }>;
+    const metadata = node.metadata ?? {};
+    expect(metadataCapProblem(metadata)).toBeNull();
+    expect((metadata['otel.attributes'] as Record<string, string>)['otel.left_out']).toMatch(/^\d+ more left out$/);
+    expect((metadata['otel.events'] as string[]).at(-1)).toMatch(/^\d+ more left out$/);
   });
 
   it('stores a span sent twice once', () => {

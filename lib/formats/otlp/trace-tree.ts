@@ -15,6 +15,7 @@
  * for decoding (the decoders).
  */
 import { type IngestOpInput, MAX_NODE_REF } from '../../contract/ingest';
+import { MAX_METADATA_VALUE_CHARS } from '../../contract/vocabulary';
 import { FIELD_CAPS } from '../field-caps';
 import type { OtlpSpan, RefusedSpan } from './spans';
 import {
@@ -57,6 +58,10 @@ const MAX_PROMPT = FIELD_CAPS.prompt;
 const MAX_ID = MAX_NODE_REF;
 const MAX_ATTRIBUTES = 50;
 const MAX_ATTRIBUTE_CHARS = 2_000;
+/** Room for the note of what was left out, under the contract's cap on one metadata value. */
+const VALUE_BUDGET = MAX_METADATA_VALUE_CHARS - 100;
+/** The attribute that says how many others a node's metadata left out. */
+const LEFT_OUT = 'otel.left_out';
 
 /** The attributes the mapping consumes (not repeated in a node's metadata). */
 const CONSUMED = new Set<string>([...Object.values(ARBORIST), 'graph.node.id', 'graph.node.parent_id']);
@@ -514,17 +519,39 @@ export class TraceTree {
     };
   }
 
-  /** What a node keeps of its span: its events' words and the attributes the mapping did not read (capped). */
+  /**
+   * What a node keeps of its span: its events' words and the attributes the mapping did not read, each value of the
+   * two within the contract's cap on a metadata value (an entry past it is left out, and a last entry says how many
+   * were), so the batch is never refused for them.
+   */
   private metadataOf(span: OtlpSpan): Record<string, string | string[] | Record<string, string>> {
     const rest: Record<string, string> = {};
+    let size = 2; // "{}"
+    let leftOut = 0;
     for (const [key, value] of Object.entries(span.attributes)) {
-      if (CONSUMED.has(key) || Object.keys(rest).length >= MAX_ATTRIBUTES) continue;
-      rest[key] = cut(typeof value === 'string' ? value : JSON.stringify(value), MAX_ATTRIBUTE_CHARS);
+      if (CONSUMED.has(key)) continue;
+      const kept = cut(typeof value === 'string' ? value : JSON.stringify(value), MAX_ATTRIBUTE_CHARS);
+      const entry = JSON.stringify(key).length + JSON.stringify(kept).length + 2; // ':' and ','
+      if (Object.keys(rest).length >= MAX_ATTRIBUTES || size + entry > VALUE_BUDGET) leftOut++;
+      else {
+        rest[key] = kept;
+        size += entry;
+      }
     }
-    const lines = eventLines(span);
+    if (leftOut > 0) rest[LEFT_OUT] = `${leftOut} more left out`;
+    const lines: string[] = [];
+    size = 2; // "[]"
+    const all = eventLines(span);
+    for (const line of all) {
+      const kept = cut(line, MAX_ATTRIBUTE_CHARS);
+      size += JSON.stringify(kept).length + 1;
+      if (size > VALUE_BUDGET) break;
+      lines.push(kept);
+    }
+    if (lines.length < all.length) lines.push(`${all.length - lines.length} more left out`);
     return {
       ...(Object.keys(rest).length > 0 && { 'otel.attributes': rest }),
-      ...(lines.length > 0 && { 'otel.events': lines.map((line) => cut(line, MAX_ATTRIBUTE_CHARS)) }),
+      ...(lines.length > 0 && { 'otel.events': lines }),
     };
   }
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Breakpoint } from '../../contract/breakpoints';
 import type { ExplorationEvent } from '../../contract/events';
 import type { IngestItemInput } from '../../contract/ingest';
+import { MAX_METADATA_KEYS, MAX_METADATA_VALUE_CHARS } from '../../contract/vocabulary';
 import { fold, type ThoughtTree } from '../../engine/index';
 import { countEvents, listEvents } from '../run-log/events';
 import { listNodes } from '../run-log/nodes';
@@ -193,6 +194,48 @@ describe('appending batches', () => {
     expect(answer).toMatchObject({ status: 400, issues: [{ path: 'items[1]' }] });
     expect(answer.message).toContain('payload.branch.thought: 100,001 characters, over the 100,000-character cap');
   });
+
+  it.each(BACKENDS)(
+    "holds a node's metadata to the contract's caps (a value's JSON, the number of keys), naming the item, the key and the cap, writing nothing (%s)",
+    async (backend) => {
+      const s = await services.open(backend);
+      const { runId } = await newRun(s);
+      await s.ingest.append(runId, opening);
+      const written = async () => [await countEvents(s.prisma, runId), (await listNodes(s.prisma, runId)).length];
+      const before = await written();
+      const big = 'x'.repeat(MAX_METADATA_VALUE_CHARS); // its JSON has two quotes more than the cap
+      const tooMany = Object.fromEntries(Array.from({ length: MAX_METADATA_KEYS + 1 }, (_, i) => [`k${i}`, i]));
+      const cases: [IngestItemInput, string][] = [
+        [
+          { seq: 4, op: 'node', id: 'c', parent: 'root', metadata: { state: big } },
+          'items[0].metadata.state: 131,074 characters of JSON, over the 131,072-character cap on a metadata value',
+        ],
+        [
+          { seq: 4, op: 'annotate', node: 'a', metadata: tooMany },
+          "items[0].metadata: 65 keys, over the 64-key cap on a node's metadata",
+        ],
+        [
+          { seq: 4, type: 'node.annotated', payload: { nodeId: 'a', metadata: { nested: { deep: [big] } } } },
+          'items[0].payload.metadata.nested: 131,085 characters of JSON, over the 131,072-character cap on a metadata value',
+        ],
+      ];
+      for (const [item, message] of cases) {
+        const answer = await refusal(s.ingest.append(runId, [item]));
+        expect(answer).toMatchObject({ status: 400, error: 'invalid' });
+        expect(answer.message).toBe(message);
+        expect(await written()).toEqual(before);
+      }
+      // at the caps exactly, it is stored
+      const fits = 'x'.repeat(MAX_METADATA_VALUE_CHARS - 2);
+      const most = Object.fromEntries(Object.entries(tooMany).slice(1));
+      expect(
+        await s.ingest.append(runId, [
+          { seq: 4, op: 'annotate', node: 'a', metadata: { state: fits } },
+          { seq: 5, op: 'annotate', node: 'b', metadata: most },
+        ]),
+      ).toMatchObject({ accepted: 2 });
+    },
+  );
 
   it('refuses items after the finish with 409 closed', async () => {
     const s = services.create();
