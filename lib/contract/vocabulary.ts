@@ -232,7 +232,8 @@ export type JsonValue = z.infer<typeof jsonValueSchema>;
  * state, a board, a span's attributes), so its cap is a thought's (100,000 characters, lib/formats' FIELD_CAPS) with
  * room for JSON's quotes and escapes: 128 Ki characters of its JSON text. Keys: a search names a few fields per node
  * (OTel's mapping writes at most four, a crosswords import three); 64 keeps a page's inspector readable. Characters
- * (UTF-16 units, as a string's length), like every other text cap here.
+ * (UTF-16 units, as a string's length), like every other text cap here. The schema holds each item; a node's
+ * metadata merged over its annotations is held to the same key cap where events are folded (lib/formats foldChecked).
  */
 export const MAX_METADATA_KEY_CHARS = 200;
 export const MAX_METADATA_KEYS = 64;

@@ -22,6 +22,7 @@ import { type ExplorationEvent, explorationEventSchema } from '../contract/event
 import { RUN_IDENTITY_KEYS, type RunIdentity, runIdentitySchema } from '../contract/run';
 import { createEmptyTree, reduce, type ThoughtTree } from '../engine/index';
 import { TASK_IDS, isTaskId } from '../contract/tasks';
+import { MAX_METADATA_KEYS, metadataCapProblem } from '../contract/vocabulary';
 import { checkExportFieldCaps, formatIssuePath } from './field-caps';
 
 export const EXPORT_FORMAT = 'arborist.run';
@@ -153,8 +154,9 @@ function checkLog(
 
 /**
  * Folds events onto a tree, checking each first: the first event that names what the tree does not have (yet),
- * creates a node twice or cannot be folded, with its index in `events`, or null when all folded. The tree is
- * changed in place up to that event. Shared by imports and the ingest API, which checks a batch against its run.
+ * creates a node twice, cannot be folded, or gives a node more metadata keys than the contract's cap, with its
+ * index in `events`, or null when all folded. The tree is changed in place up to that event. Shared by imports and
+ * the ingest API, which checks a batch against its run.
  */
 export function foldChecked(
   tree: ThoughtTree,
@@ -163,13 +165,37 @@ export function foldChecked(
   for (const [index, event] of events.entries()) {
     const problem = danglingReference(tree, event);
     if (problem) return { index, message: `${event.type}: ${problem}` };
+    const keysBefore = metadataKeys(tree, event);
     try {
       reduce(tree, event);
     } catch (error) {
       return { index, message: `${event.type} cannot be folded: ${(error as Error).message}` };
     }
+    const gathered = gatheredMetadataProblem(tree, event, keysBefore);
+    if (gathered) return { index, message: `${event.type}: ${gathered}` };
   }
   return null;
+}
+
+/** How many metadata keys the node an annotation names holds (0 for any other event). */
+function metadataKeys(tree: ThoughtTree, event: ExplorationEvent): number {
+  if (event.type !== 'node.annotated' || !event.payload.metadata) return 0;
+  return Object.keys(tree.nodes[event.payload.nodeId]?.metadata ?? {}).length;
+}
+
+/**
+ * The schema caps each annotation's metadata; annotations merge, so a node could still gather keys without end over
+ * many of them (each stored, folded into every snapshot and sent to every browser): the node's whole metadata is held
+ * to the same cap. Only an annotation that adds keys is refused, so a node stored over the cap before it existed
+ * still takes replacements and removals.
+ */
+function gatheredMetadataProblem(tree: ThoughtTree, event: ExplorationEvent, keysBefore: number): string | null {
+  if (event.type !== 'node.annotated' || !event.payload.metadata) return null;
+  const merged = tree.nodes[event.payload.nodeId]?.metadata ?? {};
+  const keys = Object.keys(merged).length;
+  if (keys <= MAX_METADATA_KEYS || keys <= keysBefore) return null;
+  const problem = metadataCapProblem(merged);
+  return problem ? `node "${event.payload.nodeId}"'s metadata: ${problem.message}` : null;
 }
 
 /** What an event names that the tree does not have (yet), or a node it would create twice. */

@@ -111,6 +111,19 @@ describe('an export file over a field cap', () => {
     expect(errorOf(annotated(keys))).toBe(
       `events[${n + 1}].payload.metadata: 65 keys, over the 64-key cap on a node's metadata`,
     );
+    // two annotations of 40 keys each fit one by one, but the node would gather 80
+    const twice = annotated(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`a${i}`, i])));
+    twice.events.splice(n + 2, 0, {
+      ...twice.events[n + 1]!,
+      payload: {
+        nodeId: created.payload.nodeId,
+        metadata: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`b${i}`, i])),
+      },
+    } as ExplorationEvent);
+    twice.events.forEach((event, i) => (event.seq = i + 1));
+    expect(errorOf(twice)).toBe(
+      `events[${n + 2}]: node.annotated: node "${created.payload.nodeId}"'s metadata: 80 keys, over the 64-key cap on a node's metadata`,
+    );
   });
 
   it('keeps the schema’s own message first', () => {

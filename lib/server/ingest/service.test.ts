@@ -237,6 +237,26 @@ describe('appending batches', () => {
     },
   );
 
+  it("holds the keys a node's metadata gathers over many items to the same cap, naming the item, writing nothing", async () => {
+    const s = services.create();
+    const { runId } = await newRun(s);
+    await s.ingest.append(runId, opening);
+    const keys = (from: number, count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${from + i}`, i]));
+    await s.ingest.append(runId, [{ seq: 4, op: 'annotate', node: 'a', metadata: keys(0, MAX_METADATA_KEYS) }]);
+    const before = await countEvents(s.prisma, runId);
+    const answer = await refusal(
+      s.ingest.append(runId, [{ seq: 5, op: 'annotate', node: 'a', metadata: keys(64, 1) }]),
+    );
+    expect(answer).toMatchObject({ status: 400, issues: [{ path: 'items[0]' }] });
+    expect(answer.message).toContain(`node "a"'s metadata: 65 keys, over the 64-key cap on a node's metadata`);
+    expect(await countEvents(s.prisma, runId)).toBe(before);
+    // a key replaced or removed (null) gathers nothing
+    expect(
+      await s.ingest.append(runId, [{ seq: 5, op: 'annotate', node: 'a', metadata: { k0: 'again', k1: null } }]),
+    ).toMatchObject({ accepted: 1 });
+  });
+
   it('refuses items after the finish with 409 closed', async () => {
     const s = services.create();
     const { runId } = await newRun(s);
