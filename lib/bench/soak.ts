@@ -1,7 +1,7 @@
 /**
  * `npm run soak`: a chaos soak, bounded, on loopback only; it stops by itself and exits 1 when a check fails.
  * 1. PostgreSQL (a throwaway cluster, lib/harness): three production instances (next start) in team mode on one
- *    database, for SOAK_SECONDS (default 420). Meanwhile:
+ *    database, for SOAK_SECONDS (default 360: with the SQLite part and the drains, about 10 minutes). Meanwhile:
  *    - engine runs are started without pause (a small open-goal search each, on a random instance), by one person
  *      after another: each has a daily budget (the simulated model priced high), and when the day refuses a person's
  *      next run the next person takes over; every 20 s three runs are started at once;
@@ -41,7 +41,7 @@ import {
   waitUntilUp,
 } from '../harness/index';
 
-const SECONDS = Number(process.env.SOAK_SECONDS ?? 420);
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 360);
 const KILL_EVERY_MS = Number(process.env.SOAK_KILL_EVERY_S ?? 30) * 1000;
 const DRAIN_MS = Number(process.env.SOAK_DRAIN_S ?? 120) * 1000;
 const DATABASES = new Set((process.env.SOAK_DATABASES ?? 'postgresql,sqlite').split(',').map((d) => d.trim()));
