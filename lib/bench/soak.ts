@@ -70,12 +70,20 @@ interface Instance {
   output: string[];
 }
 
+/** Every server this script started and has not seen exit: killed when the script exits, however it exits. */
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 async function start(instance: Instance): Promise<void> {
   instance.output = [];
   const child = startServer(instance.port, instance.env, (text) => {
     instance.output.push(text);
     if (instance.output.length > 200) instance.output.shift();
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   instance.process = child;
   try {
     await waitUntilUp(child, instance.base);
