@@ -22,7 +22,8 @@ export interface LeftoversSwept {
 /** One sweep of both: the staged runs first, whose deletion leaves their prompt texts unnamed. */
 export async function sweepLeftovers(
   prisma: PrismaClient,
-  options: { maxImportMs: number; now?: Date },
+  /** maxImportMs null: every staged run, whatever its age (see LeftoverSweepOptions.soleProcess). */
+  options: { maxImportMs: number | null; now?: Date },
 ): Promise<LeftoversSwept> {
   const now = options.now ?? new Date();
   const stagedRuns = await sweepStagedImports(prisma, options.maxImportMs, now);
@@ -63,7 +64,7 @@ export function startLeftoverSweeps(options: LeftoverSweepOptions): LeftoverSwee
   let running: Promise<void> | null = null;
   const sweep = async (first: boolean) => {
     try {
-      const swept = await sweepLeftovers(prisma, { maxImportMs: first && options.soleProcess ? 0 : maxImportMs });
+      const swept = await sweepLeftovers(prisma, { maxImportMs: first && options.soleProcess ? null : maxImportMs });
       if (swept.stagedRuns > 0) log.info(`deleted ${swept.stagedRuns} run(s) an interrupted import had staged`);
       if (swept.promptTexts > 0) log.info(`deleted ${swept.promptTexts} prompt text(s) no run names`);
       options.onSwept?.(swept);

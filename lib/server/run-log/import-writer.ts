@@ -171,8 +171,16 @@ export function deleteStagedImport(prisma: PrismaClient, jobId: string): Promise
 /**
  * Deletes the staged runs of imports that died (a crash, a kill -9, an instance gone): those last written more than
  * `maxImportMs` before `now`, the longest an import may take (imports/ holds it and stops an import then), so a live
- * import's rows, on this instance or another, are always younger. Returns how many runs went.
+ * import's rows, on this instance or another, are always younger; null: every staged run (the only process of a
+ * database, at its start). Returns how many runs went.
  */
-export function sweepStagedImports(prisma: PrismaClient, maxImportMs: number, now = new Date()): Promise<number> {
-  return deleteStagedRuns(prisma, { writtenBefore: new Date(now.getTime() - maxImportMs) });
+export function sweepStagedImports(
+  prisma: PrismaClient,
+  maxImportMs: number | null,
+  now = new Date(),
+): Promise<number> {
+  // null: every staged run (an age of 0 would spare a row written in the same millisecond as `now`)
+  return deleteStagedRuns(prisma, {
+    writtenBefore: maxImportMs === null ? null : new Date(now.getTime() - maxImportMs),
+  });
 }

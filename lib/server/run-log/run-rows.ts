@@ -126,8 +126,11 @@ export async function clearImportJob(db: Db, jobId: string): Promise<number> {
   return count;
 }
 
-/** Which staged runs to delete: one job's, or every job's whose rows were last written before a time. */
-export type StagedRuns = string | { writtenBefore: Date };
+/**
+ * Which staged runs to delete: one job's, or every job's whose rows were last written before a time (null: every
+ * staged run, whenever written: the only process of a database, at its start, when no import can be running).
+ */
+export type StagedRuns = string | { writtenBefore: Date | null };
 
 /** Staged runs deleted per statement: each cascades to its events and nodes, so a statement stays short. */
 const STAGED_DELETE_RUNS = 20;
@@ -142,7 +145,7 @@ export async function deleteStagedRuns(db: Db, which: StagedRuns): Promise<numbe
   const where =
     typeof which === 'string'
       ? { importJobId: which }
-      : { importJobId: { not: null }, updatedAt: { lt: which.writtenBefore } };
+      : { importJobId: { not: null }, ...(which.writtenBefore && { updatedAt: { lt: which.writtenBefore } }) };
   let deleted = 0;
   for (;;) {
     const rows = await db.run.findMany({ where, select: { id: true }, take: STAGED_DELETE_RUNS });
