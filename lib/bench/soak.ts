@@ -7,7 +7,7 @@
  *      next run the next person takes over; every 20 s three runs are started at once;
  *    - three external clients stream their own searches through the ingest API, each batch sent to a random
  *      instance and sent again to another when its instance is gone (as the SDK retries);
- *    - an import every 15 s;
+ *    - an import every 15 s, and an experiment every 60 s (eight cells, each a run);
  *    - ten live followers read runs' events.ndjson?follow=1, and reconnect to another instance with ?after= when
  *      theirs dies;
  *    - every SOAK_KILL_EVERY_S (default 30) one instance is SIGKILLed, and started again 2 s later.
@@ -179,6 +179,7 @@ interface Tally {
   externalRuns: string[];
   itemsSent: Map<string, number>;
   imports: number;
+  experiments: number;
   importsFailed: number;
   /** Per follower and run ("<follower>:<runId>"): the seqs it saw, and whether its stream ended with the run. */
   followed: Map<string, { runId: string; seqs: number[]; ended: boolean }>;
@@ -195,6 +196,7 @@ function newTally(): Tally {
     externalRuns: [],
     itemsSent: new Map(),
     imports: 0,
+    experiments: 0,
     importsFailed: 0,
     followed: new Map(),
     reconnects: 0,
@@ -331,6 +333,34 @@ async function importer(instances: Instance[], key: string | null, body: string,
   }
 }
 
+/** An experiment every 60 s (four Game of 24 goals x two configurations): its cells are runs the kills cut too. */
+async function experimenter(instances: Instance[], key: string | null, tally: Tally, until: () => boolean) {
+  const configuration = (label: string, seed: number) => ({
+    label,
+    model: { provider: 'simulated', seed, latencyMs: 30 },
+  });
+  while (!until()) {
+    try {
+      await onAnyInstance(instances, (base) =>
+        trpc(
+          base,
+          'experiment.create',
+          {
+            taskId: 'game24',
+            items: ['4 9 10 13', '1 1 4 6', '2 3 4 5', '1 2 3 4'],
+            configurations: [configuration('a', 1), configuration('b', 2)],
+          },
+          key,
+        ),
+      );
+      tally.experiments++;
+    } catch (error) {
+      tally.errors.push(`experiment.create: ${(error as Error).message}`);
+    }
+    for (let i = 0; i < 60 && !until(); i++) await sleep(1_000);
+  }
+}
+
 /** The newest runs, to follow. */
 async function recentRuns(instances: Instance[], key: string | null): Promise<string[]> {
   return onAnyInstance(instances, async (base) => {
@@ -459,6 +489,13 @@ async function logChecks(query: Query, tally: Tally): Promise<Check[]> {
       .map(([s, n]) => `${n} ${s}`)
       .join(', '),
   });
+  const experiments = await query(`SELECT "status", count(*) AS n FROM "Experiment" GROUP BY "status"`);
+  const unfinished = experiments.filter((e) => e.status !== 'finished').reduce((n, e) => n + Number(e.n), 0);
+  checks.push({
+    name: 'every experiment finished',
+    ok: unfinished === 0 && experiments.length > 0,
+    detail: `${tally.experiments} started; ${experiments.map((e) => `${Number(e.n)} ${String(e.status)}`).join(', ')}`,
+  });
   const broken = await query(`SELECT r."id", r."lastSeq", count(e."seq") AS n, count(DISTINCT e."seq") AS d,
       coalesce(min(e."seq"), 0) AS lo, coalesce(max(e."seq"), 0) AS hi
     FROM "Run" r LEFT JOIN "Event" e ON e."runId" = r."id" GROUP BY r."id", r."lastSeq"
@@ -566,6 +603,8 @@ async function soak(instances: Instance[], keys: (string | null)[], seconds: num
     startRuns(instances, keys, tally, until),
     ...Array.from({ length: EXTERNAL_CLIENTS }, (_, n) => externalClient(instances, key, n, tally, until)),
     importer(instances, key, importBody, tally, until),
+    // experiments by the last person, whose day the run starter reaches last
+    experimenter(instances, keys.at(-1) ?? null, tally, until),
     killer(instances, tally, killEveryMs, until),
   ];
   const followers = Array.from({ length: FOLLOWERS }, (_, n) =>
@@ -574,7 +613,8 @@ async function soak(instances: Instance[], keys: (string | null)[], seconds: num
   const progress = setInterval(() => {
     const left = Math.max(0, Math.round((endAt - Date.now()) / 1000));
     console.log(
-      `  ${left}s left: ${tally.runsStarted} runs, ${tally.externalRuns.length} external, ${tally.imports} imports, ${tally.kills} kills`,
+      `  ${left}s left: ${tally.runsStarted} runs, ${tally.externalRuns.length} external, ${tally.imports} imports, ` +
+        `${tally.experiments} experiments, ${tally.kills} kills`,
     );
   }, 30_000);
   await Promise.all(work);
