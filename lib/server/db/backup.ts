@@ -77,17 +77,10 @@ export async function backupDatabase(
   }
   if (existsSync(destination))
     throw new BackupError(`${destination} exists: a backup never overwrites a file, name a new one`);
-  mkdirSync(path.dirname(destination), { recursive: true });
-  const partial = `${destination}.partial`;
-  rmSync(partial, { force: true });
   const started = performance.now();
-  try {
-    if (target.kind === 'sqlite') await backupSqlite(target.location, partial);
-    else await backupPostgres(target.location, partial, tools);
-    renameSync(partial, destination);
-  } finally {
-    rmSync(partial, { force: true });
-  }
+  await writeInPlace(destination, (partial) =>
+    target.kind === 'sqlite' ? backupSqlite(target.location, partial) : backupPostgres(target.location, partial, tools),
+  );
   return { kind: target.kind, file: destination, bytes: statSync(destination).size, ms: performance.now() - started };
 }
 
@@ -184,12 +177,21 @@ async function restoreSqlite(source: string, databaseFile: string): Promise<void
     }
   }
   for (const suffix of ['-wal', '-shm']) rmSync(`${databaseFile}${suffix}`, { force: true });
-  mkdirSync(path.dirname(databaseFile), { recursive: true });
-  // a backup is one file in rollback-journal mode that nothing writes: copied beside, then renamed into place
-  const partial = `${databaseFile}.partial`;
+  // a backup is one file in rollback-journal mode that nothing writes: a copy of it is the restored database
+  await writeInPlace(databaseFile, async (partial) => copyFileSync(source, partial));
+}
+
+/**
+ * `write` fills a file beside `file` (its folder made), which is then renamed to `file`: a file of that name is always
+ * whole, and a failed write leaves nothing behind.
+ */
+async function writeInPlace(file: string, write: (partial: string) => Promise<void>): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.partial`;
+  rmSync(partial, { force: true });
   try {
-    copyFileSync(source, partial);
-    renameSync(partial, databaseFile);
+    await write(partial);
+    renameSync(partial, file);
   } finally {
     rmSync(partial, { force: true });
   }
