@@ -50,6 +50,15 @@ function watch(instance: TestInstance, runId: string): { seen: ExplorationEvent[
   return { seen, ended };
 }
 
+/** An external run made through `instance`, its client taking `commands`. */
+async function externalRun(instance: TestInstance, commands: string[]): Promise<string> {
+  const created = await instance.ingest.create(
+    { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', commands, agent: 'loop' },
+    { ownerId: null, actor: 'tester' },
+  );
+  return created.runId;
+}
+
 const seqs = (events: readonly ExplorationEvent[]) => events.map((e) => e.seq);
 const oneToN = (events: readonly ExplorationEvent[]) => events.map((_, i) => i + 1);
 const types = (events: readonly ExplorationEvent[]) => events.map((e) => e.type);
@@ -248,10 +257,7 @@ describe('an external run (the ingest API) across instances', () => {
     const db = await clusters.database();
     const a = await db.start('A');
     const b = await db.start('B');
-    const { runId } = await a.ingest.create(
-      { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', commands: ['prune'], agent: 'loop' },
-      { ownerId: null, actor: 'tester' },
-    );
+    const runId = await externalRun(a, ['prune']);
     await a.ingest.append(runId, [
       { seq: 1, op: 'node', id: 'root', parent: null, thought: 'start' },
       { seq: 2, op: 'node', id: 'b', parent: 'root', thought: 'b' },
@@ -269,10 +275,7 @@ describe('an external run written by two instances at once', () => {
     const db = await clusters.database();
     const a = await db.start('A');
     const b = await db.start('B');
-    const { runId } = await a.ingest.create(
-      { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', commands: ['prune'], agent: 'loop' },
-      { ownerId: null, actor: 'tester' },
-    );
+    const runId = await externalRun(a, ['prune']);
     await b.ingest.append(runId, [{ seq: 1, op: 'node', id: 'root', parent: null, thought: 'start' }]);
     const BATCHES = 30;
     // the client streams through B; meanwhile a person's prune requests go through A, each a write into the same log
@@ -304,10 +307,7 @@ describe('a client that retries a batch on another instance while the first stil
     const db = await clusters.database();
     const a = await db.start('A');
     const b = await db.start('B');
-    const { runId } = await a.ingest.create(
-      { goal: 'make 24 from 4 9 10 13', task: 'my-tot', model: 'llama-3', commands: [], agent: 'loop' },
-      { ownerId: null, actor: 'tester' },
-    );
+    const runId = await externalRun(a, []);
     const batch = [
       { seq: 1, op: 'node' as const, id: 'root', parent: null, thought: 'start' },
       ...Array.from({ length: 20 }, (_, i) => ({ seq: i + 2, op: 'node' as const, id: `n${i}`, parent: 'root' })),
