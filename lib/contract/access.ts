@@ -7,7 +7,10 @@
  */
 import { z } from 'zod';
 
-/** admin: users, keys, any run; member: create, import, steer and fork any run, delete and share their own; viewer: read. */
+/**
+ * admin: users, keys, any run; member: create, import, steer, fork and discuss any run, delete and share their own;
+ * viewer: read.
+ */
 export const ROLES = ['admin', 'member', 'viewer'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
@@ -28,7 +31,8 @@ export type Principal =
 export const MIN_PASSWORD_LENGTH = 10;
 
 /** What a person does to a run. */
-export const RUN_ACTIONS = ['read', 'readPrompts', 'steer', 'fork', 'share', 'delete'] as const;
+/** discuss: comment on it and label its nodes (issue 34). */
+export const RUN_ACTIONS = ['read', 'readPrompts', 'steer', 'fork', 'discuss', 'share', 'delete'] as const;
 export type RunAction = (typeof RUN_ACTIONS)[number];
 
 /** The run fields the rules look at. */
@@ -54,9 +58,9 @@ export function canOnRun(who: Principal, action: RunAction, run: RunAccessFacts)
       if (who.role === 'admin') return true;
       if (action === 'read' || action === 'readPrompts') return true;
       if (who.role === 'viewer') return false;
-      // a member steers and forks a teammate's run (that is what a shared debugger is for), but deletes and shares
-      // only their own
-      if (action === 'steer' || action === 'fork') return true;
+      // a member steers, forks and discusses a teammate's run (that is what a shared debugger is for), but deletes and
+      // shares only their own
+      if (action === 'steer' || action === 'fork' || action === 'discuss') return true;
       return run.ownerId === who.id;
   }
 }
@@ -102,6 +106,21 @@ export function canShareExperiment(who: Principal, experiment: { ownerId: string
 /** Users, API keys of others, and a custom model server URL in team mode. */
 export function isAdmin(who: Principal): boolean {
   return who.kind === 'local' || (who.kind === 'user' && who.role === 'admin');
+}
+
+/**
+ * Change what someone wrote in a run's discussion (a comment, a label): its author (the local person wrote everything
+ * in local mode) and, to delete, an admin. The caller may discuss the run already (canOnRun 'discuss').
+ */
+export function canChangeWriting(
+  who: Principal,
+  writing: { author: { id: string | null } },
+  change: 'edit' | 'delete',
+): boolean {
+  if (who.kind === 'local') return true;
+  if (who.kind !== 'user' || who.role === 'viewer') return false;
+  if (writing.author.id === who.id) return true;
+  return change === 'delete' && who.role === 'admin';
 }
 
 /** The name a command's event records as its actor. */

@@ -23,6 +23,7 @@ import { ExperimentService } from './experiments/index';
 import { TraceReceiver } from './otel/index';
 import { priceCall } from '../engine/index';
 import { seedDemoRun } from './runs/demo';
+import { DEFAULT_LABELS } from '../contract/discussion';
 import { configureSandbox } from '../tasks/index';
 
 /** The server's services, one set per process: what every route, router and producer of runs is handed. */
@@ -40,6 +41,8 @@ export interface ServerServices {
   experiments: ExperimentService;
   /** OpenTelemetry traces in: every trace an external run, written through `ingest`. */
   traces: TraceReceiver;
+  /** The labels people may put on nodes (ARBORIST_LABELS), in the order of their keys. */
+  labels: readonly string[];
 }
 
 /** What wires one set of services (the process's, or a test's on its own database). */
@@ -53,6 +56,8 @@ export interface WireOptions extends Omit<RunManagerOptions, 'runLog'> {
   /** Traces: a run ends this long after its root span, when nothing more came; a span waits this long for its parent. */
   otelIdleMs?: number;
   otelWaitMs?: number;
+  /** The label set (ARBORIST_LABELS); default DEFAULT_LABELS. */
+  labels?: readonly string[];
 }
 
 /**
@@ -67,6 +72,7 @@ export function wireServices(options: WireOptions): ServerServices {
     experimentCellsInFlight,
     otelIdleMs,
     otelWaitMs,
+    labels,
     ...managerOptions
   } = options;
   const log: Logger =
@@ -102,7 +108,16 @@ export function wireServices(options: WireOptions): ServerServices {
     price: (modelId, usage) => priceCall(modelId, usage, prices),
     log: (message) => log.warn(message),
   });
-  return { prisma: options.prisma, bus, runLog, manager, ingest, experiments, traces };
+  return {
+    prisma: options.prisma,
+    bus,
+    runLog,
+    manager,
+    ingest,
+    experiments,
+    traces,
+    labels: labels ?? DEFAULT_LABELS,
+  };
 }
 
 const globalForServices = globalThis as typeof globalThis & {
@@ -147,6 +162,7 @@ async function createServices(): Promise<ServerServices> {
     ingestHeartbeatMs: env.ARBORIST_INGEST_HEARTBEAT_MS,
     otelIdleMs: env.ARBORIST_OTEL_IDLE_MS,
     otelWaitMs: env.ARBORIST_OTEL_WAIT_MS,
+    labels: env.ARBORIST_LABELS,
     ...(env.ARBORIST_EXPERIMENT_CELLS_IN_FLIGHT && {
       experimentCellsInFlight: env.ARBORIST_EXPERIMENT_CELLS_IN_FLIGHT,
     }),

@@ -48,6 +48,8 @@ export {
 } from './breakpoints';
 export type { BreakpointDraft, DraftField, DraftResult, HitList, HitMark, HitMarker } from './breakpoints';
 export { createRunStore } from './run-store';
+export { discussionBadge, indexDiscussion, NO_DISCUSSION } from './discussion';
+export type { CommentThread, DiscussionIndex, DiscussionMark, NodeDiscussion } from './discussion';
 export { createShownTree, MAX_PACE_MS, PACE_PER_BUILD } from './shown-tree';
 export type { ShownTree, ShownTreeStore } from './shown-tree';
 export type { RunStore, RunViewState } from './run-store';

@@ -20,6 +20,8 @@
  * one the person edits here, never sent) as a query over the whole history, judged once per change of list or log.
  * The running run's calls in flight (callsInFlight) come beside the log on its stream: a transient figure for the
  * header, kept as the newest value, never folded or part of any tree.
+ * The run's discussion (comments and labels, issue 34) is kept beside the log as the page last read it
+ * (`discussion`, discussion.ts): never folded, never part of any tree, the same at every step.
  * A store per run page (createRunStore), never a module-global store. Not responsible for fetching (the page).
  */
 import { createStore } from 'zustand/vanilla';
@@ -28,6 +30,8 @@ import type { ExplorationEvent } from '../contract/events';
 import { createEmptyTree, markedBestNode, reduce, selectNext, type ThoughtTree } from '../engine/index';
 import { type HitList, NO_HITS, queryHits, StopIndex } from './breakpoints';
 import { NO_NOTES, noteEvents, SnapshotIndex, type StepNotes } from './snapshots';
+import { type DiscussionIndex, indexDiscussion, NO_DISCUSSION } from './discussion';
+import type { NodeLabel, RunComment } from '../contract/discussion';
 
 export type { BacktrackMark, PersonAction } from './snapshots';
 
@@ -83,6 +87,8 @@ export interface RunViewState extends Derived {
   followLive: boolean;
   /** The running run's model calls in flight, as its stream last said (null: not said on this connection). */
   callsInFlight: number | null;
+  /** The run's comments and labels as last read (not part of the log). */
+  discussion: DiscussionIndex;
   receive(event: ExplorationEvent): void;
   receiveMany(events: readonly ExplorationEvent[]): void;
   /**
@@ -104,6 +110,7 @@ export interface RunViewState extends Derived {
   setLocalBreakpoints(list: readonly Breakpoint[] | null): void;
   setView(patch: Partial<Pick<RunViewState, 'foldDeadEnds' | 'showDropped' | 'followLive'>>): void;
   setCallsInFlight(count: number | null): void;
+  setDiscussion(comments: readonly RunComment[], labels: readonly NodeLabel[]): void;
 }
 
 export type RunStore = ReturnType<typeof createRunStore>;
@@ -262,6 +269,7 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
       openFolds: new Set<string>(),
       followLive: true,
       callsInFlight: null,
+      discussion: NO_DISCUSSION,
 
       receive: (event) => enqueue([event]),
       receiveMany: (events) => enqueue(events),
@@ -340,6 +348,12 @@ export function createRunStore(runId: string, schedule: Scheduler = nextFrame) {
 
       setCallsInFlight(count) {
         if (get().callsInFlight !== count) set({ callsInFlight: count });
+      },
+
+      setDiscussion(comments, labels) {
+        const now = get().discussion;
+        if (now.comments === comments && now.labels === labels) return;
+        set({ discussion: indexDiscussion(comments, labels) });
       },
 
       setView(patch) {

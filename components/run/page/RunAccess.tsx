@@ -15,6 +15,7 @@ const NOTHING: RunPermissions = {
   readPrompts: false,
   steer: false,
   fork: false,
+  discuss: false,
   share: false,
   delete: false,
 };

@@ -26,6 +26,7 @@ import { PruneConfirm } from '../steering/PruneConfirm';
 import { SearchBox } from '../search/SearchBox';
 import { useRunCommands } from '../steering/useRunCommands';
 import { useRunEvents } from './useRunEvents';
+import { useDiscussion } from '../discussion/useDiscussion';
 import { useRunDrawer } from './useRunDrawer';
 import { useRunKeyboard } from './useRunKeyboard';
 import { useSteering } from '../steering/useSteering';
@@ -50,7 +51,8 @@ export function RunView({ runId }: { runId: string }) {
 }
 
 function RunPage({ runId }: { runId: string }) {
-  const connection = useRunEvents(runId);
+  const discussion = useDiscussion(runId);
+  const connection = useRunEvents(runId, { onDiscussed: discussion.refresh });
   const commands = useRunCommands(runId);
   const { status, run, loadError } = useRunStatus(runId, connection.endedUnexplained);
   const [help, setHelp] = useState(false);

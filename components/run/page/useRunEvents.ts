@@ -13,6 +13,8 @@
 // The snapshot goes through React Query, which keeps only a few numbers (the store holds the tree), so its key names
 // the store: another store of the same run (a second tab's page, the compare page) gets its own fetch rather than a
 // cache entry it never folded.
+// With `onDiscussed` (the run page) the stream also says when the run's comments or labels change, and stays open after
+// the log's end for them; the connection then reads "complete" once the log has ended, as a stream that closed did.
 // Returns the connection's state, derived from the subscription, and a retry (whether the history is still loading
 // is the store's: eventCount < lastSeq). Not responsible for folding events (lib/store/run-store.ts).
 import { skipToken, useQuery } from '@tanstack/react-query';
@@ -22,7 +24,8 @@ import type { ExplorationEvent } from '@/lib/engine/index';
 import { connectionState, type RunStore } from '@/lib/store/index';
 import { useTRPC } from '@/lib/trpc/index';
 import { openSnapshot, readHistory } from './run-reads';
-import { useRunStoreApi } from './RunStoreContext';
+import { useRunStore, useRunStoreApi } from './RunStoreContext';
+import { hasEnded } from '@/lib/contract/run-status';
 
 export type { ConnectionState } from '@/lib/store/index';
 
@@ -58,7 +61,13 @@ interface Opening {
   treeIn: Promise<void>;
 }
 
-export function useRunEvents(runId: string) {
+export interface RunEventsOptions {
+  /** The run's discussion changed, or the stream (re)started and may have missed a change: read it again. */
+  onDiscussed?: () => void;
+}
+
+export function useRunEvents(runId: string, options: RunEventsOptions = {}) {
+  const { onDiscussed } = options;
   const trpc = useTRPC();
   const store = useRunStoreApi();
   const storeKey = keyOf(store);
@@ -129,12 +138,26 @@ export function useRunEvents(runId: string) {
   const [opened, setOpened] = useState(false);
   const subscription = useSubscription(
     trpc.run.onEvents.subscriptionOptions(
-      startAfter === null ? skipToken : { runId, lastEventId: startAfter > 0 ? String(startAfter) : null, live: true },
+      startAfter === null
+        ? skipToken
+        : {
+            runId,
+            lastEventId: startAfter > 0 ? String(startAfter) : null,
+            live: true,
+            discussion: onDiscussed !== undefined,
+          },
       {
-        onStarted: () => setOpened(true),
+        onStarted: () => {
+          setOpened(true);
+          onDiscussed?.();
+        },
         onData: (message) => {
           if ('live' in message.data) {
             store.getState().setCallsInFlight(message.data.live.callsInFlight);
+            return;
+          }
+          if ('discussed' in message.data) {
+            onDiscussed?.();
             return;
           }
           store.getState().receive(message.data);
@@ -144,7 +167,10 @@ export function useRunEvents(runId: string) {
       },
     ),
   );
-  const state = connectionState(startAfter !== null, subscription.status, received, opened);
+  // a stream kept open for the discussion after the log's end: the log is complete all the same
+  const logEnded = useRunStore((s) => hasEnded(s.liveStatus));
+  const streamState = connectionState(startAfter !== null, subscription.status, received, opened);
+  const state = streamState === 'live' && logEnded && onDiscussed !== undefined ? 'ended' : streamState;
   return {
     state,
     /** The stream ended without the log's end: the row knows why (lib/store/run-clock.ts). */

@@ -17,6 +17,7 @@ const VERBS: Record<RunAction, string> = {
   readPrompts: 'read the whole prompts of',
   steer: 'steer',
   fork: 'fork',
+  discuss: 'comment on or label',
   share: 'share',
   delete: 'delete',
 };

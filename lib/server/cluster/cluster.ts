@@ -337,6 +337,7 @@ export class Cluster {
     const notice = parseEventsNotice(payload);
     if (!notice) return;
     if ('closed' in notice) this.options.bus.close(notice.runId, notice.closed);
+    else if ('discussed' in notice) this.options.bus.discussed(notice.runId);
     else this.options.bus.announce(notice.runId, notice.seq);
   }
 

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DEFAULT_PRICES, type PriceTable } from '../../engine/index';
 import { DEFAULT_MODEL_SERVER_MAX_CALLS, DEFAULT_OPENAI_BASE_URL } from '../../models/index';
 import { MIN_PASSWORD_LENGTH } from '../../contract/access';
+import { DEFAULT_LABELS, labelSetSchema } from '../../contract/discussion';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
@@ -144,6 +145,14 @@ const envSchema = z.object({
         }
         return origins;
       }),
+  ),
+  /** The labels people put on nodes (issue 34), comma separated, in the order of their keys 1 to 9. */
+  ARBORIST_LABELS: z.preprocess(
+    (value) => {
+      const text = unsetIfEmpty(value);
+      return typeof text === 'string' ? text.split(',').map((name) => name.trim()) : undefined;
+    },
+    labelSetSchema.default([...DEFAULT_LABELS]),
   ),
   /** External runs (the ingest API): a running one whose client is silent this long (ms) is marked interrupted. */
   ARBORIST_INGEST_TIMEOUT_MS: z.preprocess(

@@ -132,6 +132,7 @@ describe('schema.prisma and the migrations agree', () => {
   it('parses the models this project expects', () => {
     expect(models.map((m) => m.name).sort()).toEqual([
       'ApiKey',
+      'Comment',
       'DailySpend',
       'Dataset',
       'DatasetVersion',
@@ -142,6 +143,7 @@ describe('schema.prisma and the migrations agree', () => {
       'ImportSlot',
       'IngestClient',
       'IngestItem',
+      'Label',
       'Node',
       'PromptText',
       'PromptUse',

@@ -8,6 +8,9 @@
  * Beside the log it carries one transient figure per run, never stored: the run's model calls in flight (issue 30,
  * `publishLive`), for the run header. Only the newest matters, so the bus keeps the newest for a follower that
  * subscribes later and drops it when the run's streams close; it reaches followers in this process only.
+ * It also says when a run's discussion changed (`discussed`: a comment or label written, issue 34): not part of the log,
+ * a signal with nothing in it, on which a page reads the discussion again. In a cluster it arrives through the events
+ * channel like `more`, from whichever instance wrote it.
  * Not responsible for catch-up from the database (the subscription does that) or for reaching other processes.
  */
 import type { ExplorationEvent } from '../../contract/events';
@@ -18,7 +21,9 @@ export type BusMessage =
   | { kind: 'more'; seq: number | null }
   | { kind: 'closed'; reason: string }
   /** A transient figure of the live run (not an event, not in the log): only the newest counts. */
-  | { kind: 'live'; live: LiveFigures };
+  | { kind: 'live'; live: LiveFigures }
+  /** The run's comments or labels changed (not in the log): read them again. */
+  | { kind: 'discussed' };
 
 /** What a running run says about itself that is not part of its log: how many of its model calls are in flight. */
 export interface LiveFigures {
@@ -75,6 +80,11 @@ export class EventBus {
   publishLive(runId: string, live: LiveFigures): void {
     this.latestLive.set(runId, live);
     this.deliver(runId, { kind: 'live', live });
+  }
+
+  /** The run's discussion changed here (SQLite), or another instance said so (a cluster's notice). */
+  discussed(runId: string): void {
+    this.deliver(runId, { kind: 'discussed' });
   }
 
   /** The newest figures of a live run, for a follower arriving mid-run (null: none said, or the run stopped). */

@@ -39,6 +39,7 @@ import type { ChatMessage } from '../../contract/vocabulary';
 import { Prisma } from '../../generated/prisma/client';
 import { type Db, type PrismaClient, databaseKindOf } from '../db/client';
 import { type SqliteStatements, sqliteStatementsOf } from '../db/sqlite-connection';
+import type { EventBus } from './event-bus';
 
 /** Rows per INSERT statement: 500 x 5 parameters stays far below SQLite's and Postgres's bound-parameter limits. */
 export const EVENT_CHUNK_ROWS = 500;
@@ -239,7 +240,8 @@ function appendOnSqlite(
 /**
  * The channel on which PostgreSQL announces each committed batch to every instance (lib/server/cluster listens):
  * `{"runId": ..., "seq": <the batch's last seq>}`, or `{"runId": ..., "closed": <reason>}` when a live run stops or is
- * deleted. It carries no event: a listener reads them from the table after its cursor.
+ * deleted, or `{"runId": ..., "discussed": true}` when its comments or labels changed (issue 34). It carries no event:
+ * a listener reads them from the table after its cursor.
  */
 export const EVENTS_CHANNEL = 'arborist_events';
 
@@ -253,7 +255,10 @@ async function notifyAppended(tx: Db, runId: string, seq: number): Promise<void>
 }
 
 /** What the events channel carries: a committed batch's last seq, or the end of a live run (or its deletion). */
-export type EventsNotice = { runId: string; seq: number } | { runId: string; closed: string };
+export type EventsNotice =
+  | { runId: string; seq: number }
+  | { runId: string; closed: string }
+  | { runId: string; discussed: true };
 
 /** Sends a notice on the events channel (PostgreSQL; in a transaction, delivered at its commit). */
 export async function sendEventsNotice(db: Db, notice: EventsNotice): Promise<void> {
@@ -262,7 +267,7 @@ export async function sendEventsNotice(db: Db, notice: EventsNotice): Promise<vo
 
 /** A notice as received, or null when the payload is not one (never thrown: a stray NOTIFY must not stop a listener). */
 export function parseEventsNotice(payload: string): EventsNotice | null {
-  let message: { runId?: unknown; seq?: unknown; closed?: unknown };
+  let message: { runId?: unknown; seq?: unknown; closed?: unknown; discussed?: unknown };
   try {
     message = JSON.parse(payload) as typeof message;
   } catch {
@@ -270,6 +275,7 @@ export function parseEventsNotice(payload: string): EventsNotice | null {
   }
   if (typeof message.runId !== 'string') return null;
   if (typeof message.closed === 'string') return { runId: message.runId, closed: message.closed };
+  if (message.discussed === true) return { runId: message.runId, discussed: true };
   if (typeof message.seq === 'number') return { runId: message.runId, seq: message.seq };
   return null;
 }
@@ -657,4 +663,13 @@ async function sequenceError(db: Db, runId: string, firstSeq: number): Promise<E
     runId,
     'gap',
   );
+}
+
+/**
+ * Tells every open page of the run that its discussion changed: on PostgreSQL through the events channel (every
+ * instance's listener, this one's too, hands it to its bus), on SQLite straight to this process's bus.
+ */
+export async function announceDiscussed(db: Db, bus: EventBus, runId: string): Promise<void> {
+  if (databaseKindOf(db) === 'postgresql') await sendEventsNotice(db, { runId, discussed: true });
+  else bus.discussed(runId);
 }

@@ -17,6 +17,7 @@ export {
 export { type EventDraft, numberDrafts } from './drafts';
 export { type BusMessage, EventBus, type LiveFigures, STREAMS_CLOSING } from './event-bus';
 export {
+  announceDiscussed,
   countEvents,
   EventAppendError,
   EVENTS_CHANNEL,

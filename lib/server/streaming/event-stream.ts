@@ -11,6 +11,10 @@
  * (committed before published, so nothing is lost), instead of holding a copy of the whole run.
  * A follower that asks (`live`, the run page's subscription) also gets the run's transient figures between the pages
  * (its calls in flight: run-log/event-bus.ts `publishLive`): never stored, only the newest kept, never in a download.
+ * A follower that asks for the discussion (`discussion`, the run page) is also told when the run's comments or labels
+ * change (items of kind `discussed`, a signal: the page reads them again), and its stream does not end with the log: a
+ * finished or imported run is still discussed, so the stream stays open until the follower goes (or the instance, or
+ * the run).
  * Not responsible for SSE framing or for resuming clients (they pass their last seq back).
  */
 import type { ExplorationEvent } from '../../contract/events';
@@ -40,10 +44,18 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Also the live run's transient figures (items of kind `live`, streamRunItems only); default none. */
   live?: boolean;
+  /**
+   * Also a signal whenever the run's discussion changes (items of kind `discussed`, streamRunItems only), following
+   * on after the log has ended until the follower goes; default none.
+   */
+  discussion?: boolean;
 }
 
 /** What a follower of a run receives: a page of its log, or the live run's newest transient figures. */
-export type RunStreamItem = { kind: 'events'; events: ExplorationEvent[] } | { kind: 'live'; live: LiveFigures };
+export type RunStreamItem =
+  | { kind: 'events'; events: ExplorationEvent[] }
+  | { kind: 'live'; live: LiveFigures }
+  | { kind: 'discussed' };
 
 /** The run's events one at a time (the tRPC subscription, tests). */
 export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<ExplorationEvent> {
@@ -60,6 +72,7 @@ export class FollowerInbox {
   private readonly messages: BusMessage[] = [];
   private held = 0;
   private live: LiveFigures | null = null;
+  private discussed = false;
 
   get events(): number {
     return this.held;
@@ -72,12 +85,16 @@ export class FollowerInbox {
 
   /** Whether anything waits: a message of the log or live figures. */
   get empty(): boolean {
-    return this.messages.length === 0 && this.live === null;
+    return this.messages.length === 0 && this.live === null && !this.discussed;
   }
 
   push(message: BusMessage): void {
     if (message.kind === 'live') {
       this.live = message.live;
+      return;
+    }
+    if (message.kind === 'discussed') {
+      this.discussed = true; // a signal: any number of changes waiting are read at once
       return;
     }
     let next = message;
@@ -103,6 +120,13 @@ export class FollowerInbox {
     return live;
   }
 
+  /** Whether the discussion changed since the last take. */
+  takeDiscussed(): boolean {
+    const discussed = this.discussed;
+    this.discussed = false;
+    return discussed;
+  }
+
   shift(): BusMessage | undefined {
     const message = this.messages.shift();
     if (message?.kind === 'events') this.held -= message.events.length;
@@ -112,18 +136,21 @@ export class FollowerInbox {
 
 /** The run's events a page at a time: pages of the table, then each committed batch as it is published. */
 export async function* streamRunEventPages(options: StreamOptions): AsyncGenerator<ExplorationEvent[]> {
-  for await (const item of streamRunItems({ ...options, live: false })) if (item.kind === 'events') yield item.events;
+  for await (const item of streamRunItems({ ...options, live: false, discussion: false }))
+    if (item.kind === 'events') yield item.events;
 }
 
 /** The run's events a page at a time and, when asked (`live`), its transient figures between them. */
 export async function* streamRunItems(options: StreamOptions): AsyncGenerator<RunStreamItem> {
   const { prisma, bus, runId, signal } = options;
   const live = options.live ?? false;
+  const discussion = (options.discussion ?? false) && options.follow;
   const inbox = new FollowerInbox();
   let wake: (() => void) | null = null;
   const unsubscribe = options.follow
     ? bus.subscribe(runId, (message) => {
         if (message.kind === 'live' && !live) return;
+        if (message.kind === 'discussed' && !discussion) return;
         inbox.push(message);
         wake?.();
       })
@@ -150,7 +177,8 @@ export async function* streamRunItems(options: StreamOptions): AsyncGenerator<Ru
     }
   }
 
-  try {
+  /** The log to its end (or until the follower goes); with `finished` set when it brought the end. */
+  async function* logItems(): AsyncGenerator<RunStreamItem> {
     yield* fromDatabase();
     if (!options.follow || finished) return;
     const run = await getRun(prisma, runId);
@@ -162,6 +190,10 @@ export async function* streamRunItems(options: StreamOptions): AsyncGenerator<Ru
       const figures = inbox.takeLive();
       if (figures) {
         yield { kind: 'live', live: figures };
+        continue;
+      }
+      if (inbox.takeDiscussed()) {
+        yield { kind: 'discussed' };
         continue;
       }
       if (inbox.empty) {
@@ -194,7 +226,7 @@ export async function* streamRunItems(options: StreamOptions): AsyncGenerator<Ru
         if (bus.carriesEvents && after.status !== 'queued') return;
         continue;
       }
-      if (message.kind === 'live') continue; // never queued: live figures wait in their own slot
+      if (message.kind === 'live' || message.kind === 'discussed') continue; // never queued: each waits in its slot
       let fresh: ExplorationEvent[] = [];
       for (const event of message.events) {
         if (event.seq <= cursor) continue;
@@ -211,6 +243,34 @@ export async function* streamRunItems(options: StreamOptions): AsyncGenerator<Ru
       }
       if (fresh.length) yield { kind: 'events', events: fresh };
     }
+  }
+
+  /** After a log that has ended: the discussion's signals until the follower, the instance or the run goes. */
+  async function* discussionItems(): AsyncGenerator<RunStreamItem> {
+    while (!signal?.aborted) {
+      if (inbox.takeDiscussed()) {
+        yield { kind: 'discussed' };
+        continue;
+      }
+      const message = inbox.shift();
+      if (message === undefined) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = null;
+        continue;
+      }
+      if (message.kind !== 'closed') continue; // nothing follows an ended log
+      if (message.reason === STREAMS_CLOSING || !(await getRun(prisma, runId))) return; // going away, or deleted
+    }
+  }
+
+  try {
+    yield* logItems();
+    if (!discussion || signal?.aborted) return;
+    // only a log that has ended for good is followed by its discussion alone (an interrupted run's stream waits on)
+    if (!finished && !hasEnded((await getRun(prisma, runId))?.status ?? null)) return;
+    yield* discussionItems();
   } finally {
     unsubscribe();
     signal?.removeEventListener('abort', onAbort);

@@ -1,6 +1,7 @@
 /** Every router, registered once. The browser imports `type AppRouter` only. */
 import { authRouter } from './auth';
 import { backendRouter } from './backend';
+import { commentRouter, labelRouter } from './discussion';
 import { datasetRouter, experimentRouter } from './experiment';
 import { benchRouter } from './bench';
 import { keysRouter } from './keys';
@@ -21,6 +22,8 @@ export const appRouter = router({
   shares: sharesRouter,
   experiment: experimentRouter,
   dataset: datasetRouter,
+  comment: commentRouter,
+  label: labelRouter,
 });
 
 export type AppRouter = typeof appRouter;

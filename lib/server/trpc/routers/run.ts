@@ -1,7 +1,8 @@
 /**
  * The `run` router: create, list, read, the latest tree (snapshot), replay a range of events, steer (pause, resume, step, abort), delete,
  * and onEvents, the live subscription (SSE, tracked by seq, resumable from lastEventId; with `live`, also the running
- * run's calls in flight between the events, never stored).
+ * run's calls in flight between the events, never stored; with `discussion`, a signal when its comments or labels
+ * change, on after the log's end).
  * Every procedure says who may call it: reads need a principal allowed to read the run (a share link's holder reads
  * its one run), whole prompts need readPrompts, commands need steer, delete needs delete (run-access.ts).
  * Not responsible for running anything (the run manager) or SQL (repositories).
@@ -147,6 +148,11 @@ export const runRouter = router({
         lastEventId: z.string().regex(/^\d+$/).nullish(),
         /** Also the running run's transient figures ({ live: { callsInFlight } }) between its events. */
         live: z.boolean().optional(),
+        /**
+         * Also `{ discussed: true }` whenever the run's comments or labels change (read them with comment.list and
+         * label.list), and the stream stays open after the log's end for them.
+         */
+        discussion: z.boolean().optional(),
       }),
     )
     // access is checked before the stream is returned, so a refusal goes through the middleware as FORBIDDEN or
@@ -163,6 +169,7 @@ export const runRouter = router({
         follow: true,
         signal,
         live: input.live ?? false,
+        discussion: input.discussion ?? false,
       });
       return (async function* () {
         let last = afterSeq;
@@ -171,6 +178,10 @@ export const runRouter = router({
             // tracked with the last seq sent, so a reconnect resumes after the events, never after a figure (a
             // browser's EventSource would give an untracked message the previous id all the same)
             yield tracked(String(last), { live: item.live });
+            continue;
+          }
+          if (item.kind === 'discussed') {
+            yield tracked(String(last), { discussed: true as const });
             continue;
           }
           for (const event of item.events) {
