@@ -267,3 +267,69 @@ describe('validateRunExport refuses a wrong file, saying where and what', () => 
     expect(validateRunExport(null).ok).toBe(false);
   });
 });
+
+describe("an export file's discussion", () => {
+  const at = '2025-01-02T03:04:08.000Z';
+  const comment = (id: string, nodeId: string | null, replyTo: string | null = null) => ({
+    id,
+    nodeId,
+    replyTo,
+    text: `comment ${id}`,
+    deleted: false,
+    author: { name: 'ada' },
+    step: 5,
+    createdAt: at,
+    editedAt: null,
+  });
+  const discussion = {
+    comments: [comment('c1', 'n1'), comment('c2', 'n1', 'c1'), comment('c3', null)],
+    labels: [{ nodeId: 'n2', label: 'good thought', note: 'nice', author: { name: 'bo' }, step: 7, createdAt: at }],
+  };
+  const checked = async (change: (file: Json) => void) => {
+    const events = await game24Run(3);
+    const file = roundTrip(buildExport(record(events), events, new Date(at), discussion)) as Json;
+    change(file);
+    const result = validateRunExport(file);
+    return result.ok ? 'accepted' : result.error;
+  };
+
+  it('is written only when there is one, and read back unchanged', async () => {
+    const events = await game24Run(3);
+    expect(Object.keys(buildExport(record(events), events))).toEqual([
+      'format',
+      'version',
+      'exportedAt',
+      'run',
+      'events',
+    ]);
+    const file = buildExport(record(events), events, new Date(at), discussion);
+    const result = validateRunExport(roundTrip(file));
+    expect(result.ok && result.file.discussion).toEqual(discussion);
+  });
+
+  it('is refused, naming the entry, for a node the log never made, a reply to no earlier thread, an id twice', async () => {
+    expect(await checked((f) => (f.discussion.comments[2].nodeId = 'n99'))).toBe(
+      "discussion.comments[2].nodeId: no node n99 in the run's log",
+    );
+    expect(await checked((f) => (f.discussion.labels[0].nodeId = 'n99'))).toBe(
+      "discussion.labels[0].nodeId: no node n99 in the run's log",
+    );
+    expect(await checked((f) => (f.discussion.comments[1].replyTo = 'c9'))).toBe(
+      'discussion.comments[1].replyTo: c9 is not the first comment of a thread listed before this one',
+    );
+    expect(await checked((f) => f.discussion.comments.reverse())).toBe(
+      'discussion.comments[1].replyTo: c1 is not the first comment of a thread listed before this one',
+    );
+    expect(await checked((f) => (f.discussion.comments[2].id = 'c1'))).toBe(
+      'discussion.comments[2].id: comment id c1 twice',
+    );
+    expect(await checked((f) => f.discussion.labels.push(f.discussion.labels[0]))).toBe(
+      'discussion.labels[1].label: "good thought" twice on node n2',
+    );
+    expect(await checked((f) => (f.discussion.comments[0].author = { id: 'u1', name: 'ada' }))).toBe(
+      'discussion.comments[0].author: Unrecognized key: "id"',
+    );
+    // the log is judged first: a broken log is refused for itself, not for the discussion that names its nodes
+    expect(await checked((f) => (f.events[1].seq = 9))).toBe('events[1].seq: expected 2, got 9');
+  });
+});

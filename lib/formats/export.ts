@@ -3,21 +3,27 @@
  *
  *   { format: 'arborist.run', version: 1, exportedAt, run: { id, taskId, goal, modelId, modelLabel, modelSettings,
  *     config, seed, status, finishReason, createdAt, startedAt, finishedAt, importTag, parentRunId, parentNodeId },
- *     events: ExplorationEvent[] }
+ *     events: ExplorationEvent[], discussion?: { comments: [...], labels: [...] } }
  *
  * The events are the truth; the row fields are what the log cannot say (labels, seed, times, lineage). A run still
  * going can be exported: the file holds its log so far and the status it had.
+ * `discussion` (lib/contract/discussion.ts exportedDiscussionSchema: the comments with the file's own ids, a reply
+ * naming its thread's first, authors by name only; the labels with their notes) is there only when the run has a
+ * comment or a label: what people said about the search, beside its log and never in it. Files without it read as
+ * before.
  * modelSettings is copied field by field from SAFE_MODEL_SETTING_KEYS only (never an API key, a base URL or
  * headers, whatever a future model spec holds), on export and again on import.
  *
  * runExportSchema is the import side's judge: the file's shape, every event (known type, payload of that type:
  * lib/contract/events.ts), seq 1..n without gaps, one runId (the run's) throughout, run.started first (after the
  * run's run.queued, if the log has it), every node an event names already in the tree, and finally a fold with
- * reduce (a fold that throws refuses the file).
+ * reduce (a fold that throws refuses the file); then the discussion against the tree that fold made (every node it
+ * names made by the log, every reply to an earlier thread's first, no id or label twice: discussionProblem).
  * validateRunExport wraps it and says what is wrong in one line, e.g. "events[41].seq: expected 42, got 44".
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts) or for other formats (tot-log.ts).
  */
 import { z } from 'zod';
+import { discussionProblem, type ExportedDiscussion, exportedDiscussionSchema } from '../contract/discussion';
 import { type ExplorationEvent, explorationEventSchema } from '../contract/events';
 import { RUN_IDENTITY_KEYS, type RunIdentity, runIdentitySchema } from '../contract/run';
 import { createEmptyTree, reduce, type ThoughtTree } from '../engine/index';
@@ -51,6 +57,8 @@ export interface RunExport {
   exportedAt: string;
   run: ExportedRun;
   events: ExplorationEvent[];
+  /** The run's comments and labels; absent when it has none. */
+  discussion?: ExportedDiscussion;
 }
 
 /** Copies the known-safe fields of a model spec (primitives only); null when nothing safe is left. */
@@ -67,8 +75,16 @@ export function safeModelSettings(value: unknown): SafeModelSettings | null {
   return Object.keys(out).length > 0 ? out : null;
 }
 
-/** The file for a run: its identity fields in the contract's order (any stored RunRecord has them) and its log. */
-export function buildExport(record: RunIdentity, events: readonly ExplorationEvent[], now = new Date()): RunExport {
+/**
+ * The file for a run: its identity fields in the contract's order (any stored RunRecord has them), its log and, when
+ * it has one, its discussion.
+ */
+export function buildExport(
+  record: RunIdentity,
+  events: readonly ExplorationEvent[],
+  now = new Date(),
+  discussion: ExportedDiscussion | null = null,
+): RunExport {
   const run = Object.fromEntries(RUN_IDENTITY_KEYS.map((key) => [key, record[key]])) as unknown as RunIdentity;
   return {
     format: EXPORT_FORMAT,
@@ -82,6 +98,7 @@ export function buildExport(record: RunIdentity, events: readonly ExplorationEve
       finishedAt: record.finishedAt?.toISOString() ?? null,
     },
     events: [...events],
+    ...(discussion && { discussion }),
   };
 }
 
@@ -105,9 +122,11 @@ export const runExportSchema = z
     exportedAt: isoTime,
     run: exportedRunSchema,
     events: z.array(explorationEventSchema),
+    discussion: exportedDiscussionSchema.optional(),
   })
   .superRefine((file, ctx) => {
-    const problem = checkLog(file.run, file.events);
+    const tree = createEmptyTree(file.run.id);
+    const problem = checkLog(file.run, file.events, tree) ?? checkDiscussion(file.discussion, tree);
     if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
   }) satisfies z.ZodType<RunExport, unknown>;
 
@@ -116,10 +135,14 @@ interface Problem {
   message: string;
 }
 
-/** The log's order, identity and references, then the fold itself; the first problem found, or null. */
+/**
+ * The log's order, identity and references, then the fold itself onto `tree` (an empty tree of the run's id); the
+ * first problem found, or null (the tree is then the log's whole fold).
+ */
 function checkLog(
   run: Pick<ExportedRun, 'id' | 'taskId' | 'goal'>,
   events: readonly ExplorationEvent[],
+  tree: ThoughtTree,
 ): Problem | null {
   if (events.length === 0) {
     return { path: ['events'], message: 'the log is empty: a run that never started has nothing to import' };
@@ -148,8 +171,15 @@ function checkLog(
       return { path: ['events', i, 'runId'], message: `expected the run's id "${run.id}", got "${event.runId}"` };
     }
   }
-  const problem = foldChecked(createEmptyTree(run.id), events);
+  const problem = foldChecked(tree, events);
   return problem ? { path: ['events', problem.index], message: problem.message } : null;
+}
+
+/** The file's discussion against the tree its log folded to (nodes, replies, ids): the first problem, or null. */
+function checkDiscussion(discussion: ExportedDiscussion | undefined, tree: ThoughtTree): Problem | null {
+  if (!discussion) return null;
+  const problem = discussionProblem(discussion, (nodeId) => Object.hasOwn(tree.nodes, nodeId));
+  return problem ? { path: ['discussion', ...problem.path], message: problem.message } : null;
 }
 
 /**
