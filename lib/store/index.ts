@@ -50,6 +50,22 @@ export type { BreakpointDraft, DraftField, DraftResult, HitList, HitMark, HitMar
 export { createRunStore } from './run-store';
 export { discussionBadge, indexDiscussion, NO_DISCUSSION } from './discussion';
 export type { CommentThread, DiscussionIndex, DiscussionMark, NodeDiscussion } from './discussion';
+export {
+  ALL_ENTRIES,
+  commentLink,
+  describeMarker,
+  discussionCount,
+  discussionEntries,
+  discussionMarkers,
+  isLiveThread,
+  labelsOn,
+  labelTally,
+  labelToggle,
+  replyTarget,
+  threadsOf,
+  writtenWhen,
+} from './discussion-view';
+export type { DiscussionEntry, DiscussionMarker, EntryFilter, LabelCount } from './discussion-view';
 export { createShownTree, MAX_PACE_MS, PACE_PER_BUILD } from './shown-tree';
 export type { ShownTree, ShownTreeStore } from './shown-tree';
 export type { RunStore, RunViewState } from './run-store';

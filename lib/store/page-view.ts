@@ -2,7 +2,7 @@
  * What the run page's parts tell each other about the view, apart from the run itself: the search (query, hits,
  * which hit is active), whether the canvas collapses the tree around its focus (the person's choice; null:
  * automatic), requests to frame some nodes (from the overview, the search or a breakpoint stop), why a link's
- * breakpoint list was ignored, and the step the canvas last drew (it follows the run store deferred: the player waits
+ * breakpoint list was ignored, the comment a link (`?comment=`) or a click in the Discussion tab points at, and the step the canvas last drew (it follows the run store deferred: the player waits
  * for it, so every step it shows is drawn).
  * A store per run page (createPageViewStore), beside the run store; pure zustand, no React.
  * Not responsible for the run's events or tree (run-store.ts), nor for computing layouts or hits (lib/layout,
@@ -41,6 +41,9 @@ export interface PageViewState {
   /** Why the link's breakpoint list (`bp=`) was ignored, for the breakpoints panel to say; null: nothing to say. */
   breakpointLinkNote: string | null;
   setBreakpointLinkNote(note: string | null): void;
+  /** The comment shown highlighted (a `?comment=` link, or picked in the Discussion tab); null: none. */
+  highlightedComment: string | null;
+  highlightComment(id: string | null): void;
   /**
    * New hits for `query`: the hit stepped to stays active while the tree grows, as long as it still matches the
    * same query. The same hits for the same query change nothing.
@@ -73,12 +76,16 @@ export function createPageViewStore() {
     collapseChoice: null,
     focusRequest: null,
     breakpointLinkNote: null,
+    highlightedComment: null,
     drawnSeq: null,
     setDrawnSeq(seq) {
       if (get().drawnSeq !== seq) set({ drawnSeq: seq });
     },
     setBreakpointLinkNote(note) {
       if (get().breakpointLinkNote !== note) set({ breakpointLinkNote: note });
+    },
+    highlightComment(id) {
+      if (get().highlightedComment !== id) set({ highlightedComment: id });
     },
     setSearchResults(query, index, matches) {
       const current = get().search;

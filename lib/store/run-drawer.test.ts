@@ -22,6 +22,8 @@ describe('parseDrawer', () => {
     expect(parseDrawer(serializeDrawer(state))).toEqual(state);
     const breakpoints = { open: true, tab: 'breakpoints', width: null } as const;
     expect(parseDrawer(serializeDrawer(breakpoints))).toEqual(breakpoints);
+    const discussion = { open: true, tab: 'discussion', width: 400 } as const;
+    expect(parseDrawer(serializeDrawer(discussion))).toEqual(discussion);
   });
 
   it('keeps a stored width inside the bounds and drops a value that is not a width', () => {

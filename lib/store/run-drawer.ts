@@ -4,7 +4,9 @@
  * Not responsible for reading or writing localStorage (components/run/page/useRunDrawer.ts) nor for drawing the drawer.
  */
 
-export type DrawerTab = 'inspector' | 'events' | 'breakpoints';
+export type DrawerTab = 'inspector' | 'events' | 'breakpoints' | 'discussion';
+
+const TABS: readonly DrawerTab[] = ['inspector', 'events', 'breakpoints', 'discussion'];
 
 export interface DrawerState {
   /** null: never chosen, so open where the drawer docks beside the canvas and closed where it would cover it. */
@@ -39,7 +41,7 @@ export function parseDrawer(raw: string | null): DrawerState {
   const v = value as Record<string, unknown>;
   return {
     open: typeof v.open === 'boolean' ? v.open : null,
-    tab: v.tab === 'events' || v.tab === 'breakpoints' ? v.tab : 'inspector',
+    tab: TABS.find((tab) => tab === v.tab) ?? 'inspector',
     width: typeof v.width === 'number' && Number.isFinite(v.width) ? clampDrawerWidth(v.width) : null,
   };
 }
