@@ -1,6 +1,6 @@
 /**
- * What the runs list's server and browser agree on: the columns a list can be sorted by and the longest tag filter
- * (how a tag reads is lib/contract/import-tag.ts). Browser-safe (imports nothing of ours), so the list's URL model and the repository share one definition.
+ * What the runs list's server and browser agree on: the columns a list can be sorted by, the longest tag filter
+ * (how a tag reads is lib/contract/import-tag.ts) and a listed run's discussion counts. Browser-safe (imports nothing of ours), so the list's URL model and the repository share one definition.
  * Not responsible for the SQL (lib/server/repositories/runs.ts) or the table's cells (components/runs).
  */
 
@@ -24,3 +24,9 @@ export const DEFAULT_RUN_SORT: RunSort = { by: 'created', dir: 'desc' };
  * (lib/server/http/run-files.ts), but a generated "tot-log:<file name>:<time>" adds to a 200-character name.
  */
 export const MAX_TAG_FILTER_LENGTH = 300;
+
+/** A listed run's discussion (its row's badge): comments not deleted, and labels on its nodes. */
+export interface RunDiscussionCounts {
+  comments: number;
+  labels: number;
+}

@@ -14,6 +14,7 @@ import { appendEvents, countEvents } from '../run-log/events';
 import { listNodes, upsertNodes } from '../run-log/nodes';
 import type { RunRecord } from '../../contract/run';
 import { findRunsByStatus, getRun, listImportTags, listRuns, summarizeRuns } from './runs';
+import { addComment, deleteComment, setLabel } from './discussion';
 import { createRun, deleteRun, updateRun, writeRunPatch, type RunPatch } from '../run-log/run-rows';
 
 const ids = (runs: RunRecord[]) => runs.map((r) => r.id);
@@ -461,6 +462,107 @@ describe.each(BACKENDS)('the runs repository (%s)', (backend) => {
 
     it('lists the import tags with their run counts', async () => {
       expect(await listImportTags(t.prisma)).toEqual([{ tag: TAG, runs: 45 }]);
+    });
+  });
+
+  describe('listRuns by label, and the discussion counts on each row (issue 34)', () => {
+    const author = { id: null, name: 'ann' };
+    const label = (runId: string, nodeId: string, name: string) =>
+      setLabel(t.prisma, { runId, nodeId, label: name, note: null, step: 0, author });
+    const comment = (runId: string, replyTo: string | null = null) =>
+      addComment(t.prisma, { runId, nodeId: 'n0', text: 'why this?', replyTo, step: 0, author });
+
+    // r-0..r-7 a second apart, each with nodes n0 and n1; s-0 a staged import's run (never listed)
+    beforeEach(async () => {
+      for (let i = 0; i < 8; i++) {
+        const id = `r-${i}`;
+        await createRun(
+          t.prisma,
+          sampleRunInput(id, {
+            createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+            status: i === 6 ? 'running' : 'finished',
+          }),
+        );
+        await upsertNodes(t.prisma, id, [sampleNode('n0'), sampleNode('n1')]);
+      }
+      await createRun(t.prisma, sampleRunInput('s-0', { importJobId: 'job-1' }));
+      await upsertNodes(t.prisma, 's-0', [sampleNode('n0')]);
+      await updateRun(t.prisma, 'r-1', { verified: true, cost: 0.01 });
+      await updateRun(t.prisma, 'r-3', { verified: false, cost: 0.02 });
+      await updateRun(t.prisma, 'r-6', { cost: 0.04, unpricedCalls: 2 });
+      await updateRun(t.prisma, 'r-4', { verified: true, cost: 0.5 });
+      // "evaluator wrong" on two nodes of r-1, on r-3 (beside "good thought") and on r-6; "good thought" on r-4 too
+      await label('r-1', 'n0', 'evaluator wrong');
+      await label('r-1', 'n1', 'evaluator wrong');
+      await label('r-3', 'n1', 'evaluator wrong');
+      await label('r-3', 'n0', 'good thought');
+      await label('r-4', 'n0', 'good thought');
+      await label('r-6', 'n0', 'evaluator wrong');
+      await label('s-0', 'n0', 'evaluator wrong');
+    });
+
+    async function all(options: Omit<Parameters<typeof listRuns>[1], 'limit' | 'cursor'>): Promise<string[]> {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await listRuns(t.prisma, { ...options, cursor, limit: 2 });
+        seen.push(...ids(page.items));
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      return seen;
+    }
+
+    it('lists exactly the runs with a node carrying the label, each once, paged, sorted and with other filters', async () => {
+      expect(await all({ label: 'evaluator wrong' })).toEqual(['r-6', 'r-3', 'r-1']);
+      expect(await all({ label: 'good thought' })).toEqual(['r-4', 'r-3']);
+      expect(await all({ label: 'evaluator wrong', sort: { by: 'cost', dir: 'asc' } })).toEqual(['r-1', 'r-3', 'r-6']);
+      expect(await all({ label: 'evaluator wrong', status: 'finished' })).toEqual(['r-3', 'r-1']);
+      expect(await all({ label: 'evaluator wrong', q: 'make' })).toEqual(['r-6', 'r-3', 'r-1']);
+      expect(await all({ label: 'hallucinated move' })).toEqual([]);
+      // a label is matched exactly, not as a prefix or in another case
+      expect(await all({ label: 'evaluator' })).toEqual([]);
+      expect(await all({ label: 'Evaluator wrong' })).toEqual([]);
+      expect(await all({})).toHaveLength(8);
+    });
+
+    it('sums the label filter over its runs: runs, solved of checked, cost and unpriced runs', async () => {
+      const summary = await summarizeRuns(t.prisma, { label: 'evaluator wrong' });
+      expect(summary).toMatchObject({ runs: 3, checked: 2, solved: 1, unpricedRuns: 1 });
+      expect(summary.cost).toBeCloseTo(0.07, 10);
+      expect(await summarizeRuns(t.prisma, { label: 'good thought' })).toMatchObject({
+        runs: 2,
+        checked: 2,
+        solved: 1,
+      });
+      expect(await summarizeRuns(t.prisma, { label: 'evaluator wrong', status: 'running' })).toMatchObject({ runs: 1 });
+      expect(await summarizeRuns(t.prisma, { label: 'hallucinated move' })).toMatchObject({ runs: 0, cost: 0 });
+    });
+
+    it('gives each listed run its comment and label counts, deleted comments left out, zeros for none', async () => {
+      const first = await comment('r-2');
+      await comment('r-2', first.id);
+      // the first of a thread with a reply stays as a tombstone: not counted
+      await deleteComment(t.prisma, first.id);
+      const alone = await comment('r-3');
+      await deleteComment(t.prisma, alone.id);
+      await comment('r-5');
+      await comment('r-5');
+      const counts = Object.fromEntries(
+        (await listRuns(t.prisma, { limit: 50 })).items.map((run) => [run.id, run.discussion]),
+      );
+      expect(counts).toEqual({
+        'r-0': { comments: 0, labels: 0 },
+        'r-1': { comments: 0, labels: 2 },
+        'r-2': { comments: 1, labels: 0 },
+        'r-3': { comments: 0, labels: 2 },
+        'r-4': { comments: 0, labels: 1 },
+        'r-5': { comments: 2, labels: 0 },
+        'r-6': { comments: 0, labels: 1 },
+        'r-7': { comments: 0, labels: 0 },
+      });
+      // the same counts on a filtered, paged list
+      const page = await listRuns(t.prisma, { label: 'good thought', limit: 1 });
+      expect(page.items.map((run) => [run.id, run.discussion])).toEqual([['r-4', { comments: 0, labels: 1 }]]);
     });
   });
 });

@@ -5,6 +5,7 @@
  * Staged runs: an import writes its runs in chunks with Run.importJobId set (its job's id), and every read here leaves
  * such a row out (getRun, lists, summaries, tags, forks, runs by status), so a half-written import is seen by nobody;
  * clearImportJob swaps the whole import in with one statement, deleteStagedRuns throws a failed one away.
+ * A listed page carries each run's discussion counts (one grouped query per table for the page, discussion.ts).
  * Not responsible for events (events.ts; Run.lastSeq belongs to appendEvents and cannot be patched here), the node
  * projection (nodes.ts), or deciding status transitions (the run manager).
  */
@@ -13,8 +14,9 @@ import type { FinishReason, ToTConfig, ToTStats } from '../../contract/vocabular
 import { Prisma } from '../../generated/prisma/client';
 import { type Db, databaseKindOf } from '../db/client';
 import type { DatabaseKind } from '../db/backend';
-import { DEFAULT_RUN_SORT, type RunSort, type RunSortKey } from '../../contract/run-list';
+import { DEFAULT_RUN_SORT, type RunDiscussionCounts, type RunSort, type RunSortKey } from '../../contract/run-list';
 import type { StoredRunStatus } from '../../contract/run-status';
+import { discussionCounts } from './discussion';
 
 /** Which runs a list (and its summary) covers; every field narrows it. */
 export interface RunFilter {
@@ -28,6 +30,8 @@ export interface RunFilter {
   mine?: boolean;
   /** Only the runs that are experiments' cells. */
   cells?: boolean;
+  /** Only the runs with at least one node carrying this label (Label.label, exactly). */
+  label?: string | null;
 }
 
 export interface ListRunsOptions extends RunFilter {
@@ -39,8 +43,11 @@ export interface ListRunsOptions extends RunFilter {
   sort?: RunSort;
 }
 
+/** A run as the list shows it: its record and its discussion counts. */
+export type ListedRunRecord = RunRecord & { discussion: RunDiscussionCounts };
+
 export interface RunPage {
-  items: RunRecord[];
+  items: ListedRunRecord[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
 }
@@ -185,6 +192,10 @@ function filterConditions(db: Db, filter: RunFilter): Prisma.Sql[] | null {
   const isCell = Prisma.sql`EXISTS (SELECT 1 FROM "ExperimentCell" c WHERE c."runId" = r."id")`;
   if (filter.mine) conditions.push(Prisma.sql`r."importTag" IS NULL AND NOT ${isCell}`);
   if (filter.cells) conditions.push(isCell);
+  // Prisma's `labels: { some: { label } }`, written as IN: SQLite then reads the labelled runs from Label's index on
+  // label and looks each up by id (EXISTS made it scan every run); PostgreSQL plans both as the same semi-join
+  if (filter.label)
+    conditions.push(Prisma.sql`r."id" IN (SELECT "runId" FROM "Label" WHERE "label" = ${filter.label})`);
   return conditions;
 }
 
@@ -233,12 +244,15 @@ export async function listRuns(db: Db, options: ListRunsOptions): Promise<RunPag
     ORDER BY ${key} ${dir}, r."createdAt" ${dir}, r."id" ${dir}
     LIMIT ${limit + 1}`;
   const pageIds = found.slice(0, limit).map((row) => row.id);
-  const rows = await db.run.findMany({ where: { id: { in: pageIds } }, select: RUN_SELECT });
+  const [rows, counts] = await Promise.all([
+    db.run.findMany({ where: { id: { in: pageIds } }, select: RUN_SELECT }),
+    discussionCounts(db, pageIds),
+  ]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   // a run deleted between the two queries is left out
   const items = pageIds.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toRunRecord(row)] : [];
+    return row ? [{ ...toRunRecord(row), discussion: counts.get(id) ?? { comments: 0, labels: 0 } }] : [];
   });
   return { items, nextCursor: found.length > limit ? (pageIds[pageIds.length - 1] ?? null) : null };
 }

@@ -9,6 +9,7 @@ import { modelSpecSchema } from '../../contract/model-spec';
 import { RUN_STATUSES } from '../../contract/run-status';
 import { GOAL_MAX_LENGTH } from '../../contract/tasks';
 import { DEFAULT_RUN_SORT, MAX_TAG_FILTER_LENGTH, RUN_SORT_KEYS } from '../../contract/run-list';
+import { labelNameSchema } from '../../contract/discussion';
 
 export const runIdInput = z.object({ id: z.string().min(1).max(100) });
 
@@ -41,6 +42,8 @@ export const runFilterInput = z.object({
   mine: z.boolean().optional(),
   /** Only the runs that are experiments' cells. */
   cells: z.boolean().optional(),
+  /** Only the runs with a node carrying this label (any name: a label no longer in the set still finds its runs). */
+  label: labelNameSchema.optional(),
 });
 
 export const listRunsInput = runFilterInput.extend({
