@@ -4,6 +4,7 @@ import { RUN_STATUSES } from '@/lib/contract/run-status';
 import {
   NO_FILTERS,
   STATUS_FILTERS,
+  discussionText,
   filtersQuery,
   formatRelative,
   hasFilters,
@@ -73,6 +74,18 @@ describe('origin, sort and the summary (issue 10, item 14)', () => {
     });
   });
 
+  it('read, write and send ?label= (trimmed, cut to a label name’s length), beside the other filters', () => {
+    const labelled = parseFilters(params('label=evaluator+wrong&status=finished'));
+    expect(labelled).toEqual({ ...NO_FILTERS, status: 'finished', label: 'evaluator wrong' });
+    expect(filtersQuery(labelled, 'label=old&x=1')).toBe('?x=1&status=finished&label=evaluator+wrong');
+    expect(parseFilters(params(filtersQuery(labelled).slice(1)))).toEqual(labelled);
+    expect(listQuery(labelled)).toEqual({ status: 'finished', label: 'evaluator wrong' });
+    expect(hasFilters({ ...NO_FILTERS, label: 'good thought' })).toBe(true);
+    expect(parseFilters(params('label=%20%20')).label).toBeNull();
+    expect(parseFilters(params(`label=${'x'.repeat(100)}`)).label).toHaveLength(40);
+    expect(filtersQuery(NO_FILTERS, 'label=good+thought')).toBe('');
+  });
+
   it('flip the direction when the sorted column is clicked again; a new column starts highest first', () => {
     expect(nextSort(DEFAULT_RUN_SORT, 'created')).toEqual({ by: 'created', dir: 'asc' });
     expect(nextSort(DEFAULT_RUN_SORT, 'best')).toEqual({ by: 'best', dir: 'desc' });
@@ -95,6 +108,13 @@ describe('origin, sort and the summary (issue 10, item 14)', () => {
 });
 
 describe('cells', () => {
+  it('say a run’s discussion in words, or nothing when it has none', () => {
+    expect(discussionText({ comments: 0, labels: 0 })).toBeNull();
+    expect(discussionText({ comments: 1, labels: 0 })).toBe('1 comment');
+    expect(discussionText({ comments: 0, labels: 3 })).toBe('3 labels');
+    expect(discussionText({ comments: 2, labels: 1 })).toBe('2 comments · 1 label');
+  });
+
   it('format start times relative to now', () => {
     const now = Date.parse('2025-01-10T12:00:00Z');
     const ago = (ms: number) => formatRelative(new Date(now - ms), now);

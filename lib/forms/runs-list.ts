@@ -1,14 +1,17 @@
 /**
  * The runs list's model, free of React: the filters and sort as they live in the URL, the server query they make,
- * the summary line of a filter, and how a run's summary reads in the table (start time, duration, solved or not).
+ * the summary line of a filter, and how a run's summary reads in the table (start time, duration, solved or not, its
+ * discussion's counts).
  * Where it helps: a filtered list is a shareable link, and every cell's text is tested without a DOM.
  * Not responsible for fetching (RunsTable.tsx) or the server's list query (lib/server/repositories/runs.ts).
  */
+import { MAX_LABEL_CHARS } from '@/lib/contract/discussion';
 import { formatCost } from '@/lib/contract/format';
 import {
   DEFAULT_RUN_SORT,
   MAX_TAG_FILTER_LENGTH,
   RUN_SORT_KEYS,
+  type RunDiscussionCounts,
   type RunSort,
   type RunSortKey,
 } from '@/lib/contract/run-list';
@@ -42,6 +45,8 @@ export interface RunFilters {
   /** Words to find in a run's goal, output or import tag ('' for none); the server searches (full text). */
   q: string;
   origin: RunOrigin;
+  /** Only runs with a node carrying this label (one of label.choices, or any name a shared link brings). */
+  label: string | null;
   /** Not a filter (hasFilters ignores it), but kept in the URL beside them so a sorted list is a link too. */
   sort: RunSort;
 }
@@ -51,17 +56,19 @@ export const NO_FILTERS: RunFilters = {
   taskId: null,
   q: '',
   origin: { kind: 'all' },
+  label: null,
   sort: DEFAULT_RUN_SORT,
 };
 
 /** The longest search the server accepts (lib/server/trpc/schemas.ts listRunsInput.q). */
 export const MAX_SEARCH_LENGTH = 200;
 
-/** Filters from the URL (?status=&task=&q=&origin=mine|cells&tag=&sort=&dir=); an unknown value is ignored. */
+/** Filters from the URL (?status=&task=&q=&origin=mine|cells&tag=&label=&sort=&dir=); an unknown value is ignored. */
 export function parseFilters(params: { get(name: string): string | null }): RunFilters {
   const status = params.get('status');
   const task = params.get('task');
   const tag = params.get('tag')?.slice(0, MAX_TAG_FILTER_LENGTH);
+  const label = params.get('label')?.trim().slice(0, MAX_LABEL_CHARS);
   const by = params.get('sort');
   const dir = params.get('dir');
   const sortBy = (RUN_SORT_KEYS as readonly string[]).includes(by ?? '') ? (by as RunSortKey) : DEFAULT_RUN_SORT.by;
@@ -77,6 +84,7 @@ export function parseFilters(params: { get(name: string): string | null }): RunF
           : tag
             ? { kind: 'tag', tag }
             : { kind: 'all' },
+    label: label || null,
     sort: { by: sortBy, dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_RUN_SORT.dir },
   };
 }
@@ -84,12 +92,13 @@ export function parseFilters(params: { get(name: string): string | null }): RunF
 /** The query string for filters and sort ('' when none and the default order), other parameters kept. */
 export function filtersQuery(filters: RunFilters, current = ''): string {
   const params = new URLSearchParams(current);
-  for (const name of ['status', 'task', 'q', 'origin', 'tag', 'sort', 'dir']) params.delete(name);
+  for (const name of ['status', 'task', 'q', 'origin', 'tag', 'label', 'sort', 'dir']) params.delete(name);
   if (filters.status) params.set('status', filters.status);
   if (filters.taskId) params.set('task', filters.taskId);
   if (filters.q.trim()) params.set('q', filters.q.trim());
   if (filters.origin.kind === 'mine' || filters.origin.kind === 'cells') params.set('origin', filters.origin.kind);
   if (filters.origin.kind === 'tag') params.set('tag', filters.origin.tag);
+  if (filters.label) params.set('label', filters.label);
   if (filters.sort.by !== DEFAULT_RUN_SORT.by || filters.sort.dir !== DEFAULT_RUN_SORT.dir) {
     params.set('sort', filters.sort.by);
     params.set('dir', filters.sort.dir);
@@ -99,7 +108,13 @@ export function filtersQuery(filters: RunFilters, current = ''): string {
 }
 
 export function hasFilters(filters: RunFilters): boolean {
-  return filters.status !== null || filters.taskId !== null || filters.q.trim() !== '' || filters.origin.kind !== 'all';
+  return (
+    filters.status !== null ||
+    filters.taskId !== null ||
+    filters.q.trim() !== '' ||
+    filters.origin.kind !== 'all' ||
+    filters.label !== null
+  );
 }
 
 /** The server's filter (run.list and run.summary take the same): one mapping, so the summary is of the list shown. */
@@ -110,6 +125,7 @@ export function listQuery(filters: RunFilters): {
   tag?: string;
   mine?: boolean;
   cells?: boolean;
+  label?: string;
 } {
   return {
     ...(filters.status && { status: filters.status }),
@@ -118,6 +134,7 @@ export function listQuery(filters: RunFilters): {
     ...(filters.origin.kind === 'tag' && { tag: filters.origin.tag }),
     ...(filters.origin.kind === 'mine' && { mine: true }),
     ...(filters.origin.kind === 'cells' && { cells: true }),
+    ...(filters.label && { label: filters.label }),
   };
 }
 
@@ -139,6 +156,15 @@ export function summaryParts(summary: RunsSummary): { runs: string; solved: stri
         ? 'unpriced'
         : `${formatCost(summary.cost)} + ${summary.unpricedRuns} run${summary.unpricedRuns === 1 ? '' : 's'} with unpriced calls`,
   };
+}
+
+/** A row's discussion badge: its counts in words ("2 comments · 1 label"); null when it has none (no badge then). */
+export function discussionText(counts: RunDiscussionCounts): string | null {
+  const parts = [
+    counts.comments > 0 && `${counts.comments} ${counts.comments === 1 ? 'comment' : 'comments'}`,
+    counts.labels > 0 && `${counts.labels} ${counts.labels === 1 ? 'label' : 'labels'}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : null;
 }
 
 /** "just now", "12 s ago", "5 min ago", "3 h ago", "2 d ago", then the date. */

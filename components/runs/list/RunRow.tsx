@@ -1,6 +1,7 @@
 'use client';
 /**
- * One row of the runs table: status, task, goal (a link to the run), model, origin tag, strategy, nodes, best score
+ * One row of the runs table: status, task, goal (a link to the run, with its comment and label counts when it has
+ * any), model, origin tag, strategy, nodes, best score
  * (the best node's own, 0..1), solved, cost (unpriced calls said, not counted as $0),
  * started (and how long it ran), and a delete with an inline confirm (for whoever may delete it). A click anywhere else on the row opens the run.
  * Memoised by the content of its props (same-value.ts): a poll that brings this run unchanged does not render it
@@ -14,6 +15,7 @@ import { formatCost, formatSpend } from '@/lib/contract/format';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import { taskLabel } from '@/lib/contract/tasks';
 import { type ListedRun, solvedState } from '@/lib/forms/index';
+import { RunDiscussion } from './RunDiscussion';
 import { RunStarted } from './RunStarted';
 import { sameByValue } from './same-value';
 import s from './RunsTable.module.css';
@@ -66,9 +68,12 @@ export const RunRow = memo(function RunRow({
         <span className={s.strategy}> · {run.config.explorationStrategy}</span>
       </td>
       <td className={s.goal}>
-        <Link href={`/runs/${run.id}`} title={run.goal} prefetch={false}>
-          {run.goal}
-        </Link>
+        <span className={s.goalLine}>
+          <Link href={`/runs/${run.id}`} title={run.goal} prefetch={false}>
+            {run.goal}
+          </Link>
+          <RunDiscussion counts={run.discussion} />
+        </span>
       </td>
       <td className={s.tag} title={run.modelLabel} data-testid="run-row-model">
         {run.modelId}

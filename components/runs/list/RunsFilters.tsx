@@ -1,7 +1,7 @@
 'use client';
 /**
  * The runs list's filters: a search box (goal, output, import tag; searched on the server), status as a segmented
- * control, origin (all, started here, or one import) and task as selects. Controlled: the URL holds the filters (RunsTable reads and writes them), so this only
+ * control, origin (all, started here, or one import), task and label (LabelFilter.tsx) as selects. Controlled: the URL holds the filters (RunsTable reads and writes them), so this only
  * reports a change; the search box reports after a short pause in typing, not on every key: only a keystroke
  * restarts the pause (components/shared/debounce.ts), never the table updating under it, and the text typed is kept
  * while the URL catches up (search-text.ts).
@@ -13,6 +13,7 @@ import type { StoredRunStatus } from '@/lib/contract/run-status';
 import { shortImportTag } from '@/lib/contract/import-tag';
 import { TASK_INFO, isTaskId } from '@/lib/contract/tasks';
 import { MAX_SEARCH_LENGTH, STATUS_FILTERS, type RunFilters, type RunOrigin } from '@/lib/forms/index';
+import { LabelFilter } from './LabelFilter';
 import { followUrl, markSent, queryToSend, startSearchText, typeText } from './search-text';
 import s from './RunsTable.module.css';
 
@@ -37,12 +38,15 @@ export function RunsFilters({
   filters,
   onChange,
   tags = [],
+  labels = [],
   disabled = false,
 }: {
   filters: RunFilters;
   onChange: (filters: RunFilters) => void;
   /** The import tags in use (run.tags), most recent first. */
   tags?: { tag: string; runs: number }[];
+  /** The operator's labels (label.choices' names). */
+  labels?: readonly string[];
   disabled?: boolean;
 }) {
   const origin = filters.origin;
@@ -111,6 +115,12 @@ export function RunsFilters({
           ))}
         </select>
       </label>
+      <LabelFilter
+        label={filters.label}
+        choices={labels}
+        disabled={disabled}
+        onChange={(label) => onChange({ ...filters, label })}
+      />
     </div>
   );
 }

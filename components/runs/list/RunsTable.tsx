@@ -35,6 +35,7 @@ import { shareByValue } from './same-value';
 import s from './RunsTable.module.css';
 
 const PAGE_SIZE = 20;
+const NO_LABELS: readonly string[] = [];
 const ACTIVE_POLL_MS = 1_500;
 const IDLE_POLL_MS = 15_000;
 
@@ -181,6 +182,7 @@ function describeFilters(filters: RunFilters): string {
     filters.taskId && `task ${taskLabel(filters.taskId)}`,
     filters.origin.kind === 'mine' && 'started here (not imported)',
     filters.origin.kind === 'tag' && `import ${shortImportTag(filters.origin.tag)}`,
+    filters.label && `a node labelled “${filters.label}”`,
   ]
     .filter(Boolean)
     .join(' and ');
@@ -283,6 +285,9 @@ export function RunsTable() {
     refetchInterval: anyActive ? ACTIVE_POLL_MS : IDLE_POLL_MS,
   });
   const tags = useQuery({ ...trpc.run.tags.queryOptions(), refetchInterval: IDLE_POLL_MS });
+  // the operator's set: fixed while the server runs
+  const labelChoices = useQuery({ ...trpc.label.choices.queryOptions(), staleTime: Infinity });
+  const labels = labelChoices.data?.map((choice) => choice.name) ?? NO_LABELS;
 
   const remove = useMutation(
     trpc.run.delete.mutationOptions({
@@ -299,7 +304,7 @@ export function RunsTable() {
     router.replace(`${pathname}${filtersQuery(next, searchParams.toString())}`, { scroll: false });
   }
 
-  const filterControls = <RunsFilters filters={filters} onChange={setFilters} tags={tags.data ?? []} />;
+  const filterControls = <RunsFilters filters={filters} onChange={setFilters} tags={tags.data ?? []} labels={labels} />;
 
   if (runs.isPending) {
     return (
