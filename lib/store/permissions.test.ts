@@ -26,14 +26,21 @@ describe('runPermissions', () => {
       readPrompts: true,
       steer: false,
       fork: false,
+      discuss: false,
       share: false,
       delete: false,
     });
   });
 
-  it("lets a member steer anyone's run but share and delete only their own", () => {
+  it("lets a member steer and discuss anyone's run but share and delete only their own", () => {
     const theirs = runPermissions(member, 'r1', { id: 'r1', ownerId: 'u-other' });
-    expect([theirs.steer, theirs.fork, theirs.share, theirs.delete]).toEqual([true, true, false, false]);
+    expect([theirs.steer, theirs.fork, theirs.discuss, theirs.share, theirs.delete]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     const own = runPermissions(member, 'r1', { id: 'r1', ownerId: 'u-m' });
     expect([own.share, own.delete]).toEqual([true, true]);
   });
@@ -49,6 +56,7 @@ describe('runPermissions', () => {
       read: true,
       readPrompts: false,
       steer: false,
+      discuss: false,
     });
     expect(runPermissions(link(true), 'r1', { id: 'r1', ownerId: null }).readPrompts).toBe(true);
     expect(runPermissions(link(true), 'r2', { id: 'r2', ownerId: null }).read).toBe(false);

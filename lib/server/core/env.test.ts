@@ -103,6 +103,23 @@ describe('readEnv', () => {
     expect(() => readEnv({ ARBORIST_ALLOWED_ORIGINS: 'https://a.example/app' })).toThrow(/is not an origin/);
   });
 
+  it('reads the label set (ARBORIST_LABELS) in key order, defaults it, and refuses a set a person could not use', () => {
+    expect(readEnv({}).ARBORIST_LABELS).toEqual([
+      'good thought',
+      'evaluator wrong',
+      'should have pruned',
+      'hallucinated move',
+    ]);
+    expect(readEnv({ ARBORIST_LABELS: ' wrong tool , right answer ' }).ARBORIST_LABELS).toEqual([
+      'wrong tool',
+      'right answer',
+    ]);
+    expect(() => readEnv({ ARBORIST_LABELS: 'a,b,a' })).toThrow(/ARBORIST_LABELS: the labels must differ/);
+    expect(() => readEnv({ ARBORIST_LABELS: 'a,,b' })).toThrow(/ARBORIST_LABELS.1: a label needs a name/);
+    expect(() => readEnv({ ARBORIST_LABELS: 'a,b,c,d,e,f,g,h,i,j' })).toThrow(/at most 9 labels/);
+    expect(() => readEnv({ ARBORIST_LABELS: 'x'.repeat(41) })).toThrow(/at most 40 characters/);
+  });
+
   it('reads ARBORIST_MODEL_SERVERS with each key from its apiKeyEnv, and says plainly what is wrong', () => {
     const servers = JSON.stringify([
       { id: 'vllm', label: 'vLLM', baseURL: 'http://10.0.0.5:8000/v1', apiKeyEnv: 'VLLM_KEY', models: ['qwen'] },

@@ -256,9 +256,7 @@ async function notifyAppended(tx: Db, runId: string, seq: number): Promise<void>
 
 /** What the events channel carries: a committed batch's last seq, or the end of a live run (or its deletion). */
 export type EventsNotice =
-  | { runId: string; seq: number }
-  | { runId: string; closed: string }
-  | { runId: string; discussed: true };
+  { runId: string; seq: number } | { runId: string; closed: string } | { runId: string; discussed: true };
 
 /** Sends a notice on the events channel (PostgreSQL; in a transaction, delivered at its commit). */
 export async function sendEventsNotice(db: Db, notice: EventsNotice): Promise<void> {
@@ -666,10 +664,10 @@ async function sequenceError(db: Db, runId: string, firstSeq: number): Promise<E
 }
 
 /**
- * Tells every open page of the run that its discussion changed: on PostgreSQL through the events channel (every
- * instance's listener, this one's too, hands it to its bus), on SQLite straight to this process's bus.
+ * Tells every open page of the run that its discussion changed: in a cluster (the bus carries no events) through the
+ * events channel, which every instance's listener, this one's too, hands to its bus; in one process straight to its bus.
  */
 export async function announceDiscussed(db: Db, bus: EventBus, runId: string): Promise<void> {
-  if (databaseKindOf(db) === 'postgresql') await sendEventsNotice(db, { runId, discussed: true });
-  else bus.discussed(runId);
+  if (bus.carriesEvents) bus.discussed(runId);
+  else await sendEventsNotice(db, { runId, discussed: true });
 }

@@ -53,9 +53,7 @@ export interface StreamOptions {
 
 /** What a follower of a run receives: a page of its log, or the live run's newest transient figures. */
 export type RunStreamItem =
-  | { kind: 'events'; events: ExplorationEvent[] }
-  | { kind: 'live'; live: LiveFigures }
-  | { kind: 'discussed' };
+  { kind: 'events'; events: ExplorationEvent[] } | { kind: 'live'; live: LiveFigures } | { kind: 'discussed' };
 
 /** The run's events one at a time (the tRPC subscription, tests). */
 export async function* streamRunEvents(options: StreamOptions): AsyncGenerator<ExplorationEvent> {

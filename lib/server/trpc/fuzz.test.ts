@@ -3,7 +3,7 @@
 // called with plausible input aimed at a member's run, experiment, dataset, key and link, as a viewer, the holder of a
 // run's share link and of an experiment's, another member (where the rule table keeps it to the owner or an admin)
 // and nobody; each refusal is the role's answer and leaves every table's rows as they were. Then the oversized fields
-// (a goal, a fork's thought, a dataset's line, an ingest thought and metadata) are refused naming the field and the
+// (a goal, a fork's thought, a dataset's line, a comment, an ingest thought and metadata) are refused naming the field and the
 // limit, writing nothing.
 // Not responsible for the rule table's allowed paths (access.test.ts), the ingest API's HTTP face (its role answers
 // are http/admit.ts's, tested in e2e/ingest-api.spec.ts) nor for what a permitted write does (the routers' tests).
@@ -49,6 +49,8 @@ interface Things {
   keyId: string;
   linkId: string;
   experimentLinkId: string;
+  /** The owner's comment on their run, and their label on its node n1 ('good thought'). */
+  commentId: string;
 }
 
 interface Row {
@@ -70,6 +72,7 @@ const forMembers = {
 /** Refused to everyone but the owner and admins: a teammate too. */
 const forOwners = { ...forMembers, otherMember: 'FORBIDDEN' } as const;
 const MEMBERS_STEER = "members steer any run or experiment (canOnRun: 'steer')";
+const MEMBERS_DISCUSS = "members comment on and label any run (canOnRun: 'discuss')";
 
 /** Every mutation of the appRouter, and who is refused it. */
 const WRITES: Record<string, Row> = {
@@ -87,6 +90,24 @@ const WRITES: Record<string, Row> = {
   'run.delete': { inputs: (t) => [{ id: t.runId }], answers: forOwners },
   'node.prune': { inputs: (t) => [{ runId: t.runId, nodeId: 'n1' }], answers: forMembers, allowed: MEMBERS_STEER },
   'node.expand': { inputs: (t) => [{ runId: t.runId, nodeId: 'n1' }], answers: forMembers, allowed: MEMBERS_STEER },
+  'comment.add': {
+    inputs: (t) => [
+      { runId: t.runId, nodeId: 'n1', text: 'a thought' },
+      { runId: t.runId, text: 'on the run' },
+      { runId: t.runId, text: 'a reply', replyTo: t.commentId },
+    ],
+    answers: forMembers,
+    allowed: MEMBERS_DISCUSS,
+  },
+  // a comment is its author's to edit, and its author's or an admin's to delete (canChangeWriting)
+  'comment.edit': { inputs: (t) => [{ id: t.commentId, text: 'changed' }], answers: forOwners },
+  'comment.delete': { inputs: (t) => [{ id: t.commentId }], answers: forOwners },
+  'label.set': {
+    inputs: (t) => [{ runId: t.runId, nodeId: 'n1', label: 'good thought', note: 'mine now' }],
+    // the label is on the node already, put there by the owner: another member's answer is CONFLICT
+    answers: { ...forMembers, otherMember: 'CONFLICT' },
+  },
+  'label.remove': { inputs: (t) => [{ runId: t.runId, nodeId: 'n1', label: 'good thought' }], answers: forOwners },
   'auth.signIn': {
     inputs: () => [{ email: 'member1@team.test', password: 'not the password' }],
     answers: {},
@@ -286,6 +307,8 @@ describe.each(BACKENDS)('fuzzing the writes in team mode (%s)', (backend) => {
     });
     const { record: key } = await owner.keys.create({ name: 'theirs' });
     const link = await owner.shares.create({ runId });
+    const { id: commentId } = await owner.comment.add({ runId, nodeId: 'n1', text: 'the first thought' });
+    await owner.label.set({ runId, nodeId: 'n1', label: 'good thought' });
     const experimentLink = await owner.shares.createForExperiment({ experimentId });
     const holder = (path: string) =>
       principalFor(s.prisma, TEAM, new Headers({ cookie: `arborist_share=${path.replace('/share/', '')}` }));
@@ -307,6 +330,7 @@ describe.each(BACKENDS)('fuzzing the writes in team mode (%s)', (backend) => {
       keyId: key.id,
       linkId: link.id,
       experimentLinkId: experimentLink.id,
+      commentId,
     };
     return { s, owner, callers, things, admin: userPrincipal(admin!) };
   }
@@ -365,6 +389,9 @@ describe.each(BACKENDS)('fuzzing the writes in team mode (%s)', (backend) => {
     ).toBe(`items.0: Too big: expected string to have ${limit}`);
     expect(await badRequest(owner.dataset.create({ name: 'big', taskId: 'game24', items: [{ goal: long }] }))).toBe(
       `items.0.goal: Too big: expected string to have ${limit}`,
+    );
+    expect(await badRequest(owner.comment.add({ runId: things.runId, nodeId: 'n1', text: 'c'.repeat(10_001) }))).toBe(
+      'text: a comment has at most 10,000 characters',
     );
     // a file's line: the parser's refusal names the line and the field
     const file = { format: 'jsonl' as const, text: `"4 9 10 13"\n${JSON.stringify({ goal: long })}\n` };
