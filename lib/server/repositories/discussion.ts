@@ -9,12 +9,7 @@
  * router announces each change on the run's stream).
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  DiscussionAuthor,
-  ExportedDiscussion,
-  NodeLabel,
-  RunComment,
-} from '../../contract/discussion';
+import type { DiscussionAuthor, ExportedDiscussion, NodeLabel, RunComment } from '../../contract/discussion';
 import type { Db } from '../db/client';
 import { InputError, NotFoundError } from '../core/errors';
 
@@ -205,12 +200,39 @@ export async function removeLabel(db: Db, runId: string, nodeId: string, label: 
   if (count === 0) throw new NotFoundError(`no label "${label}" on node ${nodeId}`);
 }
 
+/**
+ * Comments oldest first, but a reply never before its thread's first, as an export file must list them: a reply may
+ * carry the same millisecond as its first (then read by id, in any order), or an earlier time an imported file gave it.
+ */
+function threadOrder(comments: readonly RunComment[]): RunComment[] {
+  const firsts = new Set<string>();
+  const waiting = new Map<string, RunComment[]>();
+  const ordered: RunComment[] = [];
+  for (const comment of comments) {
+    if (comment.replyTo !== null && !firsts.has(comment.replyTo)) {
+      const replies = waiting.get(comment.replyTo) ?? [];
+      waiting.set(comment.replyTo, replies);
+      replies.push(comment);
+      continue;
+    }
+    ordered.push(comment);
+    if (comment.replyTo === null) {
+      firsts.add(comment.id);
+      ordered.push(...(waiting.get(comment.id) ?? []));
+      waiting.delete(comment.id);
+    }
+  }
+  // a reply whose first is gone (deleteComment never leaves one) goes last, where an import's check names it
+  for (const replies of waiting.values()) ordered.push(...replies);
+  return ordered;
+}
+
 /** The discussion as an export file holds it (authors by name, times as ISO text); null when there is none. */
 export async function exportDiscussion(db: Db, runId: string): Promise<ExportedDiscussion | null> {
   const [comments, labels] = await Promise.all([listComments(db, runId), listLabels(db, runId)]);
   if (comments.length === 0 && labels.length === 0) return null;
   return {
-    comments: comments.map((comment) => ({
+    comments: threadOrder(comments).map((comment) => ({
       id: comment.id,
       nodeId: comment.nodeId,
       replyTo: comment.replyTo,
@@ -325,7 +347,11 @@ export async function discussionCounts(
   const counts = new Map<string, { comments: number; labels: number }>();
   if (runIds.length === 0) return counts;
   const [comments, labels] = await Promise.all([
-    db.comment.groupBy({ by: ['runId'], where: { runId: { in: [...runIds] }, deleted: false }, _count: { _all: true } }),
+    db.comment.groupBy({
+      by: ['runId'],
+      where: { runId: { in: [...runIds] }, deleted: false },
+      _count: { _all: true },
+    }),
     db.label.groupBy({ by: ['runId'], where: { runId: { in: [...runIds] } }, _count: { _all: true } }),
   ]);
   const entry = (runId: string) => {
