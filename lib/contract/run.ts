@@ -9,6 +9,7 @@
  * statuses (lib/server/runs/run-manager.ts).
  */
 import { z } from 'zod';
+import type { ExportedDiscussion } from './discussion';
 import type { ExplorationEvent } from './events';
 import { RUN_STATUSES } from './run-status';
 import { finishReasonSchema, toTConfigSchema, type ToTStats } from './vocabulary';
@@ -72,9 +73,12 @@ export interface RunRecord extends RunIdentity {
 
 /**
  * A run an import writes: its identity as it was when it started (the status and the end are the log's to say once
- * stored) with its log, runIds already the new id.
+ * stored) with its log, runIds already the new id, and the discussion its file carried (checked against that log).
  */
-export type RunToStore = Omit<RunIdentity, 'status' | 'finishReason' | 'finishedAt'> & { events: ExplorationEvent[] };
+export type RunToStore = Omit<RunIdentity, 'status' | 'finishReason' | 'finishedAt'> & {
+  events: ExplorationEvent[];
+  discussion?: ExportedDiscussion;
+};
 
 /**
  * The header of GET /api/runs/<id>/snapshot.json that says which seq the tree is at: it arrives ahead of the tree's

@@ -23,6 +23,7 @@ import type { PrismaClient } from '../db/client';
 import { InputError } from '../core/errors';
 import type { RunRecord, RunToStore } from '../../contract/run';
 import type { CrosswordRunDraft } from '../../formats/index';
+import { exportDiscussion } from '../repositories/discussion';
 import { getRun } from '../repositories/runs';
 import { listEvents, storeRuns, type StoreRunsOptions } from '../run-log/index';
 
@@ -44,13 +45,15 @@ export interface TotImportOptions extends ImportOptions {
 
 export type ImportKind = 'arborist.run' | 'tot-log' | 'tot-crosswords' | 'llm-reasoners';
 
-/** The run as an export file; null when there is no such run. */
+/** The run as an export file (with its comments and labels when it has any); null when there is no such run. */
 export async function exportRun(prisma: PrismaClient, runId: string, now = new Date()): Promise<RunExport | null> {
   const record = await getRun(prisma, runId);
   if (!record) return null;
-  // the row first, then the log: a live run's file holds at least the events the status speaks of
+  // the row first, then the discussion, then the log: a live run's file holds at least the events the status speaks
+  // of, and every node a comment names (a node is stored before anyone can comment on it, and never goes)
+  const discussion = await exportDiscussion(prisma, runId);
   const events = await listEvents(prisma, runId);
-  return buildExport(record, events, now);
+  return buildExport(record, events, now, discussion);
 }
 
 /** JSON text to a value; a parse failure is an InputError with the parser's own message. */
@@ -66,7 +69,7 @@ export function parseJsonText(text: string): unknown {
 export async function importRun(prisma: PrismaClient, file: unknown, options: ImportOptions = {}): Promise<RunRecord> {
   const checked = validateRunExport(file);
   if (!checked.ok) throw new InputError('file', checked.error);
-  const { run, events } = checked.file;
+  const { run, events, discussion } = checked.file;
   const id = (options.newId ?? randomUUID)();
   const [record] = await storeRuns(prisma, options, [
     {
@@ -84,6 +87,7 @@ export async function importRun(prisma: PrismaClient, file: unknown, options: Im
       parentRunId: run.parentRunId,
       parentNodeId: run.parentNodeId,
       events: withRunId(events, id),
+      ...(discussion && { discussion }),
     },
   ]);
   return record as RunRecord;

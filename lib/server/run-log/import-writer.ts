@@ -4,6 +4,8 @@
  * projection of its folded tree, its snapshot and the row's summary (summary.ts, as a live run's batches leave it)
  * are written here and nowhere else; a failure deletes what was staged, and a crash leaves it for the sweep of staged
  * runs older than the longest an import may take (sweepStagedImports, at start and on a timer, on every instance).
+ * A run's discussion from its file (comments, labels: repositories/discussion.ts writeDiscussion) is staged with it,
+ * after its rows, so it appears with the run or not at all.
  * The swap-in is all or nothing even against that sweep. Short transactions keep the write lock free for live runs
  * between chunks.
  * Stored status: the log's when it ended (finished, failed); otherwise 'interrupted' (a run exported while it went
@@ -17,6 +19,7 @@ import { hasEnded, type StoredRunStatus } from '../../contract/run-status';
 import { createEmptyTree, fold } from '../../engine/index';
 import type { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient } from '../db/client';
+import { writeDiscussion } from '../repositories/discussion';
 import { appendEventsInTransaction } from './events';
 import { upsertNodes } from './nodes';
 import { newRunRow } from './run-row';
@@ -108,6 +111,14 @@ export async function storeRuns(
           stored.push(record as RunRecord);
         },
       });
+      // the file's comments and labels, staged with the run (they name its nodes, written above)
+      const discussion = run.discussion;
+      if (discussion && discussion.comments.length + discussion.labels.length > 0) {
+        await add({
+          rows: discussion.comments.length + discussion.labels.length,
+          write: (tx) => writeDiscussion(tx, run.id, discussion),
+        });
+      }
     }
     await flush();
     await swapIn(prisma, jobId, stored.length);
