@@ -52,6 +52,7 @@ import {
   type RunWriterDeps,
   STREAMS_CLOSING,
 } from '../run-log/index';
+import { copyDiscussion } from '../repositories/discussion';
 import { externalRunIds } from '../repositories/ingest';
 import type { RunRecord } from '../../contract/run';
 import { findRunsByStatus, getRun } from '../repositories/runs';
@@ -128,6 +129,24 @@ interface LiveRun extends RunWriteState {
   callsInFlight: CallsInFlightRelay;
   /** Settles when the run has stopped and everything is written. */
   done: Promise<void>;
+}
+
+/**
+ * The source nodes a fork's seed copied, each to the fork's own copy and the step (seq) that made it: every
+ * node.restored names its source node (`from`); the fork's root, created afresh, stands for the source's root.
+ */
+function forkedNodes(
+  seed: readonly ExplorationEvent[],
+  sourceRootId: string | null,
+): Map<string, { nodeId: string; step: number }> {
+  const nodes = new Map<string, { nodeId: string; step: number }>();
+  for (const event of seed) {
+    if (event.type === 'node.created' && event.payload.parentId === null && sourceRootId !== null)
+      nodes.set(sourceRootId, { nodeId: event.payload.nodeId, step: event.seq });
+    if (event.type === 'node.restored' && event.payload.from)
+      nodes.set(event.payload.from.nodeId, { nodeId: event.payload.nodeId, step: event.seq });
+  }
+  return nodes;
 }
 
 /** A run.queued payload with who asked, when someone did (an automatic resume after a restart has no actor). */
@@ -245,8 +264,9 @@ export class RunManager implements ClusterHost {
 
   /**
    * A new run whose tree starts as the path to a node of another run (live, finished or imported), with the node's
-   * thought optionally edited and its own config and model. Its seed events are stored at once; it then runs like
-   * any run with a log.
+   * thought optionally edited and its own config and model. Its seed events are stored at once, with the discussion
+   * of the path's nodes copied onto the fork's copies (comments on the run as a whole and on other nodes stay with
+   * the source); it then runs like any run with a log.
    */
   /** A new run from a node of another; `nodeId` is the fork's own copy of that node (ids are renumbered). */
   async fork(input: ForkRunInput): Promise<{ run: RunRecord; nodeId: string }> {
@@ -317,6 +337,9 @@ export class RunManager implements ClusterHost {
         ...seed.map(({ type, payload, ts }) => ({ type, payload, ts }) as EventDraft),
         { type: 'run.queued', payload: withActor({ reason: 'fork' }, input.actor) },
       ],
+      // the comments and labels of the path's nodes onto the fork's copies, in the fork's own creation transaction
+      // (nobody follows the fork yet: nothing to announce)
+      { also: (tx) => copyDiscussion(tx, source.id, id, forkedNodes(seed, sourceTree.rootId)).then(() => {}) },
     );
     await this.dispatch(id);
     return { run: record, nodeId: forkedNodeId(seed) };
