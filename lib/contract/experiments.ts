@@ -42,9 +42,7 @@ export const createDatasetInput = z
     taskId: z.string().min(1).max(40),
     items: z.array(datasetItemSchema).max(DATASET_MAX_ITEMS).optional(),
     /** A file's text: JSONL (one JSON object or string per line) or CSV (a header with `goal`). */
-    file: z
-      .strictObject({ format: z.enum(['jsonl', 'csv']), text: z.string().max(DATASET_MAX_BYTES) })
-      .optional(),
+    file: z.strictObject({ format: z.enum(['jsonl', 'csv']), text: z.string().max(DATASET_MAX_BYTES) }).optional(),
     /** A shipped set by id (lib/experiments/datasets.ts `SHIPPED_DATASETS`), e.g. "game24:900-999". */
     shipped: z.string().min(1).max(80).optional(),
   })
@@ -179,7 +177,13 @@ export interface ConfigurationFigures {
   meanBacktracks: number | null;
 }
 
-/** A configuration as experiment.byId returns it: what it is, and its figures. */
+/** How many nodes of a configuration's cells' runs carry one label (a team's judgement, issue 34). */
+export interface LabelCount {
+  label: string;
+  count: number;
+}
+
+/** A configuration as experiment.byId returns it: what it is, its figures, and the labels on its cells' runs. */
 export interface ConfigurationView extends ConfigurationFigures {
   index: number;
   label: string;
@@ -187,6 +191,8 @@ export interface ConfigurationView extends ConfigurationFigures {
   config: Record<string, unknown>;
   /** How the model is shown ("simulated (seed 1, 150 ms)", "gpt-4o-mini at api.openai.com"). */
   modelLabel: string;
+  /** Each label on a node of one of its cells' runs, with how many nodes carry it; by name, none when unlabelled. */
+  labels: LabelCount[];
 }
 
 export interface ExperimentItemView {

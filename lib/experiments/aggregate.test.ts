@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { median, progressOf, summarizeByConfiguration, summarizeCells } from './aggregate';
+import {
+  formatLabelCounts,
+  labelsByConfiguration,
+  median,
+  progressOf,
+  summarizeByConfiguration,
+  summarizeCells,
+} from './aggregate';
 import { cell } from './testing';
 
 describe('summarizeCells', () => {
@@ -123,5 +130,40 @@ describe('progressOf', () => {
         cell({ outcome: 'queued', runId: null }),
       ]),
     ).toEqual({ done: 3, total: 5, costUsd: 1.75 });
+  });
+});
+
+describe('labelsByConfiguration', () => {
+  it('sums each label over the runs of each configuration’s cells, by name, whatever their outcome', () => {
+    const cells = [
+      cell({ item: 0, configuration: 0, outcome: 'solved' }),
+      cell({ item: 1, configuration: 0, outcome: 'failed' }),
+      cell({ item: 0, configuration: 1, outcome: 'skipped' }),
+      cell({ item: 1, configuration: 1, outcome: 'queued', runId: null }),
+      cell({ item: 0, configuration: 2 }),
+      cell({ item: 0, configuration: 9 }),
+    ];
+    const labels = labelsByConfiguration(
+      cells,
+      [
+        { runId: 'run-0-0-0', label: 'good thought', count: 2 },
+        { runId: 'run-0-0-0', label: 'evaluator wrong', count: 1 },
+        { runId: 'run-1-0-0', label: 'good thought', count: 3 },
+        { runId: 'run-0-1-0', label: 'hallucinated move', count: 1 },
+        // not a cell of this experiment, and a cell outside the configurations: left out
+        { runId: 'elsewhere', label: 'good thought', count: 7 },
+        { runId: 'run-0-9-0', label: 'good thought', count: 7 },
+      ],
+      3,
+    );
+    expect(labels).toEqual([
+      [
+        { label: 'evaluator wrong', count: 1 },
+        { label: 'good thought', count: 5 },
+      ],
+      [{ label: 'hallucinated move', count: 1 }],
+      [],
+    ]);
+    expect(labels.map(formatLabelCounts)).toEqual(['evaluator wrong 1 · good thought 5', 'hallucinated move 1', '']);
   });
 });

@@ -2,10 +2,11 @@
  * A configuration's figures from its cells (the experiment page's table, the API's experiment.byId, the CLI's
  * summary): counts per outcome, the success rate and its Wilson interval, sums of cost, and means and medians of
  * what the ended runs measured. Every figure is computed from the cells' own stored run figures, nothing estimated.
+ * Also the labels people put on the cells' runs' nodes, counted per configuration (labelsByConfiguration).
  * Not responsible for reading runs into cells (lib/server/experiments does, with the contract's cellOutcome), nor
  * for comparing two configurations item by item (compare.ts).
  */
-import type { CellFigures, CellOutcome, ConfigurationFigures } from '../contract/experiments';
+import type { CellFigures, CellOutcome, ConfigurationFigures, LabelCount } from '../contract/experiments';
 import { wilsonInterval } from './wilson';
 
 /** The cells whose run ended with an answer or an error: what a rate and a mean are taken over. */
@@ -80,6 +81,41 @@ export function summarizeByConfiguration(
   const groups: CellFigures[][] = Array.from({ length: configurationCount }, () => []);
   for (const cell of cells) groups[cell.configuration]?.push(cell);
   return groups.map(summarizeCells);
+}
+
+/** One run's nodes carrying one label: what the database's grouped count of Label by run and label gives. */
+export interface RunLabelCount {
+  runId: string;
+  label: string;
+  count: number;
+}
+
+/**
+ * Each configuration's labels, in the experiment's order: entry i sums `runLabels` over the runs of the cells whose
+ * configuration is i (every cell with a run, whatever its outcome), by label name; a configuration with none gets [].
+ * A run that is no cell's, and a cell naming an index outside 0..configurationCount-1, are ignored.
+ */
+export function labelsByConfiguration(
+  cells: readonly CellFigures[],
+  runLabels: readonly RunLabelCount[],
+  configurationCount: number,
+): LabelCount[][] {
+  const configurationOf = new Map<string, number>();
+  for (const cell of cells) if (cell.runId !== null) configurationOf.set(cell.runId, cell.configuration);
+  const sums = Array.from({ length: configurationCount }, () => new Map<string, number>());
+  for (const row of runLabels) {
+    const configuration = configurationOf.get(row.runId);
+    const sum = configuration === undefined ? undefined : sums[configuration];
+    sum?.set(row.label, (sum.get(row.label) ?? 0) + row.count);
+  }
+  return sums.map((sum) =>
+    [...sum].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([label, count]) => ({ label, count })),
+  );
+}
+
+/** A configuration's labels in one line: "evaluator wrong 3 · good thought 5"; '' for none. */
+export function formatLabelCounts(labels: readonly LabelCount[]): string {
+  return labels.map((l) => `${l.label} ${l.count}`).join(' · ');
 }
 
 export interface ExperimentProgress {

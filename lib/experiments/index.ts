@@ -4,8 +4,16 @@
  * the second door, server.ts.
  * Not responsible for anything itself: it names what is public; the files beside it hold the definitions.
  */
-export { isDone, median, progressOf, summarizeByConfiguration, summarizeCells } from './aggregate';
-export type { ExperimentProgress } from './aggregate';
+export {
+  formatLabelCounts,
+  isDone,
+  labelsByConfiguration,
+  median,
+  progressOf,
+  summarizeByConfiguration,
+  summarizeCells,
+} from './aggregate';
+export type { ExperimentProgress, RunLabelCount } from './aggregate';
 export { compareConfigurations, compareHref, foldRepetitions } from './compare';
 export type { ConfigurationComparison, FoldedCell, ItemComparison } from './compare';
 export {

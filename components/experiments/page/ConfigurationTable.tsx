@@ -2,11 +2,13 @@
 /**
  * Each configuration's figures, one row each: its label, model and config changes; the success rate with its 95%
  * interval ("74% [65–82%]"), solved of done, errors; mean and median cost, mean tokens and model calls, mean and
- * median wall time, mean nodes explored and backtracks. Every figure is the server's (lib/experiments).
+ * median wall time, mean nodes explored and backtracks; and, once someone has labelled a node of a cell's run, the
+ * labels on its cells' runs ("evaluator wrong 3 · good thought 5"). Every figure is the server's (lib/experiments).
  * Not responsible for computing them.
  */
 import type { ConfigurationView } from '@/lib/contract/experiments';
 import { formatCost, formatDuration, formatTokens } from '@/lib/contract/format';
+import { formatLabelCounts } from '@/lib/experiments/index';
 import { formatRate } from '@/lib/forms/index';
 import s from './ExperimentView.module.css';
 
@@ -21,6 +23,8 @@ function configText(config: Record<string, unknown>): string {
 }
 
 export function ConfigurationTable({ configurations }: { configurations: readonly ConfigurationView[] }) {
+  // a column only once there is something in it: most experiments are never labelled
+  const labelled = configurations.some((c) => c.labels.length > 0);
   return (
     <div className={s.scroll}>
       <table className={s.table} data-testid="configuration-table">
@@ -46,6 +50,9 @@ export function ConfigurationTable({ configurations }: { configurations: readonl
             <th className={s.num} title="Mean backtracks per run">
               Backtracks
             </th>
+            {labelled && (
+              <th title="Labels people put on nodes of this configuration's runs: how many nodes carry each">Labels</th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -78,6 +85,11 @@ export function ConfigurationTable({ configurations }: { configurations: readonl
               <td className={s.num}>{wall(c.medianWallMs)}</td>
               <td className={s.num}>{num(c.meanExploredNodes)}</td>
               <td className={s.num}>{num(c.meanBacktracks)}</td>
+              {labelled && (
+                <td className={s.nodeLabels} data-testid="configuration-labels">
+                  {c.labels.length > 0 ? formatLabelCounts(c.labels) : dash}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

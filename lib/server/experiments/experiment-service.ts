@@ -23,13 +23,14 @@ import {
 import { type ModelSpec, modelSpecSchema } from '../../contract/model-spec';
 import type { ToTConfig, ToTStats } from '../../contract/vocabulary';
 import { resolveConfig } from '../../engine/index';
-import { progressOf, summarizeByConfiguration } from '../../experiments/index';
+import { labelsByConfiguration, progressOf, summarizeByConfiguration } from '../../experiments/index';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../core/errors';
 import { loadPriceTable, readEnv } from '../core/env';
 import type { Logger } from '../core/logger';
 import { databaseKindOf, type PrismaClient } from '../db/client';
 import {
   cellCounts,
+  cellLabelCounts,
   CellTakenError,
   claimCell,
   ExperimentStoppedError,
@@ -526,9 +527,10 @@ export class ExperimentService {
     const prisma = this.options.prisma;
     const experiment = await getExperiment(prisma, id);
     if (!experiment) throw new NotFoundError(`no experiment ${id}`);
-    const [version, rows] = await Promise.all([
+    const [version, rows, runLabels] = await Promise.all([
       getDatasetVersion(prisma, { id: experiment.datasetVersionId }),
       listCells(prisma, id),
+      cellLabelCounts(prisma, id),
     ]);
     if (!version) throw new Error(`experiment ${id}: its dataset version is gone`);
     const dataset = await getDataset(prisma, version.datasetId);
@@ -537,6 +539,7 @@ export class ExperimentService {
       experiment.costCapUsd !== null && (configurations[i]?.config?.maxCostUsd ?? null) === null;
     const cells = rows.map((row) => cellFigures(row, ended(experiment), capOnly));
     const figures = summarizeByConfiguration(cells, configurations.length);
+    const labels = labelsByConfiguration(cells, runLabels, configurations.length);
     const progress = progressOf(cells);
     const starts = rows.flatMap((r) => (r.run?.startedAt ? [r.run.startedAt.getTime()] : []));
     const firstStart = starts.length ? Math.min(...starts) : null;
@@ -576,6 +579,7 @@ export class ExperimentService {
         config: c.config ?? {},
         modelLabel: c.model ? modelLabel(c.model) : 'imported',
         ...figures[index]!,
+        labels: labels[index]!,
       })),
       cells,
       progress: { done: progress.done, total: progress.total, costUsd: progress.costUsd, etaMs },

@@ -328,6 +328,22 @@ export async function listCells(db: Db, experimentId: string): Promise<CellRow[]
   });
 }
 
+/**
+ * The labels on an experiment's cells' runs: per run and label, how many of its nodes carry it (Label is indexed by
+ * run first, and the cells by experiment and run).
+ */
+export async function cellLabelCounts(
+  db: Db,
+  experimentId: string,
+): Promise<{ runId: string; label: string; count: number }[]> {
+  const groups = await db.label.groupBy({
+    by: ['runId', 'label'],
+    where: { run: { experimentCell: { experimentId } } },
+    _count: { _all: true },
+  });
+  return groups.map((g) => ({ runId: g.runId, label: g.label, count: g._count._all }));
+}
+
 /** Statuses of a run still taking a slot (or about to): a cell in flight. */
 const IN_FLIGHT = ['queued', 'running', 'paused', 'interrupted'];
 

@@ -1,7 +1,7 @@
 // Experiments and datasets through the API (createCaller) on SQLite and PostgreSQL: every figure recomputed from the
 // cells' own event logs, refusals before anything is stored, versions, pause / resume / abort, a cost cap, a restart.
 import { TRPCError } from '@trpc/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CreateExperimentInput, ExperimentView } from '../../contract/experiments';
 import { fold } from '../../engine/index';
 import { wilsonInterval } from '../../experiments/index';
@@ -130,6 +130,74 @@ describe.each(BACKENDS)('experiments (%s)', (backend) => {
     expect(await runIds({ mine: true })).toEqual([alone.id]);
     expect(await runIds({ cells: true })).toEqual(view.cells.map((c) => c.runId!).sort());
     expect((await api.run.summary({ cells: true })).runs).toBe(16);
+  });
+
+  it('counts the labels on each configuration’s cells’ runs (as label.list has them), and the runs list filters by them', async () => {
+    const { s, api } = await setup();
+    const { id } = await api.experiment.create(twoBeams());
+    const ran = await until(api, id, finished);
+    const runOf = (item: number, configuration: number) =>
+      ran.cells.find((c) => c.item === item && c.configuration === configuration)!.runId!;
+    const nodesOf = async (runId: string) =>
+      (await s.prisma.node.findMany({ where: { runId }, select: { nodeId: true }, orderBy: { nodeId: 'asc' } })).map(
+        (n) => n.nodeId,
+      );
+    const label = async (runId: string, node: number, name: string) =>
+      api.label.set({ runId, nodeId: (await nodesOf(runId))[node]!, label: name });
+    // beam 1: "evaluator wrong" on two runs, "good thought" on one; beam 3: "good thought" on two nodes of one run
+    await label(runOf(1, 0), 0, 'evaluator wrong');
+    await label(runOf(1, 0), 1, 'good thought');
+    await label(runOf(3, 0), 0, 'evaluator wrong');
+    await label(runOf(2, 1), 0, 'good thought');
+    await label(runOf(2, 1), 1, 'good thought');
+    // a run of no experiment carries a label too: counted nowhere here
+    const alone = await api.run.create({ taskId: 'game24', goal: '4 9 10 13', model: simulated() });
+    await vi.waitFor(async () => expect((await api.run.byId({ id: alone.id })).status).toBe('finished'));
+    await label(alone.id, 0, 'evaluator wrong');
+
+    const view = await api.experiment.byId({ id });
+    expect(view.configurations.map((c) => c.labels)).toEqual([
+      [
+        { label: 'evaluator wrong', count: 2 },
+        { label: 'good thought', count: 1 },
+      ],
+      [{ label: 'good thought', count: 2 }],
+    ]);
+    // the same sums, recomputed from each cell's run's own labels
+    const recomputed = view.configurations.map(() => new Map<string, number>());
+    for (const cell of view.cells) {
+      for (const l of await api.label.list({ runId: cell.runId! }))
+        recomputed[cell.configuration]!.set(l.label, (recomputed[cell.configuration]!.get(l.label) ?? 0) + 1);
+    }
+    for (const [i, configuration] of view.configurations.entries())
+      expect(Object.fromEntries(configuration.labels.map((l) => [l.label, l.count]))).toEqual(
+        Object.fromEntries(recomputed[i]!),
+      );
+    // a label taken off is no longer counted
+    await api.label.remove({ runId: runOf(1, 0), nodeId: (await nodesOf(runOf(1, 0)))[1]!, label: 'good thought' });
+    expect((await api.experiment.byId({ id })).configurations[0]!.labels).toEqual([
+      { label: 'evaluator wrong', count: 2 },
+    ]);
+
+    // the runs list: exactly the labelled runs, with their counts, and the summary over them
+    await api.comment.add({ runId: runOf(3, 0), text: 'the value prompt misread 13' });
+    const listed = async (filter: { label: string; cells?: boolean }) =>
+      Object.fromEntries(
+        (await api.run.list({ ...filter, limit: 200 })).items.map((r) => [r.id, r.discussion] as const),
+      );
+    expect(await listed({ label: 'evaluator wrong' })).toEqual({
+      [runOf(1, 0)]: { comments: 0, labels: 1 },
+      [runOf(3, 0)]: { comments: 1, labels: 1 },
+      [alone.id]: { comments: 0, labels: 1 },
+    });
+    expect(Object.keys(await listed({ label: 'evaluator wrong', cells: true })).sort()).toEqual(
+      [runOf(1, 0), runOf(3, 0)].sort(),
+    );
+    expect(await listed({ label: 'good thought' })).toEqual({ [runOf(2, 1)]: { comments: 0, labels: 2 } });
+    expect(await listed({ label: 'hallucinated move' })).toEqual({});
+    expect(await api.run.summary({ label: 'evaluator wrong' })).toMatchObject({ runs: 3 });
+    expect(await api.run.summary({ label: 'evaluator wrong', cells: true })).toMatchObject({ runs: 2 });
+    expect(await refusal(api.run.list({ label: '  ' }))).toMatchObject({ code: 'BAD_REQUEST' });
   });
 
   it('refuses what cannot run before anything starts, naming the field', async () => {
