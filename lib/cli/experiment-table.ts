@@ -1,10 +1,11 @@
 /**
  * What the experiment command prints, as pure functions of experiment.estimate's and experiment.byId's answers: the
- * estimate line, the progress line, and the table of configurations. Every figure is the view's own (the page's):
+ * estimate line, the progress line, the table of configurations and the labels on their runs' nodes. Every figure is the view's own (the page's):
  * nothing is recomputed here, only rounded for the terminal.
  * Not responsible for fetching the view or drawing the line in place (experiment.ts).
  */
-import type { ConfigurationView, ExperimentView } from '../contract/experiments';
+import type { ConfigurationView, ExperimentView, LabelCount } from '../contract/experiments';
+import { formatLabelCounts } from '../experiments/index';
 import type { ExperimentEstimateView } from './experiment-api';
 
 export const DASH = '—';
@@ -105,6 +106,22 @@ export function formatTable(view: ExperimentView): string {
       .join('  ')
       .trimEnd();
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}
+
+/**
+ * The labels people put on nodes of each configuration's runs, one configuration a line under the table
+ * ("Labels:     b1  evaluator wrong 2 · good thought 1"); none at all when no node of any cell is labelled, or when
+ * the server is older than labels (its configurations have none).
+ */
+export function labelLines(configurations: readonly { label: string; labels?: readonly LabelCount[] }[]): string[] {
+  const rows = configurations.map((c) => ({ label: c.label, labels: c.labels ?? [] }));
+  if (!rows.some((c) => c.labels.length > 0)) return [];
+  const width = Math.max(...rows.map((c) => c.label.length));
+  return rows.map(
+    (c, i) =>
+      (i === 0 ? 'Labels:' : '').padEnd(12) +
+      `${c.label.padEnd(width)}  ${c.labels.length > 0 ? formatLabelCounts(c.labels) : DASH}`,
+  );
 }
 
 /** The lines under the table: status, cost, dataset, address. */

@@ -10,7 +10,7 @@ import { createPrismaClient } from '../server/index';
 import { UsageError } from './args';
 import { parseConfiguration, parseExperimentArgs } from './experiment-args';
 import { localExperimentApi } from './experiment-local';
-import { TABLE_COLUMNS, tableRow } from './experiment-table';
+import { labelLines, TABLE_COLUMNS, tableRow } from './experiment-table';
 
 const exec = promisify(execFile);
 const cli = (args: string[], env: Record<string, string>) =>
@@ -146,6 +146,25 @@ describe('parseExperimentArgs', () => {
   ])('refuses %j with a clear message', (args, message) => {
     expect(() => parseExperimentArgs(args, {})).toThrow(UsageError);
     expect(() => parseExperimentArgs(args, {})).toThrow(message);
+  });
+});
+
+describe('labelLines', () => {
+  it('prints each configuration’s labels under the table, nothing when none is labelled or the server has no labels', () => {
+    expect(
+      labelLines([
+        {
+          label: 'beam 1',
+          labels: [
+            { label: 'evaluator wrong', count: 2 },
+            { label: 'good thought', count: 1 },
+          ],
+        },
+        { label: 'b5', labels: [] },
+      ]),
+    ).toEqual(['Labels:     beam 1  evaluator wrong 2 · good thought 1', '            b5      —']);
+    expect(labelLines([{ label: 'b1', labels: [] }])).toEqual([]);
+    expect(labelLines([{ label: 'b1' }])).toEqual([]);
   });
 });
 

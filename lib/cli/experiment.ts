@@ -20,7 +20,7 @@ import type { ExperimentApi } from './experiment-api';
 import { EXPERIMENT_HELP, parseExperimentArgs, type ExperimentSettings } from './experiment-args';
 import { LocalModeError, localExperimentApi } from './experiment-local';
 import { remoteExperimentApi } from './experiment-remote';
-import { estimateLine, formatTable, progressLine, summaryLines } from './experiment-table';
+import { estimateLine, formatTable, labelLines, progressLine, summaryLines } from './experiment-table';
 
 /** How often the experiment is read while it runs: locally it is a few queries; a server is asked less often. */
 const POLL_LOCAL_MS = 300;
@@ -194,7 +194,10 @@ async function run(api: ExperimentApi, settings: ExperimentSettings): Promise<nu
   process.stderr.write(`Experiment: ${id} · ${address}\n`);
   const { view, paused } = await follow(api, id, settings, `npm run experiment -- --resume ${id}${serverFlag}`);
   if (settings.json) process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
-  else process.stdout.write(`\n${formatTable(view)}\n\n${summaryLines(view, address).join('\n')}\n`);
+  else {
+    const under = [...labelLines(view.configurations), ...summaryLines(view, address)];
+    process.stdout.write(`\n${formatTable(view)}\n\n${under.join('\n')}\n`);
+  }
   if (paused) return 130;
   return view.status === 'finished' ? 0 : 1;
 }
