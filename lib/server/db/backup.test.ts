@@ -1,7 +1,7 @@
 // `npm run db:backup` and `npm run db:restore` as an operator runs them (the CLI in a child process, DATABASE_URL in its
 // environment), on both databases: a backup made while a run is writing is the database as of one commit, and a
 // fresh server on its restore opens every run, finishes the one that was live, and reads the others exactly as the
-// source does. Refusals write nothing.
+// source does, their comments and labels too. Refusals write nothing.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../../engine/index';
 import { listEvents } from '../run-log/index';
+import { addComment, listComments, listLabels, setLabel } from '../repositories/discussion';
 import { BACKENDS, createPostgresDatabase, tempDir } from '../testing/db';
 import { type TestServices, createTestServices, servicesPerTest, settledGame24Run } from '../testing/services';
 import type { DatabaseKind } from './backend';
@@ -49,9 +50,35 @@ async function emptyTarget(kind: DatabaseKind): Promise<{ url: string; drop: () 
 describe.each(BACKENDS)('db:backup and db:restore (%s)', (kind) => {
   const services = servicesPerTest();
 
-  it('backs up during a live run; a fresh server on the restore opens every run and finishes the live one', async () => {
+  it('backs up during a live run; a fresh server on the restore opens every run, with its comments and labels, and finishes the live one', async () => {
     const source = await services.open(kind, { resumeMode: 'auto' });
     const finishedId = await settledGame24Run(source);
+    // its discussion, beside the log: a thread and a label
+    const ada = { id: null, name: 'ada' };
+    const first = await addComment(source.prisma, {
+      runId: finishedId,
+      nodeId: 'n1',
+      text: 'kept by the backup?',
+      replyTo: null,
+      step: 3,
+      author: ada,
+    });
+    await addComment(source.prisma, {
+      runId: finishedId,
+      nodeId: null,
+      text: 'yes',
+      replyTo: first.id,
+      step: 4,
+      author: ada,
+    });
+    await setLabel(source.prisma, {
+      runId: finishedId,
+      nodeId: 'n1',
+      label: 'good thought',
+      note: 'a note',
+      step: 3,
+      author: ada,
+    });
     // a run that writes for about 12 s (60 nodes, a model call 200 ms long, about three at a time)
     const live = await source.manager.create({
       taskId: 'open-goal',
@@ -94,6 +121,14 @@ describe.each(BACKENDS)('db:backup and db:restore (%s)', (kind) => {
       }
       const finished = atBackup.find((r) => r.row.id === finishedId);
       expect(finished?.events).toEqual(sourceRuns.find((r) => r.row.id === finishedId)?.events);
+      // and its comments and label, whole
+      expect(await listComments(restored.prisma, finishedId)).toEqual(await listComments(source.prisma, finishedId));
+      expect(await listLabels(restored.prisma, finishedId)).toEqual(await listLabels(source.prisma, finishedId));
+      expect((await listComments(restored.prisma, finishedId)).map((c) => c.text)).toEqual([
+        'kept by the backup?',
+        'yes',
+      ]);
+      expect(await listLabels(restored.prisma, finishedId)).toMatchObject([{ label: 'good thought', note: 'a note' }]);
       const cut = atBackup.find((r) => r.row.id === live.id);
       expect(cut?.tree.status).not.toBe('finished');
 
