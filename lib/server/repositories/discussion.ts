@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { DiscussionAuthor, ExportedDiscussion, NodeLabel, RunComment } from '../../contract/discussion';
 import type { Db } from '../db/client';
 import { InputError, NotFoundError } from '../core/errors';
+import { Prisma } from '../../generated/prisma/client';
 
 interface CommentRow {
   id: string;
@@ -67,10 +68,10 @@ function toLabel(row: LabelRow): NodeLabel {
   };
 }
 
-/** The run's comments, oldest first (a thread's replies after its first). */
+/** The run's comments, oldest first, a reply never before its thread's first (threadOrder). */
 export async function listComments(db: Db, runId: string): Promise<RunComment[]> {
   const rows = await db.comment.findMany({ where: { runId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-  return rows.map(toComment);
+  return threadOrder(rows).map(toComment);
 }
 
 /** The run's labels, oldest first. */
@@ -111,28 +112,53 @@ export interface NewComment {
 export async function addComment(db: Db, input: NewComment): Promise<RunComment> {
   let nodeId = input.nodeId;
   let replyTo: string | null = null;
+  const gone = () => new InputError('replyTo', `no comment ${input.replyTo} in run ${input.runId}`);
   if (input.replyTo) {
     const answered = await db.comment.findUnique({ where: { id: input.replyTo } });
-    if (!answered || answered.runId !== input.runId)
-      throw new InputError('replyTo', `no comment ${input.replyTo} in run ${input.runId}`);
+    if (!answered || answered.runId !== input.runId) throw gone();
     replyTo = answered.replyTo ?? answered.id;
+    const first = replyTo === answered.id ? answered : await db.comment.findUnique({ where: { id: replyTo } });
+    if (!first || first.deleted) throw new InputError('replyTo', 'that thread was deleted: start a new one');
     nodeId = answered.nodeId;
   } else if (nodeId !== null) {
     await checkNode(db, input.runId, nodeId, 'nodeId');
   }
-  const row = await db.comment.create({
-    data: {
-      id: randomUUID(),
-      runId: input.runId,
-      nodeId,
-      replyTo,
-      text: input.text,
-      authorId: input.author.id,
-      authorName: input.author.name,
-      step: input.step,
-    },
-  });
-  return toComment(row);
+  try {
+    const row = await db.comment.create({
+      data: {
+        id: randomUUID(),
+        runId: input.runId,
+        nodeId,
+        replyTo,
+        text: input.text,
+        authorId: input.author.id,
+        authorName: input.author.name,
+        step: input.step,
+      },
+    });
+    return toComment(row);
+  } catch (error) {
+    // the thread's first was deleted since it was read: the foreign key refuses a reply that would name nothing
+    if (isForeignKeyViolation(error)) throw gone();
+    throw error;
+  }
+}
+
+/** Prisma's answer when a foreign key refuses a write (P2003). */
+function isForeignKeyViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003';
+}
+
+/** Deletes a thread's first unless a reply names it (then false: a reply came in meanwhile, the foreign key says). */
+async function deleteFirstIfAlone(db: Db, id: string): Promise<boolean> {
+  if ((await db.comment.count({ where: { replyTo: id } })) > 0) return false;
+  try {
+    await db.comment.delete({ where: { id } });
+    return true;
+  } catch (error) {
+    if (isForeignKeyViolation(error)) return false;
+    throw error;
+  }
 }
 
 export async function editComment(db: Db, id: string, text: string, now = new Date()): Promise<RunComment> {
@@ -149,19 +175,13 @@ export async function deleteComment(db: Db, id: string): Promise<void> {
   const row = await db.comment.findUnique({ where: { id } });
   if (!row || row.deleted) throw new NotFoundError(`no comment ${id}`);
   if (row.replyTo === null) {
-    const replies = await db.comment.count({ where: { replyTo: id } });
-    if (replies > 0) {
+    if (!(await deleteFirstIfAlone(db, id)))
       await db.comment.update({ where: { id }, data: { deleted: true, text: '' } });
-      return;
-    }
-    await db.comment.delete({ where: { id } });
     return;
   }
   await db.comment.delete({ where: { id } });
   const first = await db.comment.findUnique({ where: { id: row.replyTo } });
-  if (first?.deleted && (await db.comment.count({ where: { replyTo: first.id } })) === 0) {
-    await db.comment.delete({ where: { id: first.id } });
-  }
+  if (first?.deleted) await deleteFirstIfAlone(db, first.id);
 }
 
 export interface NewLabel {
@@ -204,10 +224,10 @@ export async function removeLabel(db: Db, runId: string, nodeId: string, label: 
  * Comments oldest first, but a reply never before its thread's first, as an export file must list them: a reply may
  * carry the same millisecond as its first (then read by id, in any order), or an earlier time an imported file gave it.
  */
-function threadOrder(comments: readonly RunComment[]): RunComment[] {
+function threadOrder<C extends { id: string; replyTo: string | null }>(comments: readonly C[]): C[] {
   const firsts = new Set<string>();
-  const waiting = new Map<string, RunComment[]>();
-  const ordered: RunComment[] = [];
+  const waiting = new Map<string, C[]>();
+  const ordered: C[] = [];
   for (const comment of comments) {
     if (comment.replyTo !== null && !firsts.has(comment.replyTo)) {
       const replies = waiting.get(comment.replyTo) ?? [];
@@ -232,7 +252,7 @@ export async function exportDiscussion(db: Db, runId: string): Promise<ExportedD
   const [comments, labels] = await Promise.all([listComments(db, runId), listLabels(db, runId)]);
   if (comments.length === 0 && labels.length === 0) return null;
   return {
-    comments: threadOrder(comments).map((comment) => ({
+    comments: comments.map((comment) => ({
       id: comment.id,
       nodeId: comment.nodeId,
       replyTo: comment.replyTo,
@@ -314,10 +334,11 @@ export async function copyDiscussion(
     db.label.findMany({ where: { runId: sourceRunId, nodeId: { in: sourceIds } } }),
   ]);
   const ids = new Map(comments.map((comment) => [comment.id, randomUUID()]));
+  // firsts before their replies, whatever the clocks said: the foreign key wants a reply's first in place
   const copy = (nodeId: string) => nodes.get(nodeId) as { nodeId: string; step: number };
   if (comments.length > 0)
     await db.comment.createMany({
-      data: comments.map((comment) => ({
+      data: threadOrder(comments).map((comment) => ({
         ...comment,
         id: ids.get(comment.id) as string,
         runId: forkRunId,

@@ -109,6 +109,54 @@ describe.each(BACKENDS)('discussion (%s)', (backend) => {
     expect(await api.comment.list({ runId })).toEqual([]);
   });
 
+  it("keeps every reply under a first that stays when replies race their thread's deletion", async () => {
+    const s = await testServices.open(backend);
+    const runId = await settledGame24Run(s);
+    const api = local(s);
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 12; round++) {
+      const { id } = await api.comment.add({ runId, nodeId: 'n1', text: `first ${round}` });
+      const [reply, deletion] = await Promise.all([
+        refusal(api.comment.add({ runId, text: `reply ${round}`, replyTo: id })),
+        refusal(api.comment.delete({ id })),
+      ]);
+      expect(deletion).toBe('OK');
+      outcomes.add(reply.startsWith('BAD_REQUEST') ? 'refused' : reply);
+      expect([
+        'OK',
+        `BAD_REQUEST no comment ${id} in run ${runId}`,
+        'BAD_REQUEST that thread was deleted: start a new one',
+      ]).toContain(reply);
+    }
+    const comments = await api.comment.list({ runId });
+    const ids = new Set(comments.map((c) => c.id));
+    for (const comment of comments) if (comment.replyTo !== null) expect(ids.has(comment.replyTo)).toBe(true);
+    // a deleted first stays exactly while a reply names it
+    for (const comment of comments)
+      if (comment.deleted) expect(comments.some((c) => c.replyTo === comment.id)).toBe(true);
+    // and the database holds to it whatever a writer does
+    const first = comments.find((c) => c.replyTo === null && comments.some((r) => r.replyTo === c.id));
+    if (first) await expect(s.prisma.comment.delete({ where: { id: first.id } })).rejects.toThrow();
+    await expect(
+      s.prisma.comment.create({
+        data: { id: 'orphan', runId, replyTo: 'nobody', text: 'x', authorName: 'x', step: 1 },
+      }),
+    ).rejects.toThrow();
+    expect(outcomes.size).toBeGreaterThan(0);
+  });
+
+  it('refuses a reply to a deleted thread', async () => {
+    const s = await testServices.open(backend);
+    const runId = await settledGame24Run(s);
+    const api = local(s);
+    const { id } = await api.comment.add({ runId, nodeId: 'n1', text: 'first' });
+    const { id: reply } = await api.comment.add({ runId, text: 'reply', replyTo: id });
+    await api.comment.delete({ id });
+    expect(await refusal(api.comment.add({ runId, text: 'to a deleted thread', replyTo: reply }))).toBe(
+      'BAD_REQUEST that thread was deleted: start a new one',
+    );
+  });
+
   it('puts labels from the set on nodes, with a note, changes the note, and takes them off', async () => {
     const s = await testServices.open(backend, { labels: ['good thought', 'evaluator wrong'] });
     const runId = await settledGame24Run(s);
