@@ -100,5 +100,18 @@ describe.each(BACKENDS)("a fork and its source's discussion (%s)", (backend) => 
       ['on the goal', fromRoot.nodeId],
     ]);
     expect(await listLabels(s.prisma, fromRoot.run.id)).toEqual([]);
+
+    // a fork with the node's thought edited leaves that node's discussion behind (it spoke of the old words), not
+    // its parent's
+    const edited = await s.manager.fork({ runId, nodeId: target, thought: 'a thought of my own' });
+    await s.manager.settled(edited.run.id);
+    const editedTree = fold(await listEvents(s.prisma, edited.run.id), createEmptyTree(edited.run.id));
+    expect(editedTree.nodes[edited.nodeId]?.branch?.thought).toBe('a thought of my own');
+    expect((await listComments(s.prisma, edited.run.id)).map((c) => c.text)).toEqual([
+      'on the goal',
+      'on the parent',
+      'a reply on the parent',
+    ]);
+    expect((await listLabels(s.prisma, edited.run.id)).map((l) => l.label)).toEqual(['good thought']);
   });
 });

@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExplorationEvent } from '../../contract/events';
 import type { ToTConfig } from '../../contract/vocabulary';
-import { createEmptyTree, fold, resolveConfig } from '../../engine/index';
+import { createEmptyTree, fold, resolveConfig, type ThoughtTree } from '../../engine/index';
 import {
   ExplorationControl,
   forkedNodeId,
@@ -133,18 +133,21 @@ interface LiveRun extends RunWriteState {
 
 /**
  * The source nodes a fork's seed copied, each to the fork's own copy and the step (seq) that made it: every
- * node.restored names its source node (`from`); the fork's root, created afresh, stands for the source's root.
+ * node.restored names its source node (`from`); the fork's root, created afresh, stands for the source's root. A node
+ * whose thought was edited in the fork is left out: what was said of it was said of words it no longer has.
  */
 function forkedNodes(
   seed: readonly ExplorationEvent[],
-  sourceRootId: string | null,
+  source: ThoughtTree,
 ): Map<string, { nodeId: string; step: number }> {
   const nodes = new Map<string, { nodeId: string; step: number }>();
   for (const event of seed) {
-    if (event.type === 'node.created' && event.payload.parentId === null && sourceRootId !== null)
-      nodes.set(sourceRootId, { nodeId: event.payload.nodeId, step: event.seq });
-    if (event.type === 'node.restored' && event.payload.from)
-      nodes.set(event.payload.from.nodeId, { nodeId: event.payload.nodeId, step: event.seq });
+    if (event.type === 'node.created' && event.payload.parentId === null && source.rootId !== null)
+      nodes.set(source.rootId, { nodeId: event.payload.nodeId, step: event.seq });
+    if (event.type !== 'node.restored' || !event.payload.from) continue;
+    const original = source.nodes[event.payload.from.nodeId];
+    if (original && original.branch?.thought !== event.payload.branch?.thought) continue;
+    nodes.set(event.payload.from.nodeId, { nodeId: event.payload.nodeId, step: event.seq });
   }
   return nodes;
 }
@@ -339,7 +342,7 @@ export class RunManager implements ClusterHost {
       ],
       // the comments and labels of the path's nodes onto the fork's copies, in the fork's own creation transaction
       // (nobody follows the fork yet: nothing to announce)
-      { also: (tx) => copyDiscussion(tx, source.id, id, forkedNodes(seed, sourceTree.rootId)).then(() => {}) },
+      { also: (tx) => copyDiscussion(tx, source.id, id, forkedNodes(seed, sourceTree)).then(() => {}) },
     );
     await this.dispatch(id);
     return { run: record, nodeId: forkedNodeId(seed) };
