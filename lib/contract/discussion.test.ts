@@ -66,7 +66,7 @@ describe("an export file's discussion against its run", () => {
     createdAt: at,
   });
   const nodes = new Set(['n1', 'n2']);
-  const problem = (discussion: ExportedDiscussion) => discussionProblem(discussion, (id) => nodes.has(id));
+  const problem = (discussion: ExportedDiscussion) => discussionProblem(discussion, (id) => nodes.has(id), 10);
 
   it('accepts threads on known nodes and on the run, and labels from any set (another team chose theirs)', () => {
     const discussion = exportedDiscussionSchema.parse({
@@ -96,5 +96,10 @@ describe("an export file's discussion against its run", () => {
       '"x" twice on node n1',
     );
     expect(problem({ comments: [], labels: [label('n7', 'x')] })?.path).toEqual(['labels', 0, 'nodeId']);
+    expect(problem({ comments: [{ ...comment('a', 'n1'), step: 11 }], labels: [] })).toEqual({
+      path: ['comments', 0, 'step'],
+      message: "step 11 is past the log's last (10)",
+    });
+    expect(problem({ comments: [], labels: [{ ...label('n1', 'x'), step: 11 }] })?.path).toEqual(['labels', 0, 'step']);
   });
 });

@@ -156,17 +156,20 @@ export const exportedDiscussionSchema = z.strictObject({
 export type ExportedDiscussion = z.infer<typeof exportedDiscussionSchema>;
 
 /**
- * The first problem of a file's discussion against its run (a node the log never made, a reply to a comment that is
- * not a thread's first or comes later, an id twice), or null. Labels outside this server's set are kept: they were
+ * The first problem of a file's discussion against its run (a step past its log, a node the log never made, a reply
+ * to a comment that is not a thread's first or comes later, an id twice), or null. Labels outside this server's set are kept: they were
  * the other team's judgement.
  */
 export function discussionProblem(
   discussion: ExportedDiscussion,
   hasNode: (nodeId: string) => boolean,
+  lastSeq: number,
 ): { path: (string | number)[]; message: string } | null {
   const firsts = new Set<string>();
   const seen = new Set<string>();
+  const beyond = (step: number) => `step ${step} is past the log's last (${lastSeq})`;
   for (const [i, comment] of discussion.comments.entries()) {
+    if (comment.step > lastSeq) return { path: ['comments', i, 'step'], message: beyond(comment.step) };
     if (seen.has(comment.id)) return { path: ['comments', i, 'id'], message: `comment id ${comment.id} twice` };
     seen.add(comment.id);
     if (comment.nodeId !== null && !hasNode(comment.nodeId))
@@ -180,6 +183,7 @@ export function discussionProblem(
   }
   const labelled = new Set<string>();
   for (const [i, label] of discussion.labels.entries()) {
+    if (label.step > lastSeq) return { path: ['labels', i, 'step'], message: beyond(label.step) };
     if (!hasNode(label.nodeId))
       return { path: ['labels', i, 'nodeId'], message: `no node ${label.nodeId} in the run's log` };
     const key = `${label.nodeId}\u0000${label.label}`;

@@ -17,8 +17,8 @@
  * runExportSchema is the import side's judge: the file's shape, every event (known type, payload of that type:
  * lib/contract/events.ts), seq 1..n without gaps, one runId (the run's) throughout, run.started first (after the
  * run's run.queued, if the log has it), every node an event names already in the tree, and finally a fold with
- * reduce (a fold that throws refuses the file); then the discussion against the tree that fold made (every node it
- * names made by the log, every reply to an earlier thread's first, no id or label twice: discussionProblem).
+ * reduce (a fold that throws refuses the file); then the discussion against the tree that fold made (every step within
+ * the log, every node it names made by the log, every reply to an earlier thread's first, no id or label twice: discussionProblem).
  * validateRunExport wraps it and says what is wrong in one line, e.g. "events[41].seq: expected 42, got 44".
  * Pure: no I/O. Not responsible for storing (lib/server/imports.ts) or for other formats (tot-log.ts).
  */
@@ -178,7 +178,7 @@ function checkLog(
 /** The file's discussion against the tree its log folded to (nodes, replies, ids): the first problem, or null. */
 function checkDiscussion(discussion: ExportedDiscussion | undefined, tree: ThoughtTree): Problem | null {
   if (!discussion) return null;
-  const problem = discussionProblem(discussion, (nodeId) => Object.hasOwn(tree.nodes, nodeId));
+  const problem = discussionProblem(discussion, (nodeId) => Object.hasOwn(tree.nodes, nodeId), tree.lastSeq);
   return problem ? { path: ['discussion', ...problem.path], message: problem.message } : null;
 }
 
