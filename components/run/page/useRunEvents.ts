@@ -15,6 +15,9 @@
 // cache entry it never folded.
 // With `onDiscussed` (the run page) the stream also says when the run's comments or labels change, and stays open after
 // the log's end for them; the connection then reads "complete" once the log has ended, as a stream that closed did.
+// Such a stream is let go while the tab is hidden (a browser gives one server six HTTP/1.1 connections, and a dozen
+// background tabs of finished runs must not hold them all) and opened again when it shows, reading the discussion
+// again as any (re)start does.
 // Returns the connection's state, derived from the subscription, and a retry (whether the history is still loading
 // is the store's: eventCount < lastSeq). Not responsible for folding events (lib/store/run-store.ts).
 import { skipToken, useQuery } from '@tanstack/react-query';
@@ -136,13 +139,22 @@ export function useRunEvents(runId: string, options: RunEventsOptions = {}) {
   const [broughtEnd, setBroughtEnd] = useState(false);
   // whether the subscription has started once: before that its 'idle' is "not yet", not "ended"
   const [opened, setOpened] = useState(false);
+  // a stream kept open for the discussion after the log's end: the log is complete all the same
+  const logEnded = useRunStore((s) => hasEnded(s.liveStatus));
+  const hidden = usePageHidden();
+  const parked = onDiscussed !== undefined && logEnded && hidden;
+  // parked, the stream opens again after the log the store has (not from the snapshot: a run watched live to its end
+  // would be sent again whole)
+  const [resumeAfter, setResumeAfter] = useState<number | null>(null);
+  if (parked && resumeAfter !== store.getState().lastSeq) setResumeAfter(store.getState().lastSeq);
+  const after = resumeAfter ?? startAfter;
   const subscription = useSubscription(
     trpc.run.onEvents.subscriptionOptions(
-      startAfter === null
+      after === null || parked
         ? skipToken
         : {
             runId,
-            lastEventId: startAfter > 0 ? String(startAfter) : null,
+            lastEventId: after > 0 ? String(after) : null,
             live: true,
             discussion: onDiscussed !== undefined,
           },
@@ -167,8 +179,6 @@ export function useRunEvents(runId: string, options: RunEventsOptions = {}) {
       },
     ),
   );
-  // a stream kept open for the discussion after the log's end: the log is complete all the same
-  const logEnded = useRunStore((s) => hasEnded(s.liveStatus));
   const streamState = connectionState(startAfter !== null, subscription.status, received, opened);
   const state = streamState === 'live' && logEnded && onDiscussed !== undefined ? 'ended' : streamState;
   return {
@@ -181,3 +191,15 @@ export function useRunEvents(runId: string, options: RunEventsOptions = {}) {
 }
 
 export type RunConnection = ReturnType<typeof useRunEvents>;
+
+/** Whether the page's tab is hidden (another tab in front, the window minimised). */
+function usePageHidden(): boolean {
+  const [hidden, setHidden] = useState(false);
+  useEffect(() => {
+    const update = () => setHidden(document.visibilityState === 'hidden');
+    update();
+    document.addEventListener('visibilitychange', update);
+    return () => document.removeEventListener('visibilitychange', update);
+  }, []);
+  return hidden;
+}
