@@ -8,6 +8,7 @@ import {
   discussionCount,
   discussionEntries,
   discussionMarkers,
+  discussionWords,
   labelsOn,
   labelTally,
   labelToggle,
@@ -64,6 +65,11 @@ describe('threadsOf', () => {
     expect(threadsOf(index, 'n1').map((t) => [t.first.id, t.replies.map((r) => r.id)])).toEqual([['c1', ['c3']]]);
     expect(threadsOf(index, null).map((t) => t.first.id)).toEqual(['c2']);
     expect(threadsOf(index, 'n9')).toEqual([]);
+  });
+
+  it('leaves out a deleted first whose replies are gone too', () => {
+    const index = indexDiscussion([comment('c1', { deleted: true, text: '' })], []);
+    expect(threadsOf(index, 'n1')).toEqual([]);
   });
 });
 
@@ -125,6 +131,15 @@ describe('labelTally', () => {
       { name: 'evaluator wrong', key: '2', count: 0 },
       { name: 'their own label', key: null, count: 1 },
     ]);
+  });
+});
+
+describe('discussionWords', () => {
+  it('says the counts in words, leaving out what is zero', () => {
+    expect(discussionWords(2, 1)).toBe('2 comments · 1 label');
+    expect(discussionWords(1, 0)).toBe('1 comment');
+    expect(discussionWords(0, 3)).toBe('3 labels');
+    expect(discussionWords(0, 0)).toBe('');
   });
 });
 

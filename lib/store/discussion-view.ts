@@ -9,9 +9,9 @@ import { canChangeWriting, type Principal } from '../contract/access';
 import type { LabelChoice, NodeLabel, RunComment } from '../contract/discussion';
 import type { CommentThread, DiscussionIndex, DiscussionMark } from './discussion';
 
-/** A node's threads, oldest first; `null`: the run's own (comments on no node). */
+/** A node's threads that still read (isLiveThread), oldest first; `null`: the run's own (comments on no node). */
 export function threadsOf(index: DiscussionIndex, nodeId: string | null): CommentThread[] {
-  return index.threads.filter((t) => t.first.nodeId === nodeId);
+  return index.threads.filter((t) => t.first.nodeId === nodeId && isLiveThread(t));
 }
 
 /** A thread a person still reads: its first is live, or a reply is (a deleted first with replies stays a stub). */
@@ -81,6 +81,14 @@ export function labelTally(labels: readonly NodeLabel[], choices: readonly Label
   const tally: LabelCount[] = choices.map((c) => ({ name: c.name, key: c.key, count: counts.get(c.name) ?? 0 }));
   for (const [name, count] of counts) if (!choices.some((c) => c.name === name)) tally.push({ name, key: null, count });
   return tally;
+}
+
+/** "2 comments · 1 label", "1 comment", "" for nothing (a badge's title, the inspector's section, a tooltip). */
+export function discussionWords(comments: number, labels: number): string {
+  const parts: string[] = [];
+  if (comments > 0) parts.push(`${comments} comment${comments === 1 ? '' : 's'}`);
+  if (labels > 0) parts.push(`${labels} label${labels === 1 ? '' : 's'}`);
+  return parts.join(' · ');
 }
 
 /** The labels on one node, by name. */

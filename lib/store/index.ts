@@ -57,6 +57,7 @@ export {
   discussionCount,
   discussionEntries,
   discussionMarkers,
+  discussionWords,
   isLiveThread,
   labelsOn,
   labelTally,
