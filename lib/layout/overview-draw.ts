@@ -1,7 +1,7 @@
 /**
  * Draws the overview on 2D canvases: the cells (a base layer, redrawn when the tree, the colouring, the size or the
- * theme changes) and the marks (an overlay: the view's rectangle, search hits, the selected and hovered node,
- * redrawn when those move). Both are devicePixelRatio aware. The cells are filled one path per colour, so a frame
+ * theme changes) and the marks (an overlay: the view's rectangle, search hits, the nodes people discussed, the
+ * selected and hovered node, redrawn when those move). Both are devicePixelRatio aware. The cells are filled one path per colour, so a frame
  * is a handful of fill calls whatever the tree's size; sub-pixel cells are culled by forEachDrawnCell.
  * React-free (the bench drives it in a bare page). Not responsible for geometry (lib/layout/icicle.ts) or for
  * choosing colours (overview-colours.ts). Drawn by components/run/overview/Overview.tsx and bench:overview.
@@ -75,6 +75,8 @@ export function drawCells(
 export interface Marks {
   view: ViewExtent | null;
   hits: readonly number[];
+  /** Cells of nodes with comments or labels: a corner mark each. */
+  discussed?: readonly number[];
   active: number;
   selected: number;
   hovered: number;
@@ -83,6 +85,9 @@ export interface Marks {
 export interface MarkColours {
   view: string;
   hit: string;
+  discussed?: string;
+  /** Drawn round a discussed cell's corner, so it stands out on any status colour (the page's surface). */
+  discussedHalo?: string;
   active: string;
   selected: string;
   hovered: string;
@@ -145,6 +150,28 @@ export function drawMarks(
       ctx.fillRect(x, y, 1, h);
       ctx.fillRect(x + w - 1, y, 1, h);
       ctx.fillRect(x + Math.floor(w / 2) - 1, Math.max(0, y - 3), 2, 3);
+    }
+  }
+  if (marks.discussed && marks.discussed.length > 0) {
+    // a folded corner at each discussed cell's top right, as large as the cell allows (4 to 9 px), edged in the
+    // page's surface colour so it reads on every status colour
+    const corner = (x: number, y: number, size: number) => {
+      ctx.beginPath();
+      ctx.moveTo(x - size, y);
+      ctx.lineTo(x, y);
+      ctx.lineTo(x, y + size);
+      ctx.closePath();
+      ctx.fill();
+    };
+    for (const cell of marks.discussed) {
+      const r = cellRect(layout, cell, width, rowH);
+      const size = Math.max(4, Math.min(9, r.w / 2, r.h / 2));
+      if (colours.discussedHalo) {
+        ctx.fillStyle = colours.discussedHalo;
+        corner(r.x + r.w, r.y, size + 2.5);
+      }
+      ctx.fillStyle = colours.discussed ?? colours.hit;
+      corner(r.x + r.w, r.y, size);
     }
   }
   const outline = (cell: number, colour: string, lineWidth: number) => {

@@ -6,7 +6,8 @@
 // error, tests failed, does not apply: lib/layout/code-change.ts).
 // Between the card's readable zoom and the far level it is a pill: status colour, score bar (an MCTS node: its Q and N
 // in its place), a few words in a large font, marks as dots (lib/layout/lod.ts says where each starts); the full
-// labels stay in the page for screen readers.
+// labels stay in the page for screen readers. A node people commented on or labelled wears a badge at its top-right
+// corner, on the card and the pill alike (discussion/DiscussionBadge, which reads its own node's entry).
 // Memoized and reading only its own slices of the store, so a growing tree re-renders only what changed.
 import { useStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
@@ -27,6 +28,7 @@ import { NodeHandles } from './orientation';
 import { usePageView } from '../page/PageViewContext';
 import { useRunStore } from '../page/RunStoreContext';
 import { useIsShared } from './SharedNodes';
+import { DiscussionBadge } from '../discussion/DiscussionBadge';
 
 function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
   const id = data.nodeId;
@@ -100,6 +102,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
         title={thought}
       >
         <NodeHandles />
+        <DiscussionBadge nodeId={id} pill />
         <span className="tpill-words">{firstLine(thought, 60)}</span>
         <div className="tpill-foot">
           {mcts ? (
@@ -137,6 +140,7 @@ function ThoughtNodeCardImpl({ data, selected }: NodeProps<ThoughtFlowNode>) {
       data-level="card"
     >
       <NodeHandles />
+      <DiscussionBadge nodeId={id} />
       <div className="tnode-top">
         <span className={`badge st-${isRoot ? 'root' : status}`}>{label}</span>
         <span className="mono tnode-id">

@@ -115,8 +115,12 @@ function Entry({ runId, entry, now }: { runId: string; entry: DiscussionEntry; n
   const { first } = entry.thread;
   return (
     <li className={styles.entry} data-testid="discussion-entry" data-kind="thread" data-node-id={first.nodeId ?? ''}>
-      <Place place={{ nodeId: first.nodeId, step: first.step, commentId: first.id }} />
-      <CommentThread runId={runId} thread={entry.thread} now={now} />
+      <CommentThread
+        runId={runId}
+        thread={entry.thread}
+        now={now}
+        head={<Place place={{ nodeId: first.nodeId, step: first.step, commentId: first.id }} />}
+      />
     </li>
   );
 }
@@ -129,8 +133,8 @@ function LabelEntry({ label, now }: { label: NodeLabel; now: number }) {
       data-kind="label"
       data-node-id={label.nodeId}
     >
-      <Place place={{ nodeId: label.nodeId, step: label.step }} />
       <span className={styles.tag}>{label.label}</span>
+      <Place place={{ nodeId: label.nodeId, step: label.step }} />
       <span className={styles.meta}>
         {label.author.name} · {writtenWhen(label.createdAt, new Date(now))}
       </span>

@@ -1,6 +1,7 @@
 'use client';
 // One node in the inspector: a sticky head (status, id, the commands) over its sections. A branch node shows what
-// it proposed and what came of it; the root shows the run (RunDetails). Every text from a model is rendered as
+// it proposed and what came of it; the root shows the run (RunDetails). Then what people said of it (its labels and
+// comments: discussion/NodeDiscussion). Every text from a model is rendered as
 // text. Not responsible for which node is selected (Inspector) or the sections' own reading of events (sections).
 import { useMutation } from '@tanstack/react-query';
 import { displayStatus, statusLabel } from '@/lib/layout/index';
@@ -19,6 +20,7 @@ import { BranchTotals } from './BranchTotals';
 import { CrosswordBoard } from './CrosswordBoard';
 import { MctsStats } from './MctsStats';
 import { MctsTrail } from './MctsTrail';
+import { NodeDiscussion, NodeDiscussionSummary } from '../discussion/NodeDiscussion';
 import { NodeAnnotations } from './NodeAnnotations';
 import { RunDetails } from './RunDetails';
 import { Dropped, Family, ModelCalls, ScoreBars, Section, TextBox, Timing, Usage } from './sections';
@@ -48,6 +50,9 @@ export function NodeDetails({ runId, node }: { runId: string; node: ThoughtNode 
       <div className={styles.body}>
         <CrosswordBoard node={node} />
         {isRoot ? <RunDetails runId={runId} /> : <BranchDetails node={node} />}
+        <Section title="Discussion" aside={<NodeDiscussionSummary nodeId={node.id} />} testId="inspector-discussion">
+          <NodeDiscussion runId={runId} nodeId={node.id} />
+        </Section>
         <MctsStats node={node} />
         <MctsTrail node={node} />
         <NodeAnnotations node={node} />

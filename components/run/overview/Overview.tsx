@@ -9,7 +9,7 @@
  * spend shows the nodes that break that evenness, and the tooltip gives the subtree's total.
  * The view's outline goes round the cells of the nodes the canvas has in view, row by row (from the canvas's layout,
  * derived here as the canvas derives it: ../canvas/useCanvasModel.ts, and React Flow's transform); search hits, the
- * active hit and the selected node are marked.
+ * active hit and the selected node are marked, and the nodes people commented on or labelled get a folded corner.
  * Click a cell: select the node and ask the canvas to frame its subtree (the node and its children when the subtree
  * is too big to read at once). Hover: the node's id, status, score (and MCTS Q and N), first line of thought,
  * subtree size and cost. Colour by status, score, cost, depth, and by MCTS Q or visits when the tree has them.
@@ -45,6 +45,7 @@ import {
 } from '@/lib/layout/index';
 import type { ThoughtTree } from '@/lib/engine/index';
 import { formatSpend, formatTokens } from '@/lib/contract/format';
+import { discussionWords } from '@/lib/store/index';
 import { useCanvasModel } from '../canvas/useCanvasModel';
 import { usePageView, usePageViewApi } from '../page/PageViewContext';
 import { useRunStore, useRunStoreApi, useShownTree } from '../page/RunStoreContext';
@@ -111,6 +112,16 @@ export function Overview() {
     }
     return cells;
   }, [layout, search.hits]);
+  // the run's discussion: a mark on each node that has some (the index keeps only those)
+  const byNode = useRunStore((st) => st.discussion.byNode);
+  const discussedCells = useMemo(() => {
+    const cells: number[] = [];
+    for (const id of byNode.keys()) {
+      const i = layout.indexOf.get(id);
+      if (i !== undefined) cells.push(i);
+    }
+    return cells;
+  }, [layout, byNode]);
   const activeId = search.active >= 0 ? search.hits[search.active] : undefined;
   const activeCell = activeId !== undefined ? (layout.indexOf.get(activeId) ?? -1) : -1;
 
@@ -118,6 +129,7 @@ export function Overview() {
   const { plotRef, cellsRef, marksRef, size } = useOverviewDrawing(layout, colours, colouring, {
     view,
     hits: hitCells,
+    discussed: discussedCells,
     active: activeCell,
     selected: selectedCell,
     hovered: hoveredCell,
@@ -276,11 +288,24 @@ function Tooltip({
         {node.mcts && <span className="mono">{mctsFigure(node.mcts)}</span>}
       </div>
       <div className={s.tipThought}>{firstLine(thought) || '(no thought)'}</div>
+      <TooltipDiscussion nodeId={node.id} />
       {rollup && (
         <div className={s.tipFoot}>
           subtree {formatTokens(rollup.nodes)} node{rollup.nodes === 1 ? '' : 's'} · {formatSpend(rollup)}
         </div>
       )}
+    </div>
+  );
+}
+
+/** What people wrote on the hovered node: "2 comments · 1 label: good thought", or nothing. */
+function TooltipDiscussion({ nodeId }: { nodeId: string }) {
+  const entry = useRunStore((st) => st.discussion.byNode.get(nodeId));
+  if (!entry) return null;
+  const words = discussionWords(entry.comments, entry.labels.length);
+  return (
+    <div className={s.tipFoot} data-testid="overview-tooltip-discussion">
+      {entry.labels.length > 0 ? `${words}: ${entry.labels.join(', ')}` : words}
     </div>
   );
 }

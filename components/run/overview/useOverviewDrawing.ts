@@ -1,7 +1,7 @@
 'use client';
 // The overview's two canvases, drawn when what they show changed: the cells (the tree, the colouring, the size or the
-// theme) and, over them, the marks (the view's outline, search hits, the active hit, selection and hover). Measures
-// the plot with a ResizeObserver and redraws when the page's colour scheme changes.
+// theme) and, over them, the marks (the view's outline, search hits, discussed nodes, the active hit, selection and
+// hover). Measures the plot with a ResizeObserver and redraws when the page's colour scheme changes.
 // Not responsible for what is drawn (lib/layout's overview-draw.ts and overview-colours.ts) nor for pointer and keys
 // (Overview.tsx).
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -66,8 +66,8 @@ export function useOverviewDrawing(layout: IcicleLayout, colours: CellColours, c
     canvas.dataset.drawMs = (performance.now() - started).toFixed(2);
   }, [layout, colours, colouring, size, themeTick]);
 
-  // the marks: the view's outline, hits, selection and hover
-  const { view, hits, active, selected, hovered } = marks;
+  // the marks: the view's outline, hits, discussed nodes, selection and hover
+  const { view, hits, discussed, active, selected, hovered } = marks;
   useEffect(() => {
     const canvas = marksRef.current;
     if (!canvas || size.width === 0) return;
@@ -80,16 +80,18 @@ export function useOverviewDrawing(layout: IcicleLayout, colours: CellColours, c
       layout,
       size.width,
       size.height,
-      { view, hits, active, selected, hovered },
+      { view, hits, discussed, active, selected, hovered },
       {
         view: themeVar(style, '--focus', '#2563eb'),
         hit: text,
+        discussed: themeVar(style, '--discuss', '#0369a1'),
+        discussedHalo: themeVar(style, '--surface', '#ffffff'),
         active: themeVar(style, '--best', '#7c3aed'),
         selected: themeVar(style, '--focus', '#2563eb'),
         hovered: text,
       },
     );
-  }, [layout, size, view, hits, active, selected, hovered, themeTick]);
+  }, [layout, size, view, hits, discussed, active, selected, hovered, themeTick]);
 
   return { plotRef, cellsRef, marksRef, size };
 }

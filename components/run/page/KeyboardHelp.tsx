@@ -15,7 +15,8 @@ const DRAWER_KEYS: { keys: string; what: string }[] = [
 
 export function KeyboardHelp({ onClose }: { onClose: () => void }) {
   useDialogKeys(onClose);
-  // steering keys are listed only where they can act: a person allowed to steer, and a search that takes commands
+  // steering keys are listed only where they can act: a person allowed to steer, and a search that takes commands;
+  // the discussion's keys for whoever may discuss the run
   const access = useRunAccess();
   const steering = useSteering();
   const steer = access.steer && !steering.unavailable;
@@ -31,7 +32,7 @@ export function KeyboardHelp({ onClose }: { onClose: () => void }) {
         </div>
         <table className="keys">
           <tbody>
-            {[...KEYS.filter((k) => steer || !k.steer), ...DRAWER_KEYS].map((k) => (
+            {[...KEYS.filter((k) => (steer || !k.steer) && (access.discuss || !k.discuss)), ...DRAWER_KEYS].map((k) => (
               <tr key={`${k.keys} ${k.what}`}>
                 <td>
                   <kbd>{k.keys}</kbd>

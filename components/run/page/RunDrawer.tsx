@@ -1,11 +1,12 @@
 'use client';
-// The run page's right-hand drawer: three tabs (Inspector, Events, Breakpoints) over one panel, collapsible to a thin rail that
+// The run page's right-hand drawer: four tabs (Inspector, Events, Breakpoints, Discussion) over one panel, collapsible to a thin rail that
 // keeps the tabs in reach, and resizable by dragging its left edge (or with the arrow keys on that edge). Where the
 // window is wide it docks beside the canvas; where it is narrow it overlays the canvas instead of squeezing it.
 // The panels stay mounted while hidden, so the log keeps its filters and the inspector its open calls; the hidden
 // log (in React's Activity) catches up with the step on screen when it is shown.
 // The drawer never opens or switches tabs by itself (selecting a node does not): only the person moves it.
-// Not responsible for what the panels show (inspector/, event-log/) nor for remembering its state (useRunDrawer).
+// Not responsible for what the panels show (inspector/, event-log/, breakpoints/, discussion/) nor for remembering its
+// state (useRunDrawer).
 import {
   Activity,
   useRef,
@@ -15,7 +16,7 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { DRAWER_MAX_WIDTH, DRAWER_MIN_WIDTH, type DrawerTab, widthFromDrag } from '@/lib/store/index';
+import { discussionCount, DRAWER_MAX_WIDTH, DRAWER_MIN_WIDTH, type DrawerTab, widthFromDrag } from '@/lib/store/index';
 import { useRunStore } from './RunStoreContext';
 import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer as DrawerState } from './useRunDrawer';
 import styles from './RunDrawer.module.css';
@@ -24,6 +25,7 @@ const TABS: { tab: DrawerTab; label: string; title: string }[] = [
   { tab: 'inspector', label: 'Inspector', title: 'The selected node (i)' },
   { tab: 'events', label: 'Events', title: "The run's event log" },
   { tab: 'breakpoints', label: 'Breakpoints', title: 'Where the run stops by itself, and their hits' },
+  { tab: 'discussion', label: 'Discussion', title: "Every comment and label on the run's nodes, and on the run" },
 ];
 const tabId = (tab: DrawerTab) => `run-drawer-tab-${tab}`;
 const KEY_STEP = 16;
@@ -33,11 +35,13 @@ export function RunDrawer({
   inspector,
   events,
   breakpoints,
+  discussion,
 }: {
   drawer: DrawerState;
   inspector: ReactNode;
   events: ReactNode;
   breakpoints: ReactNode;
+  discussion: ReactNode;
 }) {
   const slot = useRef<HTMLDivElement>(null);
   const { open, tab, docked } = drawer;
@@ -106,8 +110,10 @@ export function RunDrawer({
               // the log hidden keeps its filters but does not follow every step (each scrolls it, a forced layout):
               // it catches up when shown
               <Activity mode={open && t.tab === tab ? 'visible' : 'hidden'}>{events}</Activity>
-            ) : (
+            ) : t.tab === 'breakpoints' ? (
               breakpoints
+            ) : (
+              discussion
             )}
           </div>
         ))}
@@ -121,6 +127,7 @@ function DrawerTabs({ drawer }: { drawer: DrawerState }) {
   const eventCount = useRunStore((s) => s.eventCount);
   const selectedId = useRunStore((s) => s.selectedNodeId);
   const hitCount = useRunStore((s) => s.hits.marks.length);
+  const discussed = useRunStore((s) => discussionCount(s.discussion));
   const { open, tab } = drawer;
 
   function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
@@ -164,12 +171,25 @@ function DrawerTabs({ drawer }: { drawer: DrawerState }) {
             aria-label={t.label}
             data-testid={`drawer-tab-${t.tab}`}
           >
-            {t.tab === 'inspector' ? <InspectorIcon /> : t.tab === 'events' ? <EventsIcon /> : <BreakpointsIcon />}
+            {t.tab === 'inspector' ? (
+              <InspectorIcon />
+            ) : t.tab === 'events' ? (
+              <EventsIcon />
+            ) : t.tab === 'breakpoints' ? (
+              <BreakpointsIcon />
+            ) : (
+              <DiscussionIcon />
+            )}
             <span className={styles.tabLabel}>{t.label}</span>
             {t.tab === 'events' && <span className="count-pill">{eventCount.toLocaleString('en-US')}</span>}
             {t.tab === 'breakpoints' && hitCount > 0 && (
               <span className="count-pill" title={`${hitCount} breakpoint hits`}>
                 {hitCount.toLocaleString('en-US')}
+              </span>
+            )}
+            {t.tab === 'discussion' && discussed > 0 && (
+              <span className="count-pill" title={`${discussed} comments and labels`} data-testid="discussion-count">
+                {discussed.toLocaleString('en-US')}
               </span>
             )}
             {t.tab === 'inspector' && !open && selectedId && (
@@ -245,6 +265,14 @@ function BreakpointsIcon() {
     <svg viewBox="0 0 16 16" aria-hidden="true" className={styles.icon}>
       <circle cx="8" cy="8" r="4.5" />
       <path d="M8 1.5v2M8 12.5v2" />
+    </svg>
+  );
+}
+
+function DiscussionIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true" className={styles.icon}>
+      <path d="M2.5 3.5h11v7.5h-6l-3 2.5V11h-2z" />
     </svg>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 // The run page: a store for this run, the live event stream into it, the header with its commands, the canvas with
-// the timeline strip under it (and the banner of a stop at a breakpoint over it), the drawer (inspector, event log
-// and breakpoints as tabs) on the right, and the keyboard.
+// the timeline strip under it (and the banner of a stop at a breakpoint over it), the drawer (inspector, event log,
+// breakpoints and discussion as tabs) on the right, and the keyboard.
 // Its frame is RunLayout.module.css; the drawer is RunDrawer.tsx. Not responsible for what each part shows.
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useState } from 'react';
@@ -27,6 +27,8 @@ import { SearchBox } from '../search/SearchBox';
 import { useRunCommands } from '../steering/useRunCommands';
 import { useRunEvents } from './useRunEvents';
 import { useDiscussion } from '../discussion/useDiscussion';
+import { DiscussionPanel } from '../discussion/DiscussionPanel';
+import { useDiscussionKeys } from '../discussion/useDiscussionKeys';
 import { useRunDrawer } from './useRunDrawer';
 import { useRunKeyboard } from './useRunKeyboard';
 import { useSteering } from '../steering/useSteering';
@@ -76,7 +78,9 @@ function RunPage({ runId }: { runId: string }) {
   const steering = useSteering();
   const breakpoints = useBreakpoints(commands);
   useRunKeyboard(commands, toggleHelp, drawer, requestPrune, steering);
-  const urlProblem = useRunUrl();
+  useDiscussionKeys(runId, drawer);
+  // a link to a comment opens the Discussion tab, where the comment is highlighted
+  const urlProblem = useRunUrl(drawer.show);
   return (
     <div className={`run-page ${layout.page}`}>
       <RunHeader
@@ -146,6 +150,7 @@ function RunPage({ runId }: { runId: string }) {
             inspector={<Inspector runId={runId} />}
             events={<EventLog />}
             breakpoints={<BreakpointsPanel view={breakpoints} />}
+            discussion={<DiscussionPanel runId={runId} />}
           />
         </div>
       )}

@@ -4,7 +4,8 @@
 // e expands again, space pauses or resumes, s steps, , . [ ] { } move in time (an event, a search step, an MCTS
 // iteration), f fits the tree, Escape clears the selection, d opens or closes
 // the side drawer, i shows or hides the inspector in it, F8 / Shift F8 go to the next / previous breakpoint hit, ? lists
-// the keys. Ignored while typing in a field.
+// the keys. Ignored while typing in a field. The discussion's keys (1 to 9: labels, c: a comment) are its own
+// (discussion/useDiscussionKeys.ts), listed here for `?`.
 import { useEffect } from 'react';
 import { jump, type JumpTarget } from '@/lib/store/index';
 import { jumpToHit } from '../breakpoints/useBreakpoints';
@@ -15,8 +16,11 @@ import type { RunCommands } from '../steering/useRunCommands';
 import type { Steering } from '../steering/useSteering';
 import { DRAWER_ID, DRAWER_TOGGLE_ID, drawerPanelId, type RunDrawer } from './useRunDrawer';
 
-/** The page's keys; `steer`: the key sends a command, so it is there only for whoever may steer the run. */
-export const KEYS: { keys: string; what: string; steer?: true }[] = [
+/**
+ * The page's keys; `steer`: the key sends a command, so it is there only for whoever may steer the run; `discuss`:
+ * it writes in the run's discussion, so only for whoever may discuss it.
+ */
+export const KEYS: { keys: string; what: string; steer?: true; discuss?: true }[] = [
   { keys: '↑', what: 'parent' },
   { keys: '↓', what: 'first child' },
   { keys: '← →', what: 'previous / next sibling' },
@@ -34,6 +38,8 @@ export const KEYS: { keys: string; what: string; steer?: true }[] = [
   { keys: 'Esc', what: 'clear the selection' },
   { keys: 'd', what: 'open / close the side panel (inspector, events)' },
   { keys: 'i', what: 'show / hide the inspector' },
+  { keys: '1 … 9', what: 'put the label with that key on the selected node, or take it off', discuss: true },
+  { keys: 'c', what: 'comment on the selected node (nothing selected: on the run)', discuss: true },
   { keys: '?', what: 'this list' },
 ];
 

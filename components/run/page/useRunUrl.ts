@@ -6,29 +6,40 @@
 // known: as soon as the run is seen ended (its winner), or for a running run its first best; afterwards the URL follows
 // the screen (replaced, not pushed, so the back button leaves the run instead of undoing every click). A `bp` that is
 // not a list the contract takes is ignored, and the breakpoints panel says why.
+// `comment=<id>` (a comment's "Copy link") highlights that comment and, once the run's discussion has it, selects its
+// node at the step it was written at (what the link itself says of step and node wins) and opens the Discussion tab
+// (`showTab`); the address keeps `comment` while the highlight lasts, which is until another node is selected.
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { hasEnded } from '@/lib/contract/run-status';
-import { decodeBreakpoints, encodeBreakpoints } from '@/lib/store/index';
+import { decodeBreakpoints, type DrawerTab, encodeBreakpoints } from '@/lib/store/index';
 import { usePageViewApi } from './PageViewContext';
 import { useRunStoreApi } from './RunStoreContext';
 
 export type UrlProblem = { kind: 'bad-step'; value: string } | { kind: 'beyond-end'; step: number; lastSeq: number };
 
-export function useRunUrl(): UrlProblem | null {
+export function useRunUrl(showTab?: (tab: DrawerTab) => void): UrlProblem | null {
   const store = useRunStoreApi();
   const pageView = usePageViewApi();
   // The link as Next routed it, not window.location: after a client navigation (a fork opening with its node) the
   // new page renders before the address bar changes, so window.location still holds the previous page's link.
   const params = useSearchParams();
-  const [initial] = useState(() => ({ step: params.get('step'), node: params.get('node'), bp: params.get('bp') }));
+  const [initial] = useState(() => ({
+    step: params.get('step'),
+    node: params.get('node'),
+    bp: params.get('bp'),
+    comment: params.get('comment'),
+  }));
   const [problem, setProblem] = useState<UrlProblem | null>(() =>
     initial.step !== null && !/^\d+$/.test(initial.step) ? { kind: 'bad-step', value: initial.step } : null,
   );
 
   // Apply the link: select its node now, show its step as soon as the log reaches it.
   useEffect(() => {
-    const step = initial.step !== null && /^\d+$/.test(initial.step) ? Number(initial.step) : null;
+    let step = initial.step !== null && /^\d+$/.test(initial.step) ? Number(initial.step) : null;
+    // the linked comment, until the run's discussion has it
+    let wantComment = initial.comment;
+    if (wantComment) pageView.getState().highlightComment(wantComment);
     // `best` names no node: the tree's best is chosen below, once it is known
     let wantBest = initial.node === 'best';
     if (initial.node && !wantBest) store.getState().select(initial.node);
@@ -44,6 +55,25 @@ export function useRunUrl(): UrlProblem | null {
     const sync = () => {
       if (applying) return;
       const s = store.getState();
+      const linked = wantComment === null ? undefined : s.discussion.comments.find((c) => c.id === wantComment);
+      if (linked) {
+        wantComment = null;
+        // the comment fills in what the link leaves out: its node, the step it was written at
+        if (linked.nodeId !== null && !initial.node) {
+          applying = true;
+          try {
+            s.select(linked.nodeId);
+          } finally {
+            applying = false;
+          }
+          pageView.getState().requestFocus([linked.nodeId]);
+        }
+        if (step === null) {
+          step = linked.step;
+          applied = false;
+        }
+        showTab?.('discussion');
+      }
       if (wantBest && s.liveStatus !== null && (hasEnded(s.liveStatus) || s.bestNodeId !== null)) {
         wantBest = false;
         if (s.bestNodeId) {
@@ -83,6 +113,22 @@ export function useRunUrl(): UrlProblem | null {
       else url.searchParams.set('step', String(shown));
       if (now.selectedNodeId) url.searchParams.set('node', now.selectedNodeId);
       else url.searchParams.delete('node');
+      // a highlighted comment lasts while its node stays selected (a run's own comment: until another is picked)
+      const view = pageView.getState();
+      if (wantComment === null && view.highlightedComment !== null) {
+        const highlighted = now.discussion.comments.find((c) => c.id === view.highlightedComment);
+        if (highlighted?.nodeId && highlighted.nodeId !== now.selectedNodeId) {
+          applying = true; // its own listener would write the address halfway
+          try {
+            view.highlightComment(null);
+          } finally {
+            applying = false;
+          }
+        }
+      }
+      const comment = wantComment ?? pageView.getState().highlightedComment;
+      if (comment === null) url.searchParams.delete('comment');
+      else url.searchParams.set('comment', comment);
       // an ended run's query travels with the link; a running run's list is its own (in its log), and a run not
       // known yet keeps what the link said
       if (now.liveStatus === 'finished' && now.localBreakpoints !== null) {
@@ -91,8 +137,15 @@ export function useRunUrl(): UrlProblem | null {
       if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
     };
     sync();
-    return store.subscribe(sync);
-  }, [store, pageView, initial]);
+    const unsubscribe = store.subscribe(sync);
+    const unsubscribeView = pageView.subscribe((v, previous) => {
+      if (v.highlightedComment !== previous.highlightedComment) sync();
+    });
+    return () => {
+      unsubscribe();
+      unsubscribeView();
+    };
+  }, [store, pageView, initial, showTab]);
 
   return problem;
 }

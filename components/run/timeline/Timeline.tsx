@@ -5,7 +5,8 @@
 // search step, and for a Monte Carlo tree search by one iteration (IterationControls.tsx), jumps to the previous or
 // next backtrack, prune or command (each button off when there is nothing that way), play by search step, iteration
 // or event at 0.5x to 10x, and "back to live" while a run is still going. Breakpoint hits are marked over the marks
-// (HitMarks.tsx); while there are any, the jumps go from hit to hit (selecting each hit's node) until the person
+// (HitMarks.tsx), and the steps comments and labels were written at in a lane of their own (discussion/
+// DiscussionMarks.tsx); while there are any hits, the jumps go from hit to hit (selecting each hit's node) until the person
 // picks another kind. Everything else on the page shows the step the timeline is on (the store's seek). While a long
 // run's history is still arriving, steps before it cannot be shown and the position says so.
 // Not responsible for counting or drawing the density (lib/store's timeline-density.ts, draw-density.ts).
@@ -13,6 +14,7 @@ import { useState } from 'react';
 import { type JumpTarget, MomentIndex, type PlayUnit } from '@/lib/store/index';
 import { useRunStore, useRunStoreApi } from '../page/RunStoreContext';
 import { useHitJump } from '../breakpoints/useBreakpoints';
+import { DiscussionMarks } from '../discussion/DiscussionMarks';
 import { HitMarks } from './HitMarks';
 import { IterationControls, useIsMcts } from './IterationControls';
 import { TimelineMarks } from './TimelineMarks';
@@ -152,6 +154,7 @@ export function Timeline() {
         )}
       </div>
       <HitMarks />
+      <DiscussionMarks />
       <TimelineMarks>
         <input
           type="range"
