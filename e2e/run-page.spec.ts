@@ -69,7 +69,12 @@ async function streamOnlyTheStart(page: Page, seqs: number) {
   await page.route(/\/api\/trpc\/run\.onEvents/, async (route) => {
     if (streamed) return; // a reconnect waits for good: the rest of the log never arrives
     streamed = true;
-    const response = await route.fetch();
+    // asked without the discussion, whose stream stays open after the log's end: this one is read whole, then cut
+    const url = new URL(route.request().url());
+    const input = JSON.parse(url.searchParams.get('input') ?? '{}') as { json?: Record<string, unknown> };
+    if (input.json) input.json.discussion = false;
+    url.searchParams.set('input', JSON.stringify(input));
+    const response = await route.fetch({ url: url.toString() });
     const messages = (await response.text()).split('\n\n');
     const kept = messages.filter((m) => {
       const id = /^id: ?(\d+)$/m.exec(m)?.[1];
