@@ -12,18 +12,28 @@ import { useRunStoreApi } from '../page/RunStoreContext';
 export function useDiscussion(runId: string) {
   const trpc = useTRPC();
   const store = useRunStoreApi();
-  const queryClient = useQueryClient();
   const comments = useQuery({ ...trpc.comment.list.queryOptions({ runId }), staleTime: Infinity });
   const labels = useQuery({ ...trpc.label.list.queryOptions({ runId }), staleTime: Infinity });
   useEffect(() => {
     if (comments.data && labels.data) store.getState().setDiscussion(comments.data, labels.data);
   }, [comments.data, labels.data, store]);
-  /** Reads the discussion again (the stream said it changed, or it reconnected). */
-  const refresh = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: trpc.comment.list.queryKey({ runId }) });
-    void queryClient.invalidateQueries({ queryKey: trpc.label.list.queryKey({ runId }) });
-  }, [queryClient, trpc, runId]);
+  const refresh = useRefreshDiscussion(runId);
   return { refresh, error: comments.error?.message ?? labels.error?.message ?? null };
+}
+
+/**
+ * Reads the run's comments and labels again: the stream said they changed or (re)connected, or this page wrote.
+ * Settles once both are read.
+ */
+export function useRefreshDiscussion(runId: string): () => Promise<void> {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.comment.list.queryKey({ runId }) }),
+      queryClient.invalidateQueries({ queryKey: trpc.label.list.queryKey({ runId }) }),
+    ]);
+  }, [queryClient, trpc, runId]);
 }
 
 /** The server's label set, each with its key (1 to 9). */

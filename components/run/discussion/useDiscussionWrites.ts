@@ -6,22 +6,11 @@
 // Label writes share one mutation key per run, so the inspector's chips say what a key press (useDiscussionKeys)
 // was refused for, and the other way round (useLabelProblem).
 // Not responsible for who may write (the page leaves the controls out; the server refuses) nor for reading.
-import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useMutationState } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useTRPC, useTRPCClient } from '@/lib/trpc/index';
 import { useRunStoreApi } from '../page/RunStoreContext';
-
-/** Reads the run's comments and labels again. */
-export function useRefreshDiscussion(runId: string): () => Promise<void> {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return useCallback(async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.comment.list.queryKey({ runId }) }),
-      queryClient.invalidateQueries({ queryKey: trpc.label.list.queryKey({ runId }) }),
-    ]);
-  }, [queryClient, trpc, runId]);
-}
+import { useRefreshDiscussion } from './useDiscussion';
 
 /** The step on screen, which a write records as the one its author was looking at. */
 function useStepOnScreen(): () => number {
