@@ -57,7 +57,10 @@ export function parseSchema(text: string = readFileSync(SCHEMA_FILE, 'utf8')): S
       const field = /^(\w+)\s+(\w+)(\?|\[\])?/.exec(line);
       if (!field || line.startsWith('@@')) continue;
       const [, fieldName, type, modifier] = field;
-      const relation = /@relation\(fields: \[(.*?)\], references: \[(.*?)\](?:, onDelete: (\w+))?/.exec(line);
+      // a relation may be named (a model's relation to itself: `@relation("Thread", fields: ...)`)
+      const relation = /@relation\((?:"\w+", )?fields: \[(.*?)\], references: \[(.*?)\](?:, onDelete: (\w+))?/.exec(
+        line,
+      );
       if (relation) {
         model.relations.push({
           fields: list(relation[1]!),
