@@ -3,7 +3,8 @@
 // other's open page without a reload, as a badge on the node's card, in the inspector and on the timeline; a reply
 // threads; edit and delete follow; labels put with a click and with a key; a person's text shown literally, never as
 // markup; refused input keeps what was typed; the Discussion tab lists everything and each entry shows its node at its
-// step; a comment's link opened in a fresh browser highlights it there; screenshots at 1280x720, light and dark.
+// step; a comment's link opened in a fresh browser highlights it there; screenshots at 1280x720, light and dark; a
+// hidden tab lets its stream go and, shown again, has what was written meanwhile.
 // data-testid used: thought-node (data-node-id), discussion-badge (data-comments, data-labels), inspector-node
 //   (data-node-id), node-discussion, comment-box, comment-submit, comment-error, comment (data-comment-id,
 //   data-highlighted), comment-text, comment-author, comment-reply, reply-form, comment-edit, edit-form,
@@ -12,7 +13,7 @@
 //   discussion-mark, drawer-tab-discussion, discussion-count, run-drawer (data-tab), discussion-panel,
 //   discussion-entry (data-kind, data-node-id), discussion-place, discussion-tally, run-comment-form,
 //   timeline-position, run-status.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type Request } from '@playwright/test';
 import type { RunComment } from '../lib/contract/discussion';
 import { fold } from '../lib/engine/index';
 import { E2E_BASE, mutate, ndjson, query } from './api';
@@ -380,4 +381,45 @@ test('an exported and re-imported run keeps its comments and labels, shown on th
   const copiedBadge = badge(page, node);
   await expect(copiedBadge).toHaveAttribute('data-comments', String(copied.filter((c) => c.nodeId === node).length));
   await expect(copiedBadge).toHaveAttribute('data-labels', '1');
+});
+
+/** Makes the page's tab hidden or shown, as switching tabs does (Playwright's page is always visible). */
+async function setHidden(page: Page, hidden: boolean) {
+  await page.evaluate((value) => {
+    Object.defineProperty(document, 'visibilityState', {
+      configurable: true,
+      get: () => (value ? 'hidden' : 'visible'),
+    });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
+test('a hidden tab of a finished run lets its stream go, and shows what was written meanwhile when it comes back', async ({
+  browser,
+}) => {
+  const bob = await personPage(browser, 'bob');
+  // the run's streams this page has open: asked for and not yet ended
+  let open = 0;
+  const isStream = (url: string) => url.includes('/api/trpc/run.onEvents');
+  bob.on('request', (request) => {
+    if (isStream(request.url())) open++;
+  });
+  const ended = (request: Request) => {
+    if (isStream(request.url())) open--;
+  };
+  bob.on('requestfinished', ended);
+  bob.on('requestfailed', ended);
+  await openRun(bob);
+  await expect.poll(() => open).toBe(1);
+  await setHidden(bob, true);
+  await expect.poll(() => open).toBe(0);
+  await expect(bob.getByTestId('run-status')).toHaveText('finished');
+
+  const node = nodes[2] as string;
+  const before = (await commentsOf(node)).length;
+  await mutate(E2E_BASE, 'comment.add', { runId, nodeId: node, text: 'written while bob looked elsewhere' });
+  await setHidden(bob, false);
+  await expect.poll(() => open).toBe(1);
+  await expect(badge(bob, node)).toHaveAttribute('data-comments', String(before + 1));
+  await bob.context().close();
 });
