@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../contract/access';
-import type { AuthSettings } from '../auth/settings';
 import { prepareTeamMode } from '../auth/setup';
 import { createUser } from '../auth/users';
 import { IMPORT_RUNNING_MESSAGE, importRunsResponse } from '../http/run-files';
@@ -14,15 +13,10 @@ import { acquireImportSlot } from '../imports/import-jobs';
 import { createContextInner } from '../trpc/context';
 import { createCaller } from '../trpc/routers/root';
 import { clusterPerTest, type TestInstance } from '../testing/cluster';
+import { TEST_TEAM_AUTH as TEAM } from '../testing/context';
 
 const clusters = clusterPerTest();
 
-const TEAM: AuthSettings = {
-  team: true,
-  secret: 'a test secret that is long enough to sign links',
-  allowedOrigins: [],
-  allowOpen: false,
-};
 const SAMPLE = new URL('../../formats/fixtures/tot-game24-gpt4-bfs-sample.json', import.meta.url);
 
 const nobody = (instance: TestInstance) =>

@@ -12,33 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { DiscussionAuthor, ExportedDiscussion, NodeLabel, RunComment } from '../../contract/discussion';
 import type { Db } from '../db/client';
 import { InputError, NotFoundError } from '../core/errors';
-import { Prisma } from '../../generated/prisma/client';
-
-interface CommentRow {
-  id: string;
-  runId: string;
-  nodeId: string | null;
-  replyTo: string | null;
-  text: string;
-  deleted: boolean;
-  authorId: string | null;
-  authorName: string;
-  step: number;
-  createdAt: Date;
-  editedAt: Date | null;
-}
-
-interface LabelRow {
-  id: string;
-  runId: string;
-  nodeId: string;
-  label: string;
-  note: string | null;
-  authorId: string | null;
-  authorName: string;
-  step: number;
-  createdAt: Date;
-}
+import { type Comment as CommentRow, type Label as LabelRow, Prisma } from '../../generated/prisma/client';
 
 function toComment(row: CommentRow): RunComment {
   return {

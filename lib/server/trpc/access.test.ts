@@ -8,7 +8,6 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../contract/access';
 import type { ExplorationEvent } from '../../contract/events';
 import { principalFor, userPrincipal } from '../auth/principal';
-import type { AuthSettings } from '../auth/settings';
 import { createUser } from '../auth/users';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest, type TestServices } from '../testing/services';
@@ -16,15 +15,9 @@ import { domainErrorKind } from '../core/errors';
 import { runFor } from '../auth/run-access';
 import { openShareLinkResponse } from '../http/share-open';
 import { createContextInner } from './context';
-import { testContext } from '../testing/context';
+import { testContext, TEST_TEAM_AUTH as TEAM } from '../testing/context';
 import { createCaller } from './routers/root';
 
-const TEAM: AuthSettings = {
-  team: true,
-  secret: 'a test secret that is long enough to sign links',
-  allowedOrigins: [],
-  allowOpen: false,
-};
 const testServices = servicesPerTest();
 
 const game = { taskId: 'game24', goal: '4 9 10 13', model: { provider: 'simulated' as const, seed: 3, latencyMs: 0 } };

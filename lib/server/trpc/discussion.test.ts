@@ -9,23 +9,16 @@ import { ZodError } from 'zod';
 import type { Principal } from '../../contract/access';
 import { createEmptyTree, fold } from '../../engine/index';
 import { userPrincipal, principalFor } from '../auth/principal';
-import type { AuthSettings } from '../auth/settings';
 import { createUser } from '../auth/users';
 import { listEvents } from '../run-log/events';
 import { streamRunItems } from '../streaming/event-stream';
 import { clusterPerTest } from '../testing/cluster';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest, settledGame24Run, type TestServices } from '../testing/services';
-import { testContext } from '../testing/context';
+import { testContext, TEST_TEAM_AUTH as TEAM } from '../testing/context';
 import { createContextInner } from './context';
 import { createCaller } from './routers/root';
 
-const TEAM: AuthSettings = {
-  team: true,
-  secret: 'a test secret that is long enough to sign links',
-  allowedOrigins: [],
-  allowOpen: false,
-};
 const testServices = servicesPerTest();
 const clusters = clusterPerTest();
 

@@ -16,20 +16,14 @@ import { GOAL_MAX_LENGTH } from '../../contract/tasks';
 import { MAX_METADATA_VALUE_CHARS } from '../../contract/vocabulary';
 import { Prisma } from '../../generated/prisma/client';
 import { principalFor, userPrincipal } from '../auth/principal';
-import type { AuthSettings } from '../auth/settings';
 import { createUser } from '../auth/users';
 import { isIngestRefusal } from '../ingest/refusal';
 import { BACKENDS } from '../testing/db';
 import { servicesPerTest, type TestServices } from '../testing/services';
 import { createContextInner } from './context';
 import { appRouter, createCaller } from './routers/root';
+import { TEST_TEAM_AUTH as TEAM } from '../testing/context';
 
-const TEAM: AuthSettings = {
-  team: true,
-  secret: 'a test secret that is long enough to sign links',
-  allowedOrigins: [],
-  allowOpen: false,
-};
 const testServices = servicesPerTest();
 
 const game = { taskId: 'game24', goal: '4 9 10 13', model: { provider: 'simulated' as const, seed: 3, latencyMs: 0 } };
