@@ -66,7 +66,8 @@ describe.each(BACKENDS)("a fork and its source's discussion (%s)", (backend) => 
     const tree = fold(events, createEmptyTree(fork.run.id));
     // the fork's copies, found through its own tree: the forked node, its parent, the root
     const copy = { target: fork.nodeId, parent: tree.nodes[fork.nodeId]?.parentId, root: tree.rootId };
-    expect(copy.parent).toBeTruthy();
+    // the forked node's parent is a node of the fork's own tree, not the source's id carried over
+    expect(tree.nodes[copy.parent ?? '']?.id).toBe(copy.parent);
     expect(tree.nodes[copy.parent!]?.parentId).toBe(copy.root);
     expect([copy.parent, copy.target]).not.toEqual([parent, target]); // renumbered (n1 and n2 of the fork)
 
